@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "LessonPlanBuilder",
+    products: [
+        .executable(name: "lessonplan", targets: ["lessonplan"]),
+        .library(name: "LessonPlanKit", targets: ["LessonPlanKit"]),
+    ],
+    targets: [
+        // The only C in the project: a non-variadic shim over libedit.
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        // Build-time tool that turns the top-level prompts/ folder into Swift source.
+        .executableTarget(name: "PromptEmbedder"),
+        .plugin(
+            name: "EmbedPrompts",
+            capability: .buildTool(),
+            dependencies: ["PromptEmbedder"]
+        ),
+        // Every decision lives here; nothing here prints.
+        .target(
+            name: "LessonPlanKit",
+            plugins: ["EmbedPrompts"]
+        ),
+        // The thin executable: flags, the libedit loop, Ctrl-C, rendering.
+        .executableTarget(
+            name: "lessonplan",
+            dependencies: ["LessonPlanKit", "CEditLine"]
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["LessonPlanKit"],
+            path: "Tests/TestSupport",
+            resources: [.copy("fake_openai.py")]
+        ),
+        .testTarget(
+            name: "LessonPlanKitTests",
+            dependencies: ["LessonPlanKit", "TestSupport"]
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["LessonPlanKit", "TestSupport", "lessonplan"]
+        ),
+    ]
+)

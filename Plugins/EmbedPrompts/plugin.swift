@@ -1,0 +1,34 @@
+import Foundation
+import PackagePlugin
+
+/// Embeds every file under the package's top-level `prompts/` folder into LessonPlanKit,
+/// so the built binary carries its default templates wherever it is copied.
+@main
+struct EmbedPrompts: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        let promptsDirectory = context.package.directoryURL.appending(path: "prompts")
+        let files = promptFiles(under: promptsDirectory)
+        let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedPrompts.swift")
+        return [
+            .buildCommand(
+                displayName: "Embedding \(files.count) prompt templates",
+                executable: try context.tool(named: "PromptEmbedder").url,
+                arguments: [output.path, promptsDirectory.path] + files.map(\.path),
+                inputFiles: files,
+                outputFiles: [output]
+            )
+        ]
+    }
+
+    private func promptFiles(under directory: URL) -> [URL] {
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+        else { return [] }
+        var files: [URL] = []
+        for case let url as URL in enumerator where url.pathExtension == "txt" {
+            files.append(url)
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+}

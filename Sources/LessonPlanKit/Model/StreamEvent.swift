@@ -1,0 +1,37 @@
+import Foundation
+
+/// Token counts the service reports when a response ends.
+public struct Usage: Codable, Equatable, Sendable {
+    public var inputTokens: Int
+    public var outputTokens: Int
+    /// Hidden reasoning tokens, part of `outputTokens`, when the service reports them.
+    public var reasoningTokens: Int?
+
+    public init(inputTokens: Int, outputTokens: Int, reasoningTokens: Int? = nil) {
+        self.inputTokens = inputTokens
+        self.outputTokens = outputTokens
+        self.reasoningTokens = reasoningTokens
+    }
+}
+
+/// One meaningful thing a streaming model response said, whatever its wire format.
+public enum StreamEvent: Equatable, Sendable {
+    /// The response exists; its id, when the server gives one.
+    case created(responseID: String?)
+    /// More answer text (only from `output_text` parts, never from reasoning).
+    case textDelta(String)
+    /// More refusal text: the model declined.
+    case refusalDelta(String)
+    /// The response finished normally.
+    case completed(responseID: String?, usage: Usage?)
+    /// The response stopped early, e.g. reason `max_output_tokens`.
+    case incomplete(responseID: String?, reason: String?, usage: Usage?)
+    /// The response failed on the service's side.
+    case failed(responseID: String?, message: String?, code: String?)
+    /// An `error` event in the stream.
+    case error(message: String?, code: String?)
+    /// An event type this tool does not use; skipped.
+    case unknown(type: String)
+    /// An event that could not be read; reported once, not fatal to the stream.
+    case malformed(String)
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// The four grade bands a plan is written for, shown with an en dash as teachers write them.
+public enum GradeBand: String, CaseIterable, Codable, Sendable, Hashable {
+    case kTo2 = "K–2"
+    case threeTo5 = "3–5"
+    case sixTo8 = "6–8"
+    case nineTo12 = "9–12"
+
+    /// The forms accepted by ``parse(_:)``, for error messages and help.
+    public static let acceptedForms =
+        "K–2, 3–5, 6–8 or 9–12 (also written 3-5, 3 to 5, grades 3-5, or a single grade such as K or 4)"
+
+    /// The grades the band spans, kindergarten as 0.
+    public var grades: ClosedRange<Int> {
+        switch self {
+        case .kTo2: 0...2
+        case .threeTo5: 3...5
+        case .sixTo8: 6...8
+        case .nineTo12: 9...12
+        }
+    }
+
+    /// The band that contains a single grade (0 is kindergarten).
+    public init?(grade: Int) {
+        guard let band = GradeBand.allCases.first(where: { $0.grades.contains(grade) }) else { return nil }
+        self = band
+    }
+
+    /// Reads a band the way teachers type it: `3-5`, `3–5`, `3 to 5`, `grades 3-5`, `k-2`, `4`, `K`.
+    /// - Throws: ``InputError/gradeBand(_:)`` naming the accepted forms.
+    public static func parse(_ text: String) throws(InputError) -> GradeBand {
+        var s = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        for prefix in ["grades", "grade", "gr.", "gr"] where s.hasPrefix(prefix) {
+            s = String(s.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+            break
+        }
+        // Every dash-like character and the word "to" separate the two ends of a range.
+        for dash in ["–", "—", "‒", "―", "−", "‐", "‑", " to ", "-"] {
+            s = s.replacingOccurrences(of: dash, with: "-")
+        }
+        let ends = s.split(separator: "-", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        switch ends.count {
+        case 1:
+            if let grade = singleGrade(ends[0]), let band = GradeBand(grade: grade) { return band }
+        case 2:
+            if let low = singleGrade(ends[0]), let high = singleGrade(ends[1]), low <= high,
+                let band = GradeBand.allCases.first(where: { $0.grades == low...high })
+            {
+                return band
+            }
+        default:
+            break
+        }
+        throw .gradeBand(text)
+    }
+
+    private static func singleGrade(_ text: String) -> Int? {
+        switch text {
+        case "k", "kg", "kindergarten": return 0
+        default:
+            var digits = text
+            for suffix in ["st", "nd", "rd", "th"] where digits.hasSuffix(suffix) {
+                digits = String(digits.dropLast(suffix.count))
+            }
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let grade = Int(digits) else { return nil }
+            return (0...12).contains(grade) ? grade : nil
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// A teacher's input that cannot be used, with one sentence saying what to type instead.
+public enum InputError: Error, Equatable, Sendable, LocalizedError {
+    case gradeBand(String)
+    case minutes(String)
+    case topicMissing
+    case topicTooLong(Int)
+    case fieldTooLong(field: String, count: Int)
+
+    public var errorDescription: String? {
+        switch self {
+        case .gradeBand(let text):
+            "“\(text)” is not a grade band; use \(GradeBand.acceptedForms)."
+        case .minutes(let text):
+            "“\(text)” is not a lesson length; give whole minutes from \(LessonInputs.minutesRange.lowerBound) to \(LessonInputs.minutesRange.upperBound)."
+        case .topicMissing:
+            "The topic is required; give one of 1 to \(LessonInputs.topicLimit) characters, e.g. --topic \"Photosynthesis\"."
+        case .topicTooLong(let count):
+            "The topic is \(count) characters long; shorten it to at most \(LessonInputs.topicLimit)."
+        case .fieldTooLong(let field, let count):
+            "The \(field) are \(count) characters long; shorten them to at most \(LessonInputs.optionalFieldLimit)."
+        }
+    }
+}

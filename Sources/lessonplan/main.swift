@@ -1,0 +1,3 @@
+import LessonPlanKit
+
+print("lessonplan: under construction")

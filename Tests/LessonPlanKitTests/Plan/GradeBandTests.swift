@@ -1,0 +1,52 @@
+import LessonPlanKit
+import Testing
+
+@Suite struct GradeBandTests {
+    @Test(arguments: [
+        ("3-5", GradeBand.threeTo5), ("3–5", .threeTo5), ("3 to 5", .threeTo5), ("grades 3-5", .threeTo5),
+        ("Grade 3 – 5", .threeTo5), ("k-2", .kTo2), ("K–2", .kTo2), ("K", .kTo2), ("4", .threeTo5),
+        ("6-8", .sixTo8), ("6—8", .sixTo8), ("9-12", .nineTo12), ("12", .nineTo12), ("0", .kTo2),
+        ("kindergarten", .kTo2), ("7th", .sixTo8), ("  9–12 ", .nineTo12),
+    ])
+    func acceptsTeacherForms(text: String, band: GradeBand) throws {
+        #expect(try GradeBand.parse(text) == band)
+    }
+
+    @Test(arguments: ["", "3-6", "13", "k-5", "5-3", "abc", "3--5", "-1", "3-5-8", "٣", "grades"])
+    func rejectsOtherForms(text: String) {
+        #expect(throws: InputError.gradeBand(text)) { try GradeBand.parse(text) }
+    }
+
+    @Test func errorListsAcceptedForms() {
+        let message = InputError.gradeBand("3-6").errorDescription ?? ""
+        #expect(message.contains("K–2, 3–5, 6–8 or 9–12"))
+    }
+}
+
+@Suite struct LessonInputsTests {
+    @Test(arguments: ["10", "45", "180", " 60 "])
+    func acceptsMinutesInRange(text: String) throws {
+        #expect(try LessonInputs.parseMinutes(text) == Int(text.trimmingCharacters(in: .whitespaces)))
+    }
+
+    @Test(arguments: ["9", "181", "0", "-5", "45.5", "forty", "", "４５", "1e2"])
+    func rejectsMinutesOutOfRangeOrNotANumber(text: String) {
+        #expect(throws: InputError.self) { try LessonInputs.parseMinutes(text) }
+        #expect(InputError.minutes(text).errorDescription?.contains("from 10 to 180") == true)
+    }
+
+    @Test func topicIsRequiredAndLimited() throws {
+        #expect(throws: InputError.topicMissing) { try LessonInputs.validTopic("   ") }
+        #expect(throws: InputError.topicTooLong(201)) { try LessonInputs.validTopic(String(repeating: "a", count: 201)) }
+        #expect(try LessonInputs.validTopic("  Photosynthesis ") == "Photosynthesis")
+        #expect(try LessonInputs.validTopic(String(repeating: "é", count: 200)).count == 200)
+    }
+
+    @Test func optionalFieldsAreLimited() throws {
+        #expect(throws: InputError.fieldTooLong(field: "standards", count: 1001)) {
+            try LessonInputs(grade: .sixTo8, topic: "x", minutes: 45, standards: String(repeating: "s", count: 1001))
+        }
+        let inputs = try LessonInputs(grade: .sixTo8, topic: " x ", minutes: 45, constraints: " none ")
+        #expect(inputs.topic == "x" && inputs.constraints == "none")
+    }
+}
