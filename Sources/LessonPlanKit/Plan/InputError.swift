@@ -23,3 +23,8 @@ public enum InputError: Error, Equatable, Sendable, LocalizedError {
         }
     }
 }
+
+extension InputError {
+    /// The one-sentence message, for wrapping into other errors.
+    public var message: String { errorDescription ?? "Invalid input." }
+}

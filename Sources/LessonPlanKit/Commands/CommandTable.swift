@@ -1,0 +1,82 @@
+import Foundation
+
+/// The one list of slash commands: dispatch, `/help` and Tab completion all read it.
+public enum CommandTable {
+    // Key paths into these metatypes (`all.map(\.name)`) crash the 6.3.1 compiler; use closures.
+    public static let all: [any SlashCommand.Type] = [
+        ShortenCommand.self,
+        LengthenCommand.self,
+        DifferentiateCommand.self,
+        RegradeCommand.self,
+        ReviseCommand.self,
+        UndoCommand.self,
+        ShowCommand.self,
+        HistoryCommand.self,
+        HelpCommand.self,
+        QuitCommand.self,
+    ]
+
+    /// The command with this name (without the slash), if any.
+    public static func command(named name: String) -> (any SlashCommand.Type)? {
+        all.first { $0.name == name.lowercased() }
+    }
+
+    /// Parses one line typed at the prompt. A line without a leading slash is a free-form revision.
+    /// - Throws: ``CommandError`` for an unknown command, bad arguments, or a command that needs a plan first.
+    public static func parse(_ line: String, context: CommandContext) throws(CommandError) -> CommandAction {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.hasPrefix("/") else {
+            return try ReviseCommand.parse(trimmed, context: context)
+        }
+        let body = trimmed.dropFirst()
+        let name = String(body.prefix { !$0.isWhitespace })
+        let arguments = body.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
+        guard let command = command(named: name) else {
+            let suggestion = all.map { $0.name }.first { $0.hasPrefix(name.lowercased()) && !name.isEmpty }
+            let hint = suggestion.map { "did you mean /\($0)? " } ?? ""
+            throw CommandError("/\(name) is not a command; \(hint)type /help to list them.")
+        }
+        if command.needsPlan, context.currentVersion == nil {
+            throw CommandError("/\(command.name) needs a plan first; generate one, then try again.")
+        }
+        return try command.parse(arguments, context: context)
+    }
+
+    /// Completion candidates for the word at the end of `lineBeforeCursor`: command names after a
+    /// leading slash, and the command's own argument candidates after it.
+    public static func completions(for lineBeforeCursor: String) -> [String] {
+        guard lineBeforeCursor.hasPrefix("/") else { return [] }
+        guard let space = lineBeforeCursor.firstIndex(where: \.isWhitespace) else {
+            let typed = lineBeforeCursor.dropFirst().lowercased()
+            return all.map { "/" + $0.name }.filter { $0.dropFirst().hasPrefix(typed) }
+        }
+        let name = lineBeforeCursor[lineBeforeCursor.index(after: lineBeforeCursor.startIndex)..<space]
+        guard let command = command(named: String(name)) else { return [] }
+        let arguments = lineBeforeCursor[space...].drop { $0.isWhitespace }
+        // Only the first argument is completed.
+        guard !arguments.contains(where: \.isWhitespace) else { return [] }
+        let typed = arguments.lowercased().replacingOccurrences(of: "-", with: "–")
+        return command.argumentCompletions.filter { $0.lowercased().hasPrefix(typed) }
+    }
+
+    /// The `/help` table: one line per command.
+    public static func helpText() -> String {
+        let width = all.map { $0.usage.count }.max() ?? 0
+        var lines = all.map { command in
+            command.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.summary
+        }
+        lines.append("")
+        lines.append("Any line that does not start with / asks for that change, like /revise.")
+        lines.append("Ctrl-C cancels a plan that is streaming; Ctrl-D or /quit leaves.")
+        return lines.joined(separator: "\n")
+    }
+
+    /// `/help <command>`: usage, summary and details of one command.
+    public static func helpText(for name: String) throws(CommandError) -> String {
+        let bare = name.hasPrefix("/") ? String(name.dropFirst()) : name
+        guard let command = command(named: bare) else {
+            throw CommandError("/\(bare) is not a command; type /help to list them.")
+        }
+        return [command.usage, command.summary, command.details].filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// `/shorten [minutes]`: the same lesson in less time.
+public enum ShortenCommand: SlashCommand {
+    public static let name = "shorten"
+    public static let usage = "/shorten [minutes]"
+    public static let summary = "the same lesson in fewer minutes (default: about two thirds)"
+    public static let details =
+        "Without a number the new length is two thirds of the current one, rounded to 5 and at least 10. All headings stay and the pacing re-sums to the new length."
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+        let current = context.inputs.minutes
+        let target: Int
+        if arguments.isEmpty {
+            target = max(LessonInputs.minutesRange.lowerBound, roundedToFive(Double(current) * 2 / 3))
+        } else {
+            do { target = try LessonInputs.parseMinutes(arguments) } catch { throw CommandError(error.message) }
+        }
+        guard target < current else {
+            throw CommandError(
+                current <= LessonInputs.minutesRange.lowerBound
+                    ? "The lesson is already \(current) minutes, the shortest allowed."
+                    : "/shorten needs fewer minutes than the current \(current); try /shorten \(max(10, current - 10)) or /lengthen \(target).")
+        }
+        var inputs = context.inputs
+        inputs.minutes = target
+        return .refine(Refinement(template: "shorten", inputs: inputs))
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// What the session looks like when a command is parsed, so commands can validate against it.
+public struct CommandContext: Sendable {
+    /// Inputs of the current plan (or of the session when no plan exists yet).
+    public var inputs: LessonInputs
+    /// The current version number, nil before the first plan.
+    public var currentVersion: Int?
+    /// How many versions exist.
+    public var versionCount: Int
+
+    public init(inputs: LessonInputs, currentVersion: Int?, versionCount: Int) {
+        self.inputs = inputs
+        self.currentVersion = currentVersion
+        self.versionCount = versionCount
+    }
+}
+
+/// What a parsed command asks the session to do; the REPL carries it out.
+public enum CommandAction: Equatable, Sendable {
+    /// Send a request to the model built from a template with the current plan as context.
+    case refine(Refinement)
+    case undo
+    case show(version: Int?)
+    case history
+    case help(command: String?)
+    case quit
+}
+
+/// A command typed at the prompt that cannot be used, in one sentence that says what to type.
+public struct CommandError: Error, Equatable, Sendable, LocalizedError {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var errorDescription: String? { message }
+}
+
+/// One slash command: its name, help text, argument completions and the parsing of its arguments.
+///
+/// Every command lives in its own file and is listed once in ``CommandTable/all``, which drives
+/// dispatch, `/help` and Tab completion alike.
+public protocol SlashCommand: SendableMetatype {
+    /// The name typed after the slash.
+    static var name: String { get }
+    /// How the command is typed, e.g. `/shorten [minutes]`.
+    static var usage: String { get }
+    /// One line for `/help`.
+    static var summary: String { get }
+    /// A few more lines for `/help <command>`.
+    static var details: String { get }
+    /// Candidates Tab offers for the first argument.
+    static var argumentCompletions: [String] { get }
+    /// Whether the command needs an existing plan to work on.
+    static var needsPlan: Bool { get }
+    /// Checks the arguments and says what to do.
+    /// - Throws: ``CommandError`` naming what was wrong and what to type instead.
+    static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction
+}
+
+extension SlashCommand {
+    public static var details: String { "" }
+    public static var argumentCompletions: [String] { [] }
+    public static var needsPlan: Bool { true }
+
+    /// Rejects arguments for commands that take none.
+    static func expectNoArguments(_ arguments: String) throws(CommandError) {
+        guard arguments.isEmpty else {
+            throw CommandError("/\(name) takes no arguments; type \(usage).")
+        }
+    }
+}
+
+/// Rounds to the nearest multiple of 5 (halves up).
+func roundedToFive(_ value: Double) -> Int {
+    Int((value / 5).rounded(.toNearestOrAwayFromZero)) * 5
+}

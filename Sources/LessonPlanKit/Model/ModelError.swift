@@ -1,0 +1,103 @@
+import Foundation
+
+/// Why a request to the model did not produce a whole answer, each case one sentence a teacher can act on.
+public enum ModelError: Error, Equatable, Sendable, LocalizedError {
+    /// No key and no proxy endpoint that would hold one.
+    case noKey
+    /// The server answered with an HTTP error status and, usually, an OpenAI-style error body.
+    case http(status: Int, message: String?, code: String?, model: String, keySuffix: String?)
+    /// The body was not a model stream (an HTML page from a proxy, say).
+    case notAStream(status: Int, firstLine: String, host: String)
+    /// The network failed before or during the answer.
+    case transport(TransportError, host: String)
+    /// The answer stopped early, e.g. at the output token limit.
+    case incomplete(reason: String?, maxOutputTokens: Int)
+    /// The service reported the response failed.
+    case failed(message: String?, code: String?)
+    /// An `error` event arrived in the stream.
+    case streamError(message: String?, code: String?)
+    /// The model declined to write the plan.
+    case refusal(String)
+    /// The stream ended without saying the answer was complete.
+    case cutOff
+    /// The answer had no text at all.
+    case emptyAnswer
+
+    public var errorDescription: String? {
+        switch self {
+        case .noKey:
+            return "No API key is set; export OPENAI_API_KEY=… (or use --endpoint with a proxy that holds the key) and try again."
+        case .http(let status, let message, let code, let model, let keySuffix):
+            return Self.describeHTTP(status: status, message: message, code: code, model: model, keySuffix: keySuffix)
+        case .notAStream(let status, let firstLine, let host):
+            let line = firstLine.isEmpty ? "an empty body" : "“\(firstLine)”"
+            return "\(host) answered HTTP \(status) with \(line) instead of a model stream; check --endpoint / OPENAI_BASE_URL and any proxy in between."
+        case .transport(let error, let host):
+            switch error {
+            case .hostNotFound: return "Cannot find the host \(host); check the network connection and OPENAI_BASE_URL."
+            case .cannotConnect: return "Cannot connect to \(host) (connection refused or unreachable); check that the server is running and the URL is right."
+            case .tls: return "The secure connection to \(host) failed (TLS); check the system clock, or a proxy that intercepts HTTPS."
+            case .timedOut: return "\(host) sent nothing for too long and the request timed out; try /retry, or raise --timeout for a slow model."
+            case .connectionLost: return "The connection to \(host) dropped mid-answer; the plan is unchanged; type /retry to ask again."
+            case .other(let text): return "The request to \(host) failed (\(text)); try /retry."
+            }
+        case .incomplete(let reason, let limit):
+            if reason == "max_output_tokens" {
+                return "The answer stopped at the output limit of \(limit) tokens; the partial text is kept as a draft: /continue finishes it, or raise --max-output-tokens."
+            }
+            return "The answer stopped early (\(reason ?? "no reason given")); the plan is unchanged; try /retry."
+        case .failed(let message, let code):
+            return "The model could not finish the answer (\(message ?? code ?? "no reason given")); the plan is unchanged; try /retry."
+        case .streamError(let message, let code):
+            return "The server reported an error mid-answer (\(message ?? code ?? "no details")); the plan is unchanged; try /retry."
+        case .refusal(let text):
+            let shown = text.isEmpty ? "" : ": “\(text.prefix(200))”"
+            return "The model declined to write this plan\(shown); rephrase the request and try again."
+        case .cutOff:
+            return "The answer was cut off before it finished; the partial text is shown above, the plan is unchanged; type /retry to ask again."
+        case .emptyAnswer:
+            return "The model answered with no text; the plan is unchanged; try /retry or another --model."
+        }
+    }
+
+    private static func describeHTTP(status: Int, message: String?, code: String?, model: String, keySuffix: String?)
+        -> String
+    {
+        let said = message.map { ": \($0)" } ?? ""
+        switch status {
+        case 401:
+            let key = keySuffix.map { " (key ending …\($0))" } ?? ""
+            return "The API key was rejected\(key); check OPENAI_API_KEY or create a new key."
+        case 403:
+            return "The key is not allowed to do this (403\(said)); check the project's permissions for model \(model)."
+        case 404:
+            return "The model “\(model)” was not found or this key cannot use it (404); choose another with --model or LESSONPLAN_MODEL."
+        case 429 where code == "insufficient_quota":
+            return "The API key's quota is used up; check the plan and billing at https://platform.openai.com/settings/organization/billing."
+        case 429:
+            return "The server is rate limiting requests (429) even after retrying; wait a minute, then type /retry."
+        case 400:
+            return "The server refused the request (400\(said)); check --model and --max-output-tokens."
+        case 500...599:
+            return "The server had an error (\(status)\(said)) even after retrying; wait a moment, then type /retry."
+        default:
+            return "The server answered HTTP \(status)\(said); check OPENAI_BASE_URL / --endpoint."
+        }
+    }
+
+    /// Whether a fresh attempt could succeed without anything changing (used before any text is shown).
+    public var isRetryable: Bool {
+        switch self {
+        case .http(let status, _, let code, _, _):
+            if status == 429 { return code != "insufficient_quota" }
+            return status == 408 || status == 409 || status >= 500
+        case .transport(let error, _):
+            switch error {
+            case .cannotConnect, .timedOut, .connectionLost, .other: return true
+            case .hostNotFound, .tls: return false
+            }
+        default:
+            return false
+        }
+    }
+}

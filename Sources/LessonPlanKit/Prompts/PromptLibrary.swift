@@ -1,0 +1,149 @@
+import Foundation
+
+/// A template that cannot be used, naming the file so a teacher can fix it.
+public enum PromptError: Error, Equatable, Sendable, LocalizedError {
+    case missingTemplate(name: String, location: String)
+    case unknownPlaceholder(placeholder: String, file: String, line: Int)
+    case unreadable(file: String, reason: String)
+    case missingDirectory(String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .missingTemplate(let name, let location):
+            "The prompt template \(name) is missing from \(location); add it, or drop --prompts / LESSONPLAN_PROMPTS to use the built-in templates."
+        case .unknownPlaceholder(let placeholder, let file, let line):
+            "\(file), line \(line): {{\(placeholder)}} is not a known placeholder; use one of \(PromptLibrary.placeholderNames.map { "{{\($0)}}" }.joined(separator: ", "))."
+        case .unreadable(let file, let reason):
+            "Cannot read the prompt template \(file) (\(reason)); it must be a UTF-8 text file."
+        case .missingDirectory(let path):
+            "The prompts directory \(path) does not exist; point --prompts or LESSONPLAN_PROMPTS at a folder of .txt templates."
+        }
+    }
+}
+
+/// The prompt templates: built-in ones embedded at build time, or a folder that overrides them.
+///
+/// A template is plain text with `{{name}}` placeholders. A line whose placeholders all render
+/// empty is dropped, so optional inputs such as standards leave no dangling label behind.
+/// `{{headings}}` is the numbered list from `headings.txt`; `{{rules}}` is `rules.txt` rendered
+/// with the same values.
+public struct PromptLibrary: Sendable {
+    /// Every placeholder a template may use.
+    public static let placeholderNames = [
+        "grade", "topic", "minutes", "standards", "constraints", "plan", "headings", "rules",
+        "from_grade", "from_minutes", "focus", "request", "problems", "level", "framework",
+    ]
+
+    /// Where the templates came from, for messages and `doctor`.
+    public let location: String
+    private let files: [String: String]
+
+    /// The templates compiled into the binary from the repository's `prompts/` folder.
+    public static let builtIn = PromptLibrary(location: "the built-in templates", files: EmbeddedPrompts.files)
+
+    init(location: String, files: [String: String]) {
+        self.location = location
+        self.files = files
+    }
+
+    /// Loads every `.txt` file under `directory` (subfolders included), keyed by relative path.
+    /// - Throws: ``PromptError`` when the folder is missing or a file is not UTF-8 text.
+    public static func load(directory: URL) throws(PromptError) -> PromptLibrary {
+        let root = directory.standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else { throw .missingDirectory(root.path) }
+        var files: [String: String] = [:]
+        let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            guard url.pathExtension == "txt" else { continue }
+            let path = url.standardizedFileURL.path
+            let key = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : url.lastPathComponent
+            do {
+                files[key] = try String(contentsOf: url, encoding: .utf8)
+            } catch {
+                throw .unreadable(file: path, reason: "not UTF-8 text or not readable")
+            }
+        }
+        return PromptLibrary(location: root.path, files: files)
+    }
+
+    /// The names of the templates present, without `.txt`.
+    public var templateNames: [String] {
+        files.keys.filter { $0.hasSuffix(".txt") }.map { String($0.dropLast(4)) }.sorted()
+    }
+
+    /// The raw text of a template, e.g. `"shorten"` for `shorten.txt`.
+    public func text(of name: String) throws(PromptError) -> String {
+        guard let text = files[name + ".txt"] else {
+            throw .missingTemplate(name: name + ".txt", location: location)
+        }
+        return text
+    }
+
+    /// The headings a plan must have, one per non-empty line of `headings.txt`.
+    public func headings() throws(PromptError) -> [String] {
+        try text(of: "headings").split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+    }
+
+    /// Renders a template with `values`, adding `{{headings}}` and `{{rules}}`.
+    /// - Throws: ``PromptError`` for a missing template or a placeholder this tool does not know.
+    public func render(_ name: String, values: [String: String]) throws(PromptError) -> String {
+        var all = values
+        let numbered = try headings().enumerated().map { "\($0.offset + 1)) \($0.element)" }
+        all["headings"] = numbered.joined(separator: "\n")
+        if all["rules"] == nil, name != "rules" {
+            all["rules"] = try render("rules", values: all)
+        }
+        return try Self.substitute(try text(of: name), values: all, file: fileDescription(name))
+    }
+
+    /// Renders every template once with sample values, so a broken folder is reported at start.
+    public func validate(templates: [String]) throws(PromptError) {
+        let sample = Dictionary(uniqueKeysWithValues: Self.placeholderNames.map { ($0, "x") })
+        for name in templates {
+            _ = try render(name, values: sample)
+        }
+    }
+
+    private func fileDescription(_ name: String) -> String {
+        location == Self.builtIn.location ? "prompts/\(name).txt (built in)" : "\(location)/\(name).txt"
+    }
+
+    /// Replaces `{{name}}` placeholders line by line, dropping lines whose placeholders were all empty.
+    static func substitute(_ template: String, values: [String: String], file: String) throws(PromptError)
+        -> String
+    {
+        var output: [String] = []
+        let lines = template.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() {
+            var rendered = ""
+            var rest = Substring(line)
+            var placeholders = 0
+            var emptyPlaceholders = 0
+            while let open = rest.range(of: "{{") {
+                rendered += rest[..<open.lowerBound]
+                guard let close = rest[open.upperBound...].range(of: "}}") else {
+                    rendered += rest[open.lowerBound...]
+                    rest = ""
+                    break
+                }
+                let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+                guard let value = values[name] ?? (placeholderNames.contains(name) ? "" : nil) else {
+                    throw .unknownPlaceholder(placeholder: name, file: file, line: index + 1)
+                }
+                placeholders += 1
+                if value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { emptyPlaceholders += 1 }
+                rendered += value
+                rest = rest[close.upperBound...]
+            }
+            rendered += rest
+            if placeholders > 0, placeholders == emptyPlaceholders { continue }
+            output.append(rendered)
+        }
+        return output.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Why a line of a transcript could not be used.
+public enum TranscriptLineError: Error, Equatable, Sendable {
+    /// Not JSON, or JSON without the fields its type needs.
+    case unreadable(String)
+    /// A `type` this build does not know (written by a newer build, say).
+    case unknownType(String)
+    /// Written in a newer format than this build reads.
+    case newerVersion(Int)
+}
+
+/// Turns records into JSON lines and back.
+///
+/// The tag and version are written first, so a reader can look at them without decoding the rest.
+public struct TranscriptCoder: Sendable {
+    public init() {}
+
+    private struct Tag: Decodable {
+        var type: String
+        var v: Int?
+    }
+
+    /// One record as a single line of JSON (no trailing newline).
+    public func encode(_ record: TranscriptRecord) -> Data {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(TranscriptCoder.format(date))
+        }
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body: Data?
+        switch record {
+        case .header(let value): body = try? encoder.encode(value)
+        case .turnStarted(let value): body = try? encoder.encode(value)
+        case .turnEnded(let value): body = try? encoder.encode(value)
+        case .undo(let value): body = try? encoder.encode(value)
+        case .named(let value): body = try? encoder.encode(value)
+        }
+        // Splice the tag in front of the object's own fields: {"type":…,"v":1,…}.
+        var line = Data("{\"type\":\"\(record.type)\",\"v\":\(TranscriptRecord.formatVersion)".utf8)
+        if let body, body.count > 2 {
+            line.append(UInt8(ascii: ","))
+            line.append(body.dropFirst())
+        } else {
+            line.append(UInt8(ascii: "}"))
+        }
+        return line
+    }
+
+    /// Reads one line.
+    /// - Throws: ``TranscriptLineError``.
+    public func decode(_ line: Data) throws(TranscriptLineError) -> TranscriptRecord {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = TranscriptCoder.parse(text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "bad date"))
+            }
+            return date
+        }
+        let tag: Tag
+        do { tag = try decoder.decode(Tag.self, from: line) } catch {
+            throw .unreadable("not a transcript line")
+        }
+        if let version = tag.v, version > TranscriptRecord.formatVersion { throw .newerVersion(version) }
+        do {
+            switch tag.type {
+            case "session": return .header(try decoder.decode(SessionHeader.self, from: line))
+            case "turn_started": return .turnStarted(try decoder.decode(TurnStarted.self, from: line))
+            case "turn_ended": return .turnEnded(try decoder.decode(TurnEnded.self, from: line))
+            case "undo": return .undo(try decoder.decode(UndoRecord.self, from: line))
+            case "name": return .named(try decoder.decode(NameRecord.self, from: line))
+            default: throw TranscriptLineError.unknownType(tag.type)
+            }
+        } catch let error as TranscriptLineError {
+            throw error
+        } catch {
+            throw .unreadable("a \(tag.type) line is missing fields")
+        }
+    }
+
+    /// Times are written in UTC with milliseconds, e.g. `2026-11-29T12:20:15.123Z`.
+    static func format(_ date: Date) -> String {
+        date.formatted(
+            Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC") ?? .gmt))
+    }
+
+    static func parse(_ text: String) -> Date? {
+        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
+        return try? Date.ISO8601FormatStyle().parse(text)
+    }
+}

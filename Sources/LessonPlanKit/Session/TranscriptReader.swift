@@ -1,0 +1,75 @@
+import Foundation
+
+/// A transcript read back from disk, with anything that had to be skipped.
+public struct LoadedTranscript: Sendable {
+    public var records: [TranscriptRecord]
+    /// One sentence per line that was skipped (a torn last line, an unknown type).
+    public var warnings: [String]
+    /// The file's size when read.
+    public var size: Int
+}
+
+/// Reads transcripts leniently: a torn last line or an unknown line type is reported and skipped,
+/// while a newer format or a file that is not a transcript is refused.
+public enum TranscriptReader {
+    /// Reads every record of the transcript at `url`.
+    /// - Throws: ``StoreError`` for a missing, newer-format or non-transcript file.
+    public static func read(_ url: URL) throws(StoreError) -> LoadedTranscript {
+        let data: Data
+        do { data = try Data(contentsOf: url, options: .mappedIfSafe) } catch {
+            throw .io(path: url.path, reason: "cannot read the file")
+        }
+        return try parse(data, path: url.path)
+    }
+
+    /// Reads records from the bytes of a transcript.
+    /// - Throws: ``StoreError``.
+    public static func parse(_ data: Data, path: String) throws(StoreError) -> LoadedTranscript {
+        let coder = TranscriptCoder()
+        var records: [TranscriptRecord] = []
+        var warnings: [String] = []
+        let newline = UInt8(ascii: "\n")
+        var lineNumber = 0
+        var start = data.startIndex
+        while start < data.endIndex {
+            let end = data[start...].firstIndex(of: newline) ?? data.endIndex
+            let isLast = end == data.endIndex
+            let line = data[start..<end]
+            start = isLast ? end : data.index(after: end)
+            lineNumber += 1
+            guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) else { continue }
+            let record: TranscriptRecord
+            do throws(TranscriptLineError) {
+                record = try coder.decode(Data(line))
+            } catch {
+                switch error {
+                case .newerVersion(let version):
+                    throw .newerFormat(path: path, version: version)
+                case _ where records.isEmpty:
+                    throw .notATranscript(path: path)
+                case .unknownType(let type):
+                    warnings.append("Line \(lineNumber) has type “\(type)”, which this lessonplan does not know; skipped.")
+                case .unreadable where isLast:
+                    warnings.append("The last line of \(path) was cut off (the program was stopped mid-write); ignored.")
+                case .unreadable:
+                    warnings.append("Line \(lineNumber) of \(path) is unreadable; skipped.")
+                }
+                continue
+            }
+            if records.isEmpty {
+                guard case .header = record else { throw .notATranscript(path: path) }
+            }
+            records.append(record)
+        }
+        guard !records.isEmpty else { throw .notATranscript(path: path) }
+        return LoadedTranscript(records: records, warnings: warnings, size: data.count)
+    }
+
+    /// Folds a transcript's records into the session state.
+    public static func state(of transcript: LoadedTranscript) -> SessionState? {
+        guard case .header(let header) = transcript.records.first else { return nil }
+        var state = SessionState(header: header)
+        for record in transcript.records.dropFirst() { state.apply(record) }
+        return state
+    }
+}

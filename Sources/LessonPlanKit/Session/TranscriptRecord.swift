@@ -1,0 +1,143 @@
+import Foundation
+
+/// How a turn ended.
+public enum TurnStatus: String, Codable, Sendable {
+    case completed, incomplete, failed, cancelled
+}
+
+/// The first line of every transcript: who, when, and what was asked for.
+public struct SessionHeader: Codable, Equatable, Sendable {
+    public var id: String
+    public var created: Date
+    public var inputs: LessonInputs
+    public var model: String
+    /// The base URL or endpoint, never with credentials in it.
+    public var baseUrl: String
+    public var name: String?
+    public var toolVersion: String
+
+    public init(
+        id: String, created: Date, inputs: LessonInputs, model: String, baseUrl: String, name: String? = nil,
+        toolVersion: String
+    ) {
+        self.id = id
+        self.created = created
+        self.inputs = inputs
+        self.model = model
+        self.baseUrl = baseUrl
+        self.name = name
+        self.toolVersion = toolVersion
+    }
+}
+
+/// Written when a request is about to go out: everything needed to send it again.
+public struct TurnStarted: Codable, Equatable, Sendable {
+    public var turn: Int
+    public var at: Date
+    /// The command exactly as the teacher typed it.
+    public var command: String
+    /// The template that built the prompt.
+    public var template: String
+    /// The inputs of the plan this turn produces.
+    public var inputs: LessonInputs
+    /// The version the turn revises; nil for a first generation.
+    public var baseVersion: Int?
+    public var model: String
+    public var instructions: String
+    public var input: String
+    public var maxOutputTokens: Int
+
+    public init(
+        turn: Int, at: Date, command: String, template: String, inputs: LessonInputs, baseVersion: Int?,
+        model: String, instructions: String, input: String, maxOutputTokens: Int
+    ) {
+        self.turn = turn
+        self.at = at
+        self.command = command
+        self.template = template
+        self.inputs = inputs
+        self.baseVersion = baseVersion
+        self.model = model
+        self.instructions = instructions
+        self.input = input
+        self.maxOutputTokens = maxOutputTokens
+    }
+}
+
+/// Written when a turn ends, however it ends.
+public struct TurnEnded: Codable, Equatable, Sendable {
+    public var turn: Int
+    public var at: Date
+    public var status: TurnStatus
+    /// All answer text received, partial for a failed or cancelled turn.
+    public var output: String
+    public var usage: Usage?
+    public var responseId: String?
+    /// The one-sentence reason, for anything but `completed`.
+    public var error: String?
+    /// The version this turn created; only completed turns create one.
+    public var version: Int?
+    public var durationMs: Int
+
+    public init(
+        turn: Int, at: Date, status: TurnStatus, output: String, usage: Usage?, responseId: String?,
+        error: String?, version: Int?, durationMs: Int
+    ) {
+        self.turn = turn
+        self.at = at
+        self.status = status
+        self.output = output
+        self.usage = usage
+        self.responseId = responseId
+        self.error = error
+        self.version = version
+        self.durationMs = durationMs
+    }
+}
+
+/// `/undo`: the current version moved from one version to another.
+public struct UndoRecord: Codable, Equatable, Sendable {
+    public var at: Date
+    public var from: Int
+    public var to: Int
+
+    public init(at: Date, from: Int, to: Int) {
+        self.at = at
+        self.from = from
+        self.to = to
+    }
+}
+
+/// `/save <name>`: the session got a name.
+public struct NameRecord: Codable, Equatable, Sendable {
+    public var at: Date
+    public var name: String
+
+    public init(at: Date, name: String) {
+        self.at = at
+        self.name = name
+    }
+}
+
+/// One line of a transcript. On disk each is a JSON object with a `type` tag and a format version `v`.
+public enum TranscriptRecord: Equatable, Sendable {
+    case header(SessionHeader)
+    case turnStarted(TurnStarted)
+    case turnEnded(TurnEnded)
+    case undo(UndoRecord)
+    case named(NameRecord)
+
+    /// The format this build writes; a file with a larger version is refused.
+    public static let formatVersion = 1
+
+    /// The `type` tag on disk.
+    public var type: String {
+        switch self {
+        case .header: "session"
+        case .turnStarted: "turn_started"
+        case .turnEnded: "turn_ended"
+        case .undo: "undo"
+        case .named: "name"
+        }
+    }
+}
