@@ -1,3 +1,5 @@
-import LessonPlanKit
+import Foundation
 
-print("lessonplan: under construction")
+let app = App(environment: ProcessInfo.processInfo.environment)
+let status = await app.run(Array(CommandLine.arguments.dropFirst()))
+exit(status)

@@ -4,6 +4,7 @@ import Foundation
 public enum CommandTable {
     // Key paths into these metatypes (`all.map(\.name)`) crash the 6.3.1 compiler; use closures.
     public static let all: [any SlashCommand.Type] = [
+        GenerateCommand.self,
         ShortenCommand.self,
         LengthenCommand.self,
         DifferentiateCommand.self,
@@ -26,6 +27,9 @@ public enum CommandTable {
     public static func parse(_ line: String, context: CommandContext) throws(CommandError) -> CommandAction {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.hasPrefix("/") else {
+            guard context.currentVersion != nil else {
+                throw CommandError("There is no plan to revise yet; type /generate to write one.")
+            }
             return try ReviseCommand.parse(trimmed, context: context)
         }
         let body = trimmed.dropFirst()
@@ -37,7 +41,7 @@ public enum CommandTable {
             throw CommandError("/\(name) is not a command; \(hint)type /help to list them.")
         }
         if command.needsPlan, context.currentVersion == nil {
-            throw CommandError("/\(command.name) needs a plan first; generate one, then try again.")
+            throw CommandError("/\(command.name) needs a plan first; type /generate to write one.")
         }
         return try command.parse(arguments, context: context)
     }
@@ -79,4 +83,9 @@ public enum CommandTable {
         }
         return [command.usage, command.summary, command.details].filter { !$0.isEmpty }.joined(separator: "\n")
     }
+}
+
+extension CommandTable {
+    /// Every template a command can render, for checking a prompts folder at start.
+    public static var templates: [String] { all.flatMap { $0.templates } }
 }

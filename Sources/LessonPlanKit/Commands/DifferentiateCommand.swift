@@ -3,6 +3,7 @@ import Foundation
 /// `/differentiate [ell|iep|advanced|all]`: stronger supports for some learners, same objective.
 public enum DifferentiateCommand: SlashCommand {
     public static let name = "differentiate"
+    public static let templates = ["differentiate"]
     public static let usage = "/differentiate [ell|iep|advanced|all]"
     public static let summary = "strengthen supports for those learners (default all) without lowering the objective"
 
@@ -21,6 +22,6 @@ public enum DifferentiateCommand: SlashCommand {
             throw CommandError("“\(arguments)” is not a focus for /differentiate; use ell, iep, advanced or all.")
         }
         return .refine(
-            Refinement(template: "differentiate", inputs: context.inputs, values: ["focus": focus.description]))
+            Refinement(template: templates[0], inputs: context.inputs, values: ["focus": focus.description]))
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 /// `/lengthen [minutes]`: the same lesson with more time.
 public enum LengthenCommand: SlashCommand {
     public static let name = "lengthen"
+    public static let templates = ["lengthen"]
     public static let usage = "/lengthen [minutes]"
     public static let summary = "the same lesson in more minutes (default: about half as long again)"
     public static let details =
@@ -24,6 +25,6 @@ public enum LengthenCommand: SlashCommand {
         }
         var inputs = context.inputs
         inputs.minutes = target
-        return .refine(Refinement(template: "lengthen", inputs: inputs))
+        return .refine(Refinement(template: templates[0], inputs: inputs))
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 /// `/revise <text>`, and any line without a slash: a change asked for in the teacher's own words.
 public enum ReviseCommand: SlashCommand {
     public static let name = "revise"
+    public static let templates = ["revise"]
     public static let usage = "/revise <text>"
     public static let summary = "ask for any change in your own words"
     /// Longest request accepted, the same limit as the optional inputs.
@@ -15,6 +16,6 @@ public enum ReviseCommand: SlashCommand {
         guard arguments.count <= limit else {
             throw CommandError("That request is \(arguments.count) characters long; keep it to \(limit).")
         }
-        return .refine(Refinement(template: "revise", inputs: context.inputs, values: ["request": arguments]))
+        return .refine(Refinement(template: templates[0], inputs: context.inputs, values: ["request": arguments]))
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 /// `/shorten [minutes]`: the same lesson in less time.
 public enum ShortenCommand: SlashCommand {
     public static let name = "shorten"
+    public static let templates = ["shorten"]
     public static let usage = "/shorten [minutes]"
     public static let summary = "the same lesson in fewer minutes (default: about two thirds)"
     public static let details =
@@ -24,6 +25,6 @@ public enum ShortenCommand: SlashCommand {
         }
         var inputs = context.inputs
         inputs.minutes = target
-        return .refine(Refinement(template: "shorten", inputs: inputs))
+        return .refine(Refinement(template: templates[0], inputs: inputs))
     }
 }

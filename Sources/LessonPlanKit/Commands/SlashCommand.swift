@@ -51,6 +51,8 @@ public protocol SlashCommand: SendableMetatype {
     static var argumentCompletions: [String] { get }
     /// Whether the command needs an existing plan to work on.
     static var needsPlan: Bool { get }
+    /// The prompt templates the command renders, checked when a prompts folder is loaded.
+    static var templates: [String] { get }
     /// Checks the arguments and says what to do.
     /// - Throws: ``CommandError`` naming what was wrong and what to type instead.
     static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction
@@ -60,6 +62,7 @@ extension SlashCommand {
     public static var details: String { "" }
     public static var argumentCompletions: [String] { [] }
     public static var needsPlan: Bool { true }
+    public static var templates: [String] { [] }
 
     /// Rejects arguments for commands that take none.
     static func expectNoArguments(_ arguments: String) throws(CommandError) {

@@ -1,0 +1,15 @@
+import Foundation
+
+/// `/generate`: write a fresh plan from the current inputs, keeping the old versions.
+public enum GenerateCommand: SlashCommand {
+    public static let name = "generate"
+    public static let templates = ["generate"]
+    public static let usage = "/generate"
+    public static let summary = "write a new plan from scratch for the current inputs (old versions stay)"
+    public static let needsPlan = false
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+        try expectNoArguments(arguments)
+        return .refine(Refinement(template: templates[0], inputs: context.inputs))
+    }
+}

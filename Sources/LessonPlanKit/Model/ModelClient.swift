@@ -1,0 +1,211 @@
+import Foundation
+
+/// Sends one prompt to the model and reads the answer as it streams.
+///
+/// The transport is injected: the executable passes the real one, tests a loopback server.
+public struct ModelClient: Sendable {
+    public let transport: any HTTPTransport
+    public let settings: ModelSettings
+
+    public init(transport: any HTTPTransport, settings: ModelSettings) {
+        self.transport = transport
+        self.settings = settings
+    }
+
+    /// The host requests go to, for messages.
+    public var host: String { settings.requestURL.host ?? settings.requestURL.absoluteString }
+
+    /// The HTTP request for one prompt, in the configured wire format.
+    public func request(instructions: String, input: String) -> HTTPRequest {
+        var headers = [
+            "Content-Type": "application/json",
+            "Accept": "text/event-stream",
+        ]
+        if let key = settings.apiKey, !key.isEmpty { headers["Authorization"] = "Bearer \(key)" }
+        for (name, value) in settings.extraHeaders { headers[name] = value }
+        let body: [String: Any]
+        switch settings.api {
+        case .responses:
+            body = [
+                "model": settings.model,
+                "instructions": instructions,
+                "input": input,
+                "max_output_tokens": settings.maxOutputTokens,
+                "stream": true,
+                // Plans may describe real students: do not keep them on the provider.
+                "store": false,
+            ]
+        case .chat:
+            body = [
+                "model": settings.model,
+                "messages": [
+                    ["role": "system", "content": instructions],
+                    ["role": "user", "content": input],
+                ],
+                "max_tokens": settings.maxOutputTokens,
+                "stream": true,
+                "stream_options": ["include_usage": true],
+            ]
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+        return HTTPRequest(
+            url: settings.requestURL, method: "POST", headers: headers, body: data,
+            idleTimeout: settings.idleTimeout)
+    }
+
+    /// Sends the prompt and returns once the server has accepted it and the answer starts.
+    ///
+    /// - Throws: ``ModelError`` for a missing key, an HTTP error status (with the API's own
+    ///   message), a body that is not a stream, or a network failure; `CancellationError` when cancelled.
+    public func open(instructions: String, input: String) async throws -> ModelEventStream {
+        if settings.endpoint == nil, (settings.apiKey ?? "").isEmpty { throw ModelError.noKey }
+        let response: HTTPStreamingResponse
+        do {
+            response = try await transport.send(request(instructions: instructions, input: input))
+        } catch let error as TransportError {
+            throw ModelError.transport(error, host: host)
+        }
+        let status = response.head.status
+        guard (200..<300).contains(status) else {
+            let body = await Self.collect(response.body, limit: 64 * 1024)
+            throw describeFailure(status: status, contentType: response.head.header("content-type"), body: body)
+        }
+        if let type = response.head.header("content-type")?.lowercased(),
+            type.hasPrefix("text/html") || type.hasPrefix("text/plain")
+        {
+            let body = await Self.collect(response.body, limit: 4096)
+            throw ModelError.notAStream(status: status, firstLine: Self.firstLine(of: body), host: host)
+        }
+        return ModelEventStream(body: response.body, api: settings.api, status: status, host: host)
+    }
+
+    /// The error for a non-2xx answer: the API's own message when the body is OpenAI-style JSON.
+    func describeFailure(status: Int, contentType: String?, body: Data) -> ModelError {
+        struct Envelope: Decodable {
+            struct Detail: Decodable {
+                var message: String?
+                var code: String?
+                var type: String?
+            }
+            var error: Detail?
+        }
+        if let envelope = try? JSONDecoder().decode(Envelope.self, from: body), let detail = envelope.error {
+            let keySuffix = settings.apiKey.flatMap { $0.count > 8 ? String($0.suffix(4)) : nil }
+            return .http(
+                status: status, message: detail.message.map { Self.scrub($0) }, code: detail.code ?? detail.type,
+                model: settings.model, keySuffix: keySuffix)
+        }
+        if status == 401 || status == 403 || status == 404 || status == 429 {
+            return .http(status: status, message: nil, code: nil, model: settings.model, keySuffix: nil)
+        }
+        return .notAStream(status: status, firstLine: Self.firstLine(of: body), host: host)
+    }
+
+    /// Removes anything shaped like an API key from a message the server sent back.
+    static func scrub(_ message: String) -> String {
+        message.replacing(/sk-[A-Za-z0-9_\-*]{6,}/, with: "sk-…")
+    }
+
+    static func firstLine(of body: Data) -> String {
+        let text = String(decoding: body.prefix(2048), as: UTF8.self)
+        let line = text.split(whereSeparator: \.isNewline).first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        return String((line ?? "").trimmingCharacters(in: .whitespaces).prefix(160))
+    }
+
+    static func collect(_ body: AsyncThrowingStream<Data, any Error>, limit: Int) async -> Data {
+        var data = Data()
+        do {
+            for try await chunk in body {
+                data.append(chunk)
+                if data.count >= limit { break }
+            }
+        } catch {}
+        return data
+    }
+}
+
+/// The events of one streaming answer, decoded as the bytes arrive.
+public struct ModelEventStream: AsyncSequence, Sendable {
+    public typealias Element = StreamEvent
+    let body: AsyncThrowingStream<Data, any Error>
+    let api: APIFlavor
+    let status: Int
+    let host: String
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(
+            body: body.makeAsyncIterator(), decoder: api == .chat ? .chat(ChatCompletionsEventDecoder()) : .responses(ResponsesEventDecoder()),
+            status: status, host: host)
+    }
+
+    enum Decoder {
+        case responses(ResponsesEventDecoder)
+        case chat(ChatCompletionsEventDecoder)
+
+        mutating func decode(_ message: SSEMessage) -> [StreamEvent] {
+            switch self {
+            case .responses(var decoder):
+                let events = decoder.decode(message)
+                self = .responses(decoder)
+                return events
+            case .chat(var decoder):
+                let events = decoder.decode(message)
+                self = .chat(decoder)
+                return events
+            }
+        }
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        var body: AsyncThrowingStream<Data, any Error>.AsyncIterator
+        var decoder: Decoder
+        let status: Int
+        let host: String
+        var parser = SSEParser()
+        var pending: [StreamEvent] = []
+        var index = 0
+        var finished = false
+        var sawMessage = false
+        var head = Data()
+
+        init(body: AsyncThrowingStream<Data, any Error>.AsyncIterator, decoder: Decoder, status: Int, host: String) {
+            self.body = body
+            self.decoder = decoder
+            self.status = status
+            self.host = host
+        }
+
+        /// The next event; nil when the body ends.
+        /// - Throws: ``ModelError`` for a network failure or a body that was not a stream at all.
+        public mutating func next() async throws -> StreamEvent? {
+            while true {
+                if index < pending.count {
+                    defer { index += 1 }
+                    return pending[index]
+                }
+                if finished { return nil }
+                pending.removeAll(keepingCapacity: true)
+                index = 0
+                let messages: [SSEMessage]
+                do {
+                    if let chunk = try await body.next() {
+                        if head.count < 512 { head.append(chunk.prefix(512 - head.count)) }
+                        messages = parser.push(chunk)
+                    } else {
+                        finished = true
+                        messages = parser.finish()
+                    }
+                } catch let error as TransportError {
+                    throw ModelError.transport(error, host: host)
+                }
+                for message in messages {
+                    sawMessage = true
+                    pending.append(contentsOf: decoder.decode(message))
+                }
+                if finished, !sawMessage {
+                    throw ModelError.notAStream(status: status, firstLine: ModelClient.firstLine(of: head), host: host)
+                }
+            }
+        }
+    }
+}

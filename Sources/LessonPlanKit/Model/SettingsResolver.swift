@@ -1,0 +1,116 @@
+import Foundation
+
+/// The connection-related flags as typed, before any checking.
+public struct ConnectionFlags: Sendable, Equatable {
+    public var model: String?
+    public var maxOutputTokens: String?
+    public var prompts: String?
+    public var endpoint: String?
+    public var headers: [String] = []
+    public var api: String?
+    public var timeout: String?
+    public var allowInsecure = false
+
+    public init() {}
+}
+
+/// Settings that cannot be used, each with what to type instead.
+public struct SettingsError: Error, Equatable, Sendable, LocalizedError {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var errorDescription: String? { message }
+}
+
+/// Everything a run needs to know about where things are, resolved once at start.
+public struct ResolvedSettings: Sendable {
+    public var model: ModelSettings
+    public var dataDirectory: DataDirectory
+    /// The override folder for prompt templates, or nil for the built-in ones.
+    public var promptsDirectory: URL?
+
+    /// The prompt templates these settings name.
+    /// - Throws: ``PromptError`` for a missing folder or an unreadable file.
+    public func prompts() throws(PromptError) -> PromptLibrary {
+        guard let promptsDirectory else { return .builtIn }
+        return try PromptLibrary.load(directory: promptsDirectory)
+    }
+
+    /// Flags first, then environment, then defaults.
+    /// - Throws: ``SettingsError`` naming the flag or variable that is wrong.
+    public static func resolve(flags: ConnectionFlags, environment: [String: String]) throws(SettingsError)
+        -> ResolvedSettings
+    {
+        func value(_ flag: String?, _ variable: String) -> String? {
+            if let flag, !flag.isEmpty { return flag }
+            if let env = environment[variable]?.trimmingCharacters(in: .whitespacesAndNewlines), !env.isEmpty {
+                return env
+            }
+            return nil
+        }
+        let baseText = value(nil, "OPENAI_BASE_URL") ?? ModelSettings.defaultBaseURL
+        guard let baseURL = URL(string: baseText), let scheme = baseURL.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", baseURL.host != nil
+        else { throw SettingsError("OPENAI_BASE_URL “\(baseText)” is not an http(s) URL; e.g. https://api.openai.com/v1.") }
+
+        var endpoint: URL?
+        if let text = flags.endpoint {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                url.host != nil
+            else { throw SettingsError("--endpoint “\(text)” is not an http(s) URL; give the full URL to post to.") }
+            endpoint = url
+        }
+
+        let model = value(flags.model, "LESSONPLAN_MODEL") ?? ModelSettings.defaultModel
+        var maxTokens = ModelSettings.defaultMaxOutputTokens
+        if let text = flags.maxOutputTokens {
+            guard let number = Int(text), (256...128_000).contains(number) else {
+                throw SettingsError("--max-output-tokens “\(text)” must be a whole number from 256 to 128000.")
+            }
+            maxTokens = number
+        }
+        var timeout = ModelSettings.defaultIdleTimeout
+        if let text = flags.timeout {
+            guard let seconds = Double(text), seconds >= 1, seconds <= 3600 else {
+                throw SettingsError("--timeout “\(text)” must be a number of seconds from 1 to 3600.")
+            }
+            timeout = seconds
+        }
+        var api = APIFlavor.responses
+        if let text = flags.api {
+            guard let flavor = APIFlavor(rawValue: text.lowercased()) else {
+                throw SettingsError("--api “\(text)” is not known; use responses or chat.")
+            }
+            api = flavor
+        }
+        var headers: [String: String] = [:]
+        for header in flags.headers {
+            guard let colon = header.firstIndex(of: ":") else {
+                throw SettingsError("--header “\(header)” must look like \"Name: value\".")
+            }
+            let name = header[..<colon].trimmingCharacters(in: .whitespaces)
+            let content = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                throw SettingsError("--header “\(header)” has no valid header name before the colon.")
+            }
+            headers[name] = content
+        }
+        let key = value(nil, "OPENAI_API_KEY")
+        let settings = ModelSettings(
+            baseURL: baseURL, endpoint: endpoint, apiKey: key, model: model, maxOutputTokens: maxTokens, api: api,
+            extraHeaders: headers, idleTimeout: timeout)
+        if let key, !key.isEmpty, !flags.allowInsecure, !Self.isSafe(settings.requestURL) {
+            throw SettingsError(
+                "Refusing to send the API key over plain http:// to \(settings.requestURL.host ?? "?"); use https, or pass --allow-insecure if you trust that network.")
+        }
+        let prompts = value(flags.prompts, "LESSONPLAN_PROMPTS").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        return ResolvedSettings(
+            model: settings, dataDirectory: DataDirectory.resolve(environment: environment), promptsDirectory: prompts)
+    }
+
+    /// HTTPS anywhere, or plain HTTP to this machine only.
+    static func isSafe(_ url: URL) -> Bool {
+        if url.scheme?.lowercased() == "https" { return true }
+        let host = (url.host ?? "").lowercased()
+        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+}

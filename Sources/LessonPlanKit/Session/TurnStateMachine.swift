@@ -1,0 +1,121 @@
+import Foundation
+
+/// The life of one turn, with no I/O: idle → sending → streaming → completed / incomplete /
+/// failed / cancelled. The engine feeds it what happened and does what it returns.
+public struct TurnStateMachine: Sendable {
+    public enum State: Equatable, Sendable {
+        case idle
+        case sending
+        case streaming
+        case finished(TurnStatus)
+    }
+
+    /// What the caller should do after an input.
+    public enum Action: Equatable, Sendable {
+        case none
+        /// Show this text now.
+        case show(String)
+        /// Tell the user once that part of the stream was unreadable.
+        case warn(String)
+        /// The turn is over.
+        case finish(TurnStatus)
+    }
+
+    public private(set) var state: State = .idle
+    /// Answer text received so far.
+    public private(set) var text = ""
+    public private(set) var usage: Usage?
+    public private(set) var responseID: String?
+    /// Why the turn did not complete.
+    public private(set) var failure: ModelError?
+    private var refusal = ""
+    private var warned = false
+    /// The output limit the request carried, for the message when it is hit.
+    private let maxOutputTokens: Int
+
+    public init(maxOutputTokens: Int) { self.maxOutputTokens = maxOutputTokens }
+
+    /// Whether any answer text has been shown: after that nothing may be retried automatically.
+    public var hasShownText: Bool { !text.isEmpty }
+
+    public mutating func send() {
+        guard state == .idle else { return }
+        state = .sending
+    }
+
+    /// One event from the stream.
+    public mutating func receive(_ event: StreamEvent) -> Action {
+        guard state == .sending || state == .streaming else { return .none }
+        return handle(event)
+    }
+
+    private mutating func handle(_ event: StreamEvent) -> Action {
+        switch event {
+        case .created(let id):
+            responseID = id ?? responseID
+            return .none
+        case .textDelta(let delta):
+            state = .streaming
+            text += delta
+            return delta.isEmpty ? .none : .show(delta)
+        case .refusalDelta(let delta):
+            state = .streaming
+            refusal += delta
+            return .none
+        case .completed(let id, let usage):
+            responseID = id ?? responseID
+            self.usage = usage ?? self.usage
+            if !refusal.isEmpty, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                return finish(.failed, because: .refusal(refusal))
+            }
+            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                return finish(.failed, because: .emptyAnswer)
+            }
+            return finish(.completed, because: nil)
+        case .incomplete(let id, let reason, let usage):
+            responseID = id ?? responseID
+            self.usage = usage ?? self.usage
+            return finish(.incomplete, because: .incomplete(reason: reason, maxOutputTokens: maxOutputTokens))
+        case .failed(let id, let message, let code):
+            responseID = id ?? responseID
+            return finish(.failed, because: .failed(message: message, code: code))
+        case .error(let message, let code):
+            return finish(.failed, because: .streamError(message: message, code: code))
+        case .unknown:
+            return .none
+        case .malformed(let description):
+            guard !warned else { return .none }
+            warned = true
+            return .warn("Skipped an unreadable part of the answer (\(description)).")
+        }
+    }
+
+    /// The request failed before or during the stream.
+    public mutating func fail(_ error: ModelError) -> Action {
+        guard !isFinished else { return .none }
+        return finish(.failed, because: error)
+    }
+
+    /// The user pressed Ctrl-C.
+    public mutating func cancel() -> Action {
+        guard !isFinished else { return .none }
+        return finish(.cancelled, because: nil)
+    }
+
+    /// The body ended; a stream that never said it was done was cut off.
+    public mutating func endOfStream() -> Action {
+        guard !isFinished else { return .none }
+        return finish(.failed, because: .cutOff)
+    }
+
+    public var isFinished: Bool {
+        if case .finished = state { return true }
+        return false
+    }
+
+    private mutating func finish(_ status: TurnStatus, because error: ModelError?) -> Action {
+        state = .finished(status)
+        failure = error
+        return .finish(status)
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import LessonPlanKit
+
+/// The `lessonplan` command: picks the subcommand and turns every failure into one sentence
+/// and an exit status (0 done, 1 failed, 2 bad usage).
+struct App {
+    static let version = "0.1.0"
+    let environment: [String: String]
+    let console: Console
+
+    init(environment: [String: String]) {
+        self.environment = environment
+        console = Console(environment: environment)
+    }
+
+    /// The subcommands, for dispatch and help.
+    static let subcommands: [(name: String, usage: String, summary: String)] = [
+        ("generate", "lessonplan generate --grade … --topic … --minutes … [--then \"/shorten 30\"]…",
+         "one-shot: write a plan, apply each --then command, print the final plan"),
+        ("help", "lessonplan help [command]", "show help for lessonplan, a subcommand or a slash command"),
+    ]
+
+    func run(_ arguments: [String]) async -> Int32 {
+        switch arguments.first {
+        case "--version", "-V":
+            console.line("lessonplan \(Self.version)")
+            return 0
+        case "--help", "-h":
+            console.out(Help.overview())
+            return 0
+        case "help":
+            return help(Array(arguments.dropFirst()))
+        case "generate":
+            return await OneShot(app: self).run(Array(arguments.dropFirst()))
+        default:
+            if let first = arguments.first, !first.hasPrefix("-") {
+                console.error("“\(first)” is not a lessonplan command; run `lessonplan --help` to see them.")
+                return 2
+            }
+            return await InteractiveSession(app: self).run(arguments)
+        }
+    }
+
+    private func help(_ arguments: [String]) -> Int32 {
+        guard let topic = arguments.first else {
+            console.out(Help.overview())
+            return 0
+        }
+        if let text = Help.subcommand(topic) {
+            console.out(text)
+            return 0
+        }
+        do {
+            console.line(try CommandTable.helpText(for: topic))
+            return 0
+        } catch {
+            console.error("No help for “\(topic)”: it is neither a lessonplan command nor a slash command; run `lessonplan --help`.")
+            return 2
+        }
+    }
+
+    /// Resolves settings and prompt templates, or explains what is wrong with them.
+    func settings(from parsed: ParsedArguments) throws(UsageError) -> (ResolvedSettings, PromptLibrary) {
+        do {
+            let settings = try ResolvedSettings.resolve(flags: Flags.connection(from: parsed), environment: environment)
+            let prompts = try settings.prompts()
+            try prompts.validate(templates: ["instructions", "rules"] + CommandTable.templates)
+            return (settings, prompts)
+        } catch let error as SettingsError {
+            throw UsageError(message: error.message)
+        } catch {
+            throw UsageError(message: error.localizedDescription)
+        }
+    }
+
+    /// The real network transport, configured from the settings.
+    func client(for settings: ResolvedSettings) -> ModelClient {
+        ModelClient(transport: URLSessionTransport(), settings: settings.model)
+    }
+
+    /// Reads lesson inputs from flags; missing ones come from `ask`, or defaults when it is nil.
+    func inputs(from parsed: ParsedArguments, ask: ((Question) throws(UsageError) -> String)?) throws(UsageError)
+        -> LessonInputs
+    {
+        do {
+            let grade: GradeBand
+            if let text = parsed.value("grade") {
+                grade = try GradeBand.parse(text)
+            } else if let ask {
+                grade = try GradeBand.parse(try ask(.grade))
+            } else {
+                grade = .sixTo8
+            }
+            let topic: String
+            if let text = parsed.value("topic") {
+                topic = try LessonInputs.validTopic(text)
+            } else if let ask {
+                topic = try LessonInputs.validTopic(try ask(.topic))
+            } else {
+                throw UsageError(message: "--topic is required, e.g. --topic \"Photosynthesis\".")
+            }
+            let minutes: Int
+            if let text = parsed.value("minutes") {
+                minutes = try LessonInputs.parseMinutes(text)
+            } else if let ask {
+                minutes = try LessonInputs.parseMinutes(try ask(.minutes))
+            } else {
+                minutes = 45
+            }
+            return try LessonInputs(
+                grade: grade, topic: topic, minutes: minutes, standards: parsed.value("standards") ?? "",
+                constraints: parsed.value("constraints") ?? "")
+        } catch let error as UsageError {
+            throw error
+        } catch let error as InputError {
+            throw UsageError(message: error.message)
+        } catch {
+            throw UsageError(message: error.localizedDescription)
+        }
+    }
+
+    /// A session name from `--name`, checked.
+    func sessionName(_ parsed: ParsedArguments) throws(UsageError) -> String? {
+        guard let text = parsed.value("name") else { return nil }
+        do { return try SessionStore.validName(text) } catch { throw UsageError(message: error.localizedDescription) }
+    }
+}
+
+/// An input the REPL asks for when its flag is missing.
+enum Question {
+    case grade, topic, minutes
+
+    var prompt: String {
+        switch self {
+        case .grade: "Grade band (K–2, 3–5, 6–8, 9–12) [6–8]: "
+        case .topic: "Topic: "
+        case .minutes: "Minutes (10–180) [45]: "
+        }
+    }
+
+    /// What an empty answer means.
+    var defaultAnswer: String? {
+        switch self {
+        case .grade: "6–8"
+        case .topic: nil
+        case .minutes: "45"
+        }
+    }
+
+    /// Checks an answer with the same rules as the flags.
+    func check(_ answer: String) throws(InputError) {
+        switch self {
+        case .grade: _ = try GradeBand.parse(answer)
+        case .topic: _ = try LessonInputs.validTopic(answer)
+        case .minutes: _ = try LessonInputs.parseMinutes(answer)
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import LessonPlanKit
+
+/// One command-line flag, described once for parsing and for `--help`.
+struct FlagSpec {
+    let name: String
+    let value: String?
+    let help: String
+    var repeatable = false
+}
+
+/// A command line that cannot be used, with what to type instead.
+struct UsageError: Error {
+    let message: String
+}
+
+/// Flags and positional arguments of one invocation.
+struct ParsedArguments {
+    var values: [String: [String]] = [:]
+    var switches: Set<String> = []
+    var positionals: [String] = []
+
+    func value(_ name: String) -> String? { values[name]?.last }
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+    func has(_ name: String) -> Bool { switches.contains(name) }
+
+    /// Parses `--flag value`, `--flag=value` and bare switches against `specs`.
+    /// - Throws: ``UsageError`` for an unknown flag or a missing value.
+    static func parse(_ arguments: [String], specs: [FlagSpec], command: String) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("--"), argument.count > 2 else {
+                if argument == "-h" {
+                    parsed.switches.insert("help")
+                } else {
+                    parsed.positionals.append(argument)
+                }
+                continue
+            }
+            var name = String(argument.dropFirst(2))
+            var inline: String?
+            if let equals = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard let spec = specs.first(where: { $0.name == name }) else {
+                throw UsageError(message: "\(command): unknown flag --\(name); run `lessonplan help \(command)` for the flags it takes.")
+            }
+            guard spec.value != nil else {
+                parsed.switches.insert(name)
+                continue
+            }
+            let value: String
+            if let inline {
+                value = inline
+            } else if index < arguments.count {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw UsageError(message: "--\(name) needs a value: --\(name) \(spec.value ?? "VALUE").")
+            }
+            parsed.values[name, default: []].append(value)
+        }
+        return parsed
+    }
+}
+
+/// The flags shared by every command that talks to a model, and the lesson inputs.
+enum Flags {
+    static let lesson: [FlagSpec] = [
+        FlagSpec(name: "grade", value: "BAND", help: "grade band: K–2, 3–5, 6–8 or 9–12 (3-5, 3 to 5, 4 and K work too)"),
+        FlagSpec(name: "topic", value: "TEXT", help: "what the lesson is about (1–200 characters)"),
+        FlagSpec(name: "minutes", value: "N", help: "lesson length, 10 to 180 minutes"),
+        FlagSpec(name: "standards", value: "TEXT", help: "standards to align to (optional, up to 1000 characters)"),
+        FlagSpec(name: "constraints", value: "TEXT", help: "constraints such as \"no worksheets\" (optional)"),
+        FlagSpec(name: "name", value: "NAME", help: "name the session, to resume it by name later"),
+    ]
+
+    static let connection: [FlagSpec] = [
+        FlagSpec(name: "model", value: "MODEL", help: "model to use (env LESSONPLAN_MODEL, default \(ModelSettings.defaultModel))"),
+        FlagSpec(
+            name: "max-output-tokens", value: "N",
+            help: "output token limit incl. hidden reasoning (default \(ModelSettings.defaultMaxOutputTokens))"),
+        FlagSpec(name: "prompts", value: "DIR", help: "folder of prompt templates to use (env LESSONPLAN_PROMPTS)"),
+        FlagSpec(name: "endpoint", value: "URL", help: "post the request to this full URL (a proxy); the key is then optional"),
+        FlagSpec(name: "header", value: "\"NAME: VALUE\"", help: "extra request header for a proxy (repeatable)", repeatable: true),
+        FlagSpec(name: "api", value: "responses|chat", help: "wire format: Responses API (default) or Chat Completions"),
+        FlagSpec(name: "timeout", value: "SECONDS", help: "give up when the server is silent this long (default \(Int(ModelSettings.defaultIdleTimeout)))"),
+        FlagSpec(name: "allow-insecure", value: nil, help: "allow sending the key over plain http:// to another machine"),
+    ]
+
+    static let common: [FlagSpec] = [
+        FlagSpec(name: "help", value: nil, help: "show help"),
+    ]
+
+    /// The connection flags as the library wants them.
+    static func connection(from parsed: ParsedArguments) -> ConnectionFlags {
+        var flags = ConnectionFlags()
+        flags.model = parsed.value("model")
+        flags.maxOutputTokens = parsed.value("max-output-tokens")
+        flags.prompts = parsed.value("prompts")
+        flags.endpoint = parsed.value("endpoint")
+        flags.headers = parsed.all("header")
+        flags.api = parsed.value("api")
+        flags.timeout = parsed.value("timeout")
+        flags.allowInsecure = parsed.has("allow-insecure")
+        return flags
+    }
+
+    /// Help lines for a list of flags, aligned.
+    static func describe(_ specs: [FlagSpec]) -> String {
+        let labels = specs.map { spec in "  --\(spec.name)" + (spec.value.map { " \($0)" } ?? "") }
+        let width = min(34, (labels.map(\.count).max() ?? 0) + 2)
+        return zip(labels, specs).map { label, spec in
+            (label.count < width ? label.padding(toLength: width, withPad: " ", startingAt: 0) : label + "  ") + spec.help
+        }.joined(separator: "\n")
+    }
+}
