@@ -1,0 +1,195 @@
+import Foundation
+import LessonPlanKit
+import Testing
+
+/// A fresh temporary data directory per test.
+struct TemporaryHome {
+    let url: URL
+    let directory: DataDirectory
+    var store: SessionStore { SessionStore(directory: directory) }
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appending(path: "lessonplan-test-\(UUID().uuidString)")
+        directory = DataDirectory(root: url)
+        try directory.prepare()
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+@Suite struct TranscriptTests {
+    static let t0 = Date(timeIntervalSince1970: 1_796_000_000.123)
+
+    static func header(id: String = "0123456789abcdef") throws -> SessionHeader {
+        SessionHeader(
+            id: id, created: t0, inputs: try LessonInputs(grade: .sixTo8, topic: "Photosynthesis", minutes: 45),
+            model: "gpt-5.2", baseUrl: "https://api.openai.com/v1", toolVersion: "test")
+    }
+
+    static func started(_ turn: Int, command: String, base: Int?, minutes: Int = 45) throws -> TurnStarted {
+        TurnStarted(
+            turn: turn, at: t0, command: command, template: "shorten",
+            inputs: try LessonInputs(grade: .sixTo8, topic: "Photosynthesis", minutes: minutes), baseVersion: base,
+            model: "gpt-5.2", instructions: "be good", input: "plan please", maxOutputTokens: 8192)
+    }
+
+    static func ended(_ turn: Int, status: TurnStatus = .completed, output: String, version: Int?) -> TurnEnded {
+        TurnEnded(
+            turn: turn, at: t0, status: status, output: output, usage: Usage(inputTokens: 10, outputTokens: 20),
+            responseId: "resp_\(turn)", error: status == .completed ? nil : "it broke", version: version, durationMs: 5)
+    }
+
+    @Test func everyRecordRoundTrips() throws {
+        let coder = TranscriptCoder()
+        let records: [TranscriptRecord] = [
+            .header(try Self.header()),
+            .turnStarted(try Self.started(1, command: "/regrade 3–5 “quoted” \\ 📝", base: nil)),
+            .turnEnded(Self.ended(1, output: "Plan\nline 2 – en dash", version: 1)),
+            .undo(UndoRecord(at: Self.t0, from: 2, to: 1)),
+            .named(NameRecord(at: Self.t0, name: "photo week")),
+        ]
+        for record in records {
+            let line = coder.encode(record)
+            #expect(!line.contains(UInt8(ascii: "\n")))
+            let text = String(decoding: line, as: UTF8.self)
+            #expect(text.hasPrefix("{\"type\":\"\(record.type)\",\"v\":1,"))
+            #expect(try coder.decode(line) == record)
+        }
+        let ended = String(decoding: coder.encode(.turnEnded(Self.ended(1, output: "x", version: 1))), as: UTF8.self)
+        #expect(ended.contains("\"response_id\":\"resp_1\"") && ended.contains("\"input_tokens\":10"))
+        #expect(ended.contains("\"at\":\"2026-"))
+    }
+
+    @Test func writerAppendsAndReaderFoldsState() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let url = home.directory.transcript(id: "0123456789abcdef")
+        do {
+            let writer = try TranscriptWriter(url: url)
+            try writer.append(.header(try Self.header()))
+            try writer.append(.turnStarted(try Self.started(1, command: "/generate", base: nil)))
+            try writer.append(.turnEnded(Self.ended(1, output: "v1 text", version: 1)))
+            try writer.append(.turnStarted(try Self.started(2, command: "/shorten", base: 1, minutes: 30)))
+            try writer.append(.turnEnded(Self.ended(2, output: "v2 text", version: 2)))
+            try writer.append(.turnStarted(try Self.started(3, command: "/regrade 3–5", base: 2)))
+            try writer.append(.turnEnded(Self.ended(3, status: .cancelled, output: "partial", version: nil)))
+            try writer.append(.undo(UndoRecord(at: Self.t0, from: 2, to: 1)))
+        }
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let loaded = try TranscriptReader.read(url)
+        #expect(loaded.warnings.isEmpty)
+        let state = try #require(TranscriptReader.state(of: loaded))
+        #expect(state.versions.map(\.text) == ["v1 text", "v2 text"])
+        #expect(state.currentVersion == 1)
+        #expect(state.current?.text == "v1 text")
+        #expect(state.versions[1].parent == 1 && state.versions[1].inputs.minutes == 30)
+        #expect(state.turns.count == 3 && state.turns[2].ended?.status == .cancelled)
+        #expect(state.nextTurnNumber == 4)
+        #expect(state.undoTarget == nil)
+    }
+
+    @Test func tornLastLineIsReportedOnceAndTheNextAppendStartsClean() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let url = home.directory.transcript(id: "0123456789abcdef")
+        do {
+            let writer = try TranscriptWriter(url: url)
+            try writer.append(.header(try Self.header()))
+            try writer.append(.turnStarted(try Self.started(1, command: "/generate", base: nil)))
+            try writer.append(.turnEnded(Self.ended(1, output: "v1 text", version: 1)))
+        }
+        // A kill -9 in the middle of writing the next line.
+        let torn = String(decoding: TranscriptCoder().encode(.turnStarted(try Self.started(2, command: "/shorten", base: 1))), as: UTF8.self)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(torn.prefix(40).utf8))
+        try handle.close()
+
+        let loaded = try TranscriptReader.read(url)
+        #expect(loaded.warnings.count == 1)
+        #expect(loaded.warnings.first?.contains("cut off") == true)
+        #expect(TranscriptReader.state(of: loaded)?.current?.text == "v1 text")
+
+        do {
+            let writer = try TranscriptWriter(url: url)
+            try writer.append(.undo(UndoRecord(at: Self.t0, from: 1, to: 1)))
+        }
+        let again = try TranscriptReader.read(url)
+        #expect(again.records.count == 4)
+        #expect(again.warnings.count == 1 && again.warnings[0].contains("Line 4"))
+    }
+
+    @Test func unknownTypesAreSkippedNewerVersionsAndGarbageRefused() throws {
+        let header = String(decoding: TranscriptCoder().encode(.header(try Self.header())), as: UTF8.self)
+        let unknown = header + "\n{\"type\":\"sticker\",\"v\":1,\"emoji\":\"🦕\"}\n"
+        let loaded = try TranscriptReader.parse(Data(unknown.utf8), path: "x.jsonl")
+        #expect(loaded.records.count == 1)
+        #expect(loaded.warnings == ["Line 2 has type “sticker”, which this lessonplan does not know; skipped."])
+
+        let newer = header + "\n{\"type\":\"undo\",\"v\":2,\"at\":\"2026-11-29T00:00:00Z\",\"from\":2,\"to\":1}\n"
+        #expect(throws: StoreError.newerFormat(path: "x.jsonl", version: 2)) {
+            try TranscriptReader.parse(Data(newer.utf8), path: "x.jsonl")
+        }
+        for garbage in ["", "hello\nworld\n", "{\"type\":\"turn_ended\",\"v\":1}\n", "\u{0}\u{1}\u{2}", "[1,2,3]\n"] {
+            #expect(throws: StoreError.notATranscript(path: "g")) { try TranscriptReader.parse(Data(garbage.utf8), path: "g") }
+        }
+    }
+
+    @Test func aSecondWriterIsRefused() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let url = home.directory.transcript(id: "0123456789abcdef")
+        let first = try TranscriptWriter(url: url)
+        try first.append(.header(try Self.header()))
+        #expect(throws: StoreError.locked(id: "0123456789abcdef")) { try TranscriptWriter(url: url) }
+        withExtendedLifetime(first) {}
+    }
+
+    @Test func storeLocatesListsAndRemoves() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let store = home.store
+        for (id, name) in [("aaaa111100000000", "fractions"), ("aaaa222200000000", nil), ("bbbb333300000000", nil)] {
+            let writer = try TranscriptWriter(url: home.directory.transcript(id: id))
+            var header = try Self.header(id: id)
+            header.name = name
+            try writer.append(.header(header))
+            try writer.append(.turnStarted(try Self.started(1, command: "/generate", base: nil)))
+            try writer.append(.turnEnded(Self.ended(1, output: "text", version: 1)))
+        }
+        #expect(try store.locate("bbbb") == home.directory.transcript(id: "bbbb333300000000"))
+        #expect(try store.locate("fractions") == home.directory.transcript(id: "aaaa111100000000"))
+        #expect(try store.locate("aaaa222200000000") == home.directory.transcript(id: "aaaa222200000000"))
+        do {
+            _ = try store.locate("aaaa")
+            Issue.record("ambiguous prefix accepted")
+        } catch {
+            guard case .ambiguous(_, let matches) = error else { throw error }
+            #expect(matches.count == 2)
+        }
+        #expect(throws: StoreError.self) { try store.locate("zzzz") }
+
+        let summaries = store.list()
+        #expect(summaries.count == 3)
+        #expect(summaries.first { $0.id == "aaaa111100000000" }?.versions == 1)
+        #expect(summaries.first { $0.id == "aaaa111100000000" }?.lastCommand == "/generate")
+        #expect(throws: StoreError.self) { try store.ensureNameFree("fractions", except: "bbbb333300000000") }
+
+        try store.remove(id: "bbbb333300000000")
+        #expect(store.list().count == 2)
+    }
+
+    @Test func namesAreChecked() throws {
+        #expect(try SessionStore.validName(" Photo week 3 ") == "Photo week 3")
+        for bad in ["", "-rf", "../etc", "a/b", String(repeating: "x", count: 61), "x.jsonl"] {
+            #expect(throws: StoreError.self) { try SessionStore.validName(bad) }
+        }
+    }
+
+    @Test func dataDirectoryFollowsTheEnvironment() {
+        #expect(DataDirectory.resolve(environment: ["LESSONPLAN_HOME": "/a", "XDG_DATA_HOME": "/b", "HOME": "/c"]).root.path == "/a")
+        #expect(DataDirectory.resolve(environment: ["XDG_DATA_HOME": "/b", "HOME": "/c"]).root.path == "/b/lessonplan")
+        #expect(DataDirectory.resolve(environment: ["HOME": "/c"]).root.path == "/c/.local/share/lessonplan")
+    }
+}
