@@ -1,0 +1,80 @@
+import Foundation
+
+/// Reads the OpenAI Chat Completions stream, as OpenAI, llama-server, Ollama and vLLM send it.
+///
+/// That format spreads the end of a response over several messages (a `finish_reason`, then
+/// perhaps a usage-only chunk, then `[DONE]`), so the decoder remembers them and reports the end
+/// once, with the usage, when `[DONE]` arrives or the body ends after a `finish_reason`.
+public struct ChatCompletionsEventDecoder: StreamEventDecoder {
+    private var responseID: String?
+    private var announced = false
+    private var usage: Usage?
+    private var finishReason: String?
+    private var ended = false
+
+    public init() {}
+
+    public mutating func decode(_ message: SSEMessage) -> [StreamEvent] {
+        guard !ended else { return [] }
+        let data = message.data
+        if data.allSatisfy(\.isWhitespace) { return [] }
+        if data.trimmingCharacters(in: .whitespacesAndNewlines) == "[DONE]" {
+            return [end()]
+        }
+        guard let json = JSONValue.parse(data), json.isObject else {
+            return [.malformed(malformedDescription("not a JSON object", data: data))]
+        }
+        if let error = json["error"], error != .null {
+            return [.error(message: error["message"]?.stringValue ?? error.stringValue, code: error["code"]?.codeValue)]
+        }
+
+        var events: [StreamEvent] = []
+        if !announced {
+            announced = true
+            responseID = json["id"]?.stringValue
+            events.append(.created(responseID: responseID))
+        }
+        if let seen = Usage(
+            json: json["usage"], inputKey: "prompt_tokens", outputKey: "completion_tokens",
+            detailsKey: "completion_tokens_details")
+        {
+            usage = seen
+        }
+        if case .array(let choices) = json["choices"] {
+            // One answer was asked for; other choices, if a server sends any, are not it.
+            for choice in choices where (choice["index"]?.intValue ?? 0) == 0 {
+                let delta = choice["delta"]
+                // `reasoning_content` and `reasoning` are thinking, not answer text: ignored.
+                if let text = delta?["content"]?.stringValue, !text.isEmpty {
+                    events.append(.textDelta(text))
+                }
+                if let text = delta?["refusal"]?.stringValue, !text.isEmpty {
+                    events.append(.refusalDelta(text))
+                }
+                if let reason = choice["finish_reason"]?.stringValue {
+                    finishReason = reason
+                }
+            }
+        }
+        return events
+    }
+
+    /// A body that ends after a `finish_reason` but without `[DONE]` still ended properly.
+    public mutating func finish() -> [StreamEvent] {
+        guard !ended, finishReason != nil else { return [] }
+        return [end()]
+    }
+
+    /// The one closing event, named the way the Responses API names it.
+    private mutating func end() -> StreamEvent {
+        ended = true
+        switch finishReason {
+        case "length":
+            return .incomplete(responseID: responseID, reason: "max_output_tokens", usage: usage)
+        case "content_filter":
+            return .incomplete(responseID: responseID, reason: "content_filter", usage: usage)
+        default:
+            return .completed(responseID: responseID, usage: usage)
+        }
+    }
+}

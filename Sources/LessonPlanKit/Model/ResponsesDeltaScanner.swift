@@ -1,0 +1,245 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a `response.output_text.delta` event straight from its bytes, because a general JSON
+/// parser costs microseconds per token and a long answer is hundreds of thousands of tokens.
+///
+/// It is deliberately narrow: whatever it does not fully understand makes it return nil, and the
+/// caller then asks the full decoder. See ``ResponsesEventDecoder/textDeltaFastPath(_:)``.
+enum ResponsesDeltaScanner {
+    /// The decoded `delta`, or nil when the bytes are not a plainly written text-delta event.
+    static func textDelta(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
+        guard count >= 2, base[0] == openBrace, base[count - 1] == closeBrace else { return nil }
+
+        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: maxKeys) { keys -> String? in
+            var keyCount = 0
+            var sawType = false
+            var delta: String?
+            var index = 1
+            while true {
+                guard index < count, base[index] == quote else { return nil }
+                let keyStart = index + 1
+                guard let keyEnd = plainStringEnd(base, count: count, from: keyStart) else { return nil }
+                let key = keyStart..<keyEnd
+                // Distinct keys only: duplicates are where JSON parsers disagree.
+                guard keyCount < maxKeys else { return nil }
+                for seen in keys[0..<keyCount] where seen.count == key.count {
+                    if memcmp(base + seen.lowerBound, base + key.lowerBound, key.count) == 0 { return nil }
+                }
+                keys[keyCount] = key
+                keyCount += 1
+
+                index = keyEnd + 1
+                guard index < count, base[index] == colon else { return nil }
+                index += 1
+                guard index < count else { return nil }
+
+                if matches(base, key, typeKey) {
+                    guard base[index] == quote,
+                        let valueEnd = plainStringEnd(base, count: count, from: index + 1),
+                        matches(base, (index + 1)..<valueEnd, deltaType)
+                    else { return nil }
+                    sawType = true
+                    index = valueEnd + 1
+                } else if matches(base, key, deltaKey) {
+                    guard base[index] == quote,
+                        let decoded = decodeString(base, count: count, from: index + 1)
+                    else { return nil }
+                    delta = decoded.text
+                    index = decoded.end
+                } else {
+                    guard let end = simpleValueEnd(base, count: count, from: index) else { return nil }
+                    index = end
+                }
+
+                guard index < count else { return nil }
+                if base[index] == comma {
+                    index += 1
+                } else if base[index] == closeBrace && index == count - 1 {
+                    break
+                } else {
+                    return nil
+                }
+            }
+            return sawType ? delta : nil
+        }
+    }
+
+    // MARK: - Pieces
+
+    /// Index of the closing quote of a string that has no escapes or control characters.
+    private static func plainStringEnd(_ base: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int? {
+        var index = start
+        while index < count {
+            let byte = base[index]
+            if byte == quote { return index }
+            if byte == backslash || byte < 0x20 { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    /// A JSON string's contents from just after its opening quote, and the index after its
+    /// closing quote; nil for anything a strict parser would reject, such as a lone surrogate.
+    private static func decodeString(
+        _ base: UnsafePointer<UInt8>, count: Int, from start: Int
+    ) -> (text: String, end: Int)? {
+        var index = start
+        // Most deltas have no escapes: find the end and decode the bytes as they are.
+        while index < count {
+            let byte = base[index]
+            if byte == quote {
+                let text = UnsafeBufferPointer(start: base + start, count: index - start)
+                return (String(decoding: text, as: UTF8.self), index + 1)
+            }
+            if byte == backslash { break }
+            if byte < 0x20 { return nil }
+            index += 1
+        }
+        guard index < count else { return nil }
+
+        var output: [UInt8] = []
+        output.reserveCapacity(count - start)
+        output.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
+        while index < count {
+            let byte = base[index]
+            if byte == quote {
+                return (String(decoding: output, as: UTF8.self), index + 1)
+            }
+            if byte < 0x20 { return nil }
+            guard byte == backslash else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            guard index + 1 < count else { return nil }
+            let escaped = base[index + 1]
+            index += 2
+            switch escaped {
+            case quote, backslash, slash: output.append(escaped)
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "u"):
+                guard let unit = hex4(base, count: count, from: index) else { return nil }
+                index += 4
+                var scalar = unit
+                if (0xD800...0xDBFF).contains(unit) {
+                    guard index + 1 < count, base[index] == backslash, base[index + 1] == UInt8(ascii: "u"),
+                        let low = hex4(base, count: count, from: index + 2), (0xDC00...0xDFFF).contains(low)
+                    else { return nil }
+                    index += 6
+                    scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(unit) {
+                    return nil
+                }
+                appendUTF8(scalar, to: &output)
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// The index after a value that needs no decoding: a plain string, an integer, `true`,
+    /// `false`, `null` or `[]`. Anything else (nested values, fractions) ends the fast path.
+    private static func simpleValueEnd(_ base: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int? {
+        let byte = base[start]
+        switch byte {
+        case quote:
+            return plainStringEnd(base, count: count, from: start + 1).map { $0 + 1 }
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            var index = byte == UInt8(ascii: "-") ? start + 1 : start
+            guard index < count else { return nil }
+            if base[index] == UInt8(ascii: "0") { return index + 1 }
+            let digitsStart = index
+            while index < count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(base[index]) { index += 1 }
+            // The caller demands `,` or `}` next, which rejects fractions, exponents and `01`.
+            let digits = index - digitsStart
+            return digits > 0 && digits <= 15 ? index : nil
+        case UInt8(ascii: "t"):
+            return literalEnd(base, count: count, from: start, literal: trueLiteral)
+        case UInt8(ascii: "f"):
+            return literalEnd(base, count: count, from: start, literal: falseLiteral)
+        case UInt8(ascii: "n"):
+            return literalEnd(base, count: count, from: start, literal: nullLiteral)
+        case UInt8(ascii: "["):
+            return start + 1 < count && base[start + 1] == UInt8(ascii: "]") ? start + 2 : nil
+        default:
+            return nil
+        }
+    }
+
+    private static func literalEnd(
+        _ base: UnsafePointer<UInt8>, count: Int, from start: Int, literal: StaticString
+    ) -> Int? {
+        let length = literal.utf8CodeUnitCount
+        guard start + length <= count, memcmp(base + start, literal.utf8Start, length) == 0 else { return nil }
+        return start + length
+    }
+
+    private static func matches(_ base: UnsafePointer<UInt8>, _ range: Range<Int>, _ expected: StaticString) -> Bool {
+        range.count == expected.utf8CodeUnitCount
+            && memcmp(base + range.lowerBound, expected.utf8Start, range.count) == 0
+    }
+
+    private static func hex4(_ base: UnsafePointer<UInt8>, count: Int, from start: Int) -> UInt32? {
+        guard start + 4 <= count else { return nil }
+        var value: UInt32 = 0
+        for index in start..<(start + 4) {
+            let byte = base[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    private static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
+        switch scalar {
+        case 0..<0x80:
+            output.append(UInt8(scalar))
+        case 0x80..<0x800:
+            output.append(UInt8(0xC0 | scalar >> 6))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            output.append(UInt8(0xE0 | scalar >> 12))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            output.append(UInt8(0xF0 | scalar >> 18))
+            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    private static let maxKeys = 16
+    private static let typeKey: StaticString = "type"
+    private static let deltaKey: StaticString = "delta"
+    private static let deltaType: StaticString = "response.output_text.delta"
+    private static let trueLiteral: StaticString = "true"
+    private static let falseLiteral: StaticString = "false"
+    private static let nullLiteral: StaticString = "null"
+    private static let openBrace = UInt8(ascii: "{")
+    private static let closeBrace = UInt8(ascii: "}")
+    private static let quote = UInt8(ascii: "\"")
+    private static let backslash = UInt8(ascii: "\\")
+    private static let slash = UInt8(ascii: "/")
+    private static let colon = UInt8(ascii: ":")
+    private static let comma = UInt8(ascii: ",")
+}
