@@ -133,32 +133,14 @@ public struct ModelEventStream: AsyncSequence, Sendable {
     let host: String
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(
-            body: body.makeAsyncIterator(), decoder: api == .chat ? .chat(ChatCompletionsEventDecoder()) : .responses(ResponsesEventDecoder()),
-            status: status, host: host)
-    }
-
-    enum Decoder {
-        case responses(ResponsesEventDecoder)
-        case chat(ChatCompletionsEventDecoder)
-
-        mutating func decode(_ message: SSEMessage) -> [StreamEvent] {
-            switch self {
-            case .responses(var decoder):
-                let events = decoder.decode(message)
-                self = .responses(decoder)
-                return events
-            case .chat(var decoder):
-                let events = decoder.decode(message)
-                self = .chat(decoder)
-                return events
-            }
-        }
+        let decoder: any StreamEventDecoder =
+            api == .chat ? ChatCompletionsEventDecoder() : ResponsesEventDecoder()
+        return Iterator(body: body.makeAsyncIterator(), decoder: decoder, status: status, host: host)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
         var body: AsyncThrowingStream<Data, any Error>.AsyncIterator
-        var decoder: Decoder
+        var decoder: any StreamEventDecoder
         let status: Int
         let host: String
         var parser = SSEParser()
@@ -168,12 +150,19 @@ public struct ModelEventStream: AsyncSequence, Sendable {
         var sawMessage = false
         var head = Data()
 
-        init(body: AsyncThrowingStream<Data, any Error>.AsyncIterator, decoder: Decoder, status: Int, host: String) {
+        init(
+            body: AsyncThrowingStream<Data, any Error>.AsyncIterator, decoder: any StreamEventDecoder, status: Int,
+            host: String
+        ) {
             self.body = body
             self.decoder = decoder
             self.status = status
             self.host = host
         }
+
+        /// Whether more events are already decoded, so the next ``next()`` will not wait for the network.
+        /// A consumer can batch its output until this is false.
+        public var hasBufferedEvents: Bool { index < pending.count }
 
         /// The next event; nil when the body ends.
         /// - Throws: ``ModelError`` for a network failure or a body that was not a stream at all.
@@ -202,6 +191,7 @@ public struct ModelEventStream: AsyncSequence, Sendable {
                     sawMessage = true
                     pending.append(contentsOf: decoder.decode(message))
                 }
+                if finished { pending.append(contentsOf: decoder.finish()) }
                 if finished, !sawMessage {
                     throw ModelError.notAStream(status: status, firstLine: ModelClient.firstLine(of: head), host: host)
                 }

@@ -119,15 +119,23 @@ public actor SessionEngine {
         machine.send()
         progress(.waiting)
         do {
-            let stream = try await client.open(instructions: instructions, input: input)
-            for try await event in stream {
+            var events = try await client.open(instructions: instructions, input: input).makeAsyncIterator()
+            // Text is handed on once per network read, not once per delta, so a fast stream
+            // costs one terminal write per chunk while the first token still shows at once.
+            var batch = ""
+            while let event = try await events.next() {
                 switch machine.receive(event) {
-                case .show(let text): progress(.text(text))
+                case .show(let text): batch += text
                 case .warn(let message): progress(.notice(message))
                 case .none, .finish: break
                 }
+                if !batch.isEmpty, !events.hasBufferedEvents || machine.isFinished {
+                    progress(.text(batch))
+                    batch = ""
+                }
                 if machine.isFinished { break }
             }
+            if !batch.isEmpty { progress(.text(batch)) }
             if Task.isCancelled {
                 _ = machine.cancel()
             } else {

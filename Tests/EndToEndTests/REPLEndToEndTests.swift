@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The built binary against the loopback fake of the OpenAI API.
+@Suite(.serialized) struct REPLEndToEndTests {
+    @Test func pipedSessionGeneratesRefinesUndoesAndRecordsEverything() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+
+        let result = try await binary.run(
+            ["--grade", "6-8", "--topic", "Photosynthesis", "--minutes", "45"],
+            input: "/shorten\n/regrade 3–5\n/undo\n/history\n/quit\n")
+        #expect(result.status == 0, "\(result.stderr)")
+
+        // Three plans streamed to stdout, each followed by its footer.
+        #expect(result.stdout.contains("Learning Objective"))
+        #expect(result.stdout.contains("── v1 ·"))
+        #expect(result.stdout.contains("── v2 ·"))
+        #expect(result.stdout.contains("── v3 ·"))
+        #expect(result.stdout.contains("Back to v2 (/shorten)"))
+        #expect(result.stdout.contains("→ v2  6–8 · 30 min  /shorten (from v1)"))
+        #expect(result.stdout.contains("  v3  3–5 · 30 min  /regrade 3–5 (from v2)"))
+        // No prompts when stdin is not a terminal.
+        #expect(!result.stdout.contains("lessonplan ["))
+
+        let requests = try await server.requests()
+        #expect(requests.count == 3)
+        for request in requests {
+            #expect(request.path == "/v1/responses")
+            #expect(request.stream == true && request.store == false)
+            #expect(request.model == "gpt-5.2")
+            #expect(request.header("authorization") == "Bearer sk-test-SECRETKEY-9z8y7x6w5v")
+        }
+        let lines = try binary.transcriptLines()
+        let types = lines.compactMap { $0["type"] as? String }
+        #expect(types == ["session", "turn_started", "turn_ended", "turn_started", "turn_ended", "turn_started", "turn_ended", "undo"])
+        let ends = lines.filter { $0["type"] as? String == "turn_ended" }
+        let firstPlan = try #require(ends.first?["output"] as? String)
+        #expect(!firstPlan.isEmpty)
+        // The refinement's prompt carries the current plan, not the chat.
+        let second = try #require(requests[1].inputText)
+        #expect(second.contains(firstPlan.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(second.contains("in 30 minutes instead of 45"))
+        let third = try #require(requests[2].inputText)
+        #expect(third.contains("for grade band 3–5 instead of 6–8"))
+        #expect(!third.contains(firstPlan.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let starts = lines.filter { $0["type"] as? String == "turn_started" }
+        #expect(starts.map { $0["command"] as? String } == ["/generate", "/shorten", "/regrade 3–5"])
+        #expect(starts[1]["input"] as? String == second)
+        #expect(ends.map { $0["status"] as? String } == ["completed", "completed", "completed"])
+        #expect(ends.map { $0["version"] as? Int } == [1, 2, 3])
+        #expect(lines.last?["from"] as? Int == 3 && lines.last?["to"] as? Int == 2)
+
+        // The key is in no file written.
+        let files = binary.writtenFiles()
+        #expect(!files.isEmpty)
+        for file in files {
+            #expect(!file.contents.contains("SECRETKEY"), "\(file.path)")
+        }
+    }
+
+    @Test func oneShotPrintsOnlyTheFinalPlanOnStdout() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let result = try await binary.run([
+            "generate", "--grade", "4", "--topic", "Fractions", "--minutes", "45", "--then", "/shorten 30", "--then",
+            "/regrade K",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("Learning Objective"))
+        #expect(result.stdout.contains("K–2"))
+        #expect(result.stdout.contains("30 minutes"))
+        #expect(!result.stdout.contains("──"))
+        #expect(result.stderr.contains("→ /shorten 30"))
+        #expect(result.stderr.contains("Saved session"))
+        #expect(try await server.requests().count == 3)
+    }
+
+    @Test func oneShotFailsWithASentenceAndAnExitStatus() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await server.script([.plan, .error(status: 401, message: "Incorrect API key provided: sk-test-***9z8y.", type: "invalid_request_error", code: "invalid_api_key")])
+        let result = try await binary.run(["generate", "--topic", "Tides", "--then", "/shorten"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("The API key was rejected (key ending …6w5v)"))
+        #expect(!result.stderr.contains("SECRETKEY"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func badInputsGetOneSentenceAndStatus2() async throws {
+        let binary = try LessonplanBinary(baseURL: URL(string: "http://127.0.0.1:9/v1"))
+        defer { binary.removeHome() }
+        let grade = try await binary.run(["generate", "--grade", "3-6", "--topic", "x"])
+        #expect(grade.status == 2)
+        #expect(grade.stderr.contains("K–2, 3–5, 6–8 or 9–12"))
+        let minutes = try await binary.run(["generate", "--grade", "3-5", "--topic", "x", "--minutes", "200"])
+        #expect(minutes.status == 2 && minutes.stderr.contains("from 10 to 180"))
+        let topic = try await binary.run(["generate", "--grade", "3-5"])
+        #expect(topic.status == 2 && topic.stderr.contains("--topic is required"))
+        let flag = try await binary.run(["--colour"])
+        #expect(flag.status == 2 && flag.stderr.contains("unknown flag --colour"))
+        let then = try await binary.run(["generate", "--topic", "x", "--then", "/shrink"])
+        #expect(then.status == 2 && then.stderr.contains("/shrink is not a command"))
+    }
+
+    @Test func missingInputsAreAskedFor() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        // Grade: default; topic: given; minutes: one bad answer is fatal when piped.
+        let result = try await binary.run([], input: "\nVolcanoes\n30\n/quit\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        let header = try #require(try binary.transcriptLines().first)
+        let inputs = try #require(header["inputs"] as? [String: Any])
+        #expect(inputs["grade"] as? String == "6–8")
+        #expect(inputs["topic"] as? String == "Volcanoes")
+        #expect(inputs["minutes"] as? Int == 30)
+
+        let bad = try await binary.run([], input: "9–12\nVolcanoes\n500\n")
+        #expect(bad.status == 2 && bad.stderr.contains("from 10 to 180"))
+    }
+
+    @Test func noKeyStillStartsAndSaysHowToSetIt() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL, apiKey: nil)
+        defer { binary.removeHome() }
+        let result = try await binary.run(["--topic", "Tides"], input: "/help\n/generate\n/quit\n")
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("No API key is set; export OPENAI_API_KEY"))
+        #expect(result.stdout.contains("/shorten [minutes]"))
+        #expect(try await server.requests().isEmpty)
+        let oneShot = try await binary.run(["generate", "--topic", "Tides"])
+        #expect(oneShot.status == 1 && oneShot.stderr.contains("No API key is set"))
+    }
+
+    @Test func unknownCommandsAndBadArgumentsLeaveTheSessionAsItWas() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let result = try await binary.run(
+            ["--grade", "9-12", "--topic", "Tides", "--minutes", "50"],
+            input: "/frobnicate\n/regrade 13\n/shorten 60\n/undo\n/show\n/quit\n")
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("/frobnicate is not a command"))
+        #expect(result.stderr.contains("“13” is not a grade band"))
+        #expect(result.stderr.contains("/shorten needs fewer minutes than the current 50"))
+        #expect(result.stderr.contains("Nothing to undo: v1 is the first version."))
+        #expect(result.stdout.contains("── v1 · /generate · 9–12 · 50 min"))
+        #expect(try await server.requests().count == 1)
+    }
+
+    @Test func ctrlCWhileStreamingCancelsTheTurnAndKeepsTheSession() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await server.script([.plan, .slow(delayMs: 300)])
+        let running = try binary.start(["--grade", "6-8", "--topic", "Tides", "--minutes", "45"])
+        running.write("/shorten 30\n")
+        try await running.waitForOutput("── v1")
+        try await running.waitForOutput("Learning Objective", after: "── v1")
+        running.interrupt()
+        try await running.waitForOutput("cancelled, still v1")
+        running.write("/history\n/quit\n")
+        running.closeInput()
+        let result = try await running.wait()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Cancelled; the plan is unchanged."))
+        let ends = try binary.transcriptLines().filter { $0["type"] as? String == "turn_ended" }
+        #expect(ends.map { $0["status"] as? String } == ["completed", "cancelled"])
+        #expect(ends[1]["version"] == nil)
+        #expect(try await server.clientClosed(request: 2))
+    }
+
+    @Test func aBrokenPromptsFolderIsNamed() async throws {
+        let binary = try LessonplanBinary(baseURL: URL(string: "http://127.0.0.1:9/v1"))
+        defer { binary.removeHome() }
+        let folder = binary.home.appending(path: "prompts")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["instructions", "rules", "headings", "generate", "shorten", "lengthen", "differentiate", "regrade", "revise"] {
+            try "{{topic}}\n".write(to: folder.appending(path: "\(name).txt"), atomically: true, encoding: .utf8)
+        }
+        try "Dear {{teacher}}\n".write(to: folder.appending(path: "shorten.txt"), atomically: true, encoding: .utf8)
+        let result = try await binary.run(["generate", "--topic", "x", "--prompts", folder.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("shorten.txt, line 1: {{teacher}} is not a known placeholder"))
+        try FileManager.default.removeItem(at: folder.appending(path: "revise.txt"))
+        let missing = try await binary.run(["generate", "--topic", "x", "--prompts", folder.path])
+        #expect(missing.status == 2 && missing.stderr.contains("revise.txt is missing"))
+    }
+}

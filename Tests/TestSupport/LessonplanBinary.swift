@@ -1,0 +1,181 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs the built `lessonplan` executable the way a teacher or a script would: real process,
+/// real pipes, a temporary data directory.
+public struct LessonplanBinary: Sendable {
+    /// What one run printed and how it ended.
+    public struct Result: Sendable {
+        public var stdout: String
+        public var stderr: String
+        public var status: Int32
+    }
+
+    public let url: URL
+    /// A fresh temporary `LESSONPLAN_HOME` for this run's sessions.
+    public let home: URL
+    public var environment: [String: String]
+
+    /// Finds the binary next to the test bundle (SwiftPM builds both into the same folder).
+    public init(baseURL: URL?, apiKey: String? = "sk-test-SECRETKEY-9z8y7x6w5v") throws {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "lessonplan"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appending(path: "lessonplan"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appending(path: ".build/debug/lessonplan"),
+        ]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: candidates[0].path])
+        }
+        url = found
+        home = FileManager.default.temporaryDirectory.appending(path: "lessonplan-e2e-\(UUID().uuidString)")
+        var environment = [
+            "LESSONPLAN_HOME": home.path,
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": home.path,
+            "NO_COLOR": "1",
+            "LANG": "C.UTF-8",
+        ]
+        if let apiKey { environment["OPENAI_API_KEY"] = apiKey }
+        if let baseURL { environment["OPENAI_BASE_URL"] = baseURL.absoluteString }
+        self.environment = environment
+    }
+
+    /// The API key the runs use, to check that it is written nowhere.
+    public var apiKey: String? { environment["OPENAI_API_KEY"] }
+
+    /// Runs to completion with `input` on stdin.
+    public func run(_ arguments: [String], input: String = "", timeout: Duration = .seconds(60)) async throws -> Result {
+        let running = try start(arguments)
+        running.write(input)
+        running.closeInput()
+        return try await running.wait(timeout: timeout)
+    }
+
+    /// Starts the binary and leaves stdin open, for tests that interrupt it mid-turn.
+    public func start(_ arguments: [String]) throws -> Running {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.environment = environment
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        let running = Running(process: process, stdin: stdin, stdout: stdout, stderr: stderr)
+        try process.run()
+        return running
+    }
+
+    /// Every file under the data directory with its contents, for checking what was written.
+    public func writtenFiles() -> [(path: String, contents: String)] {
+        guard let enumerator = FileManager.default.enumerator(at: home, includingPropertiesForKeys: nil) else { return [] }
+        var files: [(String, String)] = []
+        for case let file as URL in enumerator {
+            if let data = try? Data(contentsOf: file) { files.append((file.path, String(decoding: data, as: UTF8.self))) }
+        }
+        return files
+    }
+
+    /// The lines of the only (or newest) transcript, parsed as JSON objects.
+    public func transcriptLines() throws -> [[String: Any]] {
+        let sessions = home.appending(path: "sessions")
+        let files = try FileManager.default.contentsOfDirectory(at: sessions, includingPropertiesForKeys: [.contentModificationDateKey])
+            .filter { $0.pathExtension == "jsonl" }
+        let newest = files.max { a, b in
+            let da = (try? a.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
+            let db = (try? b.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
+            return da < db
+        }
+        guard let newest else { return [] }
+        let text = try String(contentsOf: newest, encoding: .utf8)
+        return text.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+    }
+
+    public func removeHome() { try? FileManager.default.removeItem(at: home) }
+}
+
+/// A running `lessonplan` process whose output is collected as it arrives.
+public final class Running: @unchecked Sendable {
+    private let process: Process
+    private let stdin: Pipe
+    private let stdoutPipe: Pipe
+    private let stderrPipe: Pipe
+    private let lock = NSLock()
+    private var out = Data()
+    private var err = Data()
+
+    init(process: Process, stdin: Pipe, stdout: Pipe, stderr: Pipe) {
+        self.process = process
+        self.stdin = stdin
+        stdoutPipe = stdout
+        stderrPipe = stderr
+        stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.lock.withLock { self?.out.append(data) }
+        }
+        stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.lock.withLock { self?.err.append(data) }
+        }
+    }
+
+    public var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
+    public var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+    public var pid: Int32 { process.processIdentifier }
+
+    public func write(_ text: String) {
+        try? stdin.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    }
+
+    public func closeInput() { try? stdin.fileHandleForWriting.close() }
+
+    /// Sends SIGINT, as Ctrl-C in a terminal would.
+    public func interrupt() { kill(process.processIdentifier, SIGINT) }
+
+    /// Waits until stdout contains `text` (after the first `after`, when given).
+    public func waitForOutput(_ text: String, after: String? = nil, timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        func seen() -> Bool {
+            let output = stdout
+            guard let after else { return output.contains(text) }
+            guard let range = output.range(of: after) else { return false }
+            return output[range.upperBound...].contains(text)
+        }
+        while !seen() {
+            guard ContinuousClock.now < deadline, process.isRunning else {
+                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "never printed \(text); stdout: \(stdout) stderr: \(stderr)"])
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Waits for the process to exit (killing it after `timeout`) and returns what it printed.
+    public func wait(timeout: Duration = .seconds(60)) async throws -> LessonplanBinary.Result {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                process.terminate()
+                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "lessonplan did not exit; stdout: \(stdout) stderr: \(stderr)"])
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // Take over from the readability handlers and drain what is left in the pipes.
+        stdoutPipe.fileHandleForReading.readabilityHandler = nil
+        stderrPipe.fileHandleForReading.readabilityHandler = nil
+        let restOut = stdoutPipe.fileHandleForReading.readDataToEndOfFile()
+        let restErr = stderrPipe.fileHandleForReading.readDataToEndOfFile()
+        lock.withLock {
+            out.append(restOut)
+            err.append(restErr)
+        }
+        return LessonplanBinary.Result(stdout: stdout, stderr: stderr, status: process.terminationStatus)
+    }
+}
