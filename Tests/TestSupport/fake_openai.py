@@ -1,1 +1,998 @@
-# Placeholder: the loopback test server lands in a later commit.
+#!/usr/bin/env python3
+"""A scriptable fake of the OpenAI API on 127.0.0.1, for LessonPlanBuilder's tests.
+
+Run it, read ``PORT <n>`` from the first line of stdout, then point the client at
+``http://127.0.0.1:<n>/v1``. Python 3.11 standard library only; it never binds anything
+but the loopback address.
+
+Model endpoints (every request to them is recorded, see ``GET /__requests``):
+
+* ``POST /v1/responses`` (and any path ending in ``/responses``, and ``/lessonplan`` like the
+  original demo's proxy): the Responses API. With ``"stream": true`` it answers with the
+  Responses SSE stream (``response.created`` ... ``response.completed``); without, one JSON
+  response object.
+* ``POST /v1/chat/completions``: Chat Completions, streamed as ``data: {...}`` chunks ending in
+  ``data: [DONE]``, or one JSON object.
+
+What a model request gets is decided by a queue of *steps*, one step per request, in order.
+When the queue is empty the default step ``{"kind": "plan"}`` applies. Step kinds:
+
+* ``plan``: a deterministic lesson plan under the ten headings, paced to the minutes in the
+  request (see ``plan_text``). Options: ``delay_ms`` (pause before each delta).
+* ``text``: streams exactly ``text``.
+* ``slow``: ``plan`` with ``delay_ms`` (default 200) between deltas, for Ctrl-C tests.
+* ``refusal``: the model declines with ``text`` (a ``refusal`` content part).
+* ``incomplete``: streams ``text`` (default: the plan) then ends as incomplete with ``reason``
+  (default ``max_output_tokens``).
+* ``failed``: ``after_deltas`` deltas (default 0), then ``response.failed`` with ``message`` and
+  ``code`` (default ``server_error``).
+* ``error_event``: ``after_deltas`` deltas (default 0), then an ``error`` event with ``message``
+  and ``code``; the stream then ends cleanly.
+* ``error``: an HTTP error before any stream: ``status`` (default 500), ``headers``, and either
+  ``body`` (an object sent as JSON, or a string sent as is) or ``message``/``type``/``code`` to
+  fill OpenAI's ``{"error": {...}}`` shape; defaults depend on the status.
+* ``html``: an HTML error page with ``status`` (default 502), like a proxy in front of the API.
+* ``cut``: ``after_deltas`` deltas (default 3), then the connection drops without completing.
+  ``"reset": true`` sends a TCP reset instead of a clean close.
+* ``hang``: accepts the request and sends nothing for ``seconds`` (default 30), then closes.
+  With ``after_deltas`` it first sends the head and that many deltas, then goes silent.
+* ``drop``: closes the connection without sending any response at all.
+* ``llama``: the plan the way llama.cpp's ``llama-server`` streams it: no ``sequence_number``,
+  ``output_index`` or ``content_index``, no reasoning item, and a ``timings`` object at the end.
+* ``raw``: sends ``body`` (a string, UTF-8) with ``status`` and ``headers``, written
+  ``chunk_size`` bytes at a time (default: all at once) with ``delay_ms`` between writes. For
+  byte-exact transport tests and hand-written SSE edge cases.
+
+Options every streaming step understands: ``framing`` (``"chunked"``, the default, or
+``"close"``: no length, the body ends when the connection closes) and ``event_lines``
+(``false`` leaves out the ``event:`` lines, so only the JSON ``type`` says what an event is).
+
+Streams are written in many small writes, and every multi-byte UTF-8 character in them is split
+across two writes with a flush and a short pause in between, so clients must reassemble bytes
+before decoding. The default plan contains en dashes, curly quotes and an emoji for that reason.
+
+Control API (never recorded, never consumes a step):
+
+* ``POST /__script`` with a JSON list of steps (or ``{"steps": [...]}``): appends to the queue.
+* ``GET /__requests``: every model request so far, oldest first: ``number`` (1-based),
+  ``method``, ``path``, ``headers`` (names lower-cased), ``body`` (parsed JSON, or null with
+  ``raw_body`` when it was not JSON), ``step`` (the kind that answered it) and ``client_closed``
+  (true once the server saw the client hang up before the answer was complete).
+* ``POST /__reset``: empties the queue and the log and restarts request numbering at 1.
+* ``GET /__health``: ``{"ok": true}``.
+
+Flags: ``--port`` (default 0: an ephemeral port), ``--verbose`` (access log on stderr),
+``--exit-with-stdin`` (exit when stdin reaches EOF, so the server dies with the test process
+that started it even if that process is killed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import re
+import select
+import socket
+import struct
+import sys
+import threading
+import time
+from collections import deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Iterator
+
+# The ten headings of prompts/headings.txt, in order; the default plan uses exactly these.
+HEADINGS = [
+    "Learning Objective",
+    "Materials",
+    "Warm-Up (5 min)",
+    "Direct Instruction",
+    "Guided Practice",
+    "Independent Practice",
+    "Differentiation",
+    "Check for Understanding",
+    "Exit Ticket",
+    "Homework / Extension (optional)",
+]
+
+STEP_KINDS = {
+    "plan", "text", "slow", "refusal", "incomplete", "failed", "error_event", "error", "html",
+    "cut", "hang", "drop", "llama", "raw",
+}
+
+DEFAULT_MODEL = "gpt-5.2"
+
+# Pause after a write that ends inside a UTF-8 character, so the client is likely to see the
+# two halves in separate reads rather than coalesced again by the kernel.
+SPLIT_PAUSE_SECONDS = 0.002
+
+
+# --------------------------------------------------------------------------------------------
+# Shared state
+# --------------------------------------------------------------------------------------------
+
+
+class ServerState:
+    """The step queue and the request log, shared by all handler threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._queue: deque[dict[str, Any]] = deque()
+        self._log: list[dict[str, Any]] = []
+
+    def enqueue(self, steps: list[dict[str, Any]]) -> int:
+        with self._lock:
+            self._queue.extend(steps)
+            return len(self._queue)
+
+    def record(self, entry: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Logs a model request and hands it the next step; returns its number and step."""
+        with self._lock:
+            step = self._queue.popleft() if self._queue else {"kind": "plan"}
+            number = len(self._log) + 1
+            entry["number"] = number
+            entry["step"] = step.get("kind", "plan")
+            entry["client_closed"] = False
+            self._log.append(entry)
+            return number, step
+
+    def record_without_step(self, entry: dict[str, Any]) -> int:
+        """Logs a request that is rejected before any step applies (bad JSON, unknown path)."""
+        with self._lock:
+            number = len(self._log) + 1
+            entry["number"] = number
+            entry["step"] = None
+            self._log.append(entry)
+            return number
+
+    def note_client_closed(self, entry: dict[str, Any]) -> None:
+        with self._lock:
+            entry["client_closed"] = True
+
+    def requests(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return json.loads(json.dumps(self._log))  # a snapshot, safe to serialize unlocked
+
+    def reset(self) -> None:
+        with self._lock:
+            self._queue.clear()
+            self._log.clear()
+
+
+# --------------------------------------------------------------------------------------------
+# What the fake model "writes"
+# --------------------------------------------------------------------------------------------
+
+
+def request_text(body: dict[str, Any]) -> str:
+    """The prompt text a request carries: its last user message, else everything it says."""
+    items: list[Any]
+    if "messages" in body:
+        items = body.get("messages") or []
+    else:
+        items = body.get("input") if isinstance(body.get("input"), list) else [body.get("input")]
+
+    def text_of(content: Any) -> str:
+        if isinstance(content, str):
+            return content
+        if isinstance(content, list):
+            return "\n".join(text_of(part) for part in content)
+        if isinstance(content, dict):
+            if isinstance(content.get("text"), str):
+                return content["text"]
+            return text_of(content.get("content"))
+        return ""
+
+    user_texts = [text_of(item) for item in items if isinstance(item, dict) and item.get("role") == "user"]
+    if user_texts:
+        return user_texts[-1]
+    return "\n".join(text_of(item) for item in items)
+
+
+def find_minutes(text: str) -> int:
+    """The lesson length a prompt asks for; the target of a rewrite wins over the old length."""
+    patterns = [
+        r"Duration:\s*(\d+)\s*minutes",
+        r"\bin (\d+) minutes instead of",
+        r"total of (\d+) minutes",
+        r"\bin (\d+) minutes",
+        r"(\d+)-minute",
+        r"(\d+)\s*minutes",
+    ]
+    for pattern in patterns:
+        match = re.search(pattern, text, re.IGNORECASE)
+        if match:
+            return int(match.group(1))
+    return 45
+
+
+def find_grade_band(text: str) -> str:
+    """The grade band a prompt asks for, as written there; the target of a regrade wins."""
+    patterns = [
+        r"for grade band\s+([^\s,.;]+)",
+        r"Grade band:\s*([^\n]+)",
+        r"-minute\s+(\S+)\s+lesson",
+    ]
+    for pattern in patterns:
+        match = re.search(pattern, text, re.IGNORECASE)
+        if match:
+            return match.group(1).strip().rstrip(".,;")
+    return "6–8"
+
+
+def find_topic(text: str) -> str:
+    match = re.search(r"Topic:\s*([^\n]+)", text) or re.search(r"lesson on (.+?):\s*$", text, re.MULTILINE)
+    return match.group(1).strip() if match else "the topic"
+
+
+def pacing(minutes: int) -> list[int]:
+    """Minutes for Direct Instruction, Guided/Independent Practice, CFU and Exit Ticket.
+
+    Together with the 5-minute warm-up they add up to exactly ``minutes`` (at least 10).
+    """
+    rest = max(minutes, 10) - 5
+    weights = [0.3, 0.25, 0.25, 0.1, 0.1]
+    parts = [max(1, int(rest * w)) for w in weights]
+    parts[2] += rest - sum(parts)  # Independent Practice absorbs the rounding.
+    return parts
+
+
+def plan_text(number: int, grade: str, minutes: int, topic: str) -> str:
+    """The default answer: a plan that passes a structure check and tells turns apart.
+
+    Every timed section carries one ``(N min)`` mark (the warm-up's is in its heading), and
+    those marks add up to the requested minutes. The ``Plan #N`` line is the request number,
+    so a test can tell which request produced the text on screen.
+    """
+    minutes = max(minutes, 10)
+    direct, guided, independent, cfu, exit_ticket = pacing(minutes)
+    t1 = 5
+    t2 = t1 + direct
+    t3 = t2 + guided
+    t4 = t3 + independent
+    t5 = t4 + cfu
+    sections = [
+        [f"Students will be able to explain the key ideas of {topic} and apply them to a new example."],
+        [f"- Slides or board notes on {topic}", "- Sticky notes and markers 📝", "- Exit ticket slips"],
+        [f"- Minutes 0–5: Quick-write: “What do you already know about {topic}?” Pair-share two ideas."],
+        [f"({direct} min)",
+         f"- Minutes {t1}–{t2}: Introduce the key vocabulary with one worked example; pause for questions."],
+        [f"({guided} min)",
+         f"- Minutes {t2}–{t3}: In pairs, students work through two examples while the teacher circulates."],
+        [f"({independent} min)", f"- Minutes {t3}–{t4}: Students complete three practice items on their own."],
+        ["- Support: sentence frames and a labelled diagram.",
+         "- Extension: students write their own example and explain it to a partner.",
+         "- Multilingual learners: key terms with visuals."],
+        [f"({cfu} min)", f"- Minutes {t4}–{t5}:", f"1. What is the main idea of {topic}?",
+         "2. How does the worked example show it?", "3. Where could you see this outside school?"],
+        [f"({exit_ticket} min)", f"- Minutes {t5}–{minutes}:", "1. One thing I learned…",
+         "2. One question I still have…", "3. One way I could use this…"],
+        [f"- Find one real-world example of {topic} and describe it in two sentences."],
+    ]
+    lines: list[str] = []
+    for heading, body in zip(HEADINGS, sections, strict=True):
+        lines += [heading, *body, ""]
+    lines.append(f"Plan #{number} — grade band {grade}, {minutes} minutes in total.")
+    return "\n".join(lines)
+
+
+def split_deltas(text: str) -> list[str]:
+    """Word-sized pieces, roughly as a tokenizer would stream them."""
+    return re.findall(r"\s*\S+|\s+$", text) or ([text] if text else [])
+
+
+def approx_tokens(text: str) -> int:
+    return max(1, len(text) // 4)
+
+
+# --------------------------------------------------------------------------------------------
+# Event builders (pure: they return dicts, the handler writes them)
+# --------------------------------------------------------------------------------------------
+
+
+class Event:
+    """One SSE event to write, tagged so cut/hang steps know where the deltas are."""
+
+    def __init__(self, payload: dict[str, Any] | str, role: str = "other") -> None:
+        self.payload = payload  # a dict is written as JSON; a str (like "[DONE]") as is
+        self.role = role  # "delta", "end_of_text" (first event after the deltas) or "other"
+
+
+class ResponsesStream:
+    """Builds the Responses API stream for one request, the way api.openai.com sends it."""
+
+    def __init__(self, number: int, body: dict[str, Any], llama: bool = False) -> None:
+        self.number = number
+        self.body = body
+        self.llama = llama
+        self.sequence = 0
+        self.response_id = f"resp_fake{number:06d}"
+        self.reasoning_id = f"rs_fake{number:06d}"
+        self.message_id = f"msg_fake{number:06d}"
+        self.model = str(body.get("model") or DEFAULT_MODEL)
+        self.input_tokens = approx_tokens(json.dumps(body.get("input"), ensure_ascii=False))
+        self.reasoning_tokens = 0 if llama else 64
+
+    def _event(self, payload: dict[str, Any], role: str = "other") -> Event:
+        if self.llama:
+            for key in ("sequence_number", "output_index", "content_index"):
+                payload.pop(key, None)
+        else:
+            # OpenAI puts the sequence number right after the type.
+            payload = {"type": payload["type"], "sequence_number": self.sequence, **payload}
+            self.sequence += 1
+        return Event(payload, role)
+
+    def response_object(self, status: str, output: list[Any], usage: dict[str, Any] | None,
+                        error: dict[str, Any] | None = None,
+                        incomplete_reason: str | None = None) -> dict[str, Any]:
+        body = self.body
+        return {
+            "id": self.response_id,
+            "object": "response",
+            "created_at": int(time.time()),
+            "status": status,
+            "background": False,
+            "error": error,
+            "incomplete_details": {"reason": incomplete_reason} if incomplete_reason else None,
+            "instructions": body.get("instructions"),
+            "max_output_tokens": body.get("max_output_tokens"),
+            "model": self.model,
+            "output": output,
+            "parallel_tool_calls": True,
+            "previous_response_id": body.get("previous_response_id"),
+            "reasoning": {"effort": "medium", "summary": None},
+            "store": body.get("store", True),
+            "temperature": 1.0,
+            "text": {"format": {"type": "text"}, "verbosity": "medium"},
+            "tool_choice": "auto",
+            "tools": [],
+            "top_p": 1.0,
+            "truncation": "disabled",
+            "usage": usage,
+            "user": None,
+            "metadata": {},
+        }
+
+    def usage(self, text: str) -> dict[str, Any]:
+        output_tokens = approx_tokens(text) + self.reasoning_tokens
+        return {
+            "input_tokens": self.input_tokens,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": output_tokens,
+            "output_tokens_details": {"reasoning_tokens": self.reasoning_tokens},
+            "total_tokens": self.input_tokens + output_tokens,
+        }
+
+    def reasoning_item(self) -> dict[str, Any]:
+        return {"id": self.reasoning_id, "type": "reasoning", "summary": []}
+
+    def message_item(self, status: str, part: dict[str, Any] | None) -> dict[str, Any]:
+        return {
+            "id": self.message_id,
+            "type": "message",
+            "status": status,
+            "content": [part] if part else [],
+            "role": "assistant",
+        }
+
+    def events(self, text: str, *, refusal: bool = False, ending: str = "completed",
+               reason: str | None = None, error: dict[str, Any] | None = None,
+               summary: str | None = None) -> Iterator[Event]:
+        """The whole stream; ``ending`` is completed, incomplete, failed or error_event."""
+        yield self._event({"type": "response.created",
+                           "response": self.response_object("in_progress", [], None)})
+        yield self._event({"type": "response.in_progress",
+                           "response": self.response_object("in_progress", [], None)})
+
+        output: list[dict[str, Any]] = []
+        message_index = 0
+        if not self.llama:
+            # Reasoning models put a reasoning item first; its summary is never answer text.
+            reasoning = self.reasoning_item()
+            yield self._event({"type": "response.output_item.added", "output_index": 0, "item": reasoning})
+            if summary:
+                part = {"type": "summary_text", "text": ""}
+                common = {"item_id": self.reasoning_id, "output_index": 0, "summary_index": 0}
+                yield self._event({"type": "response.reasoning_summary_part.added", **common, "part": part})
+                for piece in split_deltas(summary):
+                    yield self._event({"type": "response.reasoning_summary_text.delta", **common, "delta": piece})
+                yield self._event({"type": "response.reasoning_summary_text.done", **common, "text": summary})
+                done_part = {"type": "summary_text", "text": summary}
+                yield self._event({"type": "response.reasoning_summary_part.done", **common, "part": done_part})
+                reasoning = {**reasoning, "summary": [done_part]}
+            yield self._event({"type": "response.output_item.done", "output_index": 0, "item": reasoning})
+            output.append(reasoning)
+            message_index = 1
+
+        kind = "refusal" if refusal else "output_text"
+        empty_part = {"type": "refusal", "refusal": ""} if refusal else \
+            {"type": "output_text", "annotations": [], "logprobs": [], "text": ""}
+        common = {"item_id": self.message_id, "output_index": message_index, "content_index": 0}
+        yield self._event({"type": "response.output_item.added", "output_index": message_index,
+                           "item": self.message_item("in_progress", None)})
+        yield self._event({"type": "response.content_part.added", **common, "part": empty_part})
+
+        if ending in ("failed", "error_event"):
+            # These endings interrupt the text: only the deltas before the failure are sent.
+            for piece in split_deltas(text):
+                yield self._event({"type": f"response.{kind}.delta", **common, "delta": piece,
+                                   **({} if refusal else {"logprobs": []})}, role="delta")
+            if ending == "failed":
+                failed = self.response_object("failed", output, self.usage(text), error=error)
+                yield self._event({"type": "response.failed", "response": failed}, role="end_of_text")
+            else:
+                assert error is not None
+                yield self._event({"type": "error", "code": error.get("code"), "message": error.get("message"),
+                                   "param": None}, role="end_of_text")
+            return
+
+        for piece in split_deltas(text):
+            yield self._event({"type": f"response.{kind}.delta", **common, "delta": piece,
+                               **({} if refusal else {"logprobs": []})}, role="delta")
+
+        if refusal:
+            full_part = {"type": "refusal", "refusal": text}
+            yield self._event({"type": "response.refusal.done", **common, "refusal": text}, role="end_of_text")
+        else:
+            full_part = {"type": "output_text", "annotations": [], "logprobs": [], "text": text}
+            yield self._event({"type": "response.output_text.done", **common, "text": text, "logprobs": []},
+                              role="end_of_text")
+        yield self._event({"type": "response.content_part.done", **common, "part": full_part})
+        item_status = "incomplete" if ending == "incomplete" else "completed"
+        message = self.message_item(item_status, full_part)
+        yield self._event({"type": "response.output_item.done", "output_index": message_index, "item": message})
+        output.append(message)
+
+        usage = self.usage(text)
+        if ending == "incomplete":
+            response = self.response_object("incomplete", output, usage, incomplete_reason=reason)
+            yield self._event({"type": "response.incomplete", "response": response})
+        else:
+            final: dict[str, Any] = {"type": "response.completed",
+                                     "response": self.response_object("completed", output, usage)}
+            if self.llama:
+                final["timings"] = llama_timings(self.input_tokens, approx_tokens(text))
+            yield self._event(final)
+
+
+class ChatStream:
+    """Builds the Chat Completions stream for one request."""
+
+    def __init__(self, number: int, body: dict[str, Any], llama: bool = False) -> None:
+        self.id = f"chatcmpl-fake{number:06d}"
+        self.model = str(body.get("model") or DEFAULT_MODEL)
+        self.llama = llama
+        self.prompt_tokens = approx_tokens(json.dumps(body.get("messages"), ensure_ascii=False))
+
+    def chunk(self, choices: list[Any], **extra: Any) -> dict[str, Any]:
+        payload = {"id": self.id, "object": "chat.completion.chunk", "created": int(time.time()),
+                   "model": self.model, "choices": choices, **extra}
+        if not self.llama:
+            payload["system_fingerprint"] = "fp_fake"
+        return payload
+
+    def usage(self, text: str) -> dict[str, Any]:
+        completion = approx_tokens(text)
+        return {"prompt_tokens": self.prompt_tokens, "completion_tokens": completion,
+                "total_tokens": self.prompt_tokens + completion,
+                "completion_tokens_details": {"reasoning_tokens": 0}}
+
+    def events(self, text: str, *, refusal: bool = False, finish_reason: str = "stop",
+               error: dict[str, Any] | None = None) -> Iterator[Event]:
+        field = "refusal" if refusal else "content"
+        yield Event(self.chunk([{"index": 0, "delta": {"role": "assistant", "content": "", "refusal": None},
+                                 "logprobs": None, "finish_reason": None}]))
+        for piece in split_deltas(text):
+            yield Event(self.chunk([{"index": 0, "delta": {field: piece}, "logprobs": None,
+                                     "finish_reason": None}]), role="delta")
+        if error is not None:
+            yield Event({"error": error}, role="end_of_text")
+            return
+        yield Event(self.chunk([{"index": 0, "delta": {}, "logprobs": None, "finish_reason": finish_reason}]),
+                    role="end_of_text")
+        extra: dict[str, Any] = {"usage": self.usage(text)}
+        if self.llama:
+            extra["timings"] = llama_timings(self.prompt_tokens, approx_tokens(text))
+        yield Event(self.chunk([], **extra))
+        yield Event("[DONE]")
+
+
+def llama_timings(prompt_n: int, predicted_n: int) -> dict[str, Any]:
+    return {"prompt_n": prompt_n, "prompt_ms": 12.5, "prompt_per_token_ms": 12.5 / prompt_n,
+            "prompt_per_second": prompt_n / 0.0125, "predicted_n": predicted_n, "predicted_ms": 250.0,
+            "predicted_per_token_ms": 250.0 / predicted_n, "predicted_per_second": predicted_n / 0.25}
+
+
+def openai_error(status: int, model: str, message: str | None = None, type_: str | None = None,
+                 code: str | None = None) -> dict[str, Any]:
+    """OpenAI's error body for a status, with the wording the real service uses."""
+    defaults: dict[int, tuple[str, str, str | None]] = {
+        400: ("Invalid request.", "invalid_request_error", None),
+        401: ("Incorrect API key provided: sk-fake***. You can find your API key at "
+              "https://platform.openai.com/account/api-keys.", "invalid_request_error", "invalid_api_key"),
+        403: ("You are not allowed to sample from this model.", "invalid_request_error", None),
+        404: (f"The model `{model}` does not exist or you do not have access to it.",
+              "invalid_request_error", "model_not_found"),
+        429: (f"Rate limit reached for {model} on requests per min (RPM): Limit 3, Used 3, Requested 1. "
+              "Please try again in 1s.", "requests", "rate_limit_exceeded"),
+        500: ("The server had an error while processing your request. Sorry about that!", "server_error", None),
+        503: ("The engine is currently overloaded, please try again later.", "server_error", None),
+    }
+    default_message, default_type, default_code = defaults.get(status, (f"HTTP {status}", "server_error", None))
+    return {"error": {"message": message or default_message, "type": type_ or default_type,
+                      "param": None, "code": code if code is not None else default_code}}
+
+
+def html_page(status: int) -> str:
+    reason = {502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Time-out"}.get(status, "Error")
+    return (f"<html>\r\n<head><title>{status} {reason}</title></head>\r\n<body>\r\n"
+            f"<center><h1>{status} {reason}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
+
+
+# --------------------------------------------------------------------------------------------
+# Writing bodies
+# --------------------------------------------------------------------------------------------
+
+
+def utf8_split_points(data: bytes) -> list[int]:
+    """Offsets that fall inside a multi-byte UTF-8 character (just after its first byte)."""
+    return [i + 1 for i, byte in enumerate(data) if byte >= 0xC0]
+
+
+class BodyWriter:
+    """Writes a streamed body, chunked or close-delimited, flushing every piece."""
+
+    def __init__(self, handler: BaseHTTPRequestHandler, framing: str) -> None:
+        self.handler = handler
+        self.chunked = framing != "close"
+
+    def write(self, data: bytes) -> None:
+        if not data:
+            return
+        out = self.handler.wfile
+        if self.chunked:
+            out.write(b"%x\r\n" % len(data) + data + b"\r\n")
+        else:
+            out.write(data)
+        out.flush()
+
+    def write_split(self, data: bytes) -> None:
+        """Writes ``data`` in pieces, cutting every multi-byte character in two.
+
+        Only the first few cuts of an event pause, so long events (the final text repeated in
+        ``response.completed``) do not slow every test down.
+        """
+        start = 0
+        for index, point in enumerate(utf8_split_points(data)):
+            self.write(data[start:point])
+            if index < 2:
+                time.sleep(SPLIT_PAUSE_SECONDS)
+            start = point
+        # Cut the remainder once more at an arbitrary place, so lines also arrive in halves.
+        rest = data[start:]
+        middle = len(rest) // 2
+        self.write(rest[:middle])
+        self.write(rest[middle:])
+
+    def finish(self) -> None:
+        if self.chunked:
+            self.handler.wfile.write(b"0\r\n\r\n")
+            self.handler.wfile.flush()
+
+
+def sse_bytes(event: Event, event_lines: bool) -> bytes:
+    if isinstance(event.payload, str):
+        return f"data: {event.payload}\n\n".encode()
+    data = json.dumps(event.payload, ensure_ascii=False, separators=(",", ":"))
+    name = event.payload.get("type")
+    prefix = f"event: {name}\n" if event_lines and isinstance(name, str) else ""
+    return f"{prefix}data: {data}\n\n".encode()
+
+
+# --------------------------------------------------------------------------------------------
+# The HTTP handler
+# --------------------------------------------------------------------------------------------
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: "FakeServer"
+
+    def version_string(self) -> str:
+        return "fake-openai/1.0"
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def setup(self) -> None:
+        super().setup()
+        # Small writes must leave at once, or the kernel would glue the split pieces together.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib signature)
+        if self.server.verbose:
+            sys.stderr.write("fake_openai: " + (format % args) + "\n")
+
+    def read_body(self) -> bytes:
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            data = b""
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass  # trailers
+                    return data
+                data += self.rfile.read(size)
+                self.rfile.readline()
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def send_json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+        self.send_bytes(status, json.dumps(payload, ensure_ascii=False).encode(), "application/json", headers)
+
+    def send_bytes(self, status: int, data: bytes, content_type: str,
+                   headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+        self.wfile.flush()
+
+    def start_stream(self, content_type: str, framing: str, status: int = 200,
+                     headers: dict[str, str] | None = None) -> BodyWriter:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        if framing == "close":
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        else:
+            self.send_header("Transfer-Encoding", "chunked")
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.flush()
+        return BodyWriter(self, framing)
+
+    def drop_connection(self, reset: bool = False) -> None:
+        """Ends the connection without finishing the response (clean FIN, or RST with reset)."""
+        self.close_connection = True
+        try:
+            self.wfile.flush()
+            if reset:
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                # The file objects hold references to the socket, so close() would not really close
+                # it; swap them for harmless stand-ins that the base class may still flush.
+                self.rfile.close()
+                self.wfile.close()
+                self.rfile, self.wfile = io.BytesIO(), io.BytesIO()
+                self.connection.close()
+            else:
+                self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def wait_quietly(self, seconds: float) -> None:
+        """Sends nothing for ``seconds``, returning early when the client gives up."""
+        deadline = time.monotonic() + seconds
+        while (remaining := deadline - time.monotonic()) > 0:
+            readable, _, _ = select.select([self.connection], [], [], min(remaining, 0.1))
+            if readable:
+                try:
+                    closed = not self.connection.recv(1, socket.MSG_PEEK)
+                except OSError:
+                    closed = True
+                if closed:
+                    self.note_client_closed()
+                    return
+                time.sleep(0.05)  # it sent more bytes (a pipelined request); keep ignoring it
+
+    def note_client_closed(self) -> None:
+        """Marks the request being answered as abandoned by the client (cancelled, timed out)."""
+        entry = getattr(self, "entry", None)
+        if entry is not None:
+            self.server.state.note_client_closed(entry)
+
+    def model_headers(self, number: int) -> dict[str, str]:
+        return {"x-request-id": f"req_fake{number:06d}", "openai-processing-ms": "42",
+                "openai-version": "2020-10-01"}
+
+    # -- routing ----------------------------------------------------------------------------
+
+    def do_GET(self) -> None:  # noqa: N802 (stdlib naming)
+        self.route()
+
+    def do_POST(self) -> None:  # noqa: N802
+        self.route()
+
+    def do_PUT(self) -> None:  # noqa: N802
+        self.route()
+
+    def do_DELETE(self) -> None:  # noqa: N802
+        self.route()
+
+    def route(self) -> None:
+        self.entry: dict[str, Any] | None = None
+        try:
+            raw = self.read_body()
+            path = self.path.split("?", 1)[0]
+            if path.startswith("/__"):
+                self.control(path, raw)
+            elif self.command == "POST" and (path.endswith("/responses") or path == "/lessonplan"):
+                self.model_request(path, raw, api="responses")
+            elif self.command == "POST" and path.endswith("/chat/completions"):
+                self.model_request(path, raw, api="chat")
+            else:
+                self.server.state.record_without_step(self.log_entry(path, raw))
+                self.send_json(404, {"error": {"message": f"Invalid URL ({self.command} {path})",
+                                               "type": "invalid_request_error", "param": None, "code": None}})
+        except ConnectionError:
+            # The client went away mid-response (cancelled, timed out): nothing left to do.
+            self.note_client_closed()
+            self.close_connection = True
+
+    def control(self, path: str, raw: bytes) -> None:
+        state = self.server.state
+        if path == "/__health":
+            self.send_json(200, {"ok": True})
+        elif path == "/__requests" and self.command == "GET":
+            self.send_json(200, state.requests())
+        elif path == "/__reset" and self.command == "POST":
+            state.reset()
+            self.send_json(200, {"ok": True})
+        elif path == "/__script" and self.command == "POST":
+            try:
+                parsed = json.loads(raw or b"[]")
+                steps = parsed.get("steps") if isinstance(parsed, dict) else parsed
+                if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
+                    raise ValueError("expected a JSON list of step objects")
+                unknown = [s.get("kind") for s in steps if s.get("kind", "plan") not in STEP_KINDS]
+                if unknown:
+                    raise ValueError(f"unknown step kind(s) {unknown}; known: {sorted(STEP_KINDS)}")
+            except ValueError as error:
+                self.send_json(400, {"error": str(error)})
+                return
+            self.send_json(200, {"queued": state.enqueue(steps)})
+        else:
+            self.send_json(404, {"error": f"no control endpoint {self.command} {path}"})
+
+    def log_entry(self, path: str, raw: bytes) -> dict[str, Any]:
+        entry: dict[str, Any] = {
+            "method": self.command,
+            "path": path,
+            "headers": {name.lower(): value for name, value in self.headers.items()},
+            "body": None,
+        }
+        try:
+            entry["body"] = json.loads(raw) if raw else None
+        except ValueError:
+            entry["raw_body"] = raw.decode("utf-8", errors="replace")
+        return entry
+
+    # -- model endpoints --------------------------------------------------------------------
+
+    def model_request(self, path: str, raw: bytes, api: str) -> None:
+        entry = self.log_entry(path, raw)
+        body = entry["body"]
+        # Requests the real service would reject never reach a step.
+        problem = None
+        if not isinstance(body, dict):
+            problem = ("We could not parse the JSON body of your request. (HINT: This likely means you aren't "
+                       "using your HTTP library correctly.)", None)
+        elif not body.get("model") and path != "/lessonplan":
+            problem = ("Missing required parameter: 'model'.", "model")
+        elif api == "responses" and not body.get("input"):
+            problem = ("Missing required parameter: 'input'.", "input")
+        elif api == "chat" and not body.get("messages"):
+            problem = ("Missing required parameter: 'messages'.", "messages")
+        if problem:
+            number = self.server.state.record_without_step(entry)
+            message, param = problem
+            self.send_json(400, {"error": {"message": message, "type": "invalid_request_error", "param": param,
+                                           "code": None if param is None else "missing_required_parameter"}},
+                           self.model_headers(number))
+            return
+
+        number, step = self.server.state.record(entry)
+        self.entry = entry
+        self.answer(number, body, step, api)
+
+    def answer(self, number: int, body: dict[str, Any], step: dict[str, Any], api: str) -> None:
+        kind = step.get("kind", "plan")
+        model = str(body.get("model") or DEFAULT_MODEL)
+        headers = self.model_headers(number)
+
+        if kind == "drop":
+            self.drop_connection()
+            return
+        if kind == "hang" and "after_deltas" not in step:
+            self.wait_quietly(float(step.get("seconds", 30)))
+            self.drop_connection()
+            return
+        if kind == "error":
+            status = int(step.get("status", 500))
+            headers.update(step.get("headers") or {})
+            error_body = step.get("body")
+            if isinstance(error_body, str):
+                self.send_bytes(status, error_body.encode(), "application/json", headers)
+            else:
+                self.send_json(status, error_body if error_body is not None else openai_error(
+                    status, model, step.get("message"), step.get("type"), step.get("code")), headers)
+            return
+        if kind == "html":
+            status = int(step.get("status", 502))
+            self.send_bytes(status, html_page(status).encode(), "text/html")
+            return
+        if kind == "raw":
+            self.answer_raw(step)
+            return
+
+        prompt = request_text(body)
+        grade, minutes = find_grade_band(prompt), find_minutes(prompt)
+        plan = plan_text(number, grade, minutes, find_topic(prompt))
+        text = str(step.get("text", plan))
+        stream = bool(body.get("stream"))
+        llama = kind == "llama"
+
+        if api == "responses":
+            builder = ResponsesStream(number, body, llama=llama)
+            summary = None if llama or step.get("reasoning_summary") is False else \
+                f"**Planning the lesson**\n\nPacing {minutes} minutes for grade band {grade}."
+            if kind == "refusal":
+                events = builder.events(str(step.get("text", "I’m sorry, but I can’t help with that.")),
+                                        refusal=True, summary=summary)
+            elif kind == "incomplete":
+                events = builder.events(text, ending="incomplete", summary=summary,
+                                        reason=str(step.get("reason", "max_output_tokens")))
+            elif kind in ("failed", "error_event"):
+                error = {"code": step.get("code", "server_error"),
+                         "message": step.get("message", "The model failed to generate a response.")}
+                partial = "".join(split_deltas(text)[: int(step.get("after_deltas", 0))])
+                events = builder.events(partial, ending=kind, error=error, summary=summary)
+            else:
+                events = builder.events(text, summary=summary)
+        else:
+            chat = ChatStream(number, body, llama=llama)
+            if kind == "refusal":
+                events = chat.events(str(step.get("text", "I’m sorry, but I can’t help with that.")), refusal=True)
+            elif kind == "incomplete":
+                events = chat.events(text, finish_reason="length")
+            elif kind in ("failed", "error_event"):
+                partial = "".join(split_deltas(text)[: int(step.get("after_deltas", 0))])
+                events = chat.events(partial, error={
+                    "message": step.get("message", "The model failed to generate a response."),
+                    "type": "server_error", "param": None, "code": step.get("code", "server_error")})
+            else:
+                events = chat.events(text)
+
+        if stream:
+            self.stream_events(events, step, headers)
+            return
+        status, payload = self.whole_answer(list(events), api)
+        data = json.dumps(payload, ensure_ascii=False).encode()
+        if kind not in ("cut", "hang"):
+            self.send_bytes(status, data, "application/json", headers)
+            return
+        # Without streaming, cut and hang stop halfway through the promised body.
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data[: len(data) // 2])
+        self.wfile.flush()
+        if kind == "hang":
+            self.wait_quietly(float(step.get("seconds", 30)))
+        self.drop_connection(reset=bool(step.get("reset")))
+
+    def stream_events(self, events: Iterator[Event], step: dict[str, Any], headers: dict[str, str]) -> None:
+        """Writes an SSE stream, applying the step's delays, cut or hang at the right delta."""
+        kind = step.get("kind", "plan")
+        default_delay = 200 if kind == "slow" else 0
+        delay = float(step.get("delay_ms", default_delay)) / 1000
+        stop_after = int(step.get("after_deltas", 3)) if kind in ("cut", "hang") else None
+        event_lines = step.get("event_lines", True) is not False
+        writer = self.start_stream("text/event-stream; charset=utf-8", step.get("framing", "chunked"),
+                                   headers=headers)
+        deltas = 0
+        for event in events:
+            if stop_after is not None and event.role in ("delta", "end_of_text") and deltas >= stop_after:
+                if kind == "cut":
+                    self.drop_connection(reset=bool(step.get("reset")))
+                else:
+                    self.wait_quietly(float(step.get("seconds", 30)))
+                    self.drop_connection()
+                return
+            if event.role == "delta":
+                if delay:
+                    time.sleep(delay)
+                deltas += 1
+            writer.write_split(sse_bytes(event, event_lines))
+        writer.finish()
+        if not writer.chunked:
+            self.drop_connection()
+
+    def whole_answer(self, events: list[Event], api: str) -> tuple[int, dict[str, Any]]:
+        """A non-streaming answer: the status and object the stream would have ended with."""
+        payloads = [e.payload for e in events if isinstance(e.payload, dict)]
+        if api == "responses":
+            errors = [p for p in payloads if p.get("type") == "error"]
+            if errors:
+                return 500, {"error": {"message": errors[0]["message"], "type": "server_error",
+                                       "param": None, "code": errors[0]["code"]}}
+            final = next(p for p in reversed(payloads) if "response" in p)
+            return 200, final["response"]
+        # Chat Completions: fold the chunks back into one message.
+        errors = [p["error"] for p in payloads if "error" in p]
+        if errors:
+            return 500, {"error": errors[0]}
+        first = payloads[0]
+        choices = [c["choices"][0] for c in payloads if c.get("choices")]
+        content = "".join(str(c["delta"].get("content") or "") for c in choices)
+        refusal = "".join(str(c["delta"].get("refusal") or "") for c in choices)
+        finish = next((c["finish_reason"] for c in choices if c.get("finish_reason")), "stop")
+        usage = next((c["usage"] for c in payloads if "usage" in c), None)
+        message = {"role": "assistant", "content": content or None, "refusal": refusal or None}
+        return 200, {"id": first["id"], "object": "chat.completion", "created": first["created"],
+                     "model": first["model"],
+                     "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": finish}],
+                     "usage": usage}
+
+    def answer_raw(self, step: dict[str, Any]) -> None:
+        data = str(step.get("body", "")).encode()
+        size = int(step.get("chunk_size") or len(data) or 1)
+        delay = float(step.get("delay_ms", 0)) / 1000
+        writer = self.start_stream(str(step.get("content_type", "text/event-stream; charset=utf-8")),
+                                   step.get("framing", "chunked"), status=int(step.get("status", 200)),
+                                   headers=step.get("headers") or {})
+        for start in range(0, len(data), size):
+            if start and delay:
+                time.sleep(delay)
+            writer.write(data[start:start + size])
+        writer.finish()
+        if not writer.chunked:
+            self.drop_connection()
+
+
+class FakeServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], verbose: bool) -> None:
+        super().__init__(address, Handler)
+        self.state = ServerState()
+        self.verbose = verbose
+
+
+def exit_when_stdin_closes() -> None:
+    """Ends the process once the parent's end of stdin closes (the parent exited or died)."""
+    while sys.stdin.buffer.read(4096):
+        pass
+    os._exit(0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: ephemeral)")
+    parser.add_argument("--verbose", action="store_true", help="log each request on stderr")
+    parser.add_argument("--exit-with-stdin", action="store_true", help="exit when stdin reaches EOF")
+    args = parser.parse_args()
+
+    server = FakeServer(("127.0.0.1", args.port), verbose=args.verbose)
+    print(f"PORT {server.server_address[1]}", flush=True)
+    if args.exit_with_stdin:
+        threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+    try:
+        server.serve_forever(poll_interval=0.1)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()
