@@ -128,7 +128,8 @@ import TestSupport
         let server = try await FakeOpenAIServer()
         let binary = try LessonplanBinary(baseURL: server.baseURL, apiKey: nil)
         defer { binary.removeHome() }
-        let result = try await binary.run(["--topic", "Tides"], input: "/help\n/generate\n/quit\n")
+        let result = try await binary.run(
+            ["--grade", "K", "--topic", "Tides", "--minutes", "30"], input: "/help\n/generate\n/quit\n")
         #expect(result.status == 0)
         #expect(result.stderr.contains("No API key is set; export OPENAI_API_KEY"))
         #expect(result.stdout.contains("/shorten [minutes]"))
@@ -187,6 +188,7 @@ import TestSupport
         let result = try await binary.run(["generate", "--topic", "x", "--prompts", folder.path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("shorten.txt, line 1: {{teacher}} is not a known placeholder"))
+        try "{{plan}}\n".write(to: folder.appending(path: "shorten.txt"), atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(at: folder.appending(path: "revise.txt"))
         let missing = try await binary.run(["generate", "--topic", "x", "--prompts", folder.path])
         #expect(missing.status == 2 && missing.stderr.contains("revise.txt is missing"))

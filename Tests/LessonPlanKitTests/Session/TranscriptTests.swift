@@ -18,7 +18,8 @@ struct TemporaryHome {
 }
 
 @Suite struct TranscriptTests {
-    static let t0 = Date(timeIntervalSince1970: 1_796_000_000.123)
+    // Milliseconds that a Double holds exactly, since the format keeps milliseconds.
+    static let t0 = Date(timeIntervalSince1970: 1_796_000_000.125)
 
     static func header(id: String = "0123456789abcdef") throws -> SessionHeader {
         SessionHeader(
