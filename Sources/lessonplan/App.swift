@@ -17,6 +17,14 @@ struct App {
     static let subcommands: [(name: String, usage: String, summary: String)] = [
         ("generate", "lessonplan generate --grade … --topic … --minutes … [--then \"/shorten 30\"]…",
          "one-shot: write a plan, apply each --then command, print the final plan"),
+        ("resume", "lessonplan resume <session>", "reopen a saved session at its current version"),
+        ("sessions", "lessonplan sessions [--json] | sessions rm <session> [--yes]", "list saved sessions, or remove one"),
+        ("replay", "lessonplan replay <session> [--full] [--turn N] [--plain] [--step]",
+         "walk a session turn by turn with diffs (no key or network needed)"),
+        ("replay --rerun", "lessonplan replay --rerun <session> [--model M] [--prompts DIR]",
+         "run the same commands again today and show how the plans differ"),
+        ("export", "lessonplan export <session> --format md|html|json [-o FILE] [--force]",
+         "the current plan as Markdown, a printable HTML page, or JSON"),
         ("help", "lessonplan help [command]", "show help for lessonplan, a subcommand or a slash command"),
     ]
 
@@ -32,6 +40,14 @@ struct App {
             return help(Array(arguments.dropFirst()))
         case "generate":
             return await OneShot(app: self).run(Array(arguments.dropFirst()))
+        case "resume":
+            return await InteractiveSession(app: self).resume(Array(arguments.dropFirst()))
+        case "sessions":
+            return SessionCommands(app: self).sessions(Array(arguments.dropFirst()))
+        case "replay":
+            return await SessionCommands(app: self).replay(Array(arguments.dropFirst()))
+        case "export":
+            return SessionCommands(app: self).export(Array(arguments.dropFirst()))
         default:
             if let first = arguments.first, !first.hasPrefix("-") {
                 console.error("“\(first)” is not a lessonplan command; run `lessonplan --help` to see them.")

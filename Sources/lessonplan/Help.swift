@@ -48,6 +48,60 @@ enum Help {
                 \(Flags.describe(Flags.lesson + [FlagSpec(name: "then", value: "COMMAND", help: "a slash command or a change in words, applied after the first plan (repeatable)")] + Flags.connection))
 
                 """
+        case "resume":
+            return """
+                Usage: lessonplan resume <session> [--model M] [options]
+
+                Reopens a saved session (an id, an id prefix or a name; see `lessonplan sessions`)
+                at the version you last saw, with /undo, /history and /diff as before. Without
+                --model it goes on with the model the session was started with.
+
+                \(Flags.describe(Flags.connection))
+
+                """
+        case "sessions":
+            return """
+                Usage: lessonplan sessions [--json]
+                       lessonplan sessions rm <session> [--yes]
+
+                Lists saved sessions, newest first: id, name, created, grade band, minutes, topic,
+                number of versions and the last command. `rm` removes one; it asks first at a
+                terminal and needs --yes otherwise. A session open in another lessonplan cannot be
+                removed.
+
+                """
+        case "replay":
+            return """
+                Usage: lessonplan replay <session | file.jsonl> [--full] [--turn N] [--plain] [--step]
+                       lessonplan replay --rerun <session> [--model M] [--prompts DIR]
+
+                Walks a transcript for review: for each turn its number, time, command as typed,
+                model, tokens and status, and the plan as a coloured line diff against the version
+                it revised. Needs no key and no network.
+
+                  --full    print whole plans instead of diffs
+                  --turn N  only turn N
+                  --plain   no colour (also when NO_COLOR is set or output is not a terminal)
+                  --step    on a terminal, wait for Enter between turns
+
+                --rerun sends the same commands again, against today's model and prompt templates,
+                into a new session, then shows turn by turn how each new plan differs from the
+                recorded one. This is how a prompt change is reviewed. It needs a key like any
+                request; without --model it uses the recorded session's model.
+
+                """
+        case "export":
+            return """
+                Usage: lessonplan export <session> --format md|html|json [-o FILE] [--force]
+
+                  md    the current plan as Markdown, under a header block of the inputs
+                  html  one self-contained printable page: inputs, plan and pacing table
+                  json  the inputs, every version with its command, and the current plan
+
+                Without -o the export goes to stdout. An existing FILE is only replaced with --force.
+                In a session, /export md|html|json [FILE] does the same.
+
+                """
         case "help":
             return "Usage: lessonplan help [command]\n\nShows help for lessonplan, one of its commands, or a slash command such as shorten.\n"
         default:

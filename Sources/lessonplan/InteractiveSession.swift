@@ -56,11 +56,7 @@ final class InteractiveSession: @unchecked Sendable {
             console.error(error.message)
             return 1
         }
-        let interrupts = Interrupts(whenIdle: { [console] in
-            // Only reached when stdin is not a terminal: at a terminal prompt Ctrl-C is a key.
-            console.note("Interrupted.")
-            exit(130)
-        })
+        let interrupts = makeInterrupts()
         if settings.model.endpoint == nil, (settings.model.apiKey ?? "").isEmpty {
             console.error(ModelError.noKey.errorDescription ?? "")
         } else {
@@ -69,6 +65,53 @@ final class InteractiveSession: @unchecked Sendable {
                 interrupts: interrupts)
         }
         return await loop(engine: engine, reader: reader, interrupts: interrupts)
+    }
+
+    /// `lessonplan resume <session>`: the REPL at the session's current version, undo and history intact.
+    func resume(_ arguments: [String]) async -> Int32 {
+        let engine: SessionEngine
+        let directory: DataDirectory
+        do {
+            let parsed = try ParsedArguments.parse(arguments, specs: Flags.connection + Flags.common, command: "resume")
+            if parsed.has("help") {
+                console.out(Help.subcommand("resume") ?? "")
+                return 0
+            }
+            guard parsed.positionals.count == 1 else {
+                throw UsageError(message: "resume needs one session: an id, an id prefix or a name (see `lessonplan sessions`).")
+            }
+            var (settings, prompts) = try app.settings(from: parsed)
+            directory = settings.dataDirectory
+            let store = SessionStore(directory: directory)
+            let url = try store.locate(parsed.positionals[0])
+            // Without --model the session goes on with the model it was started with.
+            if parsed.value("model") == nil, let header = try? TranscriptReader.read(url).records.first,
+                case .header(let session) = header
+            {
+                settings.model.model = session.model
+            }
+            engine = try SessionEngine(resuming: url, store: store, prompts: prompts, client: app.client(for: settings))
+        } catch {
+            console.error(error.message)
+            return 2
+        }
+        for warning in engine.openingWarnings { console.note(warning) }
+        let state = await engine.state
+        let label = state.name.map { "“\($0)”" } ?? String(state.header.id.prefix(8))
+        console.note("Resumed session \(label): \(state.currentInputs.topic), \(state.versions.count) version(s).")
+        if let current = state.current { show(current) }
+        let reader = makeLineReader(historyFile: console.stdinIsTTY ? directory.historyFile : nil) { line in
+            CommandTable.completions(for: line)
+        }
+        return await loop(engine: engine, reader: reader, interrupts: makeInterrupts())
+    }
+
+    private func makeInterrupts() -> Interrupts {
+        Interrupts(whenIdle: { [console] in
+            // Only reached when stdin is not a terminal: at a terminal prompt Ctrl-C is a key.
+            console.note("Interrupted.")
+            exit(130)
+        })
     }
 
     /// Asks for one missing input until the answer is valid (on a terminal) or fails once (piped).
@@ -143,8 +186,7 @@ final class InteractiveSession: @unchecked Sendable {
                 console.error("There is no plan yet; type /generate to write one.")
                 return true
             }
-            console.line(console.dim("── v\(version.number) · \(version.command) · \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min"))
-            console.out(version.text.hasSuffix("\n") ? version.text : version.text + "\n")
+            show(version)
         case .history:
             console.out(History.render(state))
         case .undo:
@@ -156,8 +198,59 @@ final class InteractiveSession: @unchecked Sendable {
             }
         case .refine(let refinement):
             await runTurn(engine: engine, command: line.trimmingCharacters(in: .whitespaces), refinement: refinement, interrupts: interrupts)
+        case .save(let name):
+            do {
+                try await engine.rename(name)
+                console.line("Saved as “\(name)”; `lessonplan resume \"\(name)\"` reopens it.")
+            } catch {
+                console.error(error.message)
+            }
+        case .export(let format, let path):
+            Exporter(console: console).export(state, format: format, to: path, force: false)
+        case .diff(let from, let to):
+            diff(state, from: from, to: to)
+        case .edit:
+            await HandEditor(console: console, environment: app.environment).edit(engine: engine, line: line)
+        case .copy:
+            copy(state)
         }
         return true
+    }
+
+    /// Prints one version under a one-line label.
+    private func show(_ version: PlanVersion) {
+        console.line(console.dim("── v\(version.number) · \(version.command) · \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min"))
+        console.out(version.text.hasSuffix("\n") ? version.text : version.text + "\n")
+    }
+
+    /// `/diff [A [B]]`: defaults to the current version against the one it was made from.
+    private func diff(_ state: SessionState, from: Int?, to: Int?) {
+        guard let current = state.current else {
+            console.error("There is no plan yet; type /generate to write one.")
+            return
+        }
+        let new = to.flatMap(state.version) ?? current
+        guard let old = from.flatMap(state.version) ?? new.parent.flatMap(state.version) else {
+            console.error("v\(new.number) is the first version, so there is nothing to compare it with; try /diff 1 \(state.versions.count).")
+            return
+        }
+        console.line(console.dim("── v\(old.number) → v\(new.number)"))
+        console.out(DiffRendering.render(old: old.text, new: new.text, colour: console.colour) + "\n")
+    }
+
+    /// `/copy`: OSC 52 asks the terminal to put the text on the clipboard, even over SSH.
+    private func copy(_ state: SessionState) {
+        guard let current = state.current else {
+            console.error("There is no plan to copy yet; type /generate to write one.")
+            return
+        }
+        guard console.stdoutIsTTY else {
+            console.error("/copy needs a terminal; use /export md FILE to save the plan instead.")
+            return
+        }
+        let encoded = Data(current.text.utf8).base64EncodedString()
+        console.out("\u{1B}]52;c;\(encoded)\u{07}")
+        console.line("Copied v\(current.number) to the clipboard (through the terminal's OSC 52; if nothing arrives, your terminal may need clipboard access turned on).")
     }
 
     /// Streams one turn to the terminal and ends with the footer line.

@@ -13,6 +13,11 @@ public enum CommandTable {
         UndoCommand.self,
         ShowCommand.self,
         HistoryCommand.self,
+        DiffCommand.self,
+        EditCommand.self,
+        SaveCommand.self,
+        ExportCommand.self,
+        CopyCommand.self,
         HelpCommand.self,
         QuitCommand.self,
     ]

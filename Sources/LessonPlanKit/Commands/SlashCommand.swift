@@ -25,6 +25,31 @@ public enum CommandAction: Equatable, Sendable {
     case history
     case help(command: String?)
     case quit
+    /// Name the session.
+    case save(name: String)
+    /// Write the current plan to a file, or to the terminal when no path is given.
+    case export(format: ExportFormat, path: String?)
+    /// The line diff between two versions (nil: previous and current).
+    case diff(from: Int?, to: Int?)
+    /// Open the current plan in the teacher's editor.
+    case edit
+    /// Put the current plan on the clipboard.
+    case copy
+}
+
+/// The formats a plan can be exported in.
+public enum ExportFormat: String, CaseIterable, Sendable {
+    case md, html, json
+
+    /// Reads `md`, `markdown`, `html` or `json`.
+    public init?(text: String) {
+        switch text.lowercased() {
+        case "md", "markdown": self = .md
+        case "html", "htm": self = .html
+        case "json": self = .json
+        default: return nil
+        }
+    }
 }
 
 /// A command typed at the prompt that cannot be used, in one sentence that says what to type.

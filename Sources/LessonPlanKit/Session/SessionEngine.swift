@@ -36,7 +36,7 @@ public actor SessionEngine {
     let now: @Sendable () -> Date
 
     /// Warnings from reading the transcript when it was resumed (a torn last line, say).
-    public let openingWarnings: [String]
+    public nonisolated let openingWarnings: [String]
 
     /// Starts a new session and writes its header.
     /// - Throws: ``StoreError`` when the data directory or transcript cannot be written.
@@ -175,6 +175,19 @@ public actor SessionEngine {
         }
         try append(.undo(UndoRecord(at: now(), from: from, to: to)))
         return target
+    }
+
+    /// Records a plan the teacher edited by hand as a new version; unchanged text makes none.
+    /// - Returns: the new version, or nil when the text did not change.
+    /// - Throws: ``CommandError`` without a plan, ``StoreError`` when it cannot be saved.
+    @discardableResult
+    public func handEdit(_ text: String, command: String = "/edit") throws -> PlanVersion? {
+        guard let current = state.current else { throw CommandError("There is no plan to edit yet; type /generate first.") }
+        guard text != current.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        let number = state.versions.count + 1
+        try append(
+            .handEdit(HandEditRecord(at: now(), command: command, baseVersion: current.number, version: number, text: text)))
+        return state.current
     }
 
     /// Names the session; names are unique across sessions.

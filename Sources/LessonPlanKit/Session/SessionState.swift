@@ -19,6 +19,14 @@ public struct TurnSummary: Equatable, Sendable {
     public var ended: TurnEnded?
 }
 
+/// Something that changed the session, in order.
+public enum SessionEvent: Equatable, Sendable {
+    /// A turn, by its index in ``SessionState/turns``.
+    case turn(Int)
+    case undo(UndoRecord)
+    case handEdit(HandEditRecord)
+}
+
 /// Everything a session knows, rebuilt by folding its transcript records in order.
 ///
 /// There is no other source of truth: the REPL appends a record, then applies it here, so a
@@ -30,6 +38,8 @@ public struct SessionState: Sendable {
     /// The number of the current version; nil before the first plan.
     public private(set) var currentVersion: Int?
     public private(set) var turns: [TurnSummary] = []
+    /// Turns, undos and hand edits in the order they happened, for `replay`.
+    public private(set) var events: [SessionEvent] = []
 
     public init(header: SessionHeader) {
         self.header = header
@@ -67,6 +77,7 @@ public struct SessionState: Sendable {
             name = header.name ?? name
         case .turnStarted(let started):
             turns.append(TurnSummary(started: started, ended: nil))
+            events.append(.turn(turns.count - 1))
         case .turnEnded(let ended):
             guard let index = turns.lastIndex(where: { $0.started.turn == ended.turn }) else { return }
             turns[index].ended = ended
@@ -79,9 +90,20 @@ public struct SessionState: Sendable {
                 currentVersion = number
             }
         case .undo(let undo):
-            if version(undo.to) != nil { currentVersion = undo.to }
+            if version(undo.to) != nil {
+                currentVersion = undo.to
+                events.append(.undo(undo))
+            }
         case .named(let named):
             name = named.name
+        case .handEdit(let edit):
+            guard edit.version == versions.count + 1, let base = version(edit.baseVersion) else { return }
+            versions.append(
+                PlanVersion(
+                    number: edit.version, text: edit.text, command: edit.command, inputs: base.inputs,
+                    parent: edit.baseVersion, createdAt: edit.at))
+            currentVersion = edit.version
+            events.append(.handEdit(edit))
         }
     }
 

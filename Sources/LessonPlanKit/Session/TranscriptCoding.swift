@@ -37,6 +37,7 @@ public struct TranscriptCoder: Sendable {
         case .turnEnded(let value): body = try? encoder.encode(value)
         case .undo(let value): body = try? encoder.encode(value)
         case .named(let value): body = try? encoder.encode(value)
+        case .handEdit(let value): body = try? encoder.encode(value)
         }
         // Splice the tag in front of the object's own fields: {"type":…,"v":1,…}.
         var line = Data("{\"type\":\"\(record.type)\",\"v\":\(TranscriptRecord.formatVersion)".utf8)
@@ -73,6 +74,7 @@ public struct TranscriptCoder: Sendable {
             case "turn_ended": return .turnEnded(try decoder.decode(TurnEnded.self, from: line))
             case "undo": return .undo(try decoder.decode(UndoRecord.self, from: line))
             case "name": return .named(try decoder.decode(NameRecord.self, from: line))
+            case "hand_edit": return .handEdit(try decoder.decode(HandEditRecord.self, from: line))
             default: throw TranscriptLineError.unknownType(tag.type)
             }
         } catch let error as TranscriptLineError {

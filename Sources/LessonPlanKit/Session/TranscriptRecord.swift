@@ -119,6 +119,26 @@ public struct NameRecord: Codable, Equatable, Sendable {
     }
 }
 
+/// `/edit`: the teacher changed the plan by hand; the saved text is a new version.
+public struct HandEditRecord: Codable, Equatable, Sendable {
+    public var at: Date
+    /// The command as typed (`/edit`).
+    public var command: String
+    /// The version that was edited.
+    public var baseVersion: Int
+    /// The version the edit created.
+    public var version: Int
+    public var text: String
+
+    public init(at: Date, command: String, baseVersion: Int, version: Int, text: String) {
+        self.at = at
+        self.command = command
+        self.baseVersion = baseVersion
+        self.version = version
+        self.text = text
+    }
+}
+
 /// One line of a transcript. On disk each is a JSON object with a `type` tag and a format version `v`.
 public enum TranscriptRecord: Equatable, Sendable {
     case header(SessionHeader)
@@ -126,6 +146,7 @@ public enum TranscriptRecord: Equatable, Sendable {
     case turnEnded(TurnEnded)
     case undo(UndoRecord)
     case named(NameRecord)
+    case handEdit(HandEditRecord)
 
     /// The format this build writes; a file with a larger version is refused.
     public static let formatVersion = 1
@@ -138,6 +159,7 @@ public enum TranscriptRecord: Equatable, Sendable {
         case .turnEnded: "turn_ended"
         case .undo: "undo"
         case .named: "name"
+        case .handEdit: "hand_edit"
         }
     }
 }

@@ -1,0 +1,115 @@
+import Foundation
+
+/// Options for walking a transcript with `lessonplan replay`.
+public struct ReplayOptions: Sendable {
+    /// Print whole plans instead of diffs.
+    public var full = false
+    /// Only this turn number.
+    public var turn: Int?
+    public var colour = false
+
+    public init(full: Bool = false, turn: Int? = nil, colour: Bool = false) {
+        self.full = full
+        self.turn = turn
+        self.colour = colour
+    }
+}
+
+/// Turns a session into text for review: replay blocks, and the document for exports.
+public enum SessionReview {
+    /// One block of text per turn, undo and hand edit, in order; `--turn` keeps one turn.
+    public static func replay(_ state: SessionState, options: ReplayOptions) -> [String] {
+        var blocks: [String] = []
+        for event in state.events {
+            switch event {
+            case .turn(let index):
+                let turn = state.turns[index]
+                if let wanted = options.turn, wanted != turn.started.turn { continue }
+                blocks.append(render(turn, state: state, options: options))
+            case .undo(let undo):
+                guard options.turn == nil else { continue }
+                blocks.append(heading("undo", at: undo.at, detail: "v\(undo.from) → v\(undo.to)", options) + "\n")
+            case .handEdit(let edit):
+                guard options.turn == nil else { continue }
+                var block = heading("hand edit", at: edit.at, detail: "\(edit.command) → v\(edit.version) (from v\(edit.baseVersion))", options) + "\n"
+                block += plan(edit.text, base: state.version(edit.baseVersion)?.text, options: options)
+                blocks.append(block)
+            }
+        }
+        return blocks
+    }
+
+    private static func render(_ turn: TurnSummary, state: SessionState, options: ReplayOptions) -> String {
+        let started = turn.started
+        var block = heading("turn \(started.turn)", at: started.at, detail: started.command, options) + "\n"
+        var facts = ["model \(started.model)"]
+        if let usage = turn.ended?.usage {
+            facts.append("\(usage.inputTokens) in / \(usage.outputTokens) out tokens")
+        }
+        guard let ended = turn.ended else {
+            facts.append("unfinished (the program stopped during this turn)")
+            return block + "   " + facts.joined(separator: " · ") + "\n"
+        }
+        let base = started.baseVersion.map { " (from v\($0))" } ?? ""
+        switch ended.status {
+        case .completed:
+            facts.append("completed → v\(ended.version.map(String.init) ?? "?")\(base)")
+        default:
+            facts.append(ended.status.rawValue)
+        }
+        facts.append(String(format: "%.1f s", Double(ended.durationMs) / 1000))
+        block += "   " + facts.joined(separator: " · ") + "\n"
+        if ended.status == .completed {
+            block += plan(ended.output, base: started.baseVersion.flatMap { state.version($0)?.text }, options: options)
+        } else {
+            if let error = ended.error { block += "   \(error)\n" }
+            if !ended.output.isEmpty { block += "   (\(ended.output.count) characters of partial answer, not kept as a version)\n" }
+        }
+        return block
+    }
+
+    private static func plan(_ text: String, base: String?, options: ReplayOptions) -> String {
+        guard !options.full, let base else { return text.hasSuffix("\n") ? text : text + "\n" }
+        let rendered = DiffRendering.render(old: base, new: text, colour: options.colour)
+        return rendered.hasSuffix("\n") ? rendered : rendered + "\n"
+    }
+
+    private static func heading(_ label: String, at date: Date, detail: String, _ options: ReplayOptions) -> String {
+        let line = "── \(label) · \(timestamp(date)) · \(detail)"
+        return options.colour ? "\u{1B}[1m\(line)\u{1B}[0m" : line
+    }
+
+    /// A local date and time to the second, e.g. `2026-11-29 12:31:18`.
+    public static func timestamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter.string(from: date)
+    }
+
+    /// Everything an export needs from a session.
+    public static func document(_ state: SessionState, pacing: [PacingRow] = []) -> ExportDocument? {
+        guard let current = state.current else { return nil }
+        return ExportDocument(
+            topic: current.inputs.topic, grade: current.inputs.grade.rawValue, minutes: current.inputs.minutes,
+            standards: current.inputs.standards, constraints: current.inputs.constraints, model: state.header.model,
+            created: state.header.created,
+            versions: state.versions.map {
+                ExportVersion(number: $0.number, command: $0.command, createdAt: $0.createdAt, text: $0.text)
+            },
+            currentVersion: current.number, pacing: pacing)
+    }
+
+    /// The bytes of an export in `format`.
+    /// - Throws: ``CommandError`` when there is no plan yet.
+    public static func export(_ state: SessionState, format: ExportFormat, pacing: [PacingRow] = []) throws -> Data {
+        guard let document = document(state, pacing: pacing) else {
+            throw CommandError("There is no plan to export yet; generate one first.")
+        }
+        switch format {
+        case .md: return Data(PlanExport.renderMarkdown(document).utf8)
+        case .html: return Data(PlanExport.renderHTML(document).utf8)
+        case .json: return try PlanExport.renderJSON(document)
+        }
+    }
+}

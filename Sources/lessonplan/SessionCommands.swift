@@ -1,0 +1,245 @@
+import Foundation
+import LessonPlanKit
+
+/// `sessions`, `sessions rm`, `replay` and `export`: looking back at saved sessions. None needs a key.
+struct SessionCommands {
+    let app: App
+    var console: Console { app.console }
+
+    static let listFlags = Flags.common + [
+        FlagSpec(name: "json", value: nil, help: "print the list as JSON"),
+        FlagSpec(name: "yes", value: nil, help: "with rm: remove without asking"),
+    ]
+    static let replayFlags = Flags.common + Flags.connection + [
+        FlagSpec(name: "full", value: nil, help: "print whole plans instead of diffs"),
+        FlagSpec(name: "turn", value: "N", help: "only turn N"),
+        FlagSpec(name: "plain", value: nil, help: "no colour"),
+        FlagSpec(name: "step", value: nil, help: "on a terminal, wait for Enter between turns"),
+        FlagSpec(name: "rerun", value: nil, help: "run the same commands again against today's model and templates"),
+    ]
+    static let exportFlags = Flags.common + [
+        FlagSpec(name: "format", value: "md|html|json", help: "Markdown, a printable HTML page, or JSON"),
+        FlagSpec(name: "o", value: "FILE", help: "write to FILE instead of stdout"),
+        FlagSpec(name: "output", value: "FILE", help: "the same as -o"),
+        FlagSpec(name: "force", value: nil, help: "replace FILE if it exists"),
+    ]
+
+    private var store: SessionStore {
+        SessionStore(directory: DataDirectory.resolve(environment: app.environment))
+    }
+
+    /// `lessonplan sessions [--json]` and `lessonplan sessions rm <session> [--yes]`.
+    func sessions(_ arguments: [String]) -> Int32 {
+        let parsed: ParsedArguments
+        do { parsed = try ParsedArguments.parse(arguments, specs: Self.listFlags, command: "sessions") } catch {
+            console.error(error.message)
+            return 2
+        }
+        if parsed.has("help") {
+            console.out(Help.subcommand("sessions") ?? "")
+            return 0
+        }
+        if parsed.positionals.first == "rm" { return remove(parsed) }
+        if let extra = parsed.positionals.first {
+            console.error("sessions: unexpected “\(extra)”; use `lessonplan sessions` or `lessonplan sessions rm <session>`.")
+            return 2
+        }
+        let summaries = store.list()
+        if parsed.has("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.keyEncodingStrategy = .convertToSnakeCase
+            let data = (try? encoder.encode(summaries)) ?? Data("[]".utf8)
+            console.line(String(decoding: data, as: UTF8.self))
+            return 0
+        }
+        guard !summaries.isEmpty else {
+            console.line("No saved sessions yet. Sessions are stored in \(store.directory.sessions.path).")
+            return 0
+        }
+        console.out(SessionsTable.render(summaries))
+        return 0
+    }
+
+    private func remove(_ parsed: ParsedArguments) -> Int32 {
+        guard parsed.positionals.count == 2 else {
+            console.error("sessions rm needs one session: an id, an id prefix or a name.")
+            return 2
+        }
+        do {
+            let url = try store.locate(parsed.positionals[1])
+            let id = url.deletingPathExtension().lastPathComponent
+            guard url.deletingLastPathComponent().standardizedFileURL == store.directory.sessions.standardizedFileURL else {
+                console.error("sessions rm only removes sessions in \(store.directory.sessions.path); delete other files yourself.")
+                return 2
+            }
+            let topic = store.summary(id: id)?.topic ?? ""
+            if !parsed.has("yes") {
+                guard console.stdinIsTTY else {
+                    console.error("Not removing session \(id.prefix(8)) without confirmation; pass --yes when not at a terminal.")
+                    return 2
+                }
+                console.out("Remove session \(id.prefix(8)) (\(topic))? It cannot be undone. [y/N] ")
+                let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+                guard answer == "y" || answer == "yes" else {
+                    console.line("Kept.")
+                    return 0
+                }
+            }
+            try store.remove(id: id)
+            console.line("Removed session \(id.prefix(8)) (\(topic)).")
+            return 0
+        } catch {
+            console.error(error.message)
+            return 1
+        }
+    }
+
+    /// Loads a session read-only, reporting skipped lines once on stderr.
+    private func load(_ reference: String) throws -> SessionState {
+        let url = try store.locate(reference)
+        let loaded = try TranscriptReader.read(url)
+        for warning in loaded.warnings { console.note(warning) }
+        guard let state = TranscriptReader.state(of: loaded) else { throw StoreError.notATranscript(path: url.path) }
+        return state
+    }
+
+    /// `lessonplan replay <session> [--full] [--turn N] [--plain] [--step]`, or `--rerun`.
+    func replay(_ arguments: [String]) async -> Int32 {
+        let parsed: ParsedArguments
+        let state: SessionState
+        var options = ReplayOptions(colour: console.colour)
+        do {
+            parsed = try ParsedArguments.parse(arguments, specs: Self.replayFlags, command: "replay")
+            if parsed.has("help") {
+                console.out(Help.subcommand("replay") ?? "")
+                return 0
+            }
+            guard parsed.positionals.count == 1 else {
+                throw UsageError(message: "replay needs one session: an id, an id prefix, a name, or a .jsonl file.")
+            }
+            options.full = parsed.has("full")
+            if parsed.has("plain") { options.colour = false }
+            if let text = parsed.value("turn") {
+                guard let turn = Int(text), turn > 0 else {
+                    throw UsageError(message: "--turn “\(text)” must be a turn number such as 2.")
+                }
+                options.turn = turn
+            }
+            state = try load(parsed.positionals[0])
+        } catch {
+            console.error(error.message)
+            return 2
+        }
+        if parsed.has("rerun") { return await rerun(state, parsed: parsed) }
+        let label = state.name.map { "“\($0)”" } ?? String(state.header.id.prefix(8))
+        let inputs = state.header.inputs
+        console.line("Session \(label) · started \(SessionReview.timestamp(state.header.created)) · \(inputs.grade.rawValue) · \(inputs.minutes) min · \(inputs.topic)")
+        let blocks = SessionReview.replay(state, options: options)
+        if let turn = options.turn, blocks.isEmpty {
+            console.error("Session \(label) has no turn \(turn); it has turns 1 to \(state.turns.count).")
+            return 2
+        }
+        let step = parsed.has("step") && console.stdinIsTTY && console.stdoutIsTTY
+        for (index, block) in blocks.enumerated() {
+            console.out(block)
+            if step, index < blocks.count - 1 {
+                console.out(console.dim("[Enter: next turn, q: stop] "))
+                if readLine()?.lowercased().hasPrefix("q") == true { break }
+            }
+        }
+        return 0
+    }
+
+    private func rerun(_ recorded: SessionState, parsed: ParsedArguments) async -> Int32 {
+        let engine: SessionEngine
+        do {
+            var (settings, prompts) = try app.settings(from: parsed)
+            if parsed.value("model") == nil, app.environment["LESSONPLAN_MODEL"] == nil {
+                settings.model.model = recorded.header.model
+            }
+            engine = try SessionEngine(
+                newSessionWith: recorded.header.inputs, name: nil, store: SessionStore(directory: settings.dataDirectory),
+                prompts: prompts, client: app.client(for: settings), toolVersion: App.version)
+        } catch {
+            console.error(error.message)
+            return 2
+        }
+        let id = await engine.state.header.id
+        console.note("Re-running \(recorded.turns.count) turn(s) of \(recorded.header.id.prefix(8)) into new session \(id.prefix(8))…")
+        let interrupts = Interrupts(whenIdle: {})
+        let console = self.console
+        let steps = await interrupts.run {
+            await SessionRerun.run(recorded, in: engine) { turn, progress in
+                if case .waiting = progress { console.note("→ turn \(turn)") }
+            }
+        }
+        var failures = 0
+        for step in steps {
+            let title = "── turn \(step.turn) · \(step.command)"
+            console.line(console.colour ? "\u{1B}[1m\(title)\u{1B}[0m" : title)
+            guard let outcome = step.outcome else {
+                console.line("   skipped: \(step.note ?? "")")
+                continue
+            }
+            let recordedStatus = step.recordedStatus?.rawValue ?? "unfinished"
+            console.line("   recorded: \(recordedStatus) · now: \(outcome.status.rawValue)" + (outcome.message.map { " (\($0))" } ?? ""))
+            if outcome.status != .completed { failures += 1 }
+            if step.recordedStatus == .completed, outcome.status == .completed {
+                console.out(DiffRendering.render(old: step.recordedOutput, new: outcome.text, colour: console.colour) + "\n")
+            }
+        }
+        console.note("New session \(id.prefix(8)) holds the re-run; `lessonplan replay \(id.prefix(8))` walks it.")
+        return failures == 0 ? 0 : 1
+    }
+
+    /// `lessonplan export <session> --format md|html|json [-o FILE] [--force]`.
+    func export(_ arguments: [String]) -> Int32 {
+        do {
+            let parsed = try ParsedArguments.parse(arguments.map { $0 == "-o" ? "--o" : $0 }, specs: Self.exportFlags, command: "export")
+            if parsed.has("help") {
+                console.out(Help.subcommand("export") ?? "")
+                return 0
+            }
+            guard parsed.positionals.count == 1 else {
+                throw UsageError(message: "export needs one session and a format, e.g. lessonplan export photosynthesis --format html -o plan.html.")
+            }
+            guard let text = parsed.value("format"), let format = ExportFormat(text: text) else {
+                throw UsageError(message: "export needs --format md, --format html or --format json.")
+            }
+            let state = try load(parsed.positionals[0])
+            let written = Exporter(console: console).export(
+                state, format: format, to: parsed.value("o") ?? parsed.value("output"), force: parsed.has("force"))
+            return written ? 0 : 1
+        } catch {
+            console.error(error.message)
+            return 2
+        }
+    }
+}
+
+/// The `sessions` table: newest first, one line each.
+enum SessionsTable {
+    static func render(_ summaries: [SessionSummary]) -> String {
+        let header = ["ID", "NAME", "CREATED", "GRADES", "MIN", "TOPIC", "VERS", "LAST COMMAND"]
+        let rows = summaries.map { summary -> [String] in
+            [
+                String(summary.id.prefix(8)), clip(summary.name ?? "–", 20), SessionReview.timestamp(summary.created),
+                summary.grade.rawValue, String(summary.minutes), clip(summary.topic, 28), String(summary.versions),
+                clip(summary.lastCommand ?? "–", 28),
+            ]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    static func clip(_ text: String, _ limit: Int) -> String {
+        let single = text.replacingOccurrences(of: "\n", with: " ")
+        return single.count > limit ? String(single.prefix(limit - 1)) + "…" : single
+    }
+}
