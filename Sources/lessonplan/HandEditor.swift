@@ -11,6 +11,8 @@ struct HandEditor {
             console.error("There is no plan to edit yet; type /generate to write one.")
             return
         }
+        // Editors expect a final newline; a file saved unchanged must not count as an edit.
+        let original = current.text.hasSuffix("\n") ? current.text : current.text + "\n"
         let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         let folder = FileManager.default.temporaryDirectory.appending(path: "lessonplan-edit-\(UUID().uuidString)")
         let file = folder.appending(path: "plan-v\(current.number).txt")
@@ -18,7 +20,7 @@ struct HandEditor {
         do {
             try FileManager.default.createDirectory(
                 at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try Data(current.text.utf8).write(to: file)
+            try Data(original.utf8).write(to: file)
         } catch {
             console.error("Cannot write a temporary file for the editor; check that \(folder.deletingLastPathComponent().path) is writable.")
             return
@@ -43,6 +45,10 @@ struct HandEditor {
             return
         }
         let text = String(decoding: data, as: UTF8.self)
+        guard text != original else {
+            console.line("No changes; still v\(current.number).")
+            return
+        }
         do {
             if let version = try await engine.handEdit(text, command: line.trimmingCharacters(in: .whitespaces)) {
                 console.line("Saved your edit as v\(version.number) (from v\(current.number)); /diff shows what changed.")

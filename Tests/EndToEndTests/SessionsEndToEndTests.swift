@@ -1,0 +1,349 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Sessions made by one process, looked at by another: list, resume, replay, re-run, export.
+@Suite(.serialized) struct SessionsEndToEndTests {
+    /// A session with three versions where the last command was undone: v2 is current.
+    func makeSession(_ binary: LessonplanBinary, name: String = "photo week") async throws {
+        let result = try await binary.run(
+            ["--grade", "6-8", "--topic", "Photosynthesis", "--minutes", "45", "--name", name],
+            input: "/shorten\n/regrade 3–5\n/undo\n/quit\n")
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test func sessionsListsNewestFirstAndSaysWhereWhenEmpty() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let empty = try await binary.run(["sessions"])
+        #expect(empty.status == 0)
+        #expect(empty.stdout.contains("No saved sessions yet. Sessions are stored in \(binary.home.path)/sessions."))
+
+        try await makeSession(binary)
+        _ = try await binary.run(["generate", "--grade", "K", "--topic", "Seasons <&>", "--minutes", "20"])
+        let list = try await binary.run(["sessions"])
+        let lines = list.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("ID"))
+        #expect(lines[1].contains("Seasons <&>") && lines[1].contains("K–2") && lines[1].contains("/generate"))
+        #expect(lines[2].contains("photo week") && lines[2].contains("6–8") && lines[2].contains("30"))
+        #expect(lines[2].contains("/regrade 3–5"))
+
+        let json = try await binary.run(["sessions", "--json"])
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(array.count == 2)
+        #expect(array[1]["name"] as? String == "photo week")
+        #expect(array[1]["versions"] as? Int == 3)
+    }
+
+    @Test func resumeReopensTheVersionLastSeenWithUndoAndHistory() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await makeSession(binary)
+        let before = try binary.transcriptLines().count
+
+        let resumed = try await binary.run(["resume", "photo week"], input: "/history\n/undo\n/show\n/quit\n")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("Resumed session “photo week”"))
+        // The plan shown first is v2, the one current after the undo.
+        #expect(resumed.stdout.hasPrefix("── v2 · /shorten · 6–8 · 30 min"))
+        #expect(resumed.stdout.contains("→ v2  6–8 · 30 min  /shorten (from v1)"))
+        #expect(resumed.stdout.contains("Back to v1 (/generate)"))
+        #expect(resumed.stdout.contains("── v1 · /generate · 6–8 · 45 min"))
+        let lines = try binary.transcriptLines()
+        #expect(lines.count == before + 1)
+        #expect(lines.last?["type"] as? String == "undo")
+
+        // An id prefix works too; an unknown one says how to find sessions.
+        let id = try #require(lines.first?["id"] as? String)
+        let byPrefix = try await binary.run(["resume", String(id.prefix(5))], input: "/quit\n")
+        #expect(byPrefix.status == 0 && byPrefix.stdout.hasPrefix("── v1 · /generate"))
+        let unknown = try await binary.run(["resume", "nothing-like-this"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("run `lessonplan sessions` to list them"))
+    }
+
+    @Test func resumeAfterAFailedTurnKeepsTheCurrentVersion() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await server.script([.plan, .cut(afterDeltas: 5)])
+        let first = try await binary.run(["--topic", "Tides", "--grade", "4", "--minutes", "40", "--name", "tides"], input: "/lengthen\n/quit\n")
+        #expect(first.status == 0)
+        #expect(first.stderr.contains("/retry"))
+        let resumed = try await binary.run(["resume", "tides"], input: "/quit\n")
+        #expect(resumed.stdout.hasPrefix("── v1 · /generate · 3–5 · 40 min"))
+    }
+
+    @Test func anAmbiguousPrefixListsTheMatches() async throws {
+        let binary = try LessonplanBinary(baseURL: nil)
+        defer { binary.removeHome() }
+        let sessions = binary.home.appending(path: "sessions")
+        try FileManager.default.createDirectory(at: sessions, withIntermediateDirectories: true)
+        for id in ["abc1000000000000", "abc2000000000000"] {
+            try Transcripts.header(id: id, topic: "Topic \(id.prefix(4))").write(
+                to: sessions.appending(path: "\(id).jsonl"), atomically: true, encoding: .utf8)
+        }
+        let result = try await binary.run(["replay", "abc"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("“abc” matches 2 sessions (abc10000 Topic abc1, abc20000 Topic abc2)"))
+    }
+
+    @Test func replayShowsEveryTurnWithDiffsWithoutAKey() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await makeSession(binary)
+        var offline = try LessonplanBinary(baseURL: URL(string: "http://127.0.0.1:9/v1"), apiKey: nil)
+        offline.environment["LESSONPLAN_HOME"] = binary.home.path
+
+        let replay = try await offline.run(["replay", "photo week", "--plain"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let out = replay.stdout
+        #expect(out.contains("── turn 1 · "))
+        #expect(out.contains(" · /generate"))
+        #expect(out.contains("── turn 2 · ") && out.contains(" · /shorten"))
+        #expect(out.contains("completed → v2 (from v1)"))
+        #expect(out.contains("── turn 3 · ") && out.contains(" · /regrade 3–5"))
+        #expect(out.contains("model gpt-5.2 · "))
+        #expect(out.contains(" in / ") && out.contains(" out tokens"))
+        #expect(out.contains("@@ -"))
+        #expect(out.contains("- Plan #1 — grade band 6–8, 45 minutes in total."))
+        #expect(out.contains("+ Plan #2 — grade band 6–8, 30 minutes in total."))
+        #expect(out.contains("── undo · ") && out.contains("v3 → v2"))
+        #expect(!out.contains("\u{1B}["))
+
+        let one = try await offline.run(["replay", "photo week", "--turn", "2", "--full", "--plain"])
+        #expect(one.stdout.contains("── turn 2") && !one.stdout.contains("── turn 1") && !one.stdout.contains("@@"))
+        #expect(one.stdout.contains("Learning Objective"))
+        let missing = try await offline.run(["replay", "photo week", "--turn", "9"])
+        #expect(missing.status == 2 && missing.stderr.contains("has no turn 9"))
+
+        // A transcript file can be replayed by path.
+        let file = try #require(FileManager.default.contentsOfDirectory(atPath: binary.home.appending(path: "sessions").path).first { $0.hasSuffix(".jsonl") })
+        let byPath = try await offline.run(["replay", binary.home.appending(path: "sessions/\(file)").path, "--plain"])
+        #expect(byPath.status == 0 && byPath.stdout.contains("── turn 3"))
+    }
+
+    @Test func rerunSendsTheSameCommandsAndShowsHowPlansDiffer() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await makeSession(binary)
+        try await server.reset()
+        try await server.script([.plan, .text("Learning Objective\nA different plan.\n")])
+        let rerun = try await binary.run(["replay", "--rerun", "photo week", "--plain", "--model", "gpt-test-b"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let requests = try await server.requests()
+        #expect(requests.count == 3)
+        #expect(requests.allSatisfy { $0.model == "gpt-test-b" })
+        #expect(requests[1].inputText?.contains("in 30 minutes instead of 45") == true)
+        #expect(rerun.stdout.contains("── turn 2 · /shorten"))
+        #expect(rerun.stdout.contains("recorded: completed · now: completed"))
+        // The fake numbers its plans per request, so after a reset turn 1 comes back the same.
+        #expect(rerun.stdout.contains("── turn 1 · /generate\n   recorded: completed · now: completed\n(no changes)"))
+        #expect(rerun.stdout.contains("- Plan #2 — grade band 6–8, 30 minutes in total."))
+        #expect(rerun.stdout.contains("+ A different plan."))
+        #expect(rerun.stderr.contains("holds the re-run"))
+        let list = try await binary.run(["sessions", "--json"])
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(array.count == 2)
+        // The re-run repeated the undo, so it ends where the original did.
+        #expect(array[0]["versions"] as? Int == 3 && array[0]["minutes"] as? Int == 30)
+    }
+
+    @Test func exportsMarkdownHtmlAndJson() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await server.script([.text("Learning Objective\nStudents compare <b>fractions</b> & \"decimals\".\n\nMaterials\n- Fraction strips\n")])
+        _ = try await binary.run(["generate", "--topic", "Fractions & <decimals>", "--grade", "4", "--name", "fr"])
+
+        let markdown = try await binary.run(["export", "fr", "--format", "md"])
+        #expect(markdown.status == 0)
+        #expect(markdown.stdout.contains("## Learning Objective"))
+        #expect(markdown.stdout.contains("- Fraction strips"))
+        #expect(markdown.stdout.contains("3–5"))
+
+        let page = binary.home.appending(path: "plan.html")
+        let html = try await binary.run(["export", "fr", "--format", "html", "-o", page.path])
+        #expect(html.status == 0, "\(html.stderr)")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        #expect(text.contains("Students compare &lt;b&gt;fractions&lt;/b&gt; &amp; &quot;decimals&quot;."))
+        #expect(text.contains("Fractions &amp; &lt;decimals&gt;"))
+        #expect(!text.contains("<b>fractions"))
+        #expect(text.contains("@media print"))
+        #expect(!text.contains("http://") && !text.contains("https://") && !text.contains("<script"))
+        try HTMLCheck.parses(text)
+
+        let again = try await binary.run(["export", "fr", "--format", "html", "-o", page.path])
+        #expect(again.status == 1 && again.stderr.contains("already exists"))
+        let forced = try await binary.run(["export", "fr", "--format", "json", "-o", page.path, "--force"])
+        #expect(forced.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: page)) as? [String: Any])
+        #expect((json["versions"] as? [[String: Any]])?.first?["command"] as? String == "/generate")
+        #expect(json["current_version"] as? Int == 1 || json["currentVersion"] as? Int == 1)
+
+        let bad = try await binary.run(["export", "fr", "--format", "pdf"])
+        #expect(bad.status == 2 && bad.stderr.contains("--format md, --format html or --format json"))
+
+        let inSession = try await binary.run(["resume", "fr"], input: "/export md\n/export docx\n/quit\n")
+        #expect(inSession.stdout.contains("## Materials"))
+        #expect(inSession.stderr.contains("/export needs a format"))
+    }
+
+    @Test func removeAsksOrNeedsYes() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        _ = try await binary.run(["generate", "--topic", "Tides", "--name", "tides"])
+        let refused = try await binary.run(["sessions", "rm", "tides"])
+        #expect(refused.status == 2 && refused.stderr.contains("pass --yes"))
+        let removed = try await binary.run(["sessions", "rm", "tides", "--yes"])
+        #expect(removed.status == 0 && removed.stdout.contains("Removed session"))
+        #expect(try await binary.run(["sessions"]).stdout.contains("No saved sessions yet"))
+    }
+
+    @Test func aSessionOpenInAnotherProcessIsLocked() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let holder = try binary.start(["--topic", "Tides", "--grade", "4", "--minutes", "30", "--name", "tides"])
+        try await holder.waitForOutput("── v1")
+        let second = try await binary.run(["resume", "tides"], input: "/quit\n")
+        #expect(second.status == 2)
+        #expect(second.stderr.contains("is open in another lessonplan"))
+        let rm = try await binary.run(["sessions", "rm", "tides", "--yes"])
+        #expect(rm.status == 1 && rm.stderr.contains("is open in another lessonplan"))
+        holder.write("/quit\n")
+        holder.closeInput()
+        #expect(try await holder.wait().status == 0)
+        let after = try await binary.run(["resume", "tides"], input: "/quit\n")
+        #expect(after.status == 0)
+    }
+
+    @Test func damagedTranscriptsOpenOrAreRefusedClearly() async throws {
+        let binary = try LessonplanBinary(baseURL: nil, apiKey: nil)
+        defer { binary.removeHome() }
+        let sessions = binary.home.appending(path: "sessions")
+        try FileManager.default.createDirectory(at: sessions, withIntermediateDirectories: true)
+
+        // Torn last line: opens, reported once.
+        let torn = Transcripts.header(id: "1000000000000000", topic: "Torn") + Transcripts.completedTurn(1, text: "The plan")
+            + "{\"type\":\"turn_started\",\"v\":1,\"turn\":2,\"comm"
+        try torn.write(to: sessions.appending(path: "1000000000000000.jsonl"), atomically: true, encoding: .utf8)
+        let replay = try await binary.run(["replay", "1000", "--plain"])
+        #expect(replay.status == 0)
+        #expect(replay.stderr.components(separatedBy: "cut off").count == 2)
+        #expect(replay.stdout.contains("The plan"))
+        let resumed = try await binary.run(["resume", "1000"], input: "/quit\n")
+        #expect(resumed.status == 0 && resumed.stdout.contains("The plan"))
+
+        // Unknown line type: skipped with a warning.
+        let unknown = Transcripts.header(id: "2000000000000000", topic: "Unknown") + "{\"type\":\"sticker\",\"v\":1}\n"
+            + Transcripts.completedTurn(1, text: "Still here")
+        try unknown.write(to: sessions.appending(path: "2000000000000000.jsonl"), atomically: true, encoding: .utf8)
+        let skipped = try await binary.run(["replay", "2000", "--plain"])
+        #expect(skipped.status == 0 && skipped.stderr.contains("type “sticker”") && skipped.stdout.contains("Still here"))
+
+        // Newer format: refused with a sentence.
+        let newer = Transcripts.header(id: "3000000000000000", topic: "Newer").replacingOccurrences(of: "\"v\":1", with: "\"v\":7")
+        try newer.write(to: sessions.appending(path: "3000000000000000.jsonl"), atomically: true, encoding: .utf8)
+        let refused = try await binary.run(["replay", "3000"])
+        #expect(refused.status == 2 && refused.stderr.contains("written by a newer lessonplan (transcript format 7)"))
+
+        // Not a transcript at all.
+        let garbage = binary.home.appending(path: "notes.jsonl")
+        try Data([0xFF, 0x00, 0x41, 0x0A, 0x7B]).write(to: garbage)
+        let notTranscript = try await binary.run(["replay", garbage.path])
+        #expect(notTranscript.status == 2 && notTranscript.stderr.contains("is not a lessonplan transcript"))
+        let exported = try await binary.run(["export", garbage.path, "--format", "md"])
+        #expect(exported.status == 2 && exported.stderr.contains("is not a lessonplan transcript"))
+        // Listing skips what it cannot read rather than failing.
+        let list = try await binary.run(["sessions"])
+        #expect(list.status == 0 && list.stdout.contains("10000000") && !list.stdout.contains("30000000"), "\(list.stdout)")
+    }
+
+    @Test func editMakesAVersionAndCopyNeedsATerminal() async throws {
+        let server = try await FakeOpenAIServer()
+        var binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        // An "editor" that appends a line; another that changes nothing; one that fails.
+        let tools = binary.home.appending(path: "tools")
+        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+        let append = tools.appending(path: "append.sh")
+        try "#!/bin/sh\nprintf 'Bring a hat – it is sunny.\\n' >> \"$1\"\n".write(to: append, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: append.path)
+        binary.environment["VISUAL"] = append.path
+        let edited = try await binary.run(["--topic", "Tides", "--grade", "4", "--minutes", "30", "--name", "t"], input: "/edit\n/diff\n/copy\n/quit\n")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect(edited.stdout.contains("Saved your edit as v2 (from v1)"))
+        #expect(edited.stdout.contains("+ Bring a hat – it is sunny."))
+        #expect(edited.stderr.contains("/copy needs a terminal"))
+        let lines = try binary.transcriptLines()
+        let edit = try #require(lines.last { $0["type"] as? String == "hand_edit" })
+        #expect(edit["version"] as? Int == 2 && edit["base_version"] as? Int == 1)
+        #expect((edit["text"] as? String)?.hasSuffix("Bring a hat – it is sunny.\n") == true)
+
+        binary.environment["VISUAL"] = "true"
+        let unchanged = try await binary.run(["resume", "t"], input: "/edit\n/quit\n")
+        #expect(unchanged.stdout.contains("No changes; still v2."))
+        binary.environment["VISUAL"] = "false"
+        let failed = try await binary.run(["resume", "t"], input: "/edit\n/history\n/quit\n")
+        #expect(failed.stderr.contains("The editor exited with status 1; nothing changed, still v2."))
+        #expect(failed.stdout.contains("→ v2  3–5 · 30 min  /edit (from v1)"))
+    }
+}
+
+/// Hand-written transcript lines in the documented format, for damaged-file tests.
+enum Transcripts {
+    static func header(id: String, topic: String) -> String {
+        "{\"type\":\"session\",\"v\":1,\"id\":\"\(id)\",\"created\":\"2026-11-28T09:00:00.000Z\",\"inputs\":{\"grade\":\"6–8\",\"topic\":\"\(topic)\",\"minutes\":45,\"standards\":\"\",\"constraints\":\"\"},\"model\":\"gpt-5.2\",\"base_url\":\"https://api.openai.com/v1\",\"tool_version\":\"0.1.0\"}\n"
+    }
+
+    static func completedTurn(_ turn: Int, text: String) -> String {
+        let inputs = "{\"grade\":\"6–8\",\"topic\":\"x\",\"minutes\":45,\"standards\":\"\",\"constraints\":\"\"}"
+        return "{\"type\":\"turn_started\",\"v\":1,\"turn\":\(turn),\"at\":\"2026-11-28T09:00:01.000Z\",\"command\":\"/generate\",\"template\":\"generate\",\"inputs\":\(inputs),\"model\":\"gpt-5.2\",\"instructions\":\"i\",\"input\":\"p\",\"max_output_tokens\":8192}\n"
+            + "{\"type\":\"turn_ended\",\"v\":1,\"turn\":\(turn),\"at\":\"2026-11-28T09:00:02.000Z\",\"status\":\"completed\",\"output\":\"\(text)\",\"version\":\(turn),\"duration_ms\":1000}\n"
+    }
+}
+
+/// Python's html.parser reads the page without error and its tags balance.
+enum HTMLCheck {
+    static func parses(_ html: String) throws {
+        let script = """
+            import sys
+            from html.parser import HTMLParser
+            VOID = {"meta", "br", "hr", "img", "input", "link", "col", "area", "base", "wbr", "source"}
+            class Check(HTMLParser):
+                def __init__(self):
+                    super().__init__()
+                    self.stack = []
+                def handle_starttag(self, tag, attrs):
+                    if tag not in VOID:
+                        self.stack.append(tag)
+                def handle_endtag(self, tag):
+                    if not self.stack or self.stack.pop() != tag:
+                        sys.exit("unbalanced </%s>" % tag)
+            checker = Check()
+            checker.feed(sys.stdin.read())
+            checker.close()
+            if checker.stack:
+                sys.exit("unclosed: %s" % checker.stack)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(html.utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "html.parser: \(message)")
+    }
+}
