@@ -1,0 +1,317 @@
+import Foundation
+
+/// One way a plan breaks the rules the prompt gave the model, worded for the teacher.
+public enum PlanProblem: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// An expected heading never appears.
+    case missingHeading(String)
+    /// An expected heading appears more than once.
+    case duplicateHeading(String)
+    /// A heading appears, but not in the framework's order.
+    case outOfOrder(String)
+    /// The timed sections add up to the wrong number of minutes.
+    case pacingTotal(found: Int, expected: Int)
+    /// No section names a time, so pacing cannot be checked.
+    case noPacing
+    /// The warm-up takes the wrong number of minutes.
+    case warmUpMinutes(found: Int, expected: Int)
+    /// The Check for Understanding asks too few questions.
+    case tooFewCFUQuestions(found: Int, minimum: Int)
+    /// The exit ticket has the wrong number of prompts.
+    case exitTicketPrompts(found: Int, expected: Int)
+    /// The plan contains a markdown code fence although it should be plain text.
+    case codeFence
+
+    /// One sentence a teacher can act on.
+    public var description: String {
+        switch self {
+        case .missingHeading(let heading):
+            "The plan has no “\(heading)” section."
+        case .duplicateHeading(let heading):
+            "“\(heading)” appears more than once; keep one section."
+        case .outOfOrder(let heading):
+            "“\(heading)” is out of order; the sections should follow the framework’s order."
+        case .pacingTotal(let found, let expected):
+            "Pacing adds up to \(found) min, not \(expected)."
+        case .noPacing:
+            "No section says how many minutes it takes, so the pacing cannot be checked."
+        case .warmUpMinutes(let found, let expected):
+            "The warm-up takes \(found) min; it should take \(expected)."
+        case .tooFewCFUQuestions(let found, let minimum):
+            "Check for Understanding has \(Self.count(found, "question")); it needs at least \(minimum)."
+        case .exitTicketPrompts(let found, let expected):
+            "Exit Ticket has \(Self.count(found, "prompt")); it needs exactly \(expected)."
+        case .codeFence:
+            "The plan contains a code fence (```); it should be plain text."
+        }
+    }
+
+    /// How much the problem hurts a plan; structure weighs most, and pacing weighs more the further off it is.
+    public var severity: Int {
+        switch self {
+        case .missingHeading: 10
+        case .noPacing: 8
+        case .duplicateHeading, .outOfOrder: 4
+        case .pacingTotal(let found, let expected): 3 + min(abs(found - expected), 15) / 5
+        case .tooFewCFUQuestions, .exitTicketPrompts, .codeFence: 3
+        case .warmUpMinutes: 2
+        }
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        number == 1 ? "1 \(noun)" : "\(number) \(noun)s"
+    }
+}
+
+/// What the plan check found, comparable so a repaired plan can be kept only when it checks better.
+public struct PlanCheckReport: Codable, Equatable, Sendable {
+    /// Problems in a fixed order: missing, duplicate, out of order, pacing, warm-up, CFU, exit ticket, fence.
+    public var problems: [PlanProblem]
+    /// The minutes the timed in-class sections add up to, or nil when none names a time.
+    public var pacedMinutes: Int?
+    /// The lesson length the plan was checked against.
+    public var lessonMinutes: Int
+
+    public init(problems: [PlanProblem], pacedMinutes: Int?, lessonMinutes: Int) {
+        self.problems = problems
+        self.pacedMinutes = pacedMinutes
+        self.lessonMinutes = lessonMinutes
+    }
+
+    /// True when the plan has no problems.
+    public var passed: Bool { problems.isEmpty }
+
+    /// The summed severity of the problems; 0 for a plan that passes, lower is better.
+    public var score: Int { problems.map(\.severity).reduce(0, +) }
+
+    /// Whether this report is strictly better: a lower score, or the same score with fewer problems.
+    public func isBetter(than other: PlanCheckReport) -> Bool {
+        if score != other.score { return score < other.score }
+        return problems.count < other.problems.count
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case problems, pacedMinutes, lessonMinutes, passed
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        problems = try container.decode([PlanProblem].self, forKey: .problems)
+        pacedMinutes = try container.decodeIfPresent(Int.self, forKey: .pacedMinutes)
+        lessonMinutes = try container.decode(Int.self, forKey: .lessonMinutes)
+    }
+
+    /// Writes `passed` too, so a reader of the JSON need not know the rule.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(problems, forKey: .problems)
+        try container.encodeIfPresent(pacedMinutes, forKey: .pacedMinutes)
+        try container.encode(lessonMinutes, forKey: .lessonMinutes)
+        try container.encode(passed, forKey: .passed)
+    }
+}
+
+/// Checks a plan against the format the prompt asked for, so drafts can be repaired before a teacher sees them.
+///
+/// A check the framework has no use for is switched off by passing nil for its heading (a 5E plan has no
+/// exit ticket). Item counting (``countItems(_:)``) decides how many CFU questions and exit-ticket prompts
+/// a section has; pacing follows ``PlanStructure`` and ``Pacing``.
+public struct PlanChecker: Sendable {
+    /// The expected headings, in order.
+    public var headings: [String]
+    /// The section whose questions are counted, or nil to skip that check.
+    public var cfuHeading: String?
+    /// The section whose prompts are counted, or nil to skip that check.
+    public var exitTicketHeading: String?
+    /// The section whose minutes are checked against ``warmUpMinutes``, or nil to skip that check.
+    public var warmUpHeading: String?
+    /// The minutes the warm-up must take, or nil to skip that check.
+    public var warmUpMinutes: Int?
+    /// The fewest CFU questions a plan may have.
+    public var minimumCFUQuestions: Int
+    /// The exact number of exit-ticket prompts.
+    public var exitTicketPrompts: Int
+    /// Sections whose time is spent outside the lesson and so is left out of pacing.
+    public var unpacedHeadings: Set<String>
+
+    public init(
+        headings: [String],
+        cfuHeading: String? = "Check for Understanding",
+        exitTicketHeading: String? = "Exit Ticket",
+        warmUpHeading: String? = "Warm-Up (5 min)",
+        warmUpMinutes: Int? = 5,
+        minimumCFUQuestions: Int = 3,
+        exitTicketPrompts: Int = 3,
+        unpacedHeadings: Set<String> = ["Homework / Extension (optional)"]
+    ) {
+        self.headings = headings
+        self.cfuHeading = cfuHeading
+        self.exitTicketHeading = exitTicketHeading
+        self.warmUpHeading = warmUpHeading
+        self.warmUpMinutes = warmUpMinutes
+        self.minimumCFUQuestions = minimumCFUQuestions
+        self.exitTicketPrompts = exitTicketPrompts
+        self.unpacedHeadings = unpacedHeadings
+    }
+
+    /// Every problem the plan has, with the pacing total, checked against a lesson of `lessonMinutes`.
+    public func check(_ plan: String, lessonMinutes: Int) -> PlanCheckReport {
+        let structure = PlanStructure(parsing: plan, headings: headings)
+        var problems: [PlanProblem] = []
+
+        var occurrences: [String: Int] = [:]
+        for section in structure.sections {
+            occurrences[section.heading, default: 0] += 1
+        }
+        for heading in headings where occurrences[heading] == nil {
+            problems.append(.missingHeading(heading))
+        }
+        for heading in headings where occurrences[heading, default: 0] > 1 {
+            problems.append(.duplicateHeading(heading))
+        }
+        for heading in Self.outOfOrder(structure.sections.map(\.heading), expected: headings) {
+            problems.append(.outOfOrder(heading))
+        }
+
+        let paced = Pacing.total(of: structure.sections, excluding: unpacedHeadings)
+        if let paced {
+            if paced != lessonMinutes { problems.append(.pacingTotal(found: paced, expected: lessonMinutes)) }
+        } else {
+            problems.append(.noPacing)
+        }
+
+        if let warmUpHeading, let warmUpMinutes, let found = structure.section(warmUpHeading)?.minutes,
+            found != warmUpMinutes
+        {
+            problems.append(.warmUpMinutes(found: found, expected: warmUpMinutes))
+        }
+        if let cfuHeading, let section = structure.section(cfuHeading) {
+            let found = Self.countItems(section.body)
+            if found < minimumCFUQuestions {
+                problems.append(.tooFewCFUQuestions(found: found, minimum: minimumCFUQuestions))
+            }
+        }
+        if let exitTicketHeading, let section = structure.section(exitTicketHeading) {
+            let found = Self.countItems(section.body)
+            if found != exitTicketPrompts {
+                problems.append(.exitTicketPrompts(found: found, expected: exitTicketPrompts))
+            }
+        }
+        if Self.hasCodeFence(plan) {
+            problems.append(.codeFence)
+        }
+        return PlanCheckReport(problems: problems, pacedMinutes: paced, lessonMinutes: lessonMinutes)
+    }
+
+    /// Counts the questions or prompts in a section body, so list styles and bare questions both count.
+    ///
+    /// Each line is one of: a numbered item (`1.`, `2)`, `(3)`, `Q4:`, `Question 5 -`, `Prompt 6:`), a
+    /// lettered item (`a)`, `B.`), a bulleted item (`-`, `–`, `*`, `•`, `+`), a line ending in `?`, or other
+    /// text; bold markers are ignored, so `**1.** Why?` is numbered. The count uses the first kind present
+    /// in that order, counting only the least-indented lines of that kind, so sub-bullets and lettered
+    /// answer choices under numbered questions are not counted. Lines that introduce a list (ending in `:`,
+    /// such as "- During guided practice, ask:") and lines that label support text (`Answer:`,
+    /// `Sample answer:`, `Look-fors:`, `Teacher note:`, `A:`) never count.
+    public static func countItems(_ body: [String]) -> Int {
+        var kinds: [[(indent: Int, text: String)]] = [[], [], [], []]
+        for line in body {
+            guard let item = ListItem(line) else { continue }
+            kinds[item.kind].append((item.indent, item.text))
+        }
+        guard let chosen = kinds.first(where: { !$0.isEmpty }), let indent = chosen.map(\.indent).min() else {
+            return 0
+        }
+        return chosen.filter { $0.indent == indent }.count
+    }
+
+    /// Whether any line opens a markdown code fence (```` ``` ```` or `~~~`).
+    public static func hasCodeFence(_ plan: String) -> Bool {
+        PlanStructure.lines(of: plan).contains { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~")
+        }
+    }
+
+    /// The headings, by first appearance, whose removal leaves the longest in-order run.
+    ///
+    /// Ties keep the earlier-expected heading, so of two swapped neighbours the later-expected one is blamed.
+    static func outOfOrder(_ written: [String], expected: [String]) -> [String] {
+        var seen: Set<String> = []
+        var order: [(heading: String, rank: Int)] = []
+        for heading in written where !seen.contains(heading) {
+            seen.insert(heading)
+            if let rank = expected.firstIndex(of: heading) { order.append((heading, rank)) }
+        }
+        guard !order.isEmpty else { return [] }
+        // longestFrom[i]: the longest increasing run of ranks that starts at position i.
+        var longestFrom = Array(repeating: 1, count: order.count)
+        for i in order.indices.reversed() {
+            for j in (i + 1)..<order.count where order[j].rank > order[i].rank {
+                longestFrom[i] = max(longestFrom[i], longestFrom[j] + 1)
+            }
+        }
+        // Keep, step by step, the smallest rank that can still complete a longest run.
+        var kept: Set<Int> = []
+        var remaining = longestFrom.max() ?? 0
+        var lastRank = -1
+        var from = 0
+        while remaining > 0 {
+            let candidates = (from..<order.count).filter {
+                order[$0].rank > lastRank && longestFrom[$0] == remaining
+            }
+            guard let pick = candidates.min(by: { order[$0].rank < order[$1].rank }) else { break }
+            kept.insert(pick)
+            lastRank = order[pick].rank
+            from = pick + 1
+            remaining -= 1
+        }
+        return order.indices.filter { !kept.contains($0) }.map { order[$0].heading }
+    }
+}
+
+/// One line of a section body classified for counting: kind 0 numbered, 1 lettered, 2 bulleted, 3 question.
+private struct ListItem {
+    let kind: Int
+    let indent: Int
+    let text: String
+
+    init?(_ line: String) {
+        let trimmed = line.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "__", with: "")
+            .trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return nil }
+        indent = line.prefix { $0 == " " || $0 == "\t" }.reduce(0) { $0 + ($1 == "\t" ? 4 : 1) }
+        let markers: [(kind: Int, pattern: Regex<Substring>)] = [
+            (0, /(?i)^\(?\d{1,2}[.):](?!\d)\s*/),
+            (0, /(?i)^(?:q|question|prompt)\s*\d{1,2}\s*[.):\-–—]?\s*/),
+            (1, /^\(?[A-Za-z][.)]\s+/),
+            (2, /^[-–*•‣◦▪+·]\s+/),
+        ]
+        var found: (kind: Int, rest: Substring)?
+        for marker in markers {
+            if let match = trimmed.prefixMatch(of: marker.pattern) {
+                found = (marker.kind, trimmed[match.range.upperBound...])
+                break
+            }
+        }
+        let rest = found?.rest ?? Substring(trimmed)
+        let plain = rest.trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
+        if SupportText.isLabelled(plain) || plain.hasSuffix(":") { return nil }
+        if let found {
+            kind = found.kind
+        } else if plain.trimmingCharacters(in: CharacterSet(charactersIn: "\"'”’)]*_ ")).hasSuffix("?") {
+            kind = 3
+        } else {
+            return nil
+        }
+        text = plain
+    }
+}
+
+/// Teacher-facing text that sits among student items: answers, look-fors, notes.
+enum SupportText {
+    /// Whether a line starts with a support label such as `Answer:`, `Sample answer -`, `Look-fors:` or `A:`.
+    static func isLabelled(_ text: String) -> Bool {
+        let label =
+            /(?i)^(?:sample |expected |possible |model )?(?:answers?|answer key|look[- ]fors?|teacher notes?|notes?|a)\s*[:\-–—]/
+        return text.prefixMatch(of: label) != nil
+    }
+}

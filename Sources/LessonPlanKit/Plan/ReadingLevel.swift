@@ -1,0 +1,182 @@
+import Foundation
+
+/// Estimates how hard the student-facing text of a plan is to read, so it can be matched to the grade band.
+public enum ReadingLevel {
+    /// The sections students read themselves: practice tasks, CFU questions and the exit ticket.
+    public static let studentFacingHeadings = [
+        "Guided Practice", "Independent Practice", "Check for Understanding", "Exit Ticket",
+    ]
+
+    /// The Flesch–Kincaid grade, `0.39 × words/sentence + 11.8 × syllables/word − 15.59`; nil without words.
+    ///
+    /// A word is a whitespace-separated token with at least one letter (numbers are not words). A sentence
+    /// ends at `.`, `!` or `?` at the end of a token (closing quotes and brackets allowed) and at every line
+    /// break, so list items count as sentences. Abbreviations such as "e.g." end a sentence too. The value
+    /// is not clamped: very easy text can score below 0.
+    public static func fleschKincaidGrade(_ text: String) -> Double? {
+        var words = 0
+        var syllableCount = 0
+        var sentences = 0
+        for line in PlanStructure.lines(of: text) {
+            var wordsInSentence = 0
+            for token in line.split(whereSeparator: \.isWhitespace) {
+                if token.contains(where: \.isLetter) {
+                    words += 1
+                    wordsInSentence += 1
+                    syllableCount += syllables(in: String(token))
+                }
+                let end = token.trimmingCharacters(in: CharacterSet(charactersIn: "\"'”’)]*_"))
+                if wordsInSentence > 0, let last = end.last, ".!?".contains(last) {
+                    sentences += 1
+                    wordsInSentence = 0
+                }
+            }
+            if wordsInSentence > 0 { sentences += 1 }
+        }
+        guard words > 0, sentences > 0 else { return nil }
+        return 0.39 * Double(words) / Double(sentences) + 11.8 * Double(syllableCount) / Double(words) - 15.59
+    }
+
+    /// Syllables in a word by English spelling rules, good enough for a readability estimate.
+    ///
+    /// Apostrophes are dropped and the word is split at any other non-letter (`think-pair-share` is three
+    /// parts); each part with letters counts at least 1, and a token without letters counts 0. In a part:
+    /// - Count groups of consecutive vowels. `a e i o u` are vowels; `y` is one unless a vowel follows it
+    ///   (`happy`, `rhythm`, but `yes`, `player`, `everyone`).
+    /// - Add one where a group holds two sounded vowels: `ia`, `io`, `iu` (`piano`, `radio`) except after
+    ///   `c g n s t x` or `ll` (`social`, `nation`, `onion`, `million`); `ua`, `uo` (`actual`) except after
+    ///   `q` or `g` (`equal`, `language`); `crea` before `t` other than `creature` (`create`, `creation`);
+    ///   and a final `ea` after another vowel group (`idea`, `area`).
+    /// - Subtract a silent final `e` after a consonant (`cake`), except `-le` after a consonant (`table`);
+    ///   a silent `-es` (`makes`) except after `s x z c g ch sh` or consonant + `l` (`boxes`, `circles`);
+    ///   a silent `-ed` except after `t` or `d` (`jumped`, but `wanted`) or consonant + `r` (`hundred`);
+    ///   and a silent `e` before the endings `ly ful ment ness less thing times where work` (`lovely`, `homework`).
+    /// - Add one for a final `sm` or `thm` (`prism`, `rhythm`).
+    public static func syllables(in word: String) -> Int {
+        let letters = word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+            .filter { $0 != "'" && $0 != "’" }
+        return letters.split { !$0.isLetter }.reduce(0) { $0 + syllablesInPart(Array($1)) }
+    }
+
+    /// The student-facing lines of a plan, one per line, without list markers, times or support labels.
+    /// - Parameters:
+    ///   - plan: The plan text.
+    ///   - headings: The framework's expected headings, used to find the sections.
+    ///   - studentFacing: Which of those sections students read.
+    public static func studentFacingText(
+        of plan: String, headings: [String], studentFacing: [String] = studentFacingHeadings
+    ) -> String {
+        studentFacingText(of: PlanStructure(parsing: plan, headings: headings).sections, studentFacing: studentFacing)
+    }
+
+    /// The student-facing lines of already parsed sections, in plan order.
+    public static func studentFacingText(of sections: [PlanSection], studentFacing: [String] = studentFacingHeadings)
+        -> String
+    {
+        var kept: [String] = []
+        for section in sections where studentFacing.contains(section.heading) {
+            for line in section.body {
+                let text = line.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "__", with: "")
+                    .trimmingCharacters(in: .whitespaces)
+                    .replacing(/^(?:\(?\d{1,2}[.):]|\(?[A-Za-z][.)]|[-–*•‣◦▪+·])\s+/, with: "")
+                    .replacing(/(?i)\(?\b(?:minutes?|mins?)\s*\d{1,3}\s*(?:[-–—]|to)\s*\d{1,3}\)?:?/, with: "")
+                    .replacing(/(?i)\(?\d{1,3}\s*(?:(?:[-–—]|to)\s*\d{1,3}\s*)?min(?:ute)?s?\b\.?\)?:?/, with: "")
+                    .trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
+                if !SupportText.isLabelled(text), text.contains(where: \.isLetter) { kept.append(text) }
+            }
+        }
+        return kept.joined(separator: "\n")
+    }
+
+    private static let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
+
+    private static func syllablesInPart(_ w: [Character]) -> Int {
+        let n = w.count
+        guard n > 0 else { return 0 }
+        func isVowel(_ i: Int) -> Bool {
+            guard i >= 0, i < n else { return false }
+            if vowels.contains(w[i]) { return true }
+            return w[i] == "y" && !(i + 1 < n && vowels.contains(w[i + 1]))
+        }
+        func letter(_ i: Int) -> Character? { i >= 0 && i < n ? w[i] : nil }
+        func isConsonant(_ i: Int) -> Bool { i >= 0 && i < n && !isVowel(i) }
+        func ends(_ suffix: String) -> Bool { w.count >= suffix.count && String(w.suffix(suffix.count)) == suffix }
+
+        // Groups of consecutive vowels, as index ranges.
+        var groups: [Range<Int>] = []
+        var i = 0
+        while i < n {
+            if isVowel(i) {
+                var j = i
+                while j < n && isVowel(j) { j += 1 }
+                groups.append(i..<j)
+                i = j
+            } else {
+                i += 1
+            }
+        }
+        var count = groups.count
+
+        // Two sounded vowels inside one group.
+        for group in groups where group.count > 1 {
+            for k in group.lowerBound..<(group.upperBound - 1) {
+                let (first, second) = (w[k], w[k + 1])
+                let before = letter(k - 1)
+                if first == "i", "aou".contains(second) {
+                    let softened = before.map { "cgnstx".contains($0) } ?? false
+                    let doubleL = before == "l" && letter(k - 2) == "l"
+                    if !softened && !doubleL { count += 1 }
+                } else if first == "u", "ao".contains(second) {
+                    if before != "q" && before != "g" { count += 1 }
+                } else if first == "e", second == "a", before == "r", letter(k - 2) == "c", letter(k + 2) == "t",
+                    letter(k + 3) != "u"
+                {
+                    count += 1
+                }
+            }
+        }
+        if let last = groups.last, last.upperBound == n, last.count == 2, ends("ea"), groups.count > 1 {
+            count += 1
+        }
+
+        // Silent e: final, before -s, before -d, and before a suffix that starts with a consonant.
+        let loneE = { (index: Int) in letter(index) == "e" && isConsonant(index - 1) && !isVowel(index + 1) }
+        let syllabicLE = { (index: Int) in letter(index - 1) == "l" && isConsonant(index - 2) }
+        if count > 1, ends("e"), loneE(n - 1), !syllabicLE(n - 1) {
+            count -= 1
+        } else if count > 1, ends("es"), loneE(n - 2), !syllabicLE(n - 2) {
+            let before = letter(n - 3)
+            let sibilant = before.map { "sxzcg".contains($0) } ?? false
+            let digraph = before == "h" && (letter(n - 4) == "c" || letter(n - 4) == "s")
+            if !sibilant && !digraph { count -= 1 }
+        } else if count > 1, ends("ed"), loneE(n - 2) {
+            let before = letter(n - 3)
+            let clusterR = before == "r" && isConsonant(n - 4) && letter(n - 4) != "r"
+            if before != "t" && before != "d" && !clusterR { count -= 1 }
+        }
+        let suffixes = ["ly", "ful", "ment", "ness", "less", "thing", "times", "where", "work"]
+        for group in groups.dropFirst()
+        where group.count == 1 && loneE(group.lowerBound) && !syllabicLE(group.lowerBound) {
+            let rest = String(w[(group.lowerBound + 1)...])
+            if suffixes.contains(rest) { count -= 1 }
+        }
+        if ends("sm") || ends("thm") { count += 1 }
+        return max(count, 1)
+    }
+}
+
+extension GradeBand {
+    /// The Flesch–Kincaid grades student-facing text should fall in for this band.
+    ///
+    /// The ranges loosely follow the Common Core text-complexity bands (their Flesch–Kincaid measures run
+    /// about 2–5.3 for grades 2–3, 6.5–10.3 for 6–8 and 8.3–14.2 for 9–12), lowered for K–2 and 3–5 because
+    /// the short prompts students read in a lesson should sit at or below the band's stretch texts.
+    public var expectedReadingLevel: ClosedRange<Double> {
+        switch self {
+        case .kTo2: 0...2.5
+        case .threeTo5: 2...5.5
+        case .sixTo8: 6...10
+        case .nineTo12: 8...14
+        }
+    }
+}
