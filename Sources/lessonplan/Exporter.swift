@@ -4,13 +4,15 @@ import LessonPlanKit
 /// Writes an export to a file (never over an existing one unless forced) or to stdout.
 struct Exporter {
     let console: Console
+    /// The headings plans are written under, for reading sections and pacing.
+    let headings: [String]
 
     /// - Returns: whether the export was written.
     @discardableResult
     func export(_ state: SessionState, format: ExportFormat, to path: String?, force: Bool) -> Bool {
         let data: Data
         do {
-            data = try SessionReview.export(state, format: format, pacing: PacingTable.rows(for: state))
+            data = try SessionReview.export(state, format: format, headings: headings)
         } catch {
             console.error(error.message)
             return false
@@ -34,9 +36,4 @@ struct Exporter {
         console.note("Wrote \(format.rawValue.uppercased()) of v\(state.currentVersion ?? 0) to \(url.path).")
         return true
     }
-}
-
-/// The pacing rows for exports, from the plan check's reading of the current plan.
-enum PacingTable {
-    static func rows(for state: SessionState) -> [PacingRow] { [] }
 }

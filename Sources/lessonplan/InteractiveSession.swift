@@ -206,7 +206,8 @@ final class InteractiveSession: @unchecked Sendable {
                 console.error(error.message)
             }
         case .export(let format, let path):
-            Exporter(console: console).export(state, format: format, to: path, force: false)
+            Exporter(console: console, headings: (try? await engine.prompts.headings()) ?? []).export(
+                state, format: format, to: path, force: false)
         case .diff(let from, let to):
             diff(state, from: from, to: to)
         case .edit:

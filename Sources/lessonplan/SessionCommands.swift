@@ -18,6 +18,7 @@ struct SessionCommands {
         FlagSpec(name: "rerun", value: nil, help: "run the same commands again against today's model and templates"),
     ]
     static let exportFlags = Flags.common + [
+        FlagSpec(name: "prompts", value: "DIR", help: "folder of prompt templates whose headings.txt to read"),
         FlagSpec(name: "format", value: "md|html|json", help: "Markdown, a printable HTML page, or JSON"),
         FlagSpec(name: "o", value: "FILE", help: "write to FILE instead of stdout"),
         FlagSpec(name: "output", value: "FILE", help: "the same as -o"),
@@ -209,7 +210,9 @@ struct SessionCommands {
                 throw UsageError(message: "export needs --format md, --format html or --format json.")
             }
             let state = try load(parsed.positionals[0])
-            let written = Exporter(console: console).export(
+            let prompts = (try? app.settings(from: parsed).1) ?? .builtIn
+            let headings = (try? prompts.headings()) ?? []
+            let written = Exporter(console: console, headings: headings).export(
                 state, format: format, to: parsed.value("o") ?? parsed.value("output"), force: parsed.has("force"))
             return written ? 0 : 1
         } catch {

@@ -185,6 +185,13 @@ import TestSupport
         #expect((json["versions"] as? [[String: Any]])?.first?["command"] as? String == "/generate")
         #expect(json["current_version"] as? Int == 1 || json["currentVersion"] as? Int == 1)
 
+        // A plan with pacing gets a pacing table that adds up to the lesson.
+        _ = try await binary.run(["generate", "--topic", "Tides", "--grade", "4", "--minutes", "40", "--name", "paced"])
+        let paced = try await binary.run(["export", "paced", "--format", "html"])
+        #expect(paced.stdout.contains("<tr><td>Warm-Up (5 min)</td><td>0–5</td><td>5 min</td></tr>"))
+        #expect(paced.stdout.contains("<tr><td>Exit Ticket</td><td>37–40</td><td>3 min</td></tr>"))
+        try HTMLCheck.parses(paced.stdout)
+
         let bad = try await binary.run(["export", "fr", "--format", "pdf"])
         #expect(bad.status == 2 && bad.stderr.contains("--format md, --format html or --format json"))
 

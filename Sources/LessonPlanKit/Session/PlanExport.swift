@@ -121,11 +121,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
 /// Pure renderers for `/export`: each returns the whole file's contents and the caller writes it.
 public enum PlanExport {
     /// The plan's ten section headings, recognised as headings when no other list is given.
-    public static let defaultHeadings = [
-        "Learning Objective", "Materials", "Warm-Up (5 min)", "Direct Instruction", "Guided Practice",
-        "Independent Practice", "Differentiation", "Check for Understanding", "Exit Ticket",
-        "Homework / Extension (optional)",
-    ]
+    public static var defaultHeadings: [String] { (try? PromptLibrary.builtIn.headings()) ?? [] }
 
     /// Lines longer than this are never taken for headings, however they start.
     static let headingLengthLimit = 80

@@ -87,9 +87,13 @@ public enum SessionReview {
         return formatter.string(from: date)
     }
 
-    /// Everything an export needs from a session.
-    public static func document(_ state: SessionState, pacing: [PacingRow] = []) -> ExportDocument? {
+    /// Everything an export needs from a session; pacing is read from the plan under `headings`.
+    public static func document(_ state: SessionState, headings: [String]) -> ExportDocument? {
         guard let current = state.current else { return nil }
+        let structure = PlanStructure(parsing: current.text, headings: headings)
+        let pacing = Pacing.segments(of: structure.sections).map {
+            PacingRow(heading: $0.heading, start: $0.start, end: $0.end)
+        }
         return ExportDocument(
             topic: current.inputs.topic, grade: current.inputs.grade.rawValue, minutes: current.inputs.minutes,
             standards: current.inputs.standards, constraints: current.inputs.constraints, model: state.header.model,
@@ -100,15 +104,15 @@ public enum SessionReview {
             currentVersion: current.number, pacing: pacing)
     }
 
-    /// The bytes of an export in `format`.
+    /// The bytes of an export in `format`, reading the plan under `headings`.
     /// - Throws: ``CommandError`` when there is no plan yet.
-    public static func export(_ state: SessionState, format: ExportFormat, pacing: [PacingRow] = []) throws -> Data {
-        guard let document = document(state, pacing: pacing) else {
+    public static func export(_ state: SessionState, format: ExportFormat, headings: [String]) throws -> Data {
+        guard let document = document(state, headings: headings) else {
             throw CommandError("There is no plan to export yet; generate one first.")
         }
         switch format {
-        case .md: return Data(PlanExport.renderMarkdown(document).utf8)
-        case .html: return Data(PlanExport.renderHTML(document).utf8)
+        case .md: return Data(PlanExport.renderMarkdown(document, headings: headings).utf8)
+        case .html: return Data(PlanExport.renderHTML(document, headings: headings).utf8)
         case .json: return try PlanExport.renderJSON(document)
         }
     }
