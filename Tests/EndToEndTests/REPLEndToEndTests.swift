@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The built binary against the loopback fake of the OpenAI API.
 @Suite(.serialized) struct REPLEndToEndTests {
     @Test func pipedSessionGeneratesRefinesUndoesAndRecordsEverything() async throws {
@@ -192,5 +196,32 @@ import TestSupport
         try FileManager.default.removeItem(at: folder.appending(path: "revise.txt"))
         let missing = try await binary.run(["generate", "--topic", "x", "--prompts", folder.path])
         #expect(missing.status == 2 && missing.stderr.contains("revise.txt is missing"))
+    }
+}
+
+/// `kill -9` mid-turn loses no completed turn and leaves a file the tool reads.
+@Suite(.serialized) struct CrashEndToEndTests {
+    @Test func killedMidStreamKeepsCompletedTurns() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await server.script([.plan, .slow(delayMs: 200)])
+        let running = try binary.start(["--grade", "6-8", "--topic", "Tides", "--minutes", "45", "--name", "crash"])
+        running.write("/shorten 30\n")
+        try await running.waitForOutput("Learning Objective", after: "── v1")
+        kill(running.pid, SIGKILL)
+        _ = try await running.wait()
+
+        let lines = try binary.transcriptLines()
+        #expect(lines.map { $0["type"] as? String }.suffix(2) == ["turn_ended", "turn_started"])
+        let replay = try await binary.run(["replay", "crash", "--plain"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("── turn 2") && replay.stdout.contains("unfinished"))
+        let resumed = try await binary.run(["resume", "crash"], input: "/history\n/shorten 30\n/quit\n")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.hasPrefix("── v1 · /generate · 6–8 · 45 min"))
+        #expect(resumed.stdout.contains("── v2 ·"))
+        let ends = try binary.transcriptLines().filter { $0["type"] as? String == "turn_ended" }
+        #expect(ends.map { $0["turn"] as? Int } == [1, 3])
     }
 }

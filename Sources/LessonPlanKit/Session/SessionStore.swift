@@ -139,14 +139,14 @@ public struct SessionStore: Sendable {
 
     private static var summaryEncoder: JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = TranscriptCoder.dateEncoding
         encoder.outputFormatting = .sortedKeys
         return encoder
     }
 
     private static var summaryDecoder: JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = TranscriptCoder.dateDecoding
         return decoder
     }
 }

@@ -25,10 +25,7 @@ public struct TranscriptCoder: Sendable {
     public func encode(_ record: TranscriptRecord) -> Data {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(TranscriptCoder.format(date))
-        }
+        encoder.dateEncodingStrategy = Self.dateEncoding
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body: Data?
         switch record {
@@ -55,13 +52,7 @@ public struct TranscriptCoder: Sendable {
     public func decode(_ line: Data) throws(TranscriptLineError) -> TranscriptRecord {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = TranscriptCoder.parse(text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "bad date"))
-            }
-            return date
-        }
+        decoder.dateDecodingStrategy = Self.dateDecoding
         let tag: Tag
         do { tag = try decoder.decode(Tag.self, from: line) } catch {
             throw .unreadable("not a transcript line")
@@ -82,6 +73,21 @@ public struct TranscriptCoder: Sendable {
         } catch {
             throw .unreadable("a \(tag.type) line is missing fields")
         }
+    }
+
+    /// Dates as written in transcripts and summaries: UTC ISO 8601 with milliseconds.
+    static let dateEncoding = JSONEncoder.DateEncodingStrategy.custom { date, encoder in
+        var container = encoder.singleValueContainer()
+        try container.encode(TranscriptCoder.format(date))
+    }
+
+    /// Reads dates with or without milliseconds.
+    static let dateDecoding = JSONDecoder.DateDecodingStrategy.custom { decoder in
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let date = TranscriptCoder.parse(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "bad date"))
+        }
+        return date
     }
 
     /// Times are written in UTC with milliseconds, e.g. `2026-11-29T12:20:15.123Z`.
