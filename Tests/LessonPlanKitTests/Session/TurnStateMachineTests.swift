@@ -1,0 +1,84 @@
+import LessonPlanKit
+import Testing
+
+@Suite struct TurnStateMachineTests {
+    @Test func aNormalTurnStreamsThenCompletes() {
+        var machine = TurnStateMachine(maxOutputTokens: 100)
+        #expect(machine.state == .idle)
+        machine.send()
+        #expect(machine.state == .sending)
+        #expect(machine.receive(.created(responseID: "resp_1")) == .none)
+        #expect(machine.receive(.unknown(type: "response.reasoning_summary_text.delta")) == .none)
+        #expect(machine.receive(.textDelta("Learning ")) == .show("Learning "))
+        #expect(machine.state == .streaming && machine.hasShownText)
+        #expect(machine.receive(.textDelta("Objective")) == .show("Objective"))
+        let usage = Usage(inputTokens: 10, outputTokens: 2)
+        #expect(machine.receive(.completed(responseID: nil, usage: usage)) == .finish(.completed))
+        #expect(machine.state == .finished(.completed))
+        #expect(machine.text == "Learning Objective" && machine.usage == usage && machine.responseID == "resp_1")
+        #expect(machine.failure == nil)
+        // Nothing moves a finished turn.
+        #expect(machine.receive(.textDelta("more")) == .none)
+        #expect(machine.cancel() == .none && machine.text == "Learning Objective")
+    }
+
+    @Test func endingsThatAreNotCompletion() {
+        var incomplete = TurnStateMachine(maxOutputTokens: 900)
+        incomplete.send()
+        _ = incomplete.receive(.textDelta("Half a plan"))
+        #expect(incomplete.receive(.incomplete(responseID: nil, reason: "max_output_tokens", usage: nil)) == .finish(.incomplete))
+        #expect(incomplete.failure == .incomplete(reason: "max_output_tokens", maxOutputTokens: 900))
+        #expect(incomplete.text == "Half a plan")
+
+        var cut = TurnStateMachine(maxOutputTokens: 1)
+        cut.send()
+        _ = cut.receive(.textDelta("Half"))
+        #expect(cut.endOfStream() == .finish(.failed))
+        #expect(cut.failure == .cutOff)
+
+        var failed = TurnStateMachine(maxOutputTokens: 1)
+        failed.send()
+        #expect(failed.receive(.failed(responseID: nil, message: "overloaded", code: nil)) == .finish(.failed))
+        #expect(failed.failure == .failed(message: "overloaded", code: nil))
+
+        var errored = TurnStateMachine(maxOutputTokens: 1)
+        errored.send()
+        #expect(errored.receive(.error(message: "bad", code: "x")) == .finish(.failed))
+        #expect(errored.failure == .streamError(message: "bad", code: "x"))
+
+        var cancelled = TurnStateMachine(maxOutputTokens: 1)
+        cancelled.send()
+        _ = cancelled.receive(.textDelta("Part"))
+        #expect(cancelled.cancel() == .finish(.cancelled))
+        #expect(cancelled.state == .finished(.cancelled) && cancelled.text == "Part")
+
+        var transport = TurnStateMachine(maxOutputTokens: 1)
+        transport.send()
+        #expect(transport.fail(.transport(.timedOut, host: "h")) == .finish(.failed))
+    }
+
+    @Test func refusalsAndEmptyAnswersFail() {
+        var refusal = TurnStateMachine(maxOutputTokens: 1)
+        refusal.send()
+        #expect(refusal.receive(.refusalDelta("I can't help with that.")) == .none)
+        #expect(refusal.receive(.completed(responseID: nil, usage: nil)) == .finish(.failed))
+        #expect(refusal.failure == .refusal("I can't help with that."))
+
+        var empty = TurnStateMachine(maxOutputTokens: 1)
+        empty.send()
+        #expect(empty.receive(.completed(responseID: nil, usage: nil)) == .finish(.failed))
+        #expect(empty.failure == .emptyAnswer)
+    }
+
+    @Test func oneBadEventIsReportedOnceAndNotFatal() {
+        var machine = TurnStateMachine(maxOutputTokens: 1)
+        machine.send()
+        guard case .warn = machine.receive(.malformed("not JSON")) else {
+            Issue.record("no warning")
+            return
+        }
+        #expect(machine.receive(.malformed("again")) == .none)
+        _ = machine.receive(.textDelta("Plan"))
+        #expect(machine.receive(.completed(responseID: nil, usage: nil)) == .finish(.completed))
+    }
+}
