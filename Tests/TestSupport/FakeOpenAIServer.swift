@@ -1,4 +1,5 @@
 import Foundation
+import LessonPlanKit
 import Synchronization
 
 #if canImport(FoundationNetworking)

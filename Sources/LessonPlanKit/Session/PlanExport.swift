@@ -1,23 +1,5 @@
 import Foundation
 
-/// One section's slot in the lesson, so exports can show pacing as a table and a timeline.
-public struct PacingRow: Codable, Equatable, Sendable {
-    public var heading: String
-    /// Minute the section starts, counted from the start of the lesson.
-    public var start: Int
-    /// Minute the section ends.
-    public var end: Int
-
-    public init(heading: String, start: Int, end: Int) {
-        self.heading = heading
-        self.start = start
-        self.end = end
-    }
-
-    /// The section's length, never negative.
-    public var minutes: Int { max(0, end - start) }
-}
-
 /// One saved version of the plan as exported: which command made it, when, and its text.
 public struct ExportVersion: Codable, Equatable, Sendable {
     public var number: Int
@@ -53,12 +35,12 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     public var created: Date
     public var versions: [ExportVersion]
     public var currentVersion: Int
-    public var pacing: [PacingRow]
+    public var pacing: [PacingSegment]
 
     public init(
         topic: String, grade: String, minutes: Int, standards: String = "", constraints: String = "",
         model: String = "", created: Date, versions: [ExportVersion], currentVersion: Int,
-        pacing: [PacingRow] = []
+        pacing: [PacingSegment] = []
     ) {
         self.topic = topic
         self.grade = grade
@@ -98,7 +80,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         created = try inputs.decode(Date.self, forKey: .created)
         versions = try container.decode([ExportVersion].self, forKey: .versions)
         currentVersion = try container.decode(Int.self, forKey: .currentVersion)
-        pacing = try container.decodeIfPresent([PacingRow].self, forKey: .pacing) ?? []
+        pacing = try container.decodeIfPresent([PacingSegment].self, forKey: .pacing) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {

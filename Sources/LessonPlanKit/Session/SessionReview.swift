@@ -92,7 +92,7 @@ public enum SessionReview {
         guard let current = state.current else { return nil }
         let structure = PlanStructure(parsing: current.text, headings: headings)
         let pacing = Pacing.segments(of: structure.sections).map {
-            PacingRow(heading: $0.heading, start: $0.start, end: $0.end)
+            PacingSegment(heading: $0.heading, start: $0.start, end: $0.end)
         }
         return ExportDocument(
             topic: current.inputs.topic, grade: current.inputs.grade.rawValue, minutes: current.inputs.minutes,

@@ -39,9 +39,9 @@ import Testing
             ],
             currentVersion: 2,
             pacing: [
-                PacingRow(heading: "Warm-Up", start: 0, end: 5),
-                PacingRow(heading: "Direct Instruction", start: 5, end: 20),
-                PacingRow(heading: "Practice & <Exit>", start: 20, end: 45),
+                PacingSegment(heading: "Warm-Up", start: 0, end: 5),
+                PacingSegment(heading: "Direct Instruction", start: 5, end: 20),
+                PacingSegment(heading: "Practice & <Exit>", start: 20, end: 45),
             ])
     }
 
