@@ -35,7 +35,7 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
 
     /// The event one message's JSON means, read with a full JSON parser.
     public static func eventWithoutFastPath(fromJSON data: String) -> StreamEvent {
-        if data.trimmingCharacters(in: .whitespacesAndNewlines) == "[DONE]" {
+        if isDoneMarker(data) {
             // Chat Completions' end marker, sent by some proxies in front of the Responses API too.
             return .unknown(type: "[DONE]")
         }
