@@ -14,6 +14,12 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
         return [Self.event(fromJSON: message.data)]
     }
 
+    /// A plainly written text delta, straight from the fast path (which rejects anything that is
+    /// not a JSON object, so a blank keep-alive still goes to ``decode(_:)``).
+    public mutating func textDelta(_ message: SSEMessage) -> String? {
+        Self.textDeltaFastPath(message.data)
+    }
+
     /// The event one message's JSON means, reading text deltas without a JSON parser when it can.
     public static func event(fromJSON data: String) -> StreamEvent {
         if let delta = textDeltaFastPath(data) {

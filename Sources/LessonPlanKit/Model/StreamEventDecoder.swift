@@ -8,11 +8,20 @@ public protocol StreamEventDecoder: Sendable {
 
     /// The events still owed when the body ends, for formats whose last word may be implicit.
     mutating func finish() -> [StreamEvent]
+
+    /// The text of a message that is nothing but answer text, read without building events;
+    /// nil means "ask ``decode(_:)``". Whenever it returns a string, `decode` would have returned
+    /// exactly `[.textDelta(string)]`. It exists because a long answer is hundreds of thousands of
+    /// such messages, and an array and an event per token cost more than reading the token.
+    mutating func textDelta(_ message: SSEMessage) -> String?
 }
 
 extension StreamEventDecoder {
     /// Most formats say everything in their messages, so nothing is owed at the end.
     public mutating func finish() -> [StreamEvent] { [] }
+
+    /// Formats without a fast path always decode in full.
+    public mutating func textDelta(_ message: SSEMessage) -> String? { nil }
 }
 
 /// Whether `data` is Chat Completions' `[DONE]` marker, allowing surrounding whitespace.
