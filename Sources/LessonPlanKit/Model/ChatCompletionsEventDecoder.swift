@@ -18,7 +18,7 @@ public struct ChatCompletionsEventDecoder: StreamEventDecoder {
         guard !ended else { return [] }
         let data = message.data
         if data.allSatisfy(\.isWhitespace) { return [] }
-        if data.trimmingCharacters(in: .whitespacesAndNewlines) == "[DONE]" {
+        if isDoneMarker(data) {
             return [end()]
         }
         guard let json = JSONValue.parse(data), json.isObject else {

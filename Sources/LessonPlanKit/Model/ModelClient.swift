@@ -187,10 +187,28 @@ public struct ModelEventStream: AsyncSequence, Sendable {
                 } catch let error as TransportError {
                     throw ModelError.transport(error, host: host)
                 }
+                // Text deltas that arrive together are handed on as one: the text is the same,
+                // and the consumer then does its per-event work once per read, not per token.
+                var text = ""
                 for message in messages {
                     sawMessage = true
-                    pending.append(contentsOf: decoder.decode(message))
+                    if let delta = decoder.textDelta(message) {
+                        text += delta
+                        continue
+                    }
+                    for event in decoder.decode(message) {
+                        if case .textDelta(let delta) = event {
+                            text += delta
+                        } else {
+                            if !text.isEmpty {
+                                pending.append(.textDelta(text))
+                                text = ""
+                            }
+                            pending.append(event)
+                        }
+                    }
                 }
+                if !text.isEmpty { pending.append(.textDelta(text)) }
                 if finished { pending.append(contentsOf: decoder.finish()) }
                 if finished, !sawMessage {
                     throw ModelError.notAStream(status: status, firstLine: ModelClient.firstLine(of: head), host: host)

@@ -14,6 +14,12 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
         return [Self.event(fromJSON: message.data)]
     }
 
+    /// A plainly written text delta, straight from the fast path (which rejects anything that is
+    /// not a JSON object, so a blank keep-alive still goes to ``decode(_:)``).
+    public mutating func textDelta(_ message: SSEMessage) -> String? {
+        Self.textDeltaFastPath(message.data)
+    }
+
     /// The event one message's JSON means, reading text deltas without a JSON parser when it can.
     public static func event(fromJSON data: String) -> StreamEvent {
         if let delta = textDeltaFastPath(data) {
@@ -35,7 +41,7 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
 
     /// The event one message's JSON means, read with a full JSON parser.
     public static func eventWithoutFastPath(fromJSON data: String) -> StreamEvent {
-        if data.trimmingCharacters(in: .whitespacesAndNewlines) == "[DONE]" {
+        if isDoneMarker(data) {
             // Chat Completions' end marker, sent by some proxies in front of the Responses API too.
             return .unknown(type: "[DONE]")
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns the server-sent events of one wire format into ``StreamEvent``s, so the client can speak
 /// either OpenAI API (or a server imitating one) through the same loop.
 public protocol StreamEventDecoder: Sendable {
@@ -6,9 +8,32 @@ public protocol StreamEventDecoder: Sendable {
 
     /// The events still owed when the body ends, for formats whose last word may be implicit.
     mutating func finish() -> [StreamEvent]
+
+    /// The text of a message that is nothing but answer text, read without building events;
+    /// nil means "ask ``decode(_:)``". Whenever it returns a string, `decode` would have returned
+    /// exactly `[.textDelta(string)]`. It exists because a long answer is hundreds of thousands of
+    /// such messages, and an array and an event per token cost more than reading the token.
+    mutating func textDelta(_ message: SSEMessage) -> String?
 }
 
 extension StreamEventDecoder {
     /// Most formats say everything in their messages, so nothing is owed at the end.
     public mutating func finish() -> [StreamEvent] { [] }
+
+    /// Formats without a fast path always decode in full.
+    public mutating func textDelta(_ message: SSEMessage) -> String? { nil }
+}
+
+/// Whether `data` is Chat Completions' `[DONE]` marker, allowing surrounding whitespace.
+///
+/// Same answer as trimming `.whitespacesAndNewlines` and comparing, but it stops at the first
+/// character that differs instead of copying the whole message: a `response.completed` event
+/// repeats the entire answer, and trimming a megabyte-long message cost more than decoding it.
+func isDoneMarker(_ data: String) -> Bool {
+    let scalars = data.unicodeScalars
+    let blank = CharacterSet.whitespacesAndNewlines
+    guard let first = scalars.firstIndex(where: { !blank.contains($0) }),
+        let last = scalars.lastIndex(where: { !blank.contains($0) })
+    else { return false }
+    return scalars[first...last].elementsEqual("[DONE]".unicodeScalars)
 }

@@ -65,10 +65,10 @@ public struct TurnStateMachine: Sendable {
         case .completed(let id, let usage):
             responseID = id ?? responseID
             self.usage = usage ?? self.usage
-            if !refusal.isEmpty, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            if !refusal.isEmpty, Self.isBlank(text) {
                 return finish(.failed, because: .refusal(refusal))
             }
-            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            if Self.isBlank(text) {
                 return finish(.failed, because: .emptyAnswer)
             }
             return finish(.completed, because: nil)
@@ -111,6 +111,13 @@ public struct TurnStateMachine: Sendable {
     public var isFinished: Bool {
         if case .finished = state { return true }
         return false
+    }
+
+    /// Whether the text is empty or only whitespace; stops at the first visible character rather
+    /// than trimming a copy of what may be a whole plan.
+    static func isBlank(_ text: String) -> Bool {
+        let blank = CharacterSet.whitespacesAndNewlines
+        return !text.unicodeScalars.contains { !blank.contains($0) }
     }
 
     private mutating func finish(_ status: TurnStatus, because error: ModelError?) -> Action {
