@@ -155,15 +155,17 @@ enum Footer {
         }
     }
 
-    /// One line per reading level: the plan a /regrade started from and the one it ended with.
+    /// The reading levels of the plan a /regrade started from and of the one it ended with, a line each.
     static func levels(before: ReadingMeasure?, after: ReadingMeasure?) -> String? {
         guard let after else { return nil }
         func describe(_ measure: ReadingMeasure) -> String {
             let mark = measure.grade == nil ? "" : measure.inRange ? " ✓" : " ✗"
             return "grade \(measure.gradeText) (\(measure.band.rawValue) expects \(measure.expectedText))\(mark)"
         }
-        let from = before.map { "before \(describe($0)) → " } ?? ""
-        return "Reading level of what students read (Flesch–Kincaid): \(from)after \(describe(after))"
+        var lines = ["Reading level of what students read (Flesch–Kincaid):"]
+        if let before { lines.append("   before: \(describe(before))") }
+        lines.append("   after:  \(describe(after))")
+        return lines.joined(separator: "\n")
     }
 
     static func grouped(_ number: Int) -> String {

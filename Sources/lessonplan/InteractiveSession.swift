@@ -361,7 +361,8 @@ final class InteractiveSession: @unchecked Sendable {
     private func promptText(_ state: SessionState) -> String {
         let inputs = state.currentInputs
         let version = state.currentVersion.map { "v\($0)" } ?? "no plan"
-        return "lessonplan [\(inputs.grade.rawValue) · \(inputs.minutes) min · \(version)]> "
+        let framework = state.currentFramework == Framework.defaultName ? "" : " · \(state.currentFramework)"
+        return "lessonplan [\(inputs.grade.rawValue) · \(inputs.minutes) min · \(version)\(framework)]> "
     }
 
     private func farewell(_ state: SessionState) {

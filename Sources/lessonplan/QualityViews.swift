@@ -23,7 +23,7 @@ struct QualityViews {
         ]
         let structure = PlanStructure(parsing: current.text, headings: framework.headings)
         let found = Set(structure.sections.map(\.heading))
-        lines.append("Headings: \(found.count) of \(framework.headings.count) present (\(framework.headings.joined(separator: ", "))).")
+        lines.append("Headings: \(found.count) of \(framework.headings.count) present.")
         if let paced = report.pacedMinutes {
             lines.append("Pacing: the timed sections add up to \(paced) of \(report.lessonMinutes) minutes.")
         }

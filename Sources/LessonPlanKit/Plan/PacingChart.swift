@@ -12,7 +12,7 @@ public enum PacingChart {
     /// - Parameters:
     ///   - segments: Timed sections in plan order, from ``Pacing/segments(of:excluding:)``.
     ///   - untimed: Headings present in the plan that name no time, listed under the chart.
-    ///   - width: Terminal columns to fit; the bars get what the labels leave (at least 12).
+    ///   - width: Terminal columns to fit; the bars get what the labels leave (at least 12, at most 60).
     ///   - colour: Colour the bars with ANSI escapes.
     public static func render(
         _ segments: [PacingSegment], lessonMinutes: Int, untimed: [String] = [], width: Int = 80, colour: Bool = false
@@ -27,7 +27,8 @@ public enum PacingChart {
         let rangeWidth = ranges.map(\.count).max() ?? 0
         let lengths = segments.map { "\($0.minutes) min" }
         let lengthWidth = lengths.map(\.count).max() ?? 0
-        let barWidth = max(12, width - labelWidth - rangeWidth - lengthWidth - 6)
+        // Wider than 60 cells a bar stops being easier to read, it only gets longer.
+        let barWidth = min(60, max(12, width - labelWidth - rangeWidth - lengthWidth - 6))
         func column(_ minute: Int) -> Int { Int((Double(minute) * Double(barWidth) / Double(span)).rounded()) }
         let lessonEnd = column(lessonMinutes)
 

@@ -57,8 +57,9 @@ public enum SessionReview {
         case .completed where ended.kept == false:
             facts.append("completed, not kept\(base)")
         case .completed:
-            let replacing = started.follows.map { ", replacing v\($0)" } ?? ""
-            facts.append("completed → v\(ended.version.map(String.init) ?? "?")\(replacing)\(base)")
+            // An automatic turn's base is the draft it replaces; say that once.
+            let origin = started.follows.map { ", replacing v\($0)" } ?? base
+            facts.append("completed → v\(ended.version.map(String.init) ?? "?")\(origin)")
         default:
             facts.append(ended.status.rawValue)
         }
