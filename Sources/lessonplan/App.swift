@@ -21,10 +21,10 @@ struct App {
         ("sessions", "lessonplan sessions [--json] | sessions rm <session> [--yes]", "list saved sessions, or remove one"),
         ("replay", "lessonplan replay <session> [--full] [--turn N] [--plain] [--step]",
          "walk a session turn by turn with diffs (no key or network needed)"),
-        ("replay --rerun", "lessonplan replay --rerun <session> [--model M] [--prompts DIR]",
+        ("replay --rerun", "lessonplan replay --rerun <session> [--model M] [--prompts DIR] [--no-repair]",
          "run the same commands again today and show how the plans differ"),
-        ("export", "lessonplan export <session> --format md|html|json [-o FILE] [--force]",
-         "the current plan as Markdown, a printable HTML page, or JSON"),
+        ("export", "lessonplan export <session> --format md|html|json [-o FILE] [--force] [--materials]",
+         "the current plan (or its handouts) as Markdown, a printable HTML page, or JSON"),
         ("help", "lessonplan help [command]", "show help for lessonplan, a subcommand or a slash command"),
     ]
 
@@ -87,6 +87,12 @@ struct App {
         } catch {
             throw UsageError(message: error.localizedDescription)
         }
+    }
+
+    /// The framework `--framework` names, checked against the templates' frameworks.
+    func framework(from parsed: ParsedArguments, prompts: PromptLibrary) throws(UsageError) -> String {
+        guard let name = parsed.value("framework") else { return Framework.defaultName }
+        do { return try prompts.framework(name).name } catch { throw UsageError(message: error.localizedDescription) }
     }
 
     /// The real network transport, configured from the settings.

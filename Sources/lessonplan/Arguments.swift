@@ -92,6 +92,23 @@ enum Flags {
         FlagSpec(name: "allow-insecure", value: nil, help: "allow sending the key over plain http:// to another machine"),
     ]
 
+    /// How a new session's plans are structured.
+    static let framework: [FlagSpec] = [
+        FlagSpec(
+            name: "framework", value: "NAME",
+            help: "lesson structure: default, or a folder of prompts/frameworks/ (5e, hunter, ubd, gradual-release)"),
+    ]
+
+    /// The automatic turns after a request.
+    static let followUps: [FlagSpec] = [
+        FlagSpec(name: "no-repair", value: nil, help: "do not repair a plan that fails the plan check automatically"),
+    ]
+
+    /// The follow-up switches as the library wants them.
+    static func followUps(from parsed: ParsedArguments) -> FollowUpOptions {
+        FollowUpOptions(repair: !parsed.has("no-repair"))
+    }
+
     static let common: [FlagSpec] = [
         FlagSpec(name: "help", value: nil, help: "show help"),
     ]

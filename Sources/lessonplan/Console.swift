@@ -16,8 +16,18 @@ final class Console: @unchecked Sendable {
     private let lock = NSLock()
     private var spinner: (any DispatchSourceTimer)?
 
+    private let columnsFromEnvironment: Int?
+
     init(environment: [String: String]) {
         colour = stdoutIsTTY && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        columnsFromEnvironment = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// Columns to fit output to: the terminal's width, else `COLUMNS`, else 80.
+    var columns: Int {
+        var size = winsize()
+        if stdoutIsTTY, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return columnsFromEnvironment ?? 80
     }
 
     /// Writes text to stdout as is.
@@ -95,21 +105,67 @@ final class Console: @unchecked Sendable {
     }
 }
 
-/// Formats the one footer line after a turn: version, tokens, seconds.
+/// Formats the lines after a turn: version, tokens, seconds and the plan check, then one line per problem.
 enum Footer {
-    static func text(for outcome: TurnOutcome, currentVersion: Int?) -> String {
+    /// The footer line of a turn.
+    static func text(for outcome: TurnOutcome) -> String {
+        let current = outcome.current.map { "v\($0)" } ?? "v–"
         var parts: [String] = []
         switch outcome.status {
-        case .completed: parts.append("v\(outcome.version ?? currentVersion ?? 0)")
-        case .incomplete: parts.append("incomplete, still v\(currentVersion.map(String.init) ?? "–")")
-        case .failed: parts.append("failed, still v\(currentVersion.map(String.init) ?? "–")")
-        case .cancelled: parts.append("cancelled, still v\(currentVersion.map(String.init) ?? "–")")
+        case .completed:
+            if let materials = outcome.materials {
+                parts.append("handouts \(materials)")
+            } else if let version = outcome.version {
+                parts.append("v\(version)")
+            } else {
+                parts.append("not kept, still \(current)")
+            }
+        case .incomplete: parts.append("incomplete, still \(current)")
+        case .failed: parts.append("failed, still \(current)")
+        case .cancelled: parts.append("cancelled, still \(current)")
         }
         if let usage = outcome.usage {
             parts.append("\(grouped(usage.inputTokens)) in / \(grouped(usage.outputTokens)) out")
         }
         parts.append(String(format: "%.1f s", outcome.seconds))
+        if let check = outcome.check, outcome.kept != false {
+            parts.append(check.passed ? "✓ plan check" : "✗ plan check: \(check.problems.count == 1 ? "1 problem" : "\(check.problems.count) problems")")
+        }
         return "── " + parts.joined(separator: " · ")
+    }
+
+    /// The footer, then the plan check's problems one short line each, then why a follow-up was kept or not.
+    static func lines(for outcome: TurnOutcome) -> [String] {
+        var lines = [text(for: outcome)]
+        if outcome.kept != false {
+            lines += outcome.problems.map { "   ✗ \($0)" }
+        }
+        if let note = outcome.keepNote { lines.append("   \(note)") }
+        return lines
+    }
+
+    /// The line announcing an automatic turn.
+    static func text(for followUp: FollowUp) -> String {
+        switch followUp {
+        case .repair(let draft, let problems):
+            let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+            return "── repairing v\(draft) once: asking for the same plan without its \(count)…"
+        case .readingLevel(let draft, let measure):
+            return "── v\(draft) reads at grade \(measure.gradeText); grades \(measure.band.rawValue) expect \(measure.expectedText). Asking once more…"
+        }
+    }
+
+    /// The reading levels of the plan a /regrade started from and of the one it ended with, a line each.
+    static func levels(before: ReadingMeasure?, after: ReadingMeasure?) -> String? {
+        guard let after else { return nil }
+        func describe(_ measure: ReadingMeasure) -> String {
+            let mark = measure.grade == nil ? "" : measure.inRange ? " ✓" : " ✗"
+            return "grade \(measure.gradeText) (\(measure.band.rawValue) expects \(measure.expectedText))\(mark)"
+        }
+        var lines = ["Reading level of what students read (Flesch–Kincaid):"]
+        if let before { lines.append("   before: \(describe(before))") }
+        lines.append("   after:  \(describe(after))")
+        return lines.joined(separator: "\n")
     }
 
     static func grouped(_ number: Int) -> String {

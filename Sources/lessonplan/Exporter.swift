@@ -4,19 +4,39 @@ import LessonPlanKit
 /// Writes an export to a file (never over an existing one unless forced) or to stdout.
 struct Exporter {
     let console: Console
-    /// The headings plans are written under, for reading sections and pacing.
-    let headings: [String]
+    /// The prompt templates, whose frameworks say how to read a plan's sections and pacing.
+    let prompts: PromptLibrary
 
+    /// The current plan, read with its own framework's headings.
     /// - Returns: whether the export was written.
     @discardableResult
     func export(_ state: SessionState, format: ExportFormat, to path: String?, force: Bool) -> Bool {
         let data: Data
         do {
-            data = try SessionReview.export(state, format: format, headings: headings)
+            let framework = try prompts.framework(state.currentFramework)
+            data = try SessionReview.export(state, format: format, framework: framework)
         } catch {
             console.error(error.message)
             return false
         }
+        return write(data, format: format, to: path, force: force, what: "v\(state.currentVersion ?? 0)")
+    }
+
+    /// The latest student handouts.
+    /// - Returns: whether the export was written.
+    @discardableResult
+    func exportMaterials(_ state: SessionState, format: ExportFormat, to path: String?, force: Bool) -> Bool {
+        let data: Data
+        do {
+            data = try SessionReview.exportMaterials(state, format: format)
+        } catch {
+            console.error(error.message)
+            return false
+        }
+        return write(data, format: format, to: path, force: force, what: "the handouts")
+    }
+
+    private func write(_ data: Data, format: ExportFormat, to path: String?, force: Bool, what: String) -> Bool {
         guard let path else {
             console.out(String(decoding: data, as: UTF8.self))
             if data.last != UInt8(ascii: "\n") { console.out("\n") }
@@ -33,7 +53,7 @@ struct Exporter {
             console.error("Cannot write \(url.path): check that the folder exists and is writable.")
             return false
         }
-        console.note("Wrote \(format.rawValue.uppercased()) of v\(state.currentVersion ?? 0) to \(url.path).")
+        console.note("Wrote \(format.rawValue.uppercased()) of \(what) to \(url.path).")
         return true
     }
 }

@@ -52,6 +52,10 @@ struct HandEditor {
         do {
             if let version = try await engine.handEdit(text, command: line.trimmingCharacters(in: .whitespaces)) {
                 console.line("Saved your edit as v\(version.number) (from v\(current.number)); /diff shows what changed.")
+                if let report = version.check, let framework = try? await engine.framework(of: version) {
+                    let problems = report.problems.map { "   ✗ \(framework.describe($0))" }
+                    console.line(console.dim(report.passed ? "── ✓ plan check" : "── ✗ plan check:\n" + problems.joined(separator: "\n")))
+                }
             } else {
                 console.line("No changes; still v\(current.number).")
             }

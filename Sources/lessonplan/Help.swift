@@ -17,6 +17,11 @@ enum Help {
         Lesson inputs:
         \(Flags.describe(Flags.lesson))
 
+        Plan quality:
+        \(Flags.describe(Flags.framework + Flags.followUps))
+          Every plan is checked (headings in order, pacing adds up, warm-up, CFU questions, exit ticket);
+          one that fails is repaired once automatically and the repair kept only if it checks better.
+
         Connection:
         \(Flags.describe(Flags.connection))
 
@@ -45,7 +50,10 @@ enum Help {
                 and saves the session. Exits 0 on success, 1 when a turn fails, 2 for bad usage.
                 Defaults: grade 6–8, 45 minutes; the topic is required.
 
-                \(Flags.describe(Flags.lesson + [FlagSpec(name: "then", value: "COMMAND", help: "a slash command or a change in words, applied after the first plan (repeatable)")] + Flags.connection))
+                Each plan's check goes to stderr; a plan that fails it is repaired once unless --no-repair.
+                With --then /materials last, the handouts are printed instead of the plan.
+
+                \(Flags.describe(Flags.lesson + Flags.framework + Flags.followUps + [FlagSpec(name: "then", value: "COMMAND", help: "a slash command or a change in words, applied after the first plan (repeatable)")] + Flags.connection))
 
                 """
         case "resume":
@@ -54,9 +62,10 @@ enum Help {
 
                 Reopens a saved session (an id, an id prefix or a name; see `lessonplan sessions`)
                 at the version you last saw, with /undo, /history and /diff as before. Without
-                --model it goes on with the model the session was started with.
+                --model it goes on with the model the session was started with, and its plan keeps
+                its framework.
 
-                \(Flags.describe(Flags.connection))
+                \(Flags.describe(Flags.followUps + Flags.connection))
 
                 """
         case "sessions":
@@ -73,7 +82,7 @@ enum Help {
         case "replay":
             return """
                 Usage: lessonplan replay <session | file.jsonl> [--full] [--turn N] [--plain] [--step]
-                       lessonplan replay --rerun <session> [--model M] [--prompts DIR]
+                       lessonplan replay --rerun <session> [--model M] [--prompts DIR] [--no-repair]
 
                 Walks a transcript for review: for each turn its number, time, command as typed,
                 model, tokens and status, and the plan as a coloured line diff against the version
@@ -87,19 +96,23 @@ enum Help {
                 --rerun sends the same commands again, against today's model and prompt templates,
                 into a new session, then shows turn by turn how each new plan differs from the
                 recorded one. This is how a prompt change is reviewed. It needs a key like any
-                request; without --model it uses the recorded session's model.
+                request; without --model it uses the recorded session's model. Recorded automatic
+                turns (repairs, reading-level retries) are not sent again: each command gets the
+                automatic turns today's check calls for (none with --no-repair).
 
                 """
         case "export":
             return """
-                Usage: lessonplan export <session> --format md|html|json [-o FILE] [--force]
+                Usage: lessonplan export <session> --format md|html|json [-o FILE] [--force] [--materials]
 
                   md    the current plan as Markdown, under a header block of the inputs
-                  html  one self-contained printable page: inputs, plan and pacing table
+                  html  one self-contained printable page: inputs, plan, pacing table and timeline
                   json  the inputs, every version with its command, and the current plan
 
+                Sections and pacing are read with the plan's own framework. --materials exports the
+                latest student handouts (/materials) instead of the plan.
                 Without -o the export goes to stdout. An existing FILE is only replaced with --force.
-                In a session, /export md|html|json [FILE] does the same.
+                In a session, /export [materials] md|html|json [FILE] does the same.
 
                 """
         case "help":

@@ -7,8 +7,10 @@ final class InteractiveSession: @unchecked Sendable {
     let app: App
     var console: Console { app.console }
     private var lastInterrupt: Date?
+    /// Which automatic turns follow a request; `--no-repair` and `/repair on|off` change it.
+    private var followUps = FollowUpOptions()
 
-    static let flags = Flags.lesson + Flags.connection + Flags.common
+    static let flags = Flags.lesson + Flags.framework + Flags.followUps + Flags.connection + Flags.common
 
     init(app: App) { self.app = app }
 
@@ -16,6 +18,7 @@ final class InteractiveSession: @unchecked Sendable {
         let parsed: ParsedArguments
         let settings: ResolvedSettings
         let prompts: PromptLibrary
+        let framework: String
         do {
             parsed = try ParsedArguments.parse(arguments, specs: Self.flags, command: "lessonplan")
             if parsed.has("help") {
@@ -26,14 +29,17 @@ final class InteractiveSession: @unchecked Sendable {
                 throw UsageError(message: "Unexpected “\(extra)”; quote values with spaces, e.g. --topic \"The water cycle\".")
             }
             (settings, prompts) = try app.settings(from: parsed)
+            framework = try app.framework(from: parsed, prompts: prompts)
         } catch {
             console.error(error.message)
             return 2
         }
+        followUps = Flags.followUps(from: parsed)
         let directory = settings.dataDirectory
         try? directory.prepare()
+        let frameworks = prompts.frameworkNames
         let reader = makeLineReader(historyFile: console.stdinIsTTY ? directory.historyFile : nil) { line in
-            CommandTable.completions(for: line)
+            CommandTable.completions(for: line, frameworks: frameworks)
         }
 
         let inputs: LessonInputs
@@ -51,7 +57,7 @@ final class InteractiveSession: @unchecked Sendable {
         do {
             engine = try SessionEngine(
                 newSessionWith: inputs, name: name, store: SessionStore(directory: directory), prompts: prompts,
-                client: app.client(for: settings), toolVersion: App.version)
+                client: app.client(for: settings), toolVersion: App.version, framework: framework)
         } catch {
             console.error(error.message)
             return 1
@@ -60,7 +66,7 @@ final class InteractiveSession: @unchecked Sendable {
         if settings.model.endpoint == nil, (settings.model.apiKey ?? "").isEmpty {
             console.error(ModelError.noKey.errorDescription ?? "")
         } else {
-            await runTurn(
+            await runRequest(
                 engine: engine, command: "/generate", refinement: Refinement(template: "generate", inputs: inputs),
                 interrupts: interrupts)
         }
@@ -72,7 +78,9 @@ final class InteractiveSession: @unchecked Sendable {
         let engine: SessionEngine
         let directory: DataDirectory
         do {
-            let parsed = try ParsedArguments.parse(arguments, specs: Flags.connection + Flags.common, command: "resume")
+            let parsed = try ParsedArguments.parse(
+                arguments, specs: Flags.followUps + Flags.connection + Flags.common, command: "resume")
+            followUps = Flags.followUps(from: parsed)
             if parsed.has("help") {
                 console.out(Help.subcommand("resume") ?? "")
                 return 0
@@ -100,8 +108,9 @@ final class InteractiveSession: @unchecked Sendable {
         let label = state.name.map { "“\($0)”" } ?? String(state.header.id.prefix(8))
         console.note("Resumed session \(label): \(state.currentInputs.topic), \(state.versions.count) version(s).")
         if let current = state.current { show(current) }
+        let frameworks = engine.prompts.frameworkNames
         let reader = makeLineReader(historyFile: console.stdinIsTTY ? directory.historyFile : nil) { line in
-            CommandTable.completions(for: line)
+            CommandTable.completions(for: line, frameworks: frameworks)
         }
         return await loop(engine: engine, reader: reader, interrupts: makeInterrupts())
     }
@@ -156,7 +165,7 @@ final class InteractiveSession: @unchecked Sendable {
                 guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
                 let action: CommandAction
                 do {
-                    action = try CommandTable.parse(line, context: state.commandContext)
+                    action = try CommandTable.parse(line, context: await engine.commandContext)
                 } catch {
                     console.error(error.message)
                     continue
@@ -192,12 +201,34 @@ final class InteractiveSession: @unchecked Sendable {
         case .undo:
             do {
                 let target = try await engine.undo()
-                console.line("Back to v\(target.number) (\(target.command)); /show prints it.")
+                // Automatic turns are recorded as "(auto repair)"; do not wrap them in a second pair.
+                let command = target.command.hasPrefix("(") ? String(target.command.dropFirst().dropLast()) : target.command
+                console.line("Back to v\(target.number) (\(command)); /show prints it.")
             } catch {
                 console.error(error.message)
             }
         case .refine(let refinement):
-            await runTurn(engine: engine, command: line.trimmingCharacters(in: .whitespaces), refinement: refinement, interrupts: interrupts)
+            await runRequest(
+                engine: engine, command: line.trimmingCharacters(in: .whitespaces), refinement: refinement,
+                interrupts: interrupts)
+        case .repair:
+            await repair(engine: engine, command: line.trimmingCharacters(in: .whitespaces), interrupts: interrupts)
+        case .autoRepair(let on):
+            followUps.repair = on
+            console.line(
+                on
+                    ? "Automatic repair is on: a plan that fails the check is repaired once."
+                    : "Automatic repair is off: plans that fail the check are shown as they are; /repair fixes one.")
+        case .check:
+            await QualityViews(console: console).check(engine: engine)
+        case .pacing:
+            await QualityViews(console: console).pacing(engine: engine)
+        case .level:
+            await QualityViews(console: console).level(engine: engine)
+        case .frameworks:
+            await QualityViews(console: console).frameworks(engine: engine)
+        case .exportMaterials(let format, let path):
+            Exporter(console: console, prompts: engine.prompts).exportMaterials(state, format: format, to: path, force: false)
         case .save(let name):
             do {
                 try await engine.rename(name)
@@ -206,8 +237,7 @@ final class InteractiveSession: @unchecked Sendable {
                 console.error(error.message)
             }
         case .export(let format, let path):
-            Exporter(console: console, headings: (try? await engine.prompts.headings()) ?? []).export(
-                state, format: format, to: path, force: false)
+            Exporter(console: console, prompts: engine.prompts).export(state, format: format, to: path, force: false)
         case .diff(let from, let to):
             diff(state, from: from, to: to)
         case .edit:
@@ -254,38 +284,85 @@ final class InteractiveSession: @unchecked Sendable {
         console.line("Copied v\(current.number) to the clipboard (through the terminal's OSC 52; if nothing arrives, your terminal may need clipboard access turned on).")
     }
 
-    /// Streams one turn to the terminal and ends with the footer line.
-    private func runTurn(
+    /// Streams a request and its automatic follow-ups to the terminal, each turn ending with its footer.
+    private func runRequest(
         engine: SessionEngine, command: String, refinement: Refinement, interrupts: Interrupts
     ) async {
         let console = self.console
         let printed = Printed()
-        let outcome = await interrupts.run {
-            await engine.run(command: command, refinement: refinement) { progress in
-                switch progress {
-                case .waiting: console.startWaiting("writing the plan…")
-                case .text(let text):
-                    printed.record(text)
-                    console.out(text)
-                case .notice(let message): console.note(message)
-                }
+        let options = followUps
+        let result = await interrupts.run {
+            await engine.request(command: command, refinement: refinement, options: options) { update in
+                Self.render(update, console: console, printed: printed, waiting: refinement.kind == .materials ? "writing the handouts…" : "writing the plan…")
             }
         }
-        console.stopWaiting()
-        if printed.needsNewline { console.out("\n") }
-        let state = await engine.state
-        if outcome.status != .completed, let message = outcome.message {
-            console.error(message)
+        if let levels = Footer.levels(before: result.levelBefore, after: result.levelAfter) {
+            console.line(levels)
         }
-        if outcome.status != .failed || outcome.seconds > 0 {
-            console.line(console.dim(Footer.text(for: outcome, currentVersion: state.currentVersion)))
+        let first = result.first
+        guard first.status == .completed else { return }
+        if refinement.template == StandardsCommand.templates[0] {
+            let standards = StandardsAlignment.items(refinement.inputs.standards)
+            let final = await engine.state.current?.text ?? first.text
+            let missing = StandardsAlignment.unquoted(standards, in: final)
+            if missing.isEmpty {
+                console.line("✓ Every standard is quoted word for word.")
+            } else {
+                for standard in missing { console.line("✗ Not quoted word for word: “\(standard)”") }
+            }
+        }
+        if refinement.kind == .materials {
+            let notes = StudentMaterials.teacherOnlyLines(first.text)
+            if notes.isEmpty {
+                console.line("✓ No teacher-only notes found. /export materials html FILE writes a printable page.")
+            } else {
+                for note in notes { console.line("✗ Looks meant for the teacher: \(note)") }
+            }
+        }
+    }
+
+    /// `/repair`: one request to fix what the check found in the current plan.
+    private func repair(engine: SessionEngine, command: String, interrupts: Interrupts) async {
+        let console = self.console
+        let printed = Printed()
+        let outcome = await interrupts.run {
+            await engine.repair(command: command) { update in
+                Self.render(update, console: console, printed: printed, waiting: "repairing the plan…")
+            }
+        }
+        if outcome == nil, let current = await engine.state.current {
+            console.line("v\(current.number) passes the plan check; there is nothing to repair.")
+        }
+    }
+
+    /// Shows one piece of progress: streamed text, a turn's footer, or the line before an automatic turn.
+    private static func render(_ update: RequestProgress, console: Console, printed: Printed, waiting: String) {
+        switch update {
+        case .turn(.waiting): console.startWaiting(waiting)
+        case .turn(.text(let text)):
+            printed.record(text)
+            console.out(text)
+        case .turn(.notice(let message)): console.note(message)
+        case .ended(let outcome):
+            console.stopWaiting()
+            if printed.needsNewline { console.out("\n") }
+            printed.reset()
+            if outcome.status != .completed, let message = outcome.message {
+                console.error(message)
+            }
+            if outcome.status != .failed || outcome.seconds > 0 {
+                for line in Footer.lines(for: outcome) { console.line(console.dim(line)) }
+            }
+        case .followUp(let followUp):
+            console.line(console.dim(Footer.text(for: followUp)))
         }
     }
 
     private func promptText(_ state: SessionState) -> String {
         let inputs = state.currentInputs
         let version = state.currentVersion.map { "v\($0)" } ?? "no plan"
-        return "lessonplan [\(inputs.grade.rawValue) · \(inputs.minutes) min · \(version)]> "
+        let framework = state.currentFramework == Framework.defaultName ? "" : " · \(state.currentFramework)"
+        return "lessonplan [\(inputs.grade.rawValue) · \(inputs.minutes) min · \(version)\(framework)]> "
     }
 
     private func farewell(_ state: SessionState) {
@@ -303,6 +380,11 @@ final class Printed: Sendable {
         last.withLock { $0 = text.last ?? $0 }
     }
 
+    /// Forgets the last character, for the next turn's text.
+    func reset() {
+        last.withLock { $0 = nil }
+    }
+
     var needsNewline: Bool {
         last.withLock { $0 != nil && $0 != "\n" }
     }
@@ -316,8 +398,10 @@ enum History {
         for version in state.versions {
             let marker = version.number == state.currentVersion ? "→" : " "
             let from = version.parent.map { " (from v\($0))" } ?? ""
+            let replacing = version.draft.map { ", replacing v\($0)" } ?? ""
+            let framework = version.framework == Framework.defaultName ? "" : " · \(version.framework)"
             lines.append(
-                "\(marker) v\(version.number)  \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min  \(version.command)\(from)")
+                "\(marker) v\(version.number)  \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min\(framework)  \(version.command)\(replacing)\(from)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -6,7 +6,7 @@ struct OneShot {
     let app: App
     var console: Console { app.console }
 
-    static let flags = Flags.lesson + Flags.connection + Flags.common + [
+    static let flags = Flags.lesson + Flags.framework + Flags.followUps + Flags.connection + Flags.common + [
         FlagSpec(name: "then", value: "COMMAND", help: "", repeatable: true)
     ]
 
@@ -26,48 +26,79 @@ struct OneShot {
             steps = try checkedSteps(parsed.all("then"))
             let (settings, prompts) = try app.settings(from: parsed)
             let inputs = try app.inputs(from: parsed, ask: nil)
-            engine = try makeEngine(inputs: inputs, name: app.sessionName(parsed), settings: settings, prompts: prompts)
+            let framework = try app.framework(from: parsed, prompts: prompts)
+            engine = try makeEngine(
+                inputs: inputs, name: app.sessionName(parsed), settings: settings, prompts: prompts, framework: framework)
         } catch {
             console.error(error.message)
             return 2
         }
         let interrupts = Interrupts(whenIdle: {})
         let id = await engine.state.header.id
+        let options = Flags.followUps(from: parsed)
+        var handouts: String?
         for command in ["/generate"] + steps {
             let action: CommandAction
             do {
-                action = try CommandTable.parse(command, context: await engine.state.commandContext)
+                action = try CommandTable.parse(command, context: await engine.commandContext)
             } catch {
                 console.error("\(command): \(error.message)")
                 return 1
             }
+            let console = self.console
             switch action {
             case .refine(let refinement):
                 console.note("→ \(command)")
-                let outcome = await interrupts.run {
-                    await engine.run(command: command, refinement: refinement) { _ in }
+                let result = await interrupts.run {
+                    await engine.request(command: command, refinement: refinement, options: options) { update in
+                        Self.report(update, console: console)
+                    }
                 }
-                let current = await engine.state.currentVersion
-                console.note(Footer.text(for: outcome, currentVersion: current))
-                guard outcome.status == .completed else {
-                    console.error(outcome.message ?? "The turn did not complete.")
+                if let levels = Footer.levels(before: result.levelBefore, after: result.levelAfter) {
+                    console.note(levels)
+                }
+                guard result.first.status == .completed else {
+                    console.error(result.first.message ?? "The turn did not complete.")
                     console.note("Session \(id.prefix(8)) is saved; `lessonplan resume \(id.prefix(8))` continues it.")
                     return 1
                 }
+                handouts = refinement.kind == .materials ? result.first.text : nil
+            case .repair:
+                console.note("→ \(command)")
+                let outcome = await interrupts.run {
+                    await engine.repair(command: command) { update in Self.report(update, console: console) }
+                }
+                if outcome == nil { console.note("The plan passes the check; there is nothing to repair.") }
+                handouts = nil
             case .undo:
                 do { try await engine.undo() } catch {
                     console.error("\(command): \(error.localizedDescription)")
                     return 1
                 }
+                handouts = nil
             default:
                 break
             }
         }
-        if let plan = await engine.state.current?.text {
-            console.out(plan.hasSuffix("\n") ? plan : plan + "\n")
+        // The result of the last step: the handouts when it was /materials, else the current plan.
+        let plan = await engine.state.current?.text
+        if let text = handouts ?? plan {
+            console.out(text.hasSuffix("\n") ? text : text + "\n")
         }
         console.note("Saved session \(id.prefix(8)); `lessonplan resume \(id.prefix(8))` continues it.")
         return 0
+    }
+
+    /// Progress goes to stderr so stdout holds only the final plan: footers, problems, follow-ups.
+    private static func report(_ update: RequestProgress, console: Console) {
+        switch update {
+        case .turn(.notice(let message)): console.note(message)
+        case .turn: break
+        case .ended(let outcome):
+            for line in Footer.lines(for: outcome) { console.note(line) }
+        case .followUp(let followUp):
+            console.note(Footer.text(for: followUp))
+        }
     }
 
     /// Rejects `--then` commands that can never work before any request is paid for.
@@ -83,13 +114,13 @@ struct OneShot {
         return steps
     }
 
-    private func makeEngine(inputs: LessonInputs, name: String?, settings: ResolvedSettings, prompts: PromptLibrary)
-        throws(UsageError) -> SessionEngine
-    {
+    private func makeEngine(
+        inputs: LessonInputs, name: String?, settings: ResolvedSettings, prompts: PromptLibrary, framework: String
+    ) throws(UsageError) -> SessionEngine {
         do {
             return try SessionEngine(
                 newSessionWith: inputs, name: name, store: SessionStore(directory: settings.dataDirectory),
-                prompts: prompts, client: app.client(for: settings), toolVersion: App.version)
+                prompts: prompts, client: app.client(for: settings), toolVersion: App.version, framework: framework)
         } catch {
             throw UsageError(message: error.localizedDescription)
         }

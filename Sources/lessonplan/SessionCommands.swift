@@ -10,7 +10,7 @@ struct SessionCommands {
         FlagSpec(name: "json", value: nil, help: "print the list as JSON"),
         FlagSpec(name: "yes", value: nil, help: "with rm: remove without asking"),
     ]
-    static let replayFlags = Flags.common + Flags.connection + [
+    static let replayFlags = Flags.common + Flags.connection + Flags.followUps + [
         FlagSpec(name: "full", value: nil, help: "print whole plans instead of diffs"),
         FlagSpec(name: "turn", value: "N", help: "only turn N"),
         FlagSpec(name: "plain", value: nil, help: "no colour"),
@@ -23,6 +23,7 @@ struct SessionCommands {
         FlagSpec(name: "o", value: "FILE", help: "write to FILE instead of stdout"),
         FlagSpec(name: "output", value: "FILE", help: "the same as -o"),
         FlagSpec(name: "force", value: nil, help: "replace FILE if it exists"),
+        FlagSpec(name: "materials", value: nil, help: "export the latest student handouts (/materials) instead of the plan"),
     ]
 
     private var store: SessionStore {
@@ -162,7 +163,8 @@ struct SessionCommands {
             }
             engine = try SessionEngine(
                 newSessionWith: recorded.header.inputs, name: nil, store: SessionStore(directory: settings.dataDirectory),
-                prompts: prompts, client: app.client(for: settings), toolVersion: App.version)
+                prompts: prompts, client: app.client(for: settings), toolVersion: App.version,
+                framework: recorded.header.framework ?? Framework.defaultName)
         } catch {
             console.error(error.message)
             return 2
@@ -172,7 +174,7 @@ struct SessionCommands {
         let interrupts = Interrupts(whenIdle: {})
         let console = self.console
         let steps = await interrupts.run {
-            await SessionRerun.run(recorded, in: engine) { turn, progress in
+            await SessionRerun.run(recorded, in: engine, options: Flags.followUps(from: parsed)) { turn, progress in
                 if case .waiting = progress { console.note("→ turn \(turn)") }
             }
         }
@@ -189,6 +191,9 @@ struct SessionCommands {
             if outcome.status != .completed { failures += 1 }
             if step.recordedStatus == .completed, outcome.status == .completed {
                 console.out(DiffRendering.render(old: step.recordedOutput, new: outcome.text, colour: console.colour) + "\n")
+            }
+            for followUp in step.followUps {
+                console.line("   then \(followUp.keepNote ?? "an automatic turn: \(followUp.status.rawValue)")")
             }
         }
         console.note("New session \(id.prefix(8)) holds the re-run; `lessonplan replay \(id.prefix(8))` walks it.")
@@ -211,9 +216,12 @@ struct SessionCommands {
             }
             let state = try load(parsed.positionals[0])
             let prompts = (try? app.settings(from: parsed).1) ?? .builtIn
-            let headings = (try? prompts.headings()) ?? []
-            let written = Exporter(console: console, headings: headings).export(
-                state, format: format, to: parsed.value("o") ?? parsed.value("output"), force: parsed.has("force"))
+            let exporter = Exporter(console: console, prompts: prompts)
+            let path = parsed.value("o") ?? parsed.value("output")
+            let written =
+                parsed.has("materials")
+                ? exporter.exportMaterials(state, format: format, to: path, force: parsed.has("force"))
+                : exporter.export(state, format: format, to: path, force: parsed.has("force"))
             return written ? 0 : 1
         } catch {
             console.error(error.message)

@@ -185,7 +185,10 @@ import TestSupport
         defer { binary.removeHome() }
         let folder = binary.home.appending(path: "prompts")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for name in ["instructions", "rules", "headings", "generate", "shorten", "lengthen", "differentiate", "regrade", "revise"] {
+        for name in [
+            "instructions", "rules", "headings", "generate", "shorten", "lengthen", "differentiate", "regrade", "level",
+            "revise", "standards", "convert", "materials", "repair",
+        ] {
             try "{{topic}}\n".write(to: folder.appending(path: "\(name).txt"), atomically: true, encoding: .utf8)
         }
         try "Dear {{teacher}}\n".write(to: folder.appending(path: "shorten.txt"), atomically: true, encoding: .utf8)

@@ -18,7 +18,11 @@ What a model request gets is decided by a queue of *steps*, one step per request
 When the queue is empty the default step ``{"kind": "plan"}`` applies. Step kinds:
 
 * ``plan``: a deterministic lesson plan under the ten headings, paced to the minutes in the
-  request (see ``plan_text``). Options: ``delay_ms`` (pause before each delta).
+  request, with student-facing text worded for the requested grade band (see ``plan_text``); a
+  prompt whose "Output format" lists other headings (another framework) gets a plan under those
+  (see ``framework_plan_text``); a /standards prompt gets its standards quoted under the first
+  section, and a /materials prompt gets student handouts (``handouts_text``). Options:
+  ``delay_ms`` (pause before each delta).
 * ``text``: streams exactly ``text``.
 * ``slow``: ``plan`` with ``delay_ms`` (default 200) between deltas, for Ctrl-C tests.
 * ``refusal``: the model declines with ``text`` (a ``refusal`` content part).
@@ -239,13 +243,109 @@ def pacing(minutes: int) -> list[int]:
     return parts
 
 
-def plan_text(number: int, grade: str, minutes: int, topic: str) -> str:
+# What students read in the default plan, worded for each grade band so that its Flesch–Kincaid
+# grade lands in the band's expected range (K–2 up to 2.5, 3–5 2–5.5, 6–8 6–10, 9–12 8–14):
+# the fake "model" obeys a /regrade, so only a scripted plan triggers the reading-level retry.
+STUDENT_TEXT = {
+    "young": {
+        "guided": "In pairs, students do two examples. The teacher walks around and helps.",
+        "independent": "Students do three practice items on their own.",
+        "cfu": ["What is the big idea today?", "How does the example show it?", "Where can you see it at home?"],
+        "exit": ["One thing I learned…", "One question I have…", "One way I can use this…"],
+    },
+    "middle": {
+        "guided": "In pairs, students work through two examples while the teacher circulates.",
+        "independent": "Students complete three practice items on their own.",
+        "cfu": ["What is the main idea of {topic}?", "How does the worked example show it?",
+                "Where could you see this outside school?"],
+        "exit": ["One thing I learned…", "One question I still have…", "One way I could use this…"],
+    },
+    "older": {
+        "guided": "In pairs, students analyze two examples and explain each relationship while the "
+                  "teacher circulates and questions their reasoning.",
+        "independent": "Students solve three problems on their own and justify each answer with evidence.",
+        "cfu": ["What principle explains the results of the demonstration?",
+                "How does the worked example illustrate that principle?",
+                "Where could you recognize this process outside the classroom?"],
+        "exit": ["One important idea I understood today…",
+                 "One question I still have about the explanation…",
+                 "One situation where I could use this understanding…"],
+    },
+}
+
+
+def student_text(grade: str) -> dict[str, Any]:
+    """The wording of the student-facing lines for a grade band as the prompt writes it."""
+    if grade.upper().startswith("K"):
+        return STUDENT_TEXT["young"]
+    if grade.startswith("6") or grade.startswith("9"):
+        return STUDENT_TEXT["older"]
+    return STUDENT_TEXT["middle"]
+
+
+def find_headings(text: str) -> list[str]:
+    """The numbered headings under "Output format" in a prompt, or the ten default ones."""
+    match = re.search(r"Output format[^\n]*\n((?:\d+\) [^\n]+\n?)+)", text)
+    if not match:
+        return HEADINGS
+    return [re.sub(r"^\d+\) ", "", line).strip() for line in match.group(1).splitlines() if line.strip()]
+
+
+def framework_plan_text(number: int, headings: list[str], grade: str, minutes: int, topic: str) -> str:
+    """A plan under any other framework's headings that passes its check.
+
+    The first section takes 5 minutes (a framework's warm-up comes first), the rest share the
+    remaining time, and every section asks three numbered questions, so whichever heading a
+    framework counts as its CFU or exit ticket has enough and exactly three.
+    """
+    minutes = max(minutes, 10)
+    rest = minutes - 5
+    others = len(headings) - 1
+    shares = [rest // others] * others if others else []
+    if shares:
+        shares[-1] += rest - sum(shares)
+    times = [5] + shares if others else [minutes]
+    words = student_text(grade)
+    lines: list[str] = []
+    for index, (heading, length) in enumerate(zip(headings, times)):
+        lines += [f"{heading} ({length} min)", f"- Students work on {topic}, step {index + 1}."]
+        lines += [f"{n}. {question.format(topic=topic)}" for n, question in enumerate(words["cfu"], start=1)]
+        lines.append("")
+    lines.append(f"Plan #{number} — grade band {grade}, {minutes} minutes in total.")
+    return "\n".join(lines)
+
+
+def find_standards(text: str) -> list[str]:
+    """The standards a /standards prompt asks the plan to align to (one per line or per ";")."""
+    match = re.search(r"Align the plan to these standards:\n(.+?)\n\n", text, re.DOTALL)
+    if not match:
+        return []
+    return [part.strip() for part in re.split(r"[;\n]", match.group(1)) if part.strip()]
+
+
+def handouts_text(number: int, grade: str, topic: str) -> str:
+    """What a /materials prompt gets: student handouts with nothing for the teacher in them."""
+    words = student_text(grade)
+    lines = [f"{topic} — student handout", "Name: ______________   Date: __________", "", "Practice",
+             f"1. {words['independent']}", "", "Check your understanding"]
+    lines += [f"{n}. {q.format(topic=topic)}" for n, q in enumerate(words["cfu"], start=1)]
+    lines += ["", "Exit ticket"]
+    lines += [f"{n}. {p}" for n, p in enumerate(words["exit"], start=1)]
+    lines += ["", f"Handout #{number} — grade band {grade}."]
+    return "\n".join(lines)
+
+
+def plan_text(number: int, grade: str, minutes: int, topic: str, headings: list[str] | None = None,
+              standards: list[str] | None = None) -> str:
     """The default answer: a plan that passes a structure check and tells turns apart.
 
     Every timed section carries one ``(N min)`` mark (the warm-up's is in its heading), and
     those marks add up to the requested minutes. The ``Plan #N`` line is the request number,
-    so a test can tell which request produced the text on screen.
+    so a test can tell which request produced the text on screen. A prompt that lists other
+    headings (another framework) gets ``framework_plan_text`` instead.
     """
+    if headings and headings != HEADINGS:
+        return framework_plan_text(number, headings, grade, minutes, topic)
     minutes = max(minutes, 10)
     direct, guided, independent, cfu, exit_ticket = pacing(minutes)
     t1 = 5
@@ -253,22 +353,25 @@ def plan_text(number: int, grade: str, minutes: int, topic: str) -> str:
     t3 = t2 + guided
     t4 = t3 + independent
     t5 = t4 + cfu
+    words = student_text(grade)
+    questions = [f"{n}. {q.format(topic=topic)}" for n, q in enumerate(words["cfu"], start=1)]
+    prompts = [f"{n}. {p}" for n, p in enumerate(words["exit"], start=1)]
+    alignment = ["Standards addressed:"] + [f"- “{standard}” — addressed by Guided Practice."
+                                            for standard in standards] if standards else []
     sections = [
-        [f"Students will be able to explain the key ideas of {topic} and apply them to a new example."],
+        [f"Students will be able to explain the key ideas of {topic} and apply them to a new example.",
+         *alignment],
         [f"- Slides or board notes on {topic}", "- Sticky notes and markers 📝", "- Exit ticket slips"],
         [f"- Minutes 0–5: Quick-write: “What do you already know about {topic}?” Pair-share two ideas."],
         [f"({direct} min)",
          f"- Minutes {t1}–{t2}: Introduce the key vocabulary with one worked example; pause for questions."],
-        [f"({guided} min)",
-         f"- Minutes {t2}–{t3}: In pairs, students work through two examples while the teacher circulates."],
-        [f"({independent} min)", f"- Minutes {t3}–{t4}: Students complete three practice items on their own."],
+        [f"({guided} min)", f"- Minutes {t2}–{t3}: {words['guided']}"],
+        [f"({independent} min)", f"- Minutes {t3}–{t4}: {words['independent']}"],
         ["- Support: sentence frames and a labelled diagram.",
          "- Extension: students write their own example and explain it to a partner.",
          "- Multilingual learners: key terms with visuals."],
-        [f"({cfu} min)", f"- Minutes {t4}–{t5}:", f"1. What is the main idea of {topic}?",
-         "2. How does the worked example show it?", "3. Where could you see this outside school?"],
-        [f"({exit_ticket} min)", f"- Minutes {t5}–{minutes}:", "1. One thing I learned…",
-         "2. One question I still have…", "3. One way I could use this…"],
+        [f"({cfu} min)", f"- Minutes {t4}–{t5}:", *questions],
+        [f"({exit_ticket} min)", f"- Minutes {t5}–{minutes}:", *prompts],
         [f"- Find one real-world example of {topic} and describe it in two sentences."],
     ]
     lines: list[str] = []
@@ -833,7 +936,11 @@ class Handler(BaseHTTPRequestHandler):
 
         prompt = request_text(body)
         grade, minutes = find_grade_band(prompt), find_minutes(prompt)
-        plan = plan_text(number, grade, minutes, find_topic(prompt))
+        if "Turn it into student handouts" in prompt:
+            plan = handouts_text(number, grade, find_topic(prompt))
+        else:
+            plan = plan_text(number, grade, minutes, find_topic(prompt), find_headings(prompt),
+                             find_standards(prompt))
         text = str(step.get("text", plan))
         stream = bool(body.get("stream"))
         llama = kind == "llama"

@@ -10,6 +10,13 @@ public enum CommandTable {
         DifferentiateCommand.self,
         RegradeCommand.self,
         ReviseCommand.self,
+        StandardsCommand.self,
+        FrameworkCommand.self,
+        MaterialsCommand.self,
+        CheckCommand.self,
+        RepairCommand.self,
+        PacingCommand.self,
+        LevelCommand.self,
         UndoCommand.self,
         ShowCommand.self,
         HistoryCommand.self,
@@ -53,7 +60,10 @@ public enum CommandTable {
 
     /// Completion candidates for the word at the end of `lineBeforeCursor`: command names after a
     /// leading slash, and the command's own argument candidates after it.
-    public static func completions(for lineBeforeCursor: String) -> [String] {
+    /// - Parameters:
+    ///   - lineBeforeCursor: The line up to the cursor.
+    ///   - frameworks: The frameworks the prompt templates offer, for `/framework`.
+    public static func completions(for lineBeforeCursor: String, frameworks: [String] = []) -> [String] {
         guard lineBeforeCursor.hasPrefix("/") else { return [] }
         guard let space = lineBeforeCursor.firstIndex(where: \.isWhitespace) else {
             let typed = lineBeforeCursor.dropFirst().lowercased()
@@ -65,7 +75,9 @@ public enum CommandTable {
         // Only the first argument is completed.
         guard !arguments.contains(where: \.isWhitespace) else { return [] }
         let typed = arguments.lowercased().replacingOccurrences(of: "-", with: "–")
-        return command.argumentCompletions.filter { $0.lowercased().hasPrefix(typed) }
+        return command.argumentCompletions(frameworks: frameworks).filter {
+            $0.lowercased().replacingOccurrences(of: "-", with: "–").hasPrefix(typed)
+        }
     }
 
     /// The `/help` table: one line per command.

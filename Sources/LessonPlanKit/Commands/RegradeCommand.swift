@@ -3,7 +3,7 @@ import Foundation
 /// `/regrade <band>`: the same lesson for another grade band.
 public enum RegradeCommand: SlashCommand {
     public static let name = "regrade"
-    public static let templates = ["regrade"]
+    public static let templates = ["regrade", "level"]
     public static let usage = "/regrade <band>"
     public static let summary = "rewrite for another grade band: objective, vocabulary, tasks, examples, questions"
     public static let details = "The band is written as K–2, 3–5, 6–8 or 9–12 (3-5, 3 to 5 or a single grade such as 4 work too)."

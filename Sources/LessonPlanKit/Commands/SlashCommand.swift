@@ -8,11 +8,20 @@ public struct CommandContext: Sendable {
     public var currentVersion: Int?
     /// How many versions exist.
     public var versionCount: Int
+    /// The framework of the current plan (or of the session before the first plan).
+    public var framework: String
+    /// The frameworks the prompt templates offer, for `/framework`.
+    public var frameworks: [String]
 
-    public init(inputs: LessonInputs, currentVersion: Int?, versionCount: Int) {
+    public init(
+        inputs: LessonInputs, currentVersion: Int?, versionCount: Int, framework: String = Framework.defaultName,
+        frameworks: [String] = [Framework.defaultName]
+    ) {
         self.inputs = inputs
         self.currentVersion = currentVersion
         self.versionCount = versionCount
+        self.framework = framework
+        self.frameworks = frameworks
     }
 }
 
@@ -35,6 +44,20 @@ public enum CommandAction: Equatable, Sendable {
     case edit
     /// Put the current plan on the clipboard.
     case copy
+    /// Print the full plan check of the current plan.
+    case check
+    /// Ask once for a plan that fixes the current plan's problems; it replaces the plan only if it checks better.
+    case repair
+    /// Turn the automatic repair of plans that fail the check on or off for the rest of the session.
+    case autoRepair(Bool)
+    /// Draw the current plan's pacing as a timeline.
+    case pacing
+    /// Print the reading level of the current plan's student-facing text.
+    case level
+    /// Name the current framework and list the others.
+    case frameworks
+    /// Write the latest student handouts to a file, or to the terminal when no path is given.
+    case exportMaterials(format: ExportFormat, path: String?)
 }
 
 /// The formats a plan can be exported in.
@@ -74,6 +97,8 @@ public protocol SlashCommand: SendableMetatype {
     static var details: String { get }
     /// Candidates Tab offers for the first argument.
     static var argumentCompletions: [String] { get }
+    /// Candidates Tab offers when they depend on the prompt templates, such as framework names.
+    static func argumentCompletions(frameworks: [String]) -> [String]
     /// Whether the command needs an existing plan to work on.
     static var needsPlan: Bool { get }
     /// The prompt templates the command renders, checked when a prompts folder is loaded.
@@ -86,6 +111,7 @@ public protocol SlashCommand: SendableMetatype {
 extension SlashCommand {
     public static var details: String { "" }
     public static var argumentCompletions: [String] { [] }
+    public static func argumentCompletions(frameworks: [String]) -> [String] { argumentCompletions }
     public static var needsPlan: Bool { true }
     public static var templates: [String] { [] }
 

@@ -62,6 +62,69 @@ public enum PlanProblem: Codable, Equatable, Hashable, Sendable, CustomStringCon
     }
 }
 
+extension PlanProblem {
+    // On disk a problem is `{"kind": "pacing_total", "found": 50, "expected": 45}`: a tag and named numbers,
+    // so a transcript reads without knowing Swift's enum coding.
+    private enum CodingKeys: String, CodingKey {
+        case kind, heading, found, expected, minimum
+    }
+
+    /// The `kind` tag written for each case.
+    public var kind: String {
+        switch self {
+        case .missingHeading: "missing_heading"
+        case .duplicateHeading: "duplicate_heading"
+        case .outOfOrder: "out_of_order"
+        case .pacingTotal: "pacing_total"
+        case .noPacing: "no_pacing"
+        case .warmUpMinutes: "warm_up_minutes"
+        case .tooFewCFUQuestions: "too_few_cfu_questions"
+        case .exitTicketPrompts: "exit_ticket_prompts"
+        case .codeFence: "code_fence"
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try container.decode(String.self, forKey: .kind)
+        func heading() throws -> String { try container.decode(String.self, forKey: .heading) }
+        func number(_ key: CodingKeys) throws -> Int { try container.decode(Int.self, forKey: key) }
+        switch kind {
+        case "missing_heading": self = .missingHeading(try heading())
+        case "duplicate_heading": self = .duplicateHeading(try heading())
+        case "out_of_order": self = .outOfOrder(try heading())
+        case "pacing_total": self = .pacingTotal(found: try number(.found), expected: try number(.expected))
+        case "no_pacing": self = .noPacing
+        case "warm_up_minutes": self = .warmUpMinutes(found: try number(.found), expected: try number(.expected))
+        case "too_few_cfu_questions":
+            self = .tooFewCFUQuestions(found: try number(.found), minimum: try number(.minimum))
+        case "exit_ticket_prompts": self = .exitTicketPrompts(found: try number(.found), expected: try number(.expected))
+        case "code_fence": self = .codeFence
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: container, debugDescription: "unknown plan problem \(kind)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        switch self {
+        case .missingHeading(let heading), .duplicateHeading(let heading), .outOfOrder(let heading):
+            try container.encode(heading, forKey: .heading)
+        case .pacingTotal(let found, let expected), .warmUpMinutes(let found, let expected),
+            .exitTicketPrompts(let found, let expected):
+            try container.encode(found, forKey: .found)
+            try container.encode(expected, forKey: .expected)
+        case .tooFewCFUQuestions(let found, let minimum):
+            try container.encode(found, forKey: .found)
+            try container.encode(minimum, forKey: .minimum)
+        case .noPacing, .codeFence:
+            break
+        }
+    }
+}
+
 /// What the plan check found, comparable so a repaired plan can be kept only when it checks better.
 public struct PlanCheckReport: Codable, Equatable, Sendable {
     /// Problems in a fixed order: missing, duplicate, out of order, pacing, warm-up, CFU, exit ticket, fence.
@@ -95,7 +158,8 @@ public struct PlanCheckReport: Codable, Equatable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        problems = try container.decode([PlanProblem].self, forKey: .problems)
+        // A problem kind from a newer lessonplan is dropped rather than making the whole record unreadable.
+        problems = try container.decode([LenientProblem].self, forKey: .problems).compactMap(\.problem)
         pacedMinutes = try container.decodeIfPresent(Int.self, forKey: .pacedMinutes)
         lessonMinutes = try container.decode(Int.self, forKey: .lessonMinutes)
     }
@@ -107,6 +171,15 @@ public struct PlanCheckReport: Codable, Equatable, Sendable {
         try container.encodeIfPresent(pacedMinutes, forKey: .pacedMinutes)
         try container.encode(lessonMinutes, forKey: .lessonMinutes)
         try container.encode(passed, forKey: .passed)
+    }
+}
+
+/// One problem read from disk, or nil when its kind is unknown to this build.
+private struct LenientProblem: Decodable {
+    let problem: PlanProblem?
+
+    init(from decoder: any Decoder) throws {
+        problem = try? PlanProblem(from: decoder)
     }
 }
 

@@ -180,3 +180,54 @@ extension GradeBand {
         }
     }
 }
+
+/// The reading level of a plan's student-facing text against the range its grade band expects.
+public struct ReadingMeasure: Codable, Equatable, Sendable {
+    /// The Flesch–Kincaid grade to one decimal, or nil when the plan has no student-facing words.
+    public var grade: Double?
+    /// How many words of student-facing text were measured.
+    public var words: Int
+    /// The band the plan is written for.
+    public var band: GradeBand
+    /// The lowest grade the band expects.
+    public var expectedLow: Double
+    /// The highest grade the band expects.
+    public var expectedHigh: Double
+    /// Whether the grade lies in the expected range; true when there is nothing to measure.
+    public var inRange: Bool
+
+    /// Measures `studentText` for `band`.
+    public init(studentText: String, band: GradeBand) {
+        let grade = ReadingLevel.fleschKincaidGrade(studentText).map { ($0 * 10).rounded() / 10 }
+        let range = band.expectedReadingLevel
+        self.grade = grade
+        words = studentText.split(whereSeparator: \.isWhitespace).filter { $0.contains(where: \.isLetter) }.count
+        self.band = band
+        expectedLow = range.lowerBound
+        expectedHigh = range.upperBound
+        inRange = grade.map { range.contains($0) } ?? true
+    }
+
+    /// How many grades the level lies outside the expected range; 0 inside it or when nothing was measured.
+    public var distance: Double {
+        guard let grade else { return 0 }
+        if grade < expectedLow { return expectedLow - grade }
+        if grade > expectedHigh { return grade - expectedHigh }
+        return 0
+    }
+
+    /// The expected range as teachers read it, e.g. `2–5.5`.
+    public var expectedText: String { "\(Self.format(expectedLow))–\(Self.format(expectedHigh))" }
+
+    /// The grade as shown, e.g. `4.2`, or `–` when nothing was measured.
+    public var gradeText: String { grade.map(Self.format) ?? "–" }
+
+    /// A grade with one decimal, without a trailing `.0`.
+    public static func format(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        let sign = tenths < 0 ? "-" : ""
+        let whole = abs(tenths) / 10
+        let fraction = abs(tenths) % 10
+        return fraction == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
+    }
+}

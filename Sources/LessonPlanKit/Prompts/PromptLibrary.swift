@@ -6,6 +6,8 @@ public enum PromptError: Error, Equatable, Sendable, LocalizedError {
     case unknownPlaceholder(placeholder: String, file: String, line: Int)
     case unreadable(file: String, reason: String)
     case missingDirectory(String)
+    case badFramework(file: String, line: Int, reason: String)
+    case unknownFramework(name: String, known: [String])
 
     public var errorDescription: String? {
         switch self {
@@ -17,6 +19,10 @@ public enum PromptError: Error, Equatable, Sendable, LocalizedError {
             "Cannot read the prompt template \(file) (\(reason)); it must be a UTF-8 text file."
         case .missingDirectory(let path):
             "The prompts directory \(path) does not exist; point --prompts or LESSONPLAN_PROMPTS at a folder of .txt templates."
+        case .badFramework(let file, let line, let reason):
+            "\(file), line \(line): \(reason)."
+        case .unknownFramework(let name, let known):
+            "“\(name)” is not a framework; use \(known.joined(separator: ", ")) (each is a folder under prompts/frameworks/)."
         }
     }
 }
@@ -25,13 +31,19 @@ public enum PromptError: Error, Equatable, Sendable, LocalizedError {
 ///
 /// A template is plain text with `{{name}}` placeholders. A line whose placeholders all render
 /// empty is dropped, so optional inputs such as standards leave no dangling label behind.
-/// `{{headings}}` is the numbered list from `headings.txt`; `{{rules}}` is `rules.txt` rendered
-/// with the same values.
+/// `{{headings}}` is the numbered list from the framework's `headings.txt`; `{{rules}}` is `rules.txt`
+/// rendered with the same values; `{{framework}}` and the role placeholders (`{{cfu}}`, `{{warm_up}}` …)
+/// come from the framework's `checks.txt`.
+///
+/// Frameworks are overlays: rendering for framework `5e` reads `frameworks/5e/<name>.txt` when that file
+/// exists and `<name>.txt` otherwise, so a framework folder needs only `headings.txt` and `checks.txt`.
 public struct PromptLibrary: Sendable {
     /// Every placeholder a template may use.
     public static let placeholderNames = [
         "grade", "topic", "minutes", "standards", "constraints", "plan", "headings", "rules",
         "from_grade", "from_minutes", "focus", "request", "problems", "level", "framework",
+        "from_framework", "expected_level", "warm_up", "warm_up_minutes", "cfu", "cfu_questions", "exit_ticket",
+        "exit_ticket_prompts",
     ]
 
     /// Where the templates came from, for messages and `doctor`.
@@ -82,30 +94,72 @@ public struct PromptLibrary: Sendable {
         return text
     }
 
-    /// The headings a plan must have, one per non-empty line of `headings.txt`.
+    /// The headings a plan of the default framework must have, one per non-empty line of `headings.txt`.
     public func headings() throws(PromptError) -> [String] {
-        try text(of: "headings").split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
+        try framework(Framework.defaultName).headings
     }
 
-    /// Renders a template with `values`, adding `{{headings}}` and `{{rules}}`.
-    /// - Throws: ``PromptError`` for a missing template or a placeholder this tool does not know.
-    public func render(_ name: String, values: [String: String]) throws(PromptError) -> String {
-        var all = values
-        let numbered = try headings().enumerated().map { "\($0.offset + 1)) \($0.element)" }
-        all["headings"] = numbered.joined(separator: "\n")
-        if all["rules"] == nil, name != "rules" {
-            all["rules"] = try render("rules", values: all)
+    /// The frameworks present: `default`, then every folder under `frameworks/` that has a `headings.txt`.
+    public var frameworkNames: [String] {
+        var names = [Framework.defaultName]
+        for key in files.keys.sorted() where key.hasPrefix("frameworks/") && key.hasSuffix("/headings.txt") {
+            let name = String(key.dropFirst("frameworks/".count).dropLast("/headings.txt".count))
+            if !name.isEmpty, !name.contains("/"), !names.contains(name) { names.append(name) }
         }
-        return try Self.substitute(try text(of: name), values: all, file: fileDescription(name))
+        return names
     }
 
-    /// Renders every template once with sample values, so a broken folder is reported at start.
+    /// The framework called `name`, read from its `headings.txt` and `checks.txt`.
+    /// - Throws: ``PromptError/unknownFramework(name:known:)`` when there is no such folder, or the
+    ///   ``PromptError/badFramework(file:line:reason:)`` of a broken `checks.txt`.
+    public func framework(_ name: String) throws(PromptError) -> Framework {
+        let key = name.lowercased()
+        guard frameworkNames.contains(key) else { throw .unknownFramework(name: name, known: frameworkNames) }
+        // headings.txt and checks.txt belong together: a framework never inherits the default's checks.
+        let own = "frameworks/\(key)/"
+        let headingsName = files[own + "headings.txt"] != nil ? own + "headings" : "headings"
+        let checksName = files[own + "headings.txt"] != nil ? own + "checks" : "checks"
+        // Without a checks.txt (an older prompts folder, say) only headings and pacing are checked.
+        return try Framework.parse(
+            name: key, headings: try text(of: headingsName), checks: files[checksName + ".txt"],
+            headingsFile: fileDescription(headingsName), checksFile: fileDescription(checksName))
+    }
+
+    /// The template `name` as framework `framework` sees it: its own copy if it has one, else the shared one.
+    /// - Throws: ``PromptError/missingTemplate(name:location:)`` when neither exists.
+    public func overlayName(_ name: String, framework: String) throws(PromptError) -> String {
+        let own = "frameworks/\(framework)/\(name)"
+        if files[own + ".txt"] != nil { return own }
+        _ = try text(of: name)
+        return name
+    }
+
+    /// Renders a template with `values` for `framework`, adding `{{headings}}`, `{{rules}}` and the framework's roles.
+    /// - Throws: ``PromptError`` for a missing template, an unknown framework or a placeholder this tool does not know.
+    public func render(_ name: String, values: [String: String], framework: String = Framework.defaultName)
+        throws(PromptError) -> String
+    {
+        let chosen = try self.framework(framework)
+        var all = chosen.ruleValues
+        all.merge(values) { _, given in given }
+        let numbered = chosen.headings.enumerated().map { "\($0.offset + 1)) \($0.element)" }
+        all["headings"] = numbered.joined(separator: "\n")
+        let file = try overlayName(name, framework: chosen.name)
+        if all["rules"] == nil, name != "rules" {
+            let rules = try overlayName("rules", framework: chosen.name)
+            all["rules"] = try Self.substitute(try text(of: rules), values: all, file: fileDescription(rules))
+        }
+        return try Self.substitute(try text(of: file), values: all, file: fileDescription(file))
+    }
+
+    /// Renders every template once with sample values for every framework, so a broken folder is reported at start.
     public func validate(templates: [String]) throws(PromptError) {
         let sample = Dictionary(uniqueKeysWithValues: Self.placeholderNames.map { ($0, "x") })
-        for name in templates {
-            _ = try render(name, values: sample)
+        for framework in frameworkNames {
+            _ = try self.framework(framework)
+            for name in templates {
+                _ = try render(name, values: sample, framework: framework)
+            }
         }
     }
 

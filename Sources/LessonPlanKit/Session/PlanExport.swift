@@ -36,11 +36,15 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     public var versions: [ExportVersion]
     public var currentVersion: Int
     public var pacing: [PacingSegment]
+    /// What is exported: `plan`, or `materials` for student handouts (titled so, without pacing).
+    public var kind: TurnKind
+    /// How the plan's structure is named, e.g. "the 5E model (…)"; empty leaves the row out.
+    public var framework: String
 
     public init(
         topic: String, grade: String, minutes: Int, standards: String = "", constraints: String = "",
         model: String = "", created: Date, versions: [ExportVersion], currentVersion: Int,
-        pacing: [PacingSegment] = []
+        pacing: [PacingSegment] = [], kind: TurnKind = .plan, framework: String = ""
     ) {
         self.topic = topic
         self.grade = grade
@@ -52,7 +56,12 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         self.versions = versions
         self.currentVersion = currentVersion
         self.pacing = pacing
+        self.kind = kind
+        self.framework = framework
     }
+
+    /// The document's title: what it is and the topic.
+    public var title: String { (kind == .materials ? "Student materials: " : "Lesson plan: ") + topic }
 
     /// The current version's text; the latest version's if the number is unknown, empty without versions.
     public var currentText: String {
@@ -61,11 +70,11 @@ public struct ExportDocument: Codable, Equatable, Sendable {
 
     // The JSON groups the teacher's inputs and repeats the current text so a reader need not look it up.
     private enum CodingKeys: String, CodingKey {
-        case inputs, versions, currentVersion, currentPlan, pacing
+        case inputs, versions, currentVersion, currentPlan, pacing, kind
     }
 
     private enum InputKeys: String, CodingKey {
-        case topic, grade, minutes, standards, constraints, model, created
+        case topic, grade, minutes, standards, constraints, model, created, framework
     }
 
     public init(from decoder: any Decoder) throws {
@@ -81,6 +90,8 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         versions = try container.decode([ExportVersion].self, forKey: .versions)
         currentVersion = try container.decode(Int.self, forKey: .currentVersion)
         pacing = try container.decodeIfPresent([PacingSegment].self, forKey: .pacing) ?? []
+        kind = try container.decodeIfPresent(TurnKind.self, forKey: .kind) ?? .plan
+        framework = try inputs.decodeIfPresent(String.self, forKey: .framework) ?? ""
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -93,10 +104,12 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         try inputs.encode(constraints, forKey: .constraints)
         try inputs.encode(model, forKey: .model)
         try inputs.encode(created, forKey: .created)
+        if !framework.isEmpty { try inputs.encode(framework, forKey: .framework) }
         try container.encode(versions, forKey: .versions)
         try container.encode(currentVersion, forKey: .currentVersion)
         try container.encode(currentText, forKey: .currentPlan)
         try container.encode(pacing, forKey: .pacing)
+        try container.encode(kind, forKey: .kind)
     }
 }
 
@@ -115,7 +128,7 @@ public enum PlanExport {
     /// Only headings, bullets and numbered items are rewritten; everything else is copied as is.
     public static func renderMarkdown(_ document: ExportDocument, headings: [String] = defaultHeadings) -> String {
         var out: [String] = [
-            "# Lesson plan: \(document.topic)",
+            "# \(document.title)",
             "",
         ]
         for (label, value) in inputRows(document) {
@@ -158,7 +171,7 @@ public enum PlanExport {
     /// One self-contained printable page: inputs, plan, pacing table and a CSS timeline, no scripts
     /// or outside assets, every piece of text escaped.
     public static func renderHTML(_ document: ExportDocument, headings: [String] = defaultHeadings) -> String {
-        let title = htmlEscape("Lesson plan: \(document.topic)")
+        let title = htmlEscape(document.title)
         var out: [String] = [
             "<!DOCTYPE html>",
             "<html lang=\"en\">",
@@ -182,7 +195,7 @@ public enum PlanExport {
         out.append(contentsOf: ["</tbody>", "</table>", "<section class=\"plan\">"])
         appendPlan(blocks(document.currentText, headings: headings), to: &out)
         out.append("</section>")
-        appendPacing(document, to: &out)
+        if document.kind == .plan { appendPacing(document, to: &out) }
         out.append(contentsOf: ["</main>", "</body>", "</html>"])
         return out.joined(separator: "\n") + "\n"
     }
@@ -329,7 +342,11 @@ public enum PlanExport {
     /// The labelled inputs both the Markdown header and the HTML table show.
     private static func inputRows(_ document: ExportDocument) -> [(String, String)] {
         let count = document.versions.count
-        return [
+        // Handouts go to students: what the lesson is, not how the plan was made.
+        if document.kind == .materials {
+            return [("Topic", document.topic), ("Grade band", document.grade)]
+        }
+        var rows = [
             ("Grade band", document.grade),
             ("Lesson length", "\(document.minutes) minutes"),
             ("Topic", document.topic),
@@ -339,6 +356,8 @@ public enum PlanExport {
             ("Model", document.model.isEmpty ? "unknown" : document.model),
             ("Created", document.created.formatted(.iso8601)),
         ]
+        if !document.framework.isEmpty { rows.insert(("Framework", document.framework), at: 3) }
+        return rows
     }
 }
 

@@ -21,6 +21,36 @@ public struct TurnOutcome: Sendable, Equatable {
     public var message: String?
     /// The answer text received (partial unless completed).
     public var text: String
+    /// The plan check of a completed plan turn's answer.
+    public var check: PlanCheckReport?
+    /// The reading level of a completed plan turn's answer.
+    public var readingLevel: ReadingMeasure?
+    /// For a turn whose plan replaces the current one only when better: whether it did; nil for other turns.
+    public var kept: Bool?
+    /// The number of the handouts a `/materials` turn made.
+    public var materials: Int?
+    /// The framework the answer was checked against.
+    public var framework: String = Framework.defaultName
+    /// The check's problems in one sentence each, in the framework's own section names.
+    public var problems: [String] = []
+    /// The current version once the turn is over.
+    public var current: Int?
+    /// For a follow-up turn: one sentence on why its plan was kept or not.
+    public var keepNote: String?
+
+    init(status: TurnStatus, version: Int? = nil, usage: Usage? = nil, seconds: Double = 0, message: String?, text: String = "") {
+        self.status = status
+        self.version = version
+        self.usage = usage
+        self.seconds = seconds
+        self.message = message
+        self.text = text
+    }
+
+    /// Whether the turn produced a plan that fails the check, so the one automatic repair should go out.
+    public var needsRepair: Bool {
+        status == .completed && kept != false && version != nil && check.map { !$0.passed } == true
+    }
 }
 
 /// One session: its transcript on disk, its state, and the turns that change it.
@@ -29,7 +59,7 @@ public struct TurnOutcome: Sendable, Equatable {
 /// so what the user sees is always what a resumed session will show.
 public actor SessionEngine {
     public private(set) var state: SessionState
-    public let prompts: PromptLibrary
+    public nonisolated let prompts: PromptLibrary
     public let client: ModelClient
     let store: SessionStore
     let writer: TranscriptWriter
@@ -42,13 +72,15 @@ public actor SessionEngine {
     /// - Throws: ``StoreError`` when the data directory or transcript cannot be written.
     public init(
         newSessionWith inputs: LessonInputs, name: String?, store: SessionStore, prompts: PromptLibrary,
-        client: ModelClient, toolVersion: String, now: @escaping @Sendable () -> Date = Date.init
+        client: ModelClient, toolVersion: String, framework: String = Framework.defaultName,
+        now: @escaping @Sendable () -> Date = Date.init
     ) throws(StoreError) {
         try store.directory.prepare()
         if let name { try store.ensureNameFree(name, except: "") }
         let header = SessionHeader(
             id: SessionStore.newID(), created: now(), inputs: inputs, model: client.settings.model,
-            baseUrl: client.settings.redactedBaseURL, name: name, toolVersion: toolVersion)
+            baseUrl: client.settings.redactedBaseURL, name: name, toolVersion: toolVersion,
+            framework: framework == Framework.defaultName ? nil : framework)
         let writer = try TranscriptWriter(url: store.directory.transcript(id: header.id))
         try writer.append(.header(header))
         self.writer = writer
@@ -79,40 +111,145 @@ public actor SessionEngine {
         self.openingWarnings = loaded.warnings
     }
 
-    /// Runs one request to the model and records it, whatever happens.
+    /// The command context for what the teacher types next, with the frameworks the templates offer.
+    public var commandContext: CommandContext {
+        var context = state.commandContext
+        context.frameworks = prompts.frameworkNames
+        return context
+    }
+
+    /// The framework a version is written in (the session's before the first plan).
+    /// - Throws: ``PromptError`` when the prompt templates lack it or its `checks.txt` is broken.
+    public func framework(of version: PlanVersion?) throws(PromptError) -> Framework {
+        try prompts.framework(version?.framework ?? state.currentFramework)
+    }
+
+    /// The plan check of a version, by its framework's rules.
+    /// - Throws: ``PromptError`` when the framework cannot be read.
+    public func check(_ version: PlanVersion) throws(PromptError) -> PlanCheckReport {
+        try framework(of: version).check(version.text, lessonMinutes: version.inputs.minutes)
+    }
+
+    /// The reading level of a version's student-facing text against its band.
+    /// - Throws: ``PromptError`` when the framework cannot be read.
+    public func readingLevel(_ version: PlanVersion) throws(PromptError) -> ReadingMeasure {
+        ReadingMeasure(studentText: try framework(of: version).studentFacingText(of: version.text), band: version.inputs.grade)
+    }
+
+    /// Runs one request to the model and records it, whatever happens; its plan always becomes current.
     ///
     /// Cancelling the calling task cancels the request; the turn is then recorded as cancelled
     /// and the current version stays as it was.
     public func run(
         command: String, refinement: Refinement, progress: @Sendable (TurnProgress) -> Void
     ) async -> TurnOutcome {
+        let base = refinement.isGeneration ? nil : state.current
+        return await runTurn(
+            command: command, refinement: refinement, base: base, follows: nil, keep: .always, progress: progress)
+    }
+
+    /// A teacher's request, then the automatic turns it calls for: one repair when the plan fails the
+    /// check, and after `/regrade` one retry when the reading level misses the band.
+    ///
+    /// Every turn is recorded on its own; a follow-up's plan replaces the draft only when its ``KeepRule`` says so.
+    public func request(
+        command: String, refinement: Refinement, options: FollowUpOptions = FollowUpOptions(),
+        progress: @Sendable (RequestProgress) -> Void
+    ) async -> RequestResult {
+        var result = RequestResult(outcomes: [])
+        if refinement.measuresReadingLevel, let current = state.current {
+            result.levelBefore = try? readingLevel(current)
+        }
+        let first = await run(command: command, refinement: refinement) { progress(.turn($0)) }
+        progress(.ended(first))
+        result.outcomes.append(first)
+        guard first.status == .completed, refinement.kind == .plan, !Task.isCancelled else { return result }
+
+        if options.repair, first.needsRepair {
+            if let repaired = await repair(command: "(auto repair)", automatic: true, progress: progress) {
+                result.outcomes.append(repaired)
+            }
+        }
+        guard refinement.measuresReadingLevel, let current = state.current else { return result }
+        result.levelAfter = try? readingLevel(current)
+        if options.readingLevel, !Task.isCancelled, let measured = result.levelAfter, !measured.inRange,
+            measured.grade != nil, let draftCheck = current.check ?? (try? check(current))
+        {
+            progress(.followUp(.readingLevel(draft: current.number, measure: measured)))
+            let retry = await runTurn(
+                command: "(reading level retry)", refinement: levelRefinement(current, measured: measured),
+                base: current, follows: current.number, keep: .closerReadingLevel(than: measured, check: draftCheck),
+                progress: { progress(.turn($0)) })
+            progress(.ended(retry))
+            result.outcomes.append(retry)
+            if let now = state.current { result.levelAfter = try? readingLevel(now) }
+        }
+        return result
+    }
+
+    /// Asks once for a plan that fixes the current plan's problems; it replaces the plan only if it checks better.
+    ///
+    /// An automatic repair stands in for its draft (``TurnStarted/follows``); a `/repair` the teacher typed
+    /// is an ordinary step that `/undo` takes back to the plan it repaired.
+    /// - Returns: nil when there is no plan or it passes the check (nothing to repair).
+    public func repair(
+        command: String = "/repair", automatic: Bool = false, progress: @Sendable (RequestProgress) -> Void
+    ) async -> TurnOutcome? {
+        guard let current = state.current, let chosen = try? framework(of: current) else { return nil }
+        let report = current.check ?? chosen.check(current.text, lessonMinutes: current.inputs.minutes)
+        guard !report.passed else { return nil }
+        let problems = report.problems.map(chosen.describe)
+        progress(.followUp(.repair(draft: current.number, problems: problems)))
+        let refinement = Refinement(
+            template: "repair", inputs: current.inputs,
+            values: ["problems": problems.map { "- \($0)" }.joined(separator: "\n")], framework: current.framework)
+        let outcome = await runTurn(
+            command: command, refinement: refinement, base: current, follows: automatic ? current.number : nil,
+            keep: .checksBetter(than: report), progress: { progress(.turn($0)) })
+        progress(.ended(outcome))
+        return outcome
+    }
+
+    /// The retry after `/regrade` that names the measured level and the band's range.
+    private func levelRefinement(_ current: PlanVersion, measured: ReadingMeasure) -> Refinement {
+        Refinement(
+            template: "level", inputs: current.inputs,
+            values: ["level": measured.gradeText, "expected_level": measured.expectedText], framework: current.framework)
+    }
+
+    /// One turn: render, send, stream, check, and record; the plan becomes a version when `keep` allows it.
+    private func runTurn(
+        command: String, refinement: Refinement, base current: PlanVersion?, follows: Int?, keep: KeepRule,
+        progress: @Sendable (TurnProgress) -> Void
+    ) async -> TurnOutcome {
         let clock = ContinuousClock()
         let started = clock.now
-        let current = refinement.isGeneration ? nil : state.current
+        let frameworkName = refinement.framework ?? current?.framework ?? state.currentFramework
+        let framework: Framework
         let instructions: String
         let input: String
         do {
-            instructions = try prompts.render("instructions", values: [:])
-            input = try prompts.render(
-                refinement.template,
-                values: refinement.promptValues(currentPlan: current?.text, currentInputs: current?.inputs))
+            framework = try prompts.framework(frameworkName)
+            var values = refinement.promptValues(currentPlan: current?.text, currentInputs: current?.inputs)
+            if let current, values["from_framework"] == nil {
+                values["from_framework"] = (try? prompts.framework(current.framework).title) ?? current.framework
+            }
+            instructions = try prompts.render("instructions", values: [:], framework: framework.name)
+            input = try prompts.render(refinement.template, values: values, framework: framework.name)
         } catch {
-            return TurnOutcome(
-                status: .failed, version: nil, usage: nil, seconds: 0, message: error.localizedDescription, text: "")
+            return failedBeforeSending(error.localizedDescription)
         }
         if client.settings.endpoint == nil, (client.settings.apiKey ?? "").isEmpty {
-            return TurnOutcome(
-                status: .failed, version: nil, usage: nil, seconds: 0, message: ModelError.noKey.errorDescription,
-                text: "")
+            return failedBeforeSending(ModelError.noKey.errorDescription)
         }
         let turn = state.nextTurnNumber
         let record = TurnStarted(
             turn: turn, at: now(), command: command, template: refinement.template, inputs: refinement.inputs,
             baseVersion: current?.number, model: client.settings.model, instructions: instructions, input: input,
-            maxOutputTokens: client.settings.maxOutputTokens)
+            maxOutputTokens: client.settings.maxOutputTokens, framework: framework.name, follows: follows,
+            kind: refinement.kind == .plan ? nil : refinement.kind)
         do { try append(.turnStarted(record)) } catch {
-            return TurnOutcome(
-                status: .failed, version: nil, usage: nil, seconds: 0, message: error.localizedDescription, text: "")
+            return failedBeforeSending(error.localizedDescription)
         }
 
         var machine = TurnStateMachine(maxOutputTokens: client.settings.maxOutputTokens)
@@ -150,19 +287,53 @@ public actor SessionEngine {
         let status: TurnStatus
         if case .finished(let finished) = machine.state { status = finished } else { status = .failed }
         let seconds = started.duration(to: clock.now).seconds
-        let version = status == .completed ? state.versions.count + 1 : nil
         let message = status == .cancelled ? "Cancelled; the plan is unchanged." : machine.failure?.errorDescription
-        let ended = TurnEnded(
+        var keepNote: String?
+        var ended = TurnEnded(
             turn: turn, at: now(), status: status, output: machine.text, usage: machine.usage,
-            responseId: machine.responseID, error: message, version: version, durationMs: Int(seconds * 1000))
-        do { try append(.turnEnded(ended)) } catch {
-            return TurnOutcome(
-                status: .failed, version: nil, usage: machine.usage, seconds: seconds,
-                message: error.localizedDescription, text: machine.text)
+            responseId: machine.responseID, error: message, version: nil, durationMs: Int(seconds * 1000))
+        if status == .completed {
+            switch refinement.kind {
+            case .materials:
+                ended.materials = state.materials.count + 1
+            case .plan:
+                let report = framework.check(machine.text, lessonMinutes: refinement.inputs.minutes)
+                let level = ReadingMeasure(
+                    studentText: framework.studentFacingText(of: machine.text), band: refinement.inputs.grade)
+                ended.check = report
+                ended.readingLevel = level
+                let kept = keep.keeps(check: report, level: level)
+                if keep != .always { ended.kept = kept }
+                if kept { ended.version = state.versions.count + 1 }
+                if let current { keepNote = keep.note(kept: kept, draft: current.number, level: level) }
+            }
         }
-        return TurnOutcome(
-            status: status, version: version, usage: machine.usage, seconds: seconds, message: message,
+        do { try append(.turnEnded(ended)) } catch {
+            var outcome = TurnOutcome(
+                status: .failed, usage: machine.usage, seconds: seconds, message: error.localizedDescription,
+                text: machine.text)
+            outcome.current = state.currentVersion
+            return outcome
+        }
+        var outcome = TurnOutcome(
+            status: status, version: ended.version, usage: machine.usage, seconds: seconds, message: message,
             text: machine.text)
+        outcome.check = ended.check
+        outcome.readingLevel = ended.readingLevel
+        outcome.kept = ended.kept
+        outcome.materials = ended.materials
+        outcome.framework = framework.name
+        outcome.problems = ended.check?.problems.map(framework.describe) ?? []
+        outcome.current = state.currentVersion
+        outcome.keepNote = keepNote
+        return outcome
+    }
+
+    /// A turn that never went out (a broken template, no key, a disk that cannot be written).
+    private func failedBeforeSending(_ message: String?) -> TurnOutcome {
+        var outcome = TurnOutcome(status: .failed, message: message)
+        outcome.current = state.currentVersion
+        return outcome
     }
 
     /// Moves back to the version the current one was made from, and records it.
@@ -171,6 +342,9 @@ public actor SessionEngine {
     public func undo() throws -> PlanVersion {
         guard let from = state.currentVersion else { throw CommandError("There is no plan yet, so nothing to undo.") }
         guard let to = state.undoTarget, let target = state.version(to) else {
+            if let draft = state.current?.draft {
+                throw CommandError("Nothing to undo: v\(from) is the first plan (it replaced its draft v\(draft), which /show \(draft) prints).")
+            }
             throw CommandError("Nothing to undo: v\(from) is the first version.")
         }
         try append(.undo(UndoRecord(at: now(), from: from, to: to)))
@@ -185,8 +359,11 @@ public actor SessionEngine {
         guard let current = state.current else { throw CommandError("There is no plan to edit yet; type /generate first.") }
         guard text != current.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         let number = state.versions.count + 1
+        let report = try? framework(of: current).check(text, lessonMinutes: current.inputs.minutes)
         try append(
-            .handEdit(HandEditRecord(at: now(), command: command, baseVersion: current.number, version: number, text: text)))
+            .handEdit(
+                HandEditRecord(
+                    at: now(), command: command, baseVersion: current.number, version: number, text: text, check: report)))
         return state.current
     }
 

@@ -8,6 +8,8 @@ public struct RerunStep: Sendable {
     public var recordedOutput: String
     /// Nil when the command could not be run again (its reason is in `note`).
     public var outcome: TurnOutcome?
+    /// The automatic turns that followed it this time (a repair, a reading-level retry).
+    public var followUps: [TurnOutcome] = []
     public var note: String?
 }
 
@@ -15,8 +17,12 @@ public struct RerunStep: Sendable {
 public enum SessionRerun {
     /// Runs every recorded turn's command again in `engine` (a fresh session with the same inputs),
     /// repeating undos so later commands revise the same version they did the first time.
+    ///
+    /// Recorded automatic turns (repairs, reading-level retries) are not sent again as such: each command
+    /// is followed by whatever automatic turns today's check calls for, as `options` allow.
     public static func run(
-        _ recorded: SessionState, in engine: SessionEngine, progress: @escaping @Sendable (Int, TurnProgress) -> Void
+        _ recorded: SessionState, in engine: SessionEngine, options: FollowUpOptions = FollowUpOptions(),
+        progress: @escaping @Sendable (Int, TurnProgress) -> Void
     ) async -> [RerunStep] {
         var steps: [RerunStep] = []
         for event in recorded.events {
@@ -35,15 +41,29 @@ public enum SessionRerun {
                 var step = RerunStep(
                     turn: number, command: turn.started.command, recordedStatus: turn.ended?.status,
                     recordedOutput: turn.ended?.output ?? "", outcome: nil, note: nil)
+                if turn.started.follows != nil {
+                    step.note = "an automatic turn; the re-run makes its own when today's plan calls for one"
+                    steps.append(step)
+                    continue
+                }
                 do {
-                    let action = try CommandTable.parse(turn.started.command, context: await engine.state.commandContext)
-                    guard case .refine(let refinement) = action else {
+                    let action = try CommandTable.parse(turn.started.command, context: await engine.commandContext)
+                    switch action {
+                    case .refine(let refinement):
+                        let result = await engine.request(
+                            command: turn.started.command, refinement: refinement, options: options
+                        ) { update in
+                            if case .turn(let turnProgress) = update { progress(number, turnProgress) }
+                        }
+                        step.outcome = result.first
+                        step.followUps = Array(result.outcomes.dropFirst())
+                    case .repair:
+                        step.outcome = await engine.repair(command: turn.started.command) { update in
+                            if case .turn(let turnProgress) = update { progress(number, turnProgress) }
+                        }
+                        if step.outcome == nil { step.note = "the plan passes the check today, so there was nothing to repair" }
+                    default:
                         step.note = "not a request to the model"
-                        steps.append(step)
-                        continue
-                    }
-                    step.outcome = await engine.run(command: turn.started.command, refinement: refinement) { update in
-                        progress(number, update)
                     }
                 } catch {
                     step.note = "cannot run it again: \(error.message)"

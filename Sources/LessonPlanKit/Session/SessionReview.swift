@@ -52,10 +52,19 @@ public enum SessionReview {
         }
         let base = started.baseVersion.map { " (from v\($0))" } ?? ""
         switch ended.status {
+        case .completed where started.kind == .materials:
+            facts.append("completed → handouts \(ended.materials.map(String.init) ?? "?")\(base)")
+        case .completed where ended.kept == false:
+            facts.append("completed, not kept\(base)")
         case .completed:
-            facts.append("completed → v\(ended.version.map(String.init) ?? "?")\(base)")
+            // An automatic turn's base is the draft it replaces; say that once.
+            let origin = started.follows.map { ", replacing v\($0)" } ?? base
+            facts.append("completed → v\(ended.version.map(String.init) ?? "?")\(origin)")
         default:
             facts.append(ended.status.rawValue)
+        }
+        if let check = ended.check {
+            facts.append(check.passed ? "✓ plan check" : "✗ plan check: \(check.problems.count) problem(s)")
         }
         facts.append(String(format: "%.1f s", Double(ended.durationMs) / 1000))
         block += "   " + facts.joined(separator: " · ") + "\n"
@@ -87,13 +96,10 @@ public enum SessionReview {
         return formatter.string(from: date)
     }
 
-    /// Everything an export needs from a session; pacing is read from the plan under `headings`.
-    public static func document(_ state: SessionState, headings: [String]) -> ExportDocument? {
+    /// Everything an export needs from a session; sections and pacing are read with the plan's framework.
+    public static func document(_ state: SessionState, framework: Framework) -> ExportDocument? {
         guard let current = state.current else { return nil }
-        let structure = PlanStructure(parsing: current.text, headings: headings)
-        let pacing = Pacing.segments(of: structure.sections).map {
-            PacingSegment(heading: $0.heading, start: $0.start, end: $0.end)
-        }
+        let pacing = framework.pacing(of: current.text)
         return ExportDocument(
             topic: current.inputs.topic, grade: current.inputs.grade.rawValue, minutes: current.inputs.minutes,
             standards: current.inputs.standards, constraints: current.inputs.constraints, model: state.header.model,
@@ -101,15 +107,37 @@ public enum SessionReview {
             versions: state.versions.map {
                 ExportVersion(number: $0.number, command: $0.command, createdAt: $0.createdAt, text: $0.text)
             },
-            currentVersion: current.number, pacing: pacing)
+            currentVersion: current.number, pacing: pacing,
+            framework: framework.name == Framework.defaultName ? "" : framework.title)
     }
 
-    /// The bytes of an export in `format`, reading the plan under `headings`.
+    /// The bytes of an export in `format`, reading the plan under its framework's headings.
     /// - Throws: ``CommandError`` when there is no plan yet.
-    public static func export(_ state: SessionState, format: ExportFormat, headings: [String]) throws -> Data {
-        guard let document = document(state, headings: headings) else {
+    public static func export(_ state: SessionState, format: ExportFormat, framework: Framework) throws -> Data {
+        guard let document = document(state, framework: framework) else {
             throw CommandError("There is no plan to export yet; generate one first.")
         }
+        return try render(document, format: format, headings: framework.headings)
+    }
+
+    /// The bytes of the latest student handouts in `format`.
+    /// - Throws: ``CommandError`` when `/materials` has not made any yet.
+    public static func exportMaterials(_ state: SessionState, format: ExportFormat) throws -> Data {
+        guard let materials = state.materials.last else {
+            throw CommandError("There are no student handouts yet; type /materials to make them from the plan.")
+        }
+        let document = ExportDocument(
+            topic: materials.inputs.topic, grade: materials.inputs.grade.rawValue, minutes: materials.inputs.minutes,
+            model: state.header.model, created: materials.createdAt,
+            versions: [
+                ExportVersion(
+                    number: materials.number, command: "/materials", createdAt: materials.createdAt, text: materials.text)
+            ],
+            currentVersion: materials.number, kind: .materials)
+        return try render(document, format: format, headings: [])
+    }
+
+    private static func render(_ document: ExportDocument, format: ExportFormat, headings: [String]) throws -> Data {
         switch format {
         case .md: return Data(PlanExport.renderMarkdown(document, headings: headings).utf8)
         case .html: return Data(PlanExport.renderHTML(document, headings: headings).utf8)

@@ -8,8 +8,25 @@ public struct PlanVersion: Equatable, Sendable {
     public var command: String
     /// The inputs this version was written for.
     public var inputs: LessonInputs
-    /// The version it was made from; nil for the first plan.
+    /// The version `/undo` goes back to: the one it was made from, or for a plan that replaced a draft
+    /// automatically, the draft's own parent; nil for the first plan.
     public var parent: Int?
+    public var createdAt: Date
+    /// The framework the plan is written in.
+    public var framework: String = Framework.defaultName
+    /// The plan check recorded with it; nil in transcripts older than the check.
+    public var check: PlanCheckReport?
+    /// The draft this version replaced when an automatic repair or retry made it.
+    public var draft: Int?
+}
+
+/// Student handouts made from a plan version by `/materials`; they are not a plan version themselves.
+public struct MaterialsVersion: Equatable, Sendable {
+    public var number: Int
+    public var text: String
+    /// The plan version they were made from.
+    public var planVersion: Int?
+    public var inputs: LessonInputs
     public var createdAt: Date
 }
 
@@ -38,6 +55,8 @@ public struct SessionState: Sendable {
     /// The number of the current version; nil before the first plan.
     public private(set) var currentVersion: Int?
     public private(set) var turns: [TurnSummary] = []
+    /// Handouts made by `/materials`, oldest first.
+    public private(set) var materials: [MaterialsVersion] = []
     /// Turns, undos and hand edits in the order they happened, for `replay`.
     public private(set) var events: [SessionEvent] = []
 
@@ -52,6 +71,9 @@ public struct SessionState: Sendable {
     /// The inputs of the current plan, or the session's starting inputs before the first plan.
     public var currentInputs: LessonInputs { current?.inputs ?? header.inputs }
 
+    /// The framework of the current plan, or the one the session started with before the first plan.
+    public var currentFramework: String { current?.framework ?? header.framework ?? Framework.defaultName }
+
     /// Version `number`, if it exists.
     public func version(_ number: Int) -> PlanVersion? {
         versions.indices.contains(number - 1) ? versions[number - 1] : nil
@@ -62,7 +84,9 @@ public struct SessionState: Sendable {
 
     /// The command context for parsing what the teacher types next.
     public var commandContext: CommandContext {
-        CommandContext(inputs: currentInputs, currentVersion: currentVersion, versionCount: versions.count)
+        CommandContext(
+            inputs: currentInputs, currentVersion: currentVersion, versionCount: versions.count,
+            framework: currentFramework)
     }
 
     /// The last command typed, for `sessions`.
@@ -82,11 +106,25 @@ public struct SessionState: Sendable {
             guard let index = turns.lastIndex(where: { $0.started.turn == ended.turn }) else { return }
             turns[index].ended = ended
             let started = turns[index].started
-            if ended.status == .completed, let number = ended.version, number == versions.count + 1 {
+            guard ended.status == .completed else { return }
+            if started.kind == .materials {
+                if let number = ended.materials, number == materials.count + 1 {
+                    materials.append(
+                        MaterialsVersion(
+                            number: number, text: ended.output, planVersion: started.baseVersion,
+                            inputs: started.inputs, createdAt: ended.at))
+                }
+                return
+            }
+            if let number = ended.version, number == versions.count + 1 {
+                // A plan that replaced a draft automatically stands where the draft stood.
+                let parent: Int?
+                if let draft = started.follows { parent = version(draft)?.parent } else { parent = started.baseVersion }
                 versions.append(
                     PlanVersion(
                         number: number, text: ended.output, command: started.command, inputs: started.inputs,
-                        parent: started.baseVersion, createdAt: ended.at))
+                        parent: parent, createdAt: ended.at, framework: started.framework ?? Framework.defaultName,
+                        check: ended.check, draft: started.follows))
                 currentVersion = number
             }
         case .undo(let undo):
@@ -101,7 +139,7 @@ public struct SessionState: Sendable {
             versions.append(
                 PlanVersion(
                     number: edit.version, text: edit.text, command: edit.command, inputs: base.inputs,
-                    parent: edit.baseVersion, createdAt: edit.at))
+                    parent: edit.baseVersion, createdAt: edit.at, framework: base.framework, check: edit.check))
             currentVersion = edit.version
             events.append(.handEdit(edit))
         }

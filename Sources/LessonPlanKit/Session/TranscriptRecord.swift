@@ -5,6 +5,11 @@ public enum TurnStatus: String, Codable, Sendable {
     case completed, incomplete, failed, cancelled
 }
 
+/// What a turn produces: a plan version, or student handouts made from one.
+public enum TurnKind: String, Codable, Sendable {
+    case plan, materials
+}
+
 /// The first line of every transcript: who, when, and what was asked for.
 public struct SessionHeader: Codable, Equatable, Sendable {
     public var id: String
@@ -15,10 +20,12 @@ public struct SessionHeader: Codable, Equatable, Sendable {
     public var baseUrl: String
     public var name: String?
     public var toolVersion: String
+    /// The framework chosen at the start (`--framework`); nil, as in older transcripts, is the default one.
+    public var framework: String?
 
     public init(
         id: String, created: Date, inputs: LessonInputs, model: String, baseUrl: String, name: String? = nil,
-        toolVersion: String
+        toolVersion: String, framework: String? = nil
     ) {
         self.id = id
         self.created = created
@@ -27,6 +34,7 @@ public struct SessionHeader: Codable, Equatable, Sendable {
         self.baseUrl = baseUrl
         self.name = name
         self.toolVersion = toolVersion
+        self.framework = framework
     }
 }
 
@@ -46,10 +54,18 @@ public struct TurnStarted: Codable, Equatable, Sendable {
     public var instructions: String
     public var input: String
     public var maxOutputTokens: Int
+    /// The framework of the plan this turn produces; nil, as in older transcripts, is the default one.
+    public var framework: String?
+    /// For an automatic turn (a repair or a reading-level retry): the draft version it tries to improve.
+    /// A version it creates takes the draft's place, so `/undo` from it goes where `/undo` from the draft would.
+    public var follows: Int?
+    /// What the turn produces; nil, as in older transcripts, is a plan.
+    public var kind: TurnKind?
 
     public init(
         turn: Int, at: Date, command: String, template: String, inputs: LessonInputs, baseVersion: Int?,
-        model: String, instructions: String, input: String, maxOutputTokens: Int
+        model: String, instructions: String, input: String, maxOutputTokens: Int, framework: String? = nil,
+        follows: Int? = nil, kind: TurnKind? = nil
     ) {
         self.turn = turn
         self.at = at
@@ -61,6 +77,9 @@ public struct TurnStarted: Codable, Equatable, Sendable {
         self.instructions = instructions
         self.input = input
         self.maxOutputTokens = maxOutputTokens
+        self.framework = framework
+        self.follows = follows
+        self.kind = kind
     }
 }
 
@@ -78,10 +97,20 @@ public struct TurnEnded: Codable, Equatable, Sendable {
     /// The version this turn created; only completed turns create one.
     public var version: Int?
     public var durationMs: Int
+    /// The plan check of `output`, for a completed plan turn.
+    public var check: PlanCheckReport?
+    /// The reading level of `output`'s student-facing text against its band, for a completed plan turn.
+    public var readingLevel: ReadingMeasure?
+    /// For a turn whose plan replaces the current one only when it is better (a repair, a reading-level
+    /// retry): whether it did. When false the turn completed but created no version.
+    public var kept: Bool?
+    /// The number of the handouts a completed `materials` turn created.
+    public var materials: Int?
 
     public init(
         turn: Int, at: Date, status: TurnStatus, output: String, usage: Usage?, responseId: String?,
-        error: String?, version: Int?, durationMs: Int
+        error: String?, version: Int?, durationMs: Int, check: PlanCheckReport? = nil,
+        readingLevel: ReadingMeasure? = nil, kept: Bool? = nil, materials: Int? = nil
     ) {
         self.turn = turn
         self.at = at
@@ -92,6 +121,10 @@ public struct TurnEnded: Codable, Equatable, Sendable {
         self.error = error
         self.version = version
         self.durationMs = durationMs
+        self.check = check
+        self.readingLevel = readingLevel
+        self.kept = kept
+        self.materials = materials
     }
 }
 
@@ -129,13 +162,16 @@ public struct HandEditRecord: Codable, Equatable, Sendable {
     /// The version the edit created.
     public var version: Int
     public var text: String
+    /// The plan check of the edited text.
+    public var check: PlanCheckReport?
 
-    public init(at: Date, command: String, baseVersion: Int, version: Int, text: String) {
+    public init(at: Date, command: String, baseVersion: Int, version: Int, text: String, check: PlanCheckReport? = nil) {
         self.at = at
         self.command = command
         self.baseVersion = baseVersion
         self.version = version
         self.text = text
+        self.check = check
     }
 }
 

@@ -19,7 +19,8 @@ import Testing
         #expect(text.contains("Grade band: 6–8"))
         #expect(text.contains("Duration: 45 minutes"))
         #expect(text.contains("at least 3 CFU questions"))
-        #expect(text.contains("exit ticket with 3 prompts"))
+        #expect(text.contains("exit ticket with exactly 3 prompts"))
+        #expect(text.contains("The Warm-Up (5 min) section takes 5 minutes."))
         #expect(text.contains("add up to exactly 45 minutes"))
         #expect(text.contains("Constraints (optional): No worksheets"))
         // Empty optional inputs leave no dangling label.

@@ -1,0 +1,191 @@
+import Foundation
+
+/// A lesson structure (default, 5E, Madeline Hunter …): its headings and which of them the plan check counts.
+///
+/// A framework is data, read from `prompts/`: the default one from `headings.txt` and `checks.txt`, every
+/// other one from `frameworks/<name>/headings.txt` and `frameworks/<name>/checks.txt`. Adding a framework
+/// is adding those files; nothing in the code names one.
+public struct Framework: Equatable, Sendable {
+    /// The name of the framework `headings.txt` and `checks.txt` at the top of `prompts/` describe.
+    public static let defaultName = "default"
+
+    /// The folder name, typed after `/framework` and `--framework`.
+    public var name: String
+    /// How prompts and messages name it, e.g. `5E (Engage, Explore, Explain, Elaborate, Evaluate)`.
+    public var title: String
+    /// The headings a plan must have, in order.
+    public var headings: [String]
+    /// The section whose minutes are fixed; nil when the framework has no warm-up.
+    public var warmUpHeading: String?
+    /// The minutes the warm-up must take.
+    public var warmUpMinutes: Int?
+    /// The section whose questions are counted; nil when there is none.
+    public var cfuHeading: String?
+    /// The fewest questions the CFU section may ask.
+    public var cfuQuestions: Int
+    /// The section whose prompts are counted; nil when there is none.
+    public var exitTicketHeading: String?
+    /// The exact number of exit-ticket prompts.
+    public var exitTicketPrompts: Int
+    /// Sections whose time is spent outside the lesson, left out of pacing.
+    public var unpacedHeadings: [String]
+    /// The sections students read themselves, measured for reading level.
+    public var studentFacingHeadings: [String]
+
+    public init(
+        name: String, title: String? = nil, headings: [String], warmUpHeading: String? = nil,
+        warmUpMinutes: Int? = nil, cfuHeading: String? = nil, cfuQuestions: Int = 3,
+        exitTicketHeading: String? = nil, exitTicketPrompts: Int = 3, unpacedHeadings: [String] = [],
+        studentFacingHeadings: [String] = []
+    ) {
+        self.name = name
+        self.title = title ?? name
+        self.headings = headings
+        self.warmUpHeading = warmUpHeading
+        self.warmUpMinutes = warmUpMinutes
+        self.cfuHeading = cfuHeading
+        self.cfuQuestions = cfuQuestions
+        self.exitTicketHeading = exitTicketHeading
+        self.exitTicketPrompts = exitTicketPrompts
+        self.unpacedHeadings = unpacedHeadings
+        self.studentFacingHeadings = studentFacingHeadings
+    }
+
+    /// The plan check for this framework's headings and roles.
+    public var checker: PlanChecker {
+        PlanChecker(
+            headings: headings, cfuHeading: cfuHeading, exitTicketHeading: exitTicketHeading,
+            warmUpHeading: warmUpHeading, warmUpMinutes: warmUpMinutes, minimumCFUQuestions: cfuQuestions,
+            exitTicketPrompts: exitTicketPrompts, unpacedHeadings: Set(unpacedHeadings))
+    }
+
+    /// Checks a plan written in this framework against a lesson of `minutes`.
+    public func check(_ plan: String, lessonMinutes minutes: Int) -> PlanCheckReport {
+        checker.check(plan, lessonMinutes: minutes)
+    }
+
+    /// The timed sections of a plan laid end to end, homework and other unpaced sections left out.
+    public func pacing(of plan: String) -> [PacingSegment] {
+        Pacing.segments(of: PlanStructure(parsing: plan, headings: headings).sections, excluding: Set(unpacedHeadings))
+    }
+
+    /// The text students read in a plan of this framework.
+    public func studentFacingText(of plan: String) -> String {
+        ReadingLevel.studentFacingText(of: plan, headings: headings, studentFacing: studentFacingHeadings)
+    }
+
+    /// A problem in one sentence that names this framework's sections, so a 5E repair is not asked for a "Check for Understanding".
+    public func describe(_ problem: PlanProblem) -> String {
+        switch problem {
+        case .tooFewCFUQuestions(let found, let minimum) where cfuHeading != "Check for Understanding":
+            "“\(cfuHeading ?? "The check for understanding")” asks \(Self.count(found, "question")); it needs at least \(minimum)."
+        case .exitTicketPrompts(let found, let expected) where exitTicketHeading != "Exit Ticket":
+            "“\(exitTicketHeading ?? "The exit ticket")” has \(Self.count(found, "exit-ticket prompt")); it needs exactly \(expected)."
+        case .warmUpMinutes(let found, let expected) where warmUpHeading.map(PlanStructure.key) != PlanStructure.key("Warm-Up"):
+            "“\(warmUpHeading ?? "The warm-up")” takes \(found) min; it should take \(expected)."
+        default:
+            problem.description
+        }
+    }
+
+    /// Values for the rules template's role placeholders; a role the framework lacks renders empty, dropping its line.
+    public var ruleValues: [String: String] {
+        [
+            "framework": title,
+            "warm_up": warmUpHeading ?? "",
+            "warm_up_minutes": warmUpMinutes.map(String.init) ?? "",
+            "cfu": cfuHeading ?? "",
+            "cfu_questions": cfuHeading == nil ? "" : String(cfuQuestions),
+            "exit_ticket": exitTicketHeading ?? "",
+            "exit_ticket_prompts": exitTicketHeading == nil ? "" : String(exitTicketPrompts),
+        ]
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        number == 1 ? "1 \(noun)" : "\(number) \(noun)s"
+    }
+}
+
+extension Framework {
+    /// Reads a framework from the text of its `headings.txt` and `checks.txt`.
+    ///
+    /// `checks.txt` has one `key: value` per line; blank lines and lines starting with `#` are ignored:
+    /// - `title:` how prompts name the framework (default: its folder name);
+    /// - `warm-up:` a heading and `warm-up minutes:` the minutes it must take (both or neither);
+    /// - `cfu:` the heading whose questions are counted, `cfu questions:` how many at least (default 3);
+    /// - `exit ticket:` the heading whose prompts are counted, `exit ticket prompts:` how many exactly (default 3);
+    /// - `unpaced:` a heading left out of pacing (repeatable), such as homework;
+    /// - `student-facing:` a heading students read, for the reading level (repeatable).
+    /// Every heading named must be one of `headings.txt`, matched as the plan check matches headings.
+    /// - Parameters:
+    ///   - name: The framework's name.
+    ///   - headings: The text of `headings.txt`.
+    ///   - checks: The text of `checks.txt`, or nil when there is none (then nothing but headings and pacing is checked).
+    ///   - headingsFile: How to name `headings.txt` in an error.
+    ///   - checksFile: How to name `checks.txt` in an error.
+    /// - Throws: ``PromptError/badFramework(file:line:reason:)`` for an unknown key, a heading that is not listed, or a bad number.
+    public static func parse(
+        name: String, headings headingsText: String, checks: String?, headingsFile: String, checksFile: String
+    ) throws(PromptError) -> Framework {
+        let headings = headingsText.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        guard !headings.isEmpty else {
+            throw .badFramework(file: headingsFile, line: 1, reason: "it lists no headings; write one heading per line")
+        }
+        var framework = Framework(name: name, headings: headings)
+        guard let checks else { return framework }
+        var warmUpLine = 0
+        var sawWarmUpMinutes = false
+        for (index, raw) in checks.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            let number = index + 1
+            guard let colon = line.firstIndex(of: ":") else {
+                throw .badFramework(file: checksFile, line: number, reason: "write “key: value”, e.g. “cfu: Check for Understanding”")
+            }
+            let key = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            func heading() throws(PromptError) -> String? {
+                if value.lowercased() == "none" || value.isEmpty { return nil }
+                guard let match = headings.first(where: { PlanStructure.key($0) == PlanStructure.key(value) }) else {
+                    throw .badFramework(
+                        file: checksFile, line: number,
+                        reason: "“\(value)” is not one of the headings in \(headingsFile)")
+                }
+                return match
+            }
+            func count() throws(PromptError) -> Int {
+                guard let count = Int(value), (1...50).contains(count) else {
+                    throw .badFramework(file: checksFile, line: number, reason: "“\(value)” is not a whole number from 1 to 50")
+                }
+                return count
+            }
+            switch key {
+            case "title": framework.title = value.isEmpty ? name : value
+            case "warm-up", "warm up", "warmup":
+                framework.warmUpHeading = try heading()
+                warmUpLine = number
+            case "warm-up minutes", "warm up minutes", "warmup minutes":
+                framework.warmUpMinutes = try count()
+                sawWarmUpMinutes = true
+            case "cfu": framework.cfuHeading = try heading()
+            case "cfu questions": framework.cfuQuestions = try count()
+            case "exit ticket": framework.exitTicketHeading = try heading()
+            case "exit ticket prompts": framework.exitTicketPrompts = try count()
+            case "unpaced": if let heading = try heading() { framework.unpacedHeadings.append(heading) }
+            case "student-facing", "student facing":
+                if let heading = try heading() { framework.studentFacingHeadings.append(heading) }
+            default:
+                throw .badFramework(
+                    file: checksFile, line: number,
+                    reason: "“\(key)” is not a check; use title, warm-up, warm-up minutes, cfu, cfu questions, exit ticket, exit ticket prompts, unpaced or student-facing")
+            }
+        }
+        if framework.warmUpHeading != nil, !sawWarmUpMinutes {
+            throw .badFramework(file: checksFile, line: warmUpLine, reason: "a warm-up needs “warm-up minutes: N” too")
+        }
+        if framework.warmUpHeading == nil { framework.warmUpMinutes = nil }
+        return framework
+    }
+}

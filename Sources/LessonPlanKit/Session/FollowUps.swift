@@ -1,0 +1,85 @@
+import Foundation
+
+/// Why a plan is about to be asked for again without the teacher typing anything.
+public enum FollowUp: Sendable, Equatable {
+    /// The draft failed the plan check; the problems, worded in the framework's section names, go to the model.
+    case repair(draft: Int, problems: [String])
+    /// After `/regrade`, the draft's student-facing text missed the band's reading level.
+    case readingLevel(draft: Int, measure: ReadingMeasure)
+}
+
+/// What the front end hears while a request and its automatic follow-ups run.
+public enum RequestProgress: Sendable, Equatable {
+    /// Progress of the turn that is running.
+    case turn(TurnProgress)
+    /// A turn ended (the request's own, or a follow-up).
+    case ended(TurnOutcome)
+    /// An automatic follow-up turn is about to start.
+    case followUp(FollowUp)
+}
+
+/// The switches for the automatic turns that may follow a request.
+public struct FollowUpOptions: Sendable, Equatable {
+    /// Repair a plan that fails the check, once (`--no-repair`, `/repair off` turn it off).
+    public var repair: Bool
+    /// After `/regrade`, ask once more when the reading level misses the band.
+    public var readingLevel: Bool
+
+    public init(repair: Bool = true, readingLevel: Bool = true) {
+        self.repair = repair
+        self.readingLevel = readingLevel
+    }
+}
+
+/// A request and what followed it.
+public struct RequestResult: Sendable, Equatable {
+    /// The request's own turn first, then any follow-ups, in order.
+    public var outcomes: [TurnOutcome]
+    /// For a request that measures reading level: the plan's level before it.
+    public var levelBefore: ReadingMeasure?
+    /// For a request that measures reading level: the current plan's level after it and its follow-ups.
+    public var levelAfter: ReadingMeasure?
+
+    /// The request's own turn.
+    public var first: TurnOutcome { outcomes.first ?? TurnOutcome(status: .failed, message: nil) }
+}
+
+/// When the plan of a follow-up turn replaces the current one.
+public enum KeepRule: Sendable, Equatable {
+    /// Every completed plan becomes the current version (a turn the teacher asked for).
+    case always
+    /// Only a plan that checks strictly better than the draft's report (a repair).
+    case checksBetter(than: PlanCheckReport)
+    /// Only a plan whose reading level is closer to the band's range and that checks no worse (a retry after /regrade).
+    case closerReadingLevel(than: ReadingMeasure, check: PlanCheckReport)
+
+    /// One sentence on the decision about the plan that would replace version `draft`.
+    public func note(kept: Bool, draft: Int, level: ReadingMeasure?) -> String? {
+        switch self {
+        case .always:
+            return nil
+        case .checksBetter:
+            return kept
+                ? "The repaired plan checks better, so it replaces v\(draft)."
+                : "The repaired plan checks no better than v\(draft), so v\(draft) stays."
+        case .closerReadingLevel(let draftLevel, _):
+            let measured = level.map { "grade \($0.gradeText)" } ?? "no measurable text"
+            return kept
+                ? "The retry reads at \(measured), closer to \(draftLevel.expectedText), so it replaces v\(draft)."
+                : "The retry reads at \(measured), no closer to \(draftLevel.expectedText) without checking worse, so v\(draft) stays."
+        }
+    }
+
+    /// Whether a plan with this check and reading level is kept.
+    public func keeps(check: PlanCheckReport, level: ReadingMeasure?) -> Bool {
+        switch self {
+        case .always:
+            return true
+        case .checksBetter(let draft):
+            return check.isBetter(than: draft)
+        case .closerReadingLevel(let draftLevel, let draftCheck):
+            guard let level, level.grade != nil else { return false }
+            return level.distance < draftLevel.distance && !draftCheck.isBetter(than: check)
+        }
+    }
+}

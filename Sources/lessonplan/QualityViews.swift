@@ -1,0 +1,115 @@
+import Foundation
+import LessonPlanKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `/check`, `/pacing`, `/level` and `/framework` without a name: the library measures, this prints.
+struct QualityViews {
+    let console: Console
+
+    /// The full plan check of the current plan.
+    func check(engine: SessionEngine) async {
+        guard let current = await plan(engine) else { return }
+        let framework: Framework
+        do { framework = try await engine.framework(of: current) } catch {
+            console.error(error.message)
+            return
+        }
+        let report = framework.check(current.text, lessonMinutes: current.inputs.minutes)
+        var lines = [
+            console.dim("── plan check of v\(current.number) · \(framework.name) framework · \(current.inputs.minutes)-minute lesson")
+        ]
+        let structure = PlanStructure(parsing: current.text, headings: framework.headings)
+        let found = Set(structure.sections.map(\.heading))
+        lines.append("Headings: \(found.count) of \(framework.headings.count) present.")
+        if let paced = report.pacedMinutes {
+            lines.append("Pacing: the timed sections add up to \(paced) of \(report.lessonMinutes) minutes.")
+        }
+        if let heading = framework.cfuHeading, let section = structure.section(heading) {
+            lines.append("\(heading): \(PlanChecker.countItems(section.body)) questions (at least \(framework.cfuQuestions)).")
+        }
+        if let heading = framework.exitTicketHeading, let section = structure.section(heading) {
+            lines.append("\(heading): \(PlanChecker.countItems(section.body)) prompts (exactly \(framework.exitTicketPrompts)).")
+        }
+        if report.passed {
+            lines.append("✓ The plan passes the check.")
+        } else {
+            lines.append("✗ \(report.problems.count == 1 ? "1 problem" : "\(report.problems.count) problems"), worst first:")
+            let ranked = report.problems.enumerated().sorted {
+                ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset)
+            }
+            lines += ranked.map { "  ✗ \(framework.describe($0.element))" }
+            lines.append("/repair asks once for a plan without them; it is kept only if it checks better.")
+        }
+        console.line(lines.joined(separator: "\n"))
+    }
+
+    /// The current plan's pacing as a timeline.
+    func pacing(engine: SessionEngine) async {
+        guard let current = await plan(engine) else { return }
+        let framework: Framework
+        do { framework = try await engine.framework(of: current) } catch {
+            console.error(error.message)
+            return
+        }
+        let structure = PlanStructure(parsing: current.text, headings: framework.headings)
+        let segments = framework.pacing(of: current.text)
+        let timed = Set(segments.map(\.heading))
+        let untimed = structure.sections.map(\.heading).filter { !timed.contains($0) }
+        console.line(console.dim("── pacing of v\(current.number) · \(current.inputs.minutes)-minute lesson"))
+        console.out(
+            PacingChart.render(
+                segments, lessonMinutes: current.inputs.minutes, untimed: untimed, width: console.columns,
+                colour: console.colour))
+    }
+
+    /// The reading level of the current plan's student-facing text.
+    func level(engine: SessionEngine) async {
+        guard let current = await plan(engine) else { return }
+        let measure: ReadingMeasure
+        let framework: Framework
+        do {
+            framework = try await engine.framework(of: current)
+            measure = try await engine.readingLevel(current)
+        } catch {
+            console.error(error.message)
+            return
+        }
+        console.line(console.dim("── reading level of v\(current.number) · \(framework.studentFacingHeadings.joined(separator: ", "))"))
+        guard measure.grade != nil else {
+            console.line("There is no student-facing text to measure in v\(current.number) (the sections students read are empty or missing).")
+            return
+        }
+        let verdict =
+            measure.inRange
+            ? "✓ within the \(measure.expectedText) expected for grades \(measure.band.rawValue)"
+            : "✗ outside the \(measure.expectedText) expected for grades \(measure.band.rawValue)"
+        console.line("Flesch–Kincaid grade \(measure.gradeText) over \(measure.words) words of student-facing text; \(verdict).")
+    }
+
+    /// The frameworks the templates offer, the current one marked.
+    func frameworks(engine: SessionEngine) async {
+        let current = await engine.state.currentFramework
+        var lines: [String] = []
+        for name in engine.prompts.frameworkNames {
+            let marker = name == current ? "→" : " "
+            if let framework = try? engine.prompts.framework(name) {
+                lines.append("\(marker) \(name.padding(toLength: 16, withPad: " ", startingAt: 0))\(framework.headings.joined(separator: " · "))")
+            } else {
+                lines.append("\(marker) \(name)")
+            }
+        }
+        lines.append("/framework NAME rewrites the plan in that structure.")
+        console.line(lines.joined(separator: "\n"))
+    }
+
+    private func plan(_ engine: SessionEngine) async -> PlanVersion? {
+        guard let current = await engine.state.current else {
+            console.error("There is no plan yet; type /generate to write one.")
+            return nil
+        }
+        return current
+    }
+}

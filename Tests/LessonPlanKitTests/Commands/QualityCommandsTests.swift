@@ -1,0 +1,92 @@
+import LessonPlanKit
+import Testing
+
+@Suite struct QualityCommandsTests {
+    let inputs: LessonInputs
+    let context: CommandContext
+    let frameworks = ["default", "5e", "gradual-release", "hunter", "ubd"]
+
+    init() throws {
+        inputs = try LessonInputs(grade: .sixTo8, topic: "Density", minutes: 45)
+        context = CommandContext(
+            inputs: inputs, currentVersion: 2, versionCount: 2, framework: "default", frameworks: frameworks)
+    }
+
+    @Test func viewsTakeNoArguments() throws {
+        #expect(try CommandTable.parse("/check", context: context) == .check)
+        #expect(try CommandTable.parse("/pacing", context: context) == .pacing)
+        #expect(try CommandTable.parse("/level", context: context) == .level)
+        #expect(throws: CommandError.self) { try CommandTable.parse("/pacing wide", context: context) }
+        let empty = CommandContext(inputs: inputs, currentVersion: nil, versionCount: 0)
+        for line in ["/check", "/pacing", "/level", "/materials", "/standards x"] {
+            #expect(throws: CommandError.self) { try CommandTable.parse(line, context: empty) }
+        }
+    }
+
+    @Test func repairNowOrSwitchTheAutomaticOne() throws {
+        #expect(try CommandTable.parse("/repair", context: context) == .repair)
+        #expect(try CommandTable.parse("/repair OFF", context: context) == .autoRepair(false))
+        let empty = CommandContext(inputs: inputs, currentVersion: nil, versionCount: 0)
+        #expect(try CommandTable.parse("/repair on", context: empty) == .autoRepair(true))
+        #expect(throws: CommandError("/repair needs a plan first; type /generate to write one.")) {
+            try CommandTable.parse("/repair", context: empty)
+        }
+        #expect(throws: CommandError.self) { try CommandTable.parse("/repair maybe", context: context) }
+    }
+
+    @Test func frameworkConvertsListsOrStartsAPlan() throws {
+        #expect(try CommandTable.parse("/framework", context: context) == .frameworks)
+        #expect(
+            try CommandTable.parse("/framework 5E", context: context)
+                == .refine(Refinement(template: "convert", inputs: inputs, framework: "5e")))
+        let empty = CommandContext(inputs: inputs, currentVersion: nil, versionCount: 0, frameworks: frameworks)
+        #expect(
+            try CommandTable.parse("/framework hunter", context: empty)
+                == .refine(Refinement(template: "generate", inputs: inputs, framework: "hunter")))
+        #expect(throws: CommandError("“montessori” is not a framework; use default, 5e, gradual-release, hunter, ubd.")) {
+            try CommandTable.parse("/framework montessori", context: context)
+        }
+        #expect(throws: CommandError.self) { try CommandTable.parse("/framework default", context: context) }
+    }
+
+    @Test func standardsBecomeTheLessonsStandards() throws {
+        guard case .refine(let refinement) = try CommandTable.parse("/standards  RI.4.1 Refer to details ", context: context)
+        else { throw CommandError("not a refinement") }
+        #expect(refinement.template == "standards" && refinement.inputs.standards == "RI.4.1 Refer to details")
+        #expect(throws: CommandError.self) { try CommandTable.parse("/standards", context: context) }
+        let long = String(repeating: "x", count: 1001)
+        #expect(throws: CommandError.self) { try CommandTable.parse("/standards \(long)", context: context) }
+    }
+
+    @Test func materialsAreHandoutsNotAPlan() throws {
+        guard case .refine(let refinement) = try CommandTable.parse("/materials", context: context) else {
+            throw CommandError("not a refinement")
+        }
+        #expect(refinement.kind == .materials && refinement.template == "materials" && !refinement.measuresReadingLevel)
+        #expect(try CommandTable.parse("/export materials html out.html", context: context) == .exportMaterials(format: .html, path: "out.html"))
+        #expect(try CommandTable.parse("/export materials md", context: context) == .exportMaterials(format: .md, path: nil))
+        #expect(try CommandTable.parse("/export md materials.md", context: context) == .export(format: .md, path: "materials.md"))
+        #expect(throws: CommandError.self) { try CommandTable.parse("/export materials", context: context) }
+    }
+
+    @Test func onlyARegradeMeasuresTheReadingLevel() throws {
+        guard case .refine(let regrade) = try CommandTable.parse("/regrade 3-5", context: context) else {
+            throw CommandError("not a refinement")
+        }
+        #expect(regrade.measuresReadingLevel)
+        guard case .refine(let shorten) = try CommandTable.parse("/shorten", context: context) else {
+            throw CommandError("not a refinement")
+        }
+        #expect(!shorten.measuresReadingLevel)
+    }
+
+    @Test func tabCompletesFrameworksFromTheTemplates() {
+        #expect(CommandTable.completions(for: "/framework ", frameworks: frameworks) == frameworks)
+        #expect(CommandTable.completions(for: "/framework g", frameworks: frameworks) == ["gradual-release"])
+        #expect(CommandTable.completions(for: "/framework gradual-r", frameworks: frameworks) == ["gradual-release"])
+        #expect(CommandTable.completions(for: "/framework ", frameworks: ["default", "tiny"]) == ["default", "tiny"])
+        #expect(CommandTable.completions(for: "/repair o") == ["on", "off"])
+        #expect(CommandTable.completions(for: "/export m") == ["md", "materials"])
+        #expect(CommandTable.completions(for: "/pa") == ["/pacing"])
+    }
+}
