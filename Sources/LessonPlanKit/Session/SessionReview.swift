@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Options for walking a transcript with `lessonplan replay`.
 public struct ReplayOptions: Sendable {
@@ -81,11 +82,17 @@ public enum SessionReview {
 
     /// A local date and time to the second, e.g. `2026-11-29 12:31:18`.
     public static func timestamp(_ date: Date) -> String {
+        timestampFormatter.withLock { $0.string(from: date) }
+    }
+
+    /// One formatter for every timestamp: building a `DateFormatter` opens an ICU formatter,
+    /// which cost more than the rest of `sessions` over 1,000 sessions and a quarter of `replay`.
+    private static let timestampFormatter: Mutex<DateFormatter> = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: date)
-    }
+        return Mutex(formatter)
+    }()
 
     /// Everything an export needs from a session; pacing is read from the plan under `headings`.
     public static func document(_ state: SessionState, headings: [String]) -> ExportDocument? {
