@@ -80,6 +80,37 @@ public enum TranscriptReader {
         }
     }
 
+    /// The session line of the transcript at `url`, read without the rest of the file, or nil
+    /// when the file cannot be read or does not start with one.
+    ///
+    /// `resume` needs the starting model before it opens the session; reading a 10,000-turn
+    /// file whole for its first line doubled the time to the prompt.
+    public static func header(of url: URL) -> SessionHeader? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        var pending = Data()
+        // The header is well under a kilobyte; the cap only stops a file without newlines.
+        while pending.count < 1 << 20 {
+            let chunk = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+            pending.append(chunk)
+            // Blank lines are skipped, as `parse` skips them.
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = pending[..<newline]
+                if !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return header(in: Data(line)) }
+                pending = Data(pending[(newline + 1)...])
+            }
+            if chunk.isEmpty {
+                return pending.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) ? nil : header(in: pending)
+            }
+        }
+        return nil
+    }
+
+    private static func header(in line: Data) -> SessionHeader? {
+        guard case .header(let header)? = try? TranscriptCoder().decode(line) else { return nil }
+        return header
+    }
+
     /// Folds a transcript's records into the session state.
     public static func state(of transcript: LoadedTranscript) -> SessionState? {
         guard case .header(let header) = transcript.records.first else { return nil }
