@@ -25,23 +25,34 @@ public enum TranscriptReader {
     /// Reads records from the bytes of a transcript.
     /// - Throws: ``StoreError``.
     public static func parse(_ data: Data, path: String) throws(StoreError) -> LoadedTranscript {
+        try data.withUnsafeBytes { raw in fold(raw, path: path) }.get()
+    }
+
+    /// The lenient fold over every line, on bytes already in memory so that a line the fast path
+    /// reads is never copied out first.
+    private static func fold(_ raw: UnsafeRawBufferPointer, path: String) -> Result<LoadedTranscript, StoreError> {
         let coder = TranscriptCoder()
         var records: [TranscriptRecord] = []
         var warnings: [String] = []
         var lineNumber = 0
-        for line in lines(of: data) {
+        for line in lines(of: raw) {
             lineNumber += 1
             guard !line.isBlank else { continue }
-            let isLast = line.range.upperBound == data.count
+            let isLast = line.range.upperBound == raw.count
+            let bytes = UnsafeRawBufferPointer(rebasing: raw[line.range])
             let record: TranscriptRecord
             do throws(TranscriptLineError) {
-                record = try coder.decode(data.subdata(in: line.range.shifted(by: data.startIndex)))
+                if let fast = coder.decodeFastPath(bytes) {
+                    record = fast
+                } else {
+                    record = try coder.decodeWithoutFastPath(Data(bytes))
+                }
             } catch {
                 switch error {
                 case .newerVersion(let version):
-                    throw .newerFormat(path: path, version: version)
+                    return .failure(.newerFormat(path: path, version: version))
                 case _ where records.isEmpty:
-                    throw .notATranscript(path: path)
+                    return .failure(.notATranscript(path: path))
                 case .unknownType(let type):
                     warnings.append("Line \(lineNumber) has type “\(type)”, which this lessonplan does not know; skipped.")
                 case .unreadable where isLast:
@@ -52,32 +63,30 @@ public enum TranscriptReader {
                 continue
             }
             if records.isEmpty {
-                guard case .header = record else { throw .notATranscript(path: path) }
+                guard case .header = record else { return .failure(.notATranscript(path: path)) }
             }
             records.append(record)
         }
-        guard !records.isEmpty else { throw .notATranscript(path: path) }
-        return LoadedTranscript(records: records, warnings: warnings, size: data.count)
+        guard !records.isEmpty else { return .failure(.notATranscript(path: path)) }
+        return .success(LoadedTranscript(records: records, warnings: warnings, size: raw.count))
     }
 
-    /// Where each line of `data` is (offsets from its start, without the newline) and whether it
+    /// Where each line of `raw` is (offsets from its start, without the newline) and whether it
     /// is blank, found with `memchr` on the raw bytes: walking a `Data` byte by byte through its
     /// generic index cost more than decoding the JSON of a 10,000-turn transcript.
-    private static func lines(of data: Data) -> [(range: Range<Int>, isBlank: Bool)] {
-        data.withUnsafeBytes { raw -> [(range: Range<Int>, isBlank: Bool)] in
-            guard let base = raw.baseAddress else { return [] }
-            let count = raw.count
-            var found: [(range: Range<Int>, isBlank: Bool)] = []
-            var start = 0
-            while start < count {
-                let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), count - start)
-                let end = newline.map { base.distance(to: UnsafeRawPointer($0)) } ?? count
-                let isBlank = raw[start..<end].allSatisfy { $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }
-                found.append((start..<end, isBlank))
-                start = end + 1
-            }
-            return found
+    private static func lines(of raw: UnsafeRawBufferPointer) -> [(range: Range<Int>, isBlank: Bool)] {
+        guard let base = raw.baseAddress else { return [] }
+        let count = raw.count
+        var found: [(range: Range<Int>, isBlank: Bool)] = []
+        var start = 0
+        while start < count {
+            let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), count - start)
+            let end = newline.map { base.distance(to: UnsafeRawPointer($0)) } ?? count
+            let isBlank = raw[start..<end].allSatisfy { $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }
+            found.append((start..<end, isBlank))
+            start = end + 1
         }
+        return found
     }
 
     /// The session line of the transcript at `url`, read without the rest of the file, or nil
@@ -118,9 +127,4 @@ public enum TranscriptReader {
         for record in transcript.records.dropFirst() { state.apply(record) }
         return state
     }
-}
-
-extension Range where Bound == Int {
-    /// The same range moved by `offset`, for offsets into a `Data` that may not start at 0.
-    fileprivate func shifted(by offset: Int) -> Range<Int> { (lowerBound + offset)..<(upperBound + offset) }
 }
