@@ -148,18 +148,21 @@ public enum LineDiff {
         return lines
     }
 
+    /// Reads a value through `inout`, so `ids[line, default: next]` finds or inserts with one lookup.
+    private static func value(_ id: inout Int) -> Int { id }
+
     /// The script for the part between the common ends, where the real search happens.
     private static func middleScript(_ old: ArraySlice<String>, _ new: ArraySlice<String>) -> [DiffLine] {
         if old.isEmpty { return new.map(DiffLine.added) }
         if new.isEmpty { return old.map(DiffLine.removed) }
 
         // Lines become small integers so the inner loop compares numbers, not strings.
+        // One hash per line: hashing a non-ASCII String normalizes it, and `replay` diffs every turn.
         var ids: [String: Int] = [:]
+        ids.reserveCapacity(old.count)
         let oldIDs = old.map { line in
-            if let id = ids[line] { return id }
-            let id = ids.count
-            ids[line] = id
-            return id
+            let next = ids.count
+            return Self.value(&ids[line, default: next])
         }
         var inNew = [Bool](repeating: false, count: ids.count)
         let newIDs = new.map { line -> Int in
