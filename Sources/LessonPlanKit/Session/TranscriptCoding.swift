@@ -57,12 +57,7 @@ public struct TranscriptCoder: Sendable {
     /// The record on a line written as this tool writes it, read without a JSON parser, or nil
     /// to ask ``decodeWithoutFastPath(_:)``; whenever this returns a record, that returns the same.
     public func decodeFastPath(_ line: Data) -> TranscriptRecord? {
-        line.withUnsafeBytes(TranscriptLineScanner.record(in:))
-    }
-
-    /// The same as ``decodeFastPath(_:)`` on bytes that are already in memory, such as a mapped file.
-    func decodeFastPath(_ line: UnsafeRawBufferPointer) -> TranscriptRecord? {
-        TranscriptLineScanner.record(in: line)
+        line.withUnsafeBytes { TranscriptLineScanner.record(in: $0) }
     }
 
     /// Reads one line with `JSONDecoder`: any valid JSON, and every error.

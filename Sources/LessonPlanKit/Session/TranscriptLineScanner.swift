@@ -16,9 +16,15 @@ import Foundation
 /// takes the slow path; `TranscriptFastPathTests` counts the fields to catch that.
 enum TranscriptLineScanner {
     /// The record on one line (without its newline), or nil to leave it to the full decoder.
-    static func record(in line: UnsafeRawBufferPointer) -> TranscriptRecord? {
+    ///
+    /// With `prompts` `.skipped`, a `turn_started` line's `instructions` and `input` are checked
+    /// exactly as when they are kept (so the same lines are accepted) but come back empty.
+    static func record(
+        in line: UnsafeRawBufferPointer, prompts: TranscriptReader.Prompts = .kept
+    ) -> TranscriptRecord? {
         guard let start = line.baseAddress, line.count >= 2 else { return nil }
-        var scanner = Scanner(base: start.assumingMemoryBound(to: UInt8.self), count: line.count)
+        var scanner = Scanner(
+            base: start.assumingMemoryBound(to: UInt8.self), count: line.count, keepsPrompts: prompts == .kept)
         guard let fields = scanner.topLevelObject() else { return nil }
         return fields.record()
     }
@@ -226,13 +232,16 @@ enum TranscriptLineScanner {
     struct Scanner {
         let base: UnsafePointer<UInt8>
         let count: Int
+        /// Whether `instructions` and `input` are built, or only checked.
+        let keepsPrompts: Bool
         var index = 0
         /// Unescaped bytes of the string being read, kept between strings for its capacity.
         var scratch: [UInt8] = []
 
-        init(base: UnsafePointer<UInt8>, count: Int) {
+        init(base: UnsafePointer<UInt8>, count: Int, keepsPrompts: Bool) {
             self.base = base
             self.count = count
+            self.keepsPrompts = keepsPrompts
         }
 
         /// The whole line as one object, which must end exactly at the line's end.
@@ -286,6 +295,8 @@ enum TranscriptLineScanner {
                 return lessonInputs().map(Value.inputs)
             case .usage:
                 return usage().map(Value.usage)
+            case .instructions where !keepsPrompts, .input where !keepsPrompts:
+                return checkedString() ? .string("") : nil
             default:
                 return string().map(Value.string)
             }
@@ -408,53 +419,71 @@ enum TranscriptLineScanner {
         /// A JSON string from its opening quote; nil for anything a strict parser rejects (a raw
         /// control character, a lone surrogate, an unknown escape, invalid UTF-8).
         mutating func string() -> String? {
+            scanString(building: true)
+        }
+
+        /// Whether a JSON string from its opening quote is one ``string()`` would read, checked
+        /// in place without building it: most of a long transcript's bytes are prompt text that
+        /// `resume` and `replay` never show.
+        mutating func checkedString() -> Bool {
+            scanString(building: false) != nil
+        }
+
+        /// Reads a string, or with `building` false only checks it and returns "" for a good one.
+        ///
+        /// Checking each raw run between escapes as UTF-8 is the same as checking the whole
+        /// text: escapes are ASCII, which never falls inside a multi-byte sequence, and a
+        /// `\u` escape is only accepted when it makes a valid scalar.
+        private mutating func scanString(building: Bool) -> String? {
             guard index < count, base[index] == Byte.quote else { return nil }
             let start = index + 1
-            var position = start
             // Most values have no escapes: find the end and take the bytes as they are.
-            while position < count {
-                let byte = base[position]
-                if byte == Byte.quote {
-                    index = position + 1
-                    return String(validating: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
-                }
-                if byte == Byte.backslash { break }
-                if byte < 0x20 { return nil }
-                position += 1
+            var position = plainRunEnd(from: start)
+            guard position < count, base[position] >= 0x20 else { return nil }
+            if base[position] == Byte.quote {
+                index = position + 1
+                let text = UnsafeBufferPointer(start: base + start, count: position - start)
+                if building { return String(validating: text, as: UTF8.self) }
+                return Self.isValidUTF8(text) ? "" : nil
             }
-            guard position < count else { return nil }
 
-            scratch.removeAll(keepingCapacity: true)
-            scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: position - start))
+            let firstRun = UnsafeBufferPointer(start: base + start, count: position - start)
+            if building {
+                scratch.removeAll(keepingCapacity: true)
+                scratch.append(contentsOf: firstRun)
+            } else if !Self.isValidUTF8(firstRun) {
+                return nil
+            }
             while position < count {
                 let byte = base[position]
                 if byte == Byte.quote {
                     index = position + 1
-                    return String(validating: scratch, as: UTF8.self)
+                    return building ? String(validating: scratch, as: UTF8.self) : ""
                 }
                 if byte < 0x20 { return nil }
                 guard byte == Byte.backslash else {
-                    // Copy the run up to the next quote, backslash or control character at once.
+                    // Take the run up to the next quote, backslash or control character at once.
                     let runStart = position
-                    position += 1
-                    while position < count {
-                        let next = base[position]
-                        if next == Byte.quote || next == Byte.backslash || next < 0x20 { break }
-                        position += 1
+                    position = plainRunEnd(from: position + 1)
+                    let run = UnsafeBufferPointer(start: base + runStart, count: position - runStart)
+                    if building {
+                        scratch.append(contentsOf: run)
+                    } else if !Self.isValidUTF8(run) {
+                        return nil
                     }
-                    scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: position - runStart))
                     continue
                 }
                 guard position + 1 < count else { return nil }
                 let escaped = base[position + 1]
                 position += 2
+                let unescaped: UInt8
                 switch escaped {
-                case Byte.quote, Byte.backslash, Byte.slash: scratch.append(escaped)
-                case UInt8(ascii: "b"): scratch.append(0x08)
-                case UInt8(ascii: "f"): scratch.append(0x0C)
-                case UInt8(ascii: "n"): scratch.append(0x0A)
-                case UInt8(ascii: "r"): scratch.append(0x0D)
-                case UInt8(ascii: "t"): scratch.append(0x09)
+                case Byte.quote, Byte.backslash, Byte.slash: unescaped = escaped
+                case UInt8(ascii: "b"): unescaped = 0x08
+                case UInt8(ascii: "f"): unescaped = 0x0C
+                case UInt8(ascii: "n"): unescaped = 0x0A
+                case UInt8(ascii: "r"): unescaped = 0x0D
+                case UInt8(ascii: "t"): unescaped = 0x09
                 case UInt8(ascii: "u"):
                     guard let unit = hex4(from: position) else { return nil }
                     position += 4
@@ -469,12 +498,30 @@ enum TranscriptLineScanner {
                     } else if (0xDC00...0xDFFF).contains(unit) {
                         return nil
                     }
-                    appendUTF8(scalar)
+                    if building { appendUTF8(scalar) }
+                    continue
                 default:
                     return nil
                 }
+                if building { scratch.append(unescaped) }
             }
             return nil
+        }
+
+        /// The index of the first quote, backslash or control character from `start` on, or `count`.
+        func plainRunEnd(from start: Int) -> Int {
+            var position = start
+            while position < count {
+                let byte = base[position]
+                if byte == Byte.quote || byte == Byte.backslash || byte < 0x20 { return position }
+                position += 1
+            }
+            return count
+        }
+
+        /// UTF-8 checked where it lies, by the standard library's validator, without a copy.
+        private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            (try? UTF8Span(validating: bytes.span)) != nil
         }
 
         func hex4(from start: Int) -> UInt32? {

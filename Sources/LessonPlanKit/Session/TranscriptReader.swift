@@ -12,25 +12,39 @@ public struct LoadedTranscript: Sendable {
 /// Reads transcripts leniently: a torn last line or an unknown line type is reported and skipped,
 /// while a newer format or a file that is not a transcript is refused.
 public enum TranscriptReader {
+    /// What a reader keeps of each `turn_started` line's prompt (`instructions` and `input`).
+    public enum Prompts: Sendable {
+        /// As written: for `replay --rerun`, exports and anything that audits what was sent.
+        case kept
+        /// Checked exactly as when kept, so the same lines are read and the same ones skipped,
+        /// but left empty: the prompts are most of a long transcript's bytes, and `resume`,
+        /// `replay` and `sessions` never show them.
+        case skipped
+    }
+
     /// Reads every record of the transcript at `url`.
+    /// - Parameter prompts: whether `turn_started` prompts are kept or read as empty strings.
     /// - Throws: ``StoreError`` for a missing, newer-format or non-transcript file.
-    public static func read(_ url: URL) throws(StoreError) -> LoadedTranscript {
+    public static func read(_ url: URL, prompts: Prompts = .kept) throws(StoreError) -> LoadedTranscript {
         let data: Data
         do { data = try Data(contentsOf: url, options: .mappedIfSafe) } catch {
             throw .io(path: url.path, reason: "cannot read the file")
         }
-        return try parse(data, path: url.path)
+        return try parse(data, path: url.path, prompts: prompts)
     }
 
     /// Reads records from the bytes of a transcript.
+    /// - Parameter prompts: whether `turn_started` prompts are kept or read as empty strings.
     /// - Throws: ``StoreError``.
-    public static func parse(_ data: Data, path: String) throws(StoreError) -> LoadedTranscript {
-        try data.withUnsafeBytes { raw in fold(raw, path: path) }.get()
+    public static func parse(_ data: Data, path: String, prompts: Prompts = .kept) throws(StoreError) -> LoadedTranscript {
+        try data.withUnsafeBytes { raw in fold(raw, path: path, prompts: prompts) }.get()
     }
 
     /// The lenient fold over every line, on bytes already in memory so that a line the fast path
     /// reads is never copied out first.
-    private static func fold(_ raw: UnsafeRawBufferPointer, path: String) -> Result<LoadedTranscript, StoreError> {
+    private static func fold(
+        _ raw: UnsafeRawBufferPointer, path: String, prompts: Prompts
+    ) -> Result<LoadedTranscript, StoreError> {
         let coder = TranscriptCoder()
         var records: [TranscriptRecord] = []
         var warnings: [String] = []
@@ -42,10 +56,11 @@ public enum TranscriptReader {
             let bytes = UnsafeRawBufferPointer(rebasing: raw[line.range])
             let record: TranscriptRecord
             do throws(TranscriptLineError) {
-                if let fast = coder.decodeFastPath(bytes) {
+                if let fast = TranscriptLineScanner.record(in: bytes, prompts: prompts) {
                     record = fast
                 } else {
-                    record = try coder.decodeWithoutFastPath(Data(bytes))
+                    let full = try coder.decodeWithoutFastPath(Data(bytes))
+                    record = prompts == .kept ? full : full.withoutPrompts
                 }
             } catch {
                 switch error {
@@ -126,5 +141,15 @@ public enum TranscriptReader {
         var state = SessionState(header: header)
         for record in transcript.records.dropFirst() { state.apply(record) }
         return state
+    }
+}
+
+extension TranscriptRecord {
+    /// The same record with a `turn_started` line's prompt left empty, as ``TranscriptReader/Prompts/skipped`` reads it.
+    fileprivate var withoutPrompts: TranscriptRecord {
+        guard case .turnStarted(var started) = self else { return self }
+        started.instructions = ""
+        started.input = ""
+        return .turnStarted(started)
     }
 }

@@ -340,6 +340,87 @@ import TestSupport
         #expect(fastHits > 500)
     }
 
+    // MARK: - Prompts checked but not kept
+
+    /// A prompt as a damaged or hand-made file may hold it: escapes good and bad, raw control
+    /// bytes, stray quotes, and UTF-8 good and bad (overlong, surrogate, too large, cut short).
+    private static func garbagePrompt(_ random: inout SeededGenerator) -> [UInt8] {
+        let good: [[UInt8]] = [Array("plan".utf8), Array(" ".utf8), Array("–".utf8), Array("😀".utf8), Array("é".utf8)]
+        let awkward: [[UInt8]] = [
+            Array(#"\n"#.utf8), Array(#"\""#.utf8), Array(#"\\"#.utf8), Array(#"\u00e9"#.utf8), Array(#"\ud83d\ude00"#.utf8),
+            Array(#"\ud83d"#.utf8), Array(#"\ude00"#.utf8), Array(#"\u12"#.utf8), Array(#"\x"#.utf8), Array("\\".utf8), [0x22],
+            [0x00], [0x09], [0x1F], [0x7F], [0x80], [0xBF], [0xC0, 0xAF], [0xC2], [0xC3, 0xA9], [0xE0, 0x80, 0x80],
+            [0xE2, 0x80], [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBD], [0xF0, 0x9F, 0x98], [0xF4, 0x90, 0x80, 0x80], [0xF5], [0xFF],
+        ]
+        var bytes: [UInt8] = []
+        for _ in 0..<Int.random(in: 0...24, using: &random) {
+            // Mostly good text, so that many prompts are valid and both outcomes occur.
+            let pool = Int.random(in: 0..<12, using: &random) == 0 ? awkward : good
+            bytes += pool.randomElement(using: &random) ?? []
+        }
+        return bytes
+    }
+
+    private static func withoutPrompts(_ record: TranscriptRecord) -> TranscriptRecord {
+        guard case .turnStarted(var started) = record else { return record }
+        started.instructions = ""
+        started.input = ""
+        return .turnStarted(started)
+    }
+
+    private static func read(_ data: Data, _ prompts: TranscriptReader.Prompts) -> Result<LoadedTranscript, StoreError> {
+        Result { () throws(StoreError) in try TranscriptReader.parse(data, path: "t.jsonl", prompts: prompts) }
+    }
+
+    private static func range(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
+        guard needle.count <= haystack.count else { return nil }
+        for start in 0...(haystack.count - needle.count)
+        where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+            return start..<(start + needle.count)
+        }
+        return nil
+    }
+
+    /// `resume` and `replay` check prompts without keeping them: the same lines must be read and
+    /// the same ones skipped, with the same warnings, and the records differ only in the prompts.
+    @Test func skippedPromptsReadTheSameLinesAsKeptOnes() throws {
+        var random = SeededGenerator(seed: 77)
+        let coder = TranscriptCoder()
+        let header = coder.encode(.header(try TranscriptTests.header())) + Data("\n".utf8)
+        var transcript = header
+        var unreadable = 0
+        var turnsStarted = 0
+        for n in 0..<3_000 {
+            let record = try Self.record(&random)
+            var line = coder.encode(record)
+            if case .turnStarted = record {
+                // Garbage in place of the written prompt, in one prompt field or the other.
+                turnsStarted += 1
+                let field = n % 2 == 0 ? "input" : "instructions"
+                let members = Self.members(record).map { ($0.0, $0.0 == field ? JSON.raw("PROMPT") : $0.1) }
+                let written = Array(JSON.object(members).text(.minimal).utf8)
+                guard let at = Self.range(of: Array("PROMPT".utf8), in: written) else {
+                    Issue.record("no placeholder in \(String(decoding: written, as: UTF8.self))")
+                    continue
+                }
+                line = Data(written[..<at.lowerBound] + [0x22] + Self.garbagePrompt(&random) + [0x22] + written[at.upperBound...])
+            }
+            line.append(UInt8(ascii: "\n"))
+            let kept = Self.read(header + line, .kept)
+            let skipped = Self.read(header + line, .skipped)
+            #expect(skipped.map(\.records) == kept.map { $0.records.map(Self.withoutPrompts) }, "\(String(decoding: line, as: UTF8.self))")
+            #expect(skipped.map(\.warnings) == kept.map(\.warnings))
+            if case .success(let loaded) = kept, !loaded.warnings.isEmpty { unreadable += 1 }
+            transcript += line
+        }
+        // Both outcomes occur: good prompts are read, bad ones make the line unreadable.
+        #expect(unreadable > 50 && unreadable < turnsStarted - 50, "\(unreadable) of \(turnsStarted)")
+        let kept = Self.read(transcript, .kept)
+        let skipped = Self.read(transcript, .skipped)
+        #expect(skipped.map(\.records) == kept.map { $0.records.map(Self.withoutPrompts) })
+        #expect(skipped.map(\.warnings) == kept.map(\.warnings))
+    }
+
     // MARK: - A field added without teaching the fast path
 
     /// The fast path knows these fields; a field added to a record type makes every line of that
