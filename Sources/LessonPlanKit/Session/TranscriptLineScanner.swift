@@ -508,15 +508,37 @@ enum TranscriptLineScanner {
             return nil
         }
 
-        /// The index of the first quote, backslash or control character from `start` on, or `count`.
+        /// The index of the first quote, backslash or control character from `start` on, or
+        /// `count`: eight bytes a step, since string contents are nearly all of a transcript.
         func plainRunEnd(from start: Int) -> Int {
             var position = start
+            let raw = UnsafeRawPointer(base)
+            while position + 8 <= count {
+                let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                // A flagged word holds at least one such byte; the loop below finds which.
+                if Self.hasRunEnd(word) { break }
+                position += 8
+            }
             while position < count {
                 let byte = base[position]
                 if byte == Byte.quote || byte == Byte.backslash || byte < 0x20 { return position }
                 position += 1
             }
             return count
+        }
+
+        /// Whether any byte of `word` is `"`, `\` or below 0x20, by the classic bit trick for a zero
+        /// byte (`x - 0x01…` borrows into the high bit only where a byte is zero, or below the
+        /// subtrahend); it never flags a word without such a byte.
+        private static func hasRunEnd(_ word: UInt64) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let quotes = word ^ (ones &* UInt64(Byte.quote))
+            let backslashes = word ^ (ones &* UInt64(Byte.backslash))
+            let zeroQuote = (quotes &- ones) & ~quotes
+            let zeroBackslash = (backslashes &- ones) & ~backslashes
+            let control = (word &- ones &* 0x20) & ~word
+            return (zeroQuote | zeroBackslash | control) & highs != 0
         }
 
         /// UTF-8 checked where it lies, by the standard library's validator, without a copy.
