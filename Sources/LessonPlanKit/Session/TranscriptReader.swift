@@ -26,9 +26,16 @@ public enum TranscriptReader {
     /// - Parameter prompts: whether `turn_started` prompts are kept or read as empty strings.
     /// - Throws: ``StoreError`` for a missing, newer-format or non-transcript file.
     public static func read(_ url: URL, prompts: Prompts = .kept) throws(StoreError) -> LoadedTranscript {
+        // Mapped, not copied: on Linux `.mappedIfSafe` reads the whole file into memory, which
+        // was a seventh of `resume` on a 10,000-turn transcript. Transcripts are only appended to,
+        // so the mapped bytes do not change under the reader; if mapping fails, read instead.
         let data: Data
-        do { data = try Data(contentsOf: url, options: .mappedIfSafe) } catch {
-            throw .io(path: url.path, reason: "cannot read the file")
+        if let mapped = try? Data(contentsOf: url, options: .alwaysMapped) {
+            data = mapped
+        } else {
+            do { data = try Data(contentsOf: url) } catch {
+                throw .io(path: url.path, reason: "cannot read the file")
+            }
         }
         return try parse(data, path: url.path, prompts: prompts)
     }
