@@ -93,9 +93,7 @@ final class InteractiveSession: @unchecked Sendable {
             let store = SessionStore(directory: directory)
             let url = try store.locate(parsed.positionals[0])
             // Without --model the session goes on with the model it was started with.
-            if parsed.value("model") == nil, let header = try? TranscriptReader.read(url).records.first,
-                case .header(let session) = header
-            {
+            if parsed.value("model") == nil, let session = TranscriptReader.header(of: url) {
                 settings.model.model = session.model
             }
             engine = try SessionEngine(resuming: url, store: store, prompts: prompts, client: app.client(for: settings))

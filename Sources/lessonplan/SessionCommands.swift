@@ -99,9 +99,9 @@ struct SessionCommands {
     }
 
     /// Loads a session read-only, reporting skipped lines once on stderr.
-    private func load(_ reference: String) throws -> SessionState {
+    private func load(_ reference: String, prompts: TranscriptReader.Prompts = .kept) throws -> SessionState {
         let url = try store.locate(reference)
-        let loaded = try TranscriptReader.read(url)
+        let loaded = try TranscriptReader.read(url, prompts: prompts)
         for warning in loaded.warnings { console.note(warning) }
         guard let state = TranscriptReader.state(of: loaded) else { throw StoreError.notATranscript(path: url.path) }
         return state
@@ -129,7 +129,8 @@ struct SessionCommands {
                 }
                 options.turn = turn
             }
-            state = try load(parsed.positionals[0])
+            // Replaying shows commands, outcomes and plans, never the prompts sent; --rerun keeps them.
+            state = try load(parsed.positionals[0], prompts: parsed.has("rerun") ? .kept : .skipped)
         } catch {
             console.error(error.message)
             return 2

@@ -25,6 +25,16 @@ public struct LessonInputs: Codable, Equatable, Sendable {
         self.constraints = try Self.validOptional(constraints, field: "constraints")
     }
 
+    /// Inputs exactly as a transcript recorded them, without the checks new input gets, because
+    /// a transcript is read back as written (as the synthesized `Decodable` does).
+    init(recorded grade: GradeBand, topic: String, minutes: Int, standards: String, constraints: String) {
+        self.grade = grade
+        self.topic = topic
+        self.minutes = minutes
+        self.standards = standards
+        self.constraints = constraints
+    }
+
     /// Reads a lesson length: a whole number of minutes in ``minutesRange``, never clamped.
     public static func parseMinutes(_ text: String) throws(InputError) -> Int {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -40,6 +40,32 @@ public struct DiffHunk: Equatable, Sendable {
     }
 }
 
+/// A text's lines, each with a number that equal lines share, so that many versions of a plan
+/// can be compared without hashing every line again for every pair (`replay` compares each turn
+/// with the version before it, and hashing lines was about half of that work).
+public struct NumberedLines: Sendable {
+    public let lines: [String]
+    /// One per line; equal when the lines are equal as Strings compare.
+    let numbers: [Int]
+}
+
+/// Numbers the lines of many texts with one table, so each line is hashed once.
+public struct LineNumbering: Sendable {
+    private var numbers: [String: Int] = [:]
+
+    public init() {}
+
+    /// `text` split as ``LineDiff/diff(_:_:)`` splits it, with every line numbered.
+    public mutating func number(_ text: String) -> NumberedLines {
+        let lines = LineDiff.splitLines(text)
+        let numbers = lines.map { line in
+            let next = self.numbers.count
+            return LineDiff.value(&self.numbers[line, default: next])
+        }
+        return NumberedLines(lines: lines, numbers: numbers)
+    }
+}
+
 /// Compares two plan versions line by line, so `/diff` shows the fewest possible edits.
 public enum LineDiff {
     /// A minimal edit script from `old` to `new` (Myers' O(ND) algorithm), removals before additions.
@@ -68,6 +94,44 @@ public enum LineDiff {
         script.append(contentsOf: old[..<prefix].map(DiffLine.same))
         script.append(contentsOf: middleScript(oldMiddle, newMiddle))
         script.append(contentsOf: old[(old.count - suffix)...].map(DiffLine.same))
+        return script
+    }
+
+    /// The same script as ``diff(_:_:)`` gives for the two texts the lines were numbered from,
+    /// comparing numbers instead of strings; both must come from one ``LineNumbering``.
+    public static func diff(_ old: NumberedLines, _ new: NumberedLines) -> [DiffLine] {
+        let a = old.numbers
+        let b = new.numbers
+        var prefix = 0
+        while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] {
+            suffix += 1
+        }
+        let oldMiddle = prefix..<(a.count - suffix)
+        let newMiddle = prefix..<(b.count - suffix)
+
+        var script: [DiffLine] = []
+        script.reserveCapacity(a.count + b.count - prefix - suffix)
+        script.append(contentsOf: old.lines[..<prefix].map(DiffLine.same))
+        if oldMiddle.isEmpty {
+            script.append(contentsOf: new.lines[newMiddle].map(DiffLine.added))
+        } else if newMiddle.isEmpty {
+            script.append(contentsOf: old.lines[oldMiddle].map(DiffLine.removed))
+        } else {
+            // Renumbered densely in order of first appearance, exactly as the string path numbers.
+            var dense: [Int: Int] = [:]
+            dense.reserveCapacity(oldMiddle.count)
+            let oldIDs = a[oldMiddle].map { number in
+                let next = dense.count
+                return value(&dense[number, default: next])
+            }
+            let newIDs = b[newMiddle].map { dense[$0] ?? -1 }
+            script.append(
+                contentsOf: middleScript(
+                    old.lines[oldMiddle], oldIDs, new.lines[newMiddle], newIDs, distinct: dense.count))
+        }
+        script.append(contentsOf: old.lines[(a.count - suffix)...].map(DiffLine.same))
         return script
     }
 
@@ -148,25 +212,33 @@ public enum LineDiff {
         return lines
     }
 
+    /// Reads a value through `inout`, so `ids[line, default: next]` finds or inserts with one lookup.
+    static func value(_ id: inout Int) -> Int { id }
+
     /// The script for the part between the common ends, where the real search happens.
     private static func middleScript(_ old: ArraySlice<String>, _ new: ArraySlice<String>) -> [DiffLine] {
         if old.isEmpty { return new.map(DiffLine.added) }
         if new.isEmpty { return old.map(DiffLine.removed) }
 
         // Lines become small integers so the inner loop compares numbers, not strings.
+        // One hash per line: hashing a non-ASCII String normalizes it, and `replay` diffs every turn.
         var ids: [String: Int] = [:]
+        ids.reserveCapacity(old.count)
         let oldIDs = old.map { line in
-            if let id = ids[line] { return id }
-            let id = ids.count
-            ids[line] = id
-            return id
+            let next = ids.count
+            return Self.value(&ids[line, default: next])
         }
-        var inNew = [Bool](repeating: false, count: ids.count)
-        let newIDs = new.map { line -> Int in
-            guard let id = ids[line] else { return -1 }
-            inNew[id] = true
-            return id
-        }
+        let newIDs = new.map { ids[$0] ?? -1 }
+        return middleScript(old, oldIDs, new, newIDs, distinct: ids.count)
+    }
+
+    /// The script for non-empty middles whose lines are numbered 0..<distinct in order of first
+    /// appearance on the old side, and new lines the old side lacks numbered -1.
+    private static func middleScript(
+        _ old: ArraySlice<String>, _ oldIDs: [Int], _ new: ArraySlice<String>, _ newIDs: [Int], distinct: Int
+    ) -> [DiffLine] {
+        var inNew = [Bool](repeating: false, count: distinct)
+        for id in newIDs where id >= 0 { inNew[id] = true }
 
         // A line found on only one side can never be matched, so leaving it out keeps the result
         // minimal and shrinks the search; whole rewrites then cost nothing.

@@ -94,13 +94,16 @@ public actor SessionEngine {
     }
 
     /// Reopens a saved session for more turns, locking it against other processes.
+    ///
+    /// Earlier turns' prompts are not kept (``TranscriptReader/Prompts/skipped``): a session
+    /// goes on from its versions, and they are most of a long transcript's bytes.
     /// - Throws: ``StoreError`` for a locked, missing, newer-format or non-transcript file.
     public init(
         resuming url: URL, store: SessionStore, prompts: PromptLibrary, client: ModelClient,
         now: @escaping @Sendable () -> Date = Date.init
     ) throws(StoreError) {
         let writer = try TranscriptWriter(url: url)
-        let loaded = try TranscriptReader.read(url)
+        let loaded = try TranscriptReader.read(url, prompts: .skipped)
         guard let state = TranscriptReader.state(of: loaded) else { throw .notATranscript(path: url.path) }
         self.writer = writer
         self.state = state

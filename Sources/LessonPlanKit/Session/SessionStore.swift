@@ -70,7 +70,8 @@ public struct SessionStore: Sendable {
         {
             return summary
         }
-        guard let loaded = try? TranscriptReader.read(transcript), let state = TranscriptReader.state(of: loaded)
+        guard let loaded = try? TranscriptReader.read(transcript, prompts: .skipped),
+            let state = TranscriptReader.state(of: loaded)
         else { return nil }
         return SessionSummary(state: state, transcriptBytes: loaded.size)
     }

@@ -1,0 +1,602 @@
+import Foundation
+
+/// Reads a transcript line as this tool writes it straight from its bytes, because `JSONDecoder`
+/// with snake-case keys took about 0.6 s of CPU for the 20,000 lines of a 10,000-turn session,
+/// twice what `resume` may take in all.
+///
+/// It is deliberately narrow: a flat object without whitespace whose keys are all fields of its
+/// record type (each at most once, in any order), holding strings, integers and `null`,
+/// with `inputs` and `usage` as objects of their own known keys. Whatever it does not fully
+/// understand — another key (a field added by a newer build), whitespace, a fraction, a duplicate
+/// key, an escaped key, a bad date, invalid UTF-8 — makes it return nil, and the caller then asks
+/// the full decoder, which also produces every error. So whenever this returns a record,
+/// ``TranscriptCoder/decodeWithoutFastPath(_:)`` returns the same one.
+///
+/// A field added to a record type must be added here too, or every line of that type quietly
+/// takes the slow path; `TranscriptFastPathTests` counts the fields to catch that.
+enum TranscriptLineScanner {
+    /// The record on one line (without its newline), or nil to leave it to the full decoder.
+    ///
+    /// With `prompts` `.skipped`, a `turn_started` line's `instructions` and `input` are checked
+    /// exactly as when they are kept (so the same lines are accepted) but come back empty.
+    static func record(
+        in line: UnsafeRawBufferPointer, prompts: TranscriptReader.Prompts = .kept
+    ) -> TranscriptRecord? {
+        guard let start = line.baseAddress, line.count >= 2 else { return nil }
+        var scanner = Scanner(
+            base: start.assumingMemoryBound(to: UInt8.self), count: line.count, keepsPrompts: prompts == .kept)
+        guard let fields = scanner.topLevelObject() else { return nil }
+        return fields.record()
+    }
+
+    /// The keys a transcript line may have, across all record types.
+    enum Field: Int, CaseIterable {
+        case type, v, id, created, inputs, model, baseURL, name, toolVersion, turn, at, command, template
+        case baseVersion, instructions, input, maxOutputTokens, status, output, usage, responseID, error
+        case version, durationMs, from, to, text
+
+        /// The key as written on disk.
+        var key: StaticString {
+            switch self {
+            case .type: "type"
+            case .v: "v"
+            case .id: "id"
+            case .created: "created"
+            case .inputs: "inputs"
+            case .model: "model"
+            case .baseURL: "base_url"
+            case .name: "name"
+            case .toolVersion: "tool_version"
+            case .turn: "turn"
+            case .at: "at"
+            case .command: "command"
+            case .template: "template"
+            case .baseVersion: "base_version"
+            case .instructions: "instructions"
+            case .input: "input"
+            case .maxOutputTokens: "max_output_tokens"
+            case .status: "status"
+            case .output: "output"
+            case .usage: "usage"
+            case .responseID: "response_id"
+            case .error: "error"
+            case .version: "version"
+            case .durationMs: "duration_ms"
+            case .from: "from"
+            case .to: "to"
+            case .text: "text"
+            }
+        }
+
+        var bit: UInt64 { 1 << UInt64(rawValue) }
+
+        static func mask(_ fields: [Field]) -> UInt64 { fields.reduce(0) { $0 | $1.bit } }
+
+        /// How many fields there are; `rawValue`s run from 0 to one less.
+        static let count = allCases.count
+
+        /// The field a key names; keys are compared as bytes, so an escaped key never matches.
+        static func named(_ base: UnsafePointer<UInt8>, _ range: Range<Int>) -> Field? {
+            guard range.count < byKeyLength.count else { return nil }
+            for field in byKeyLength[range.count]
+            where memcmp(base + range.lowerBound, field.key.utf8Start, range.count) == 0 {
+                return field
+            }
+            return nil
+        }
+
+        /// Fields by the length of their key, so each key is compared with a few candidates
+        /// rather than all of them (once per key of 20,000 lines, that showed in the profile).
+        private static let byKeyLength: [[Field]] = {
+            var table = [[Field]](repeating: [], count: (allCases.map(\.key.utf8CodeUnitCount).max() ?? 0) + 1)
+            for field in allCases { table[field.key.utf8CodeUnitCount].append(field) }
+            return table
+        }()
+    }
+
+    /// The keys each record type has (the tag and version included), as bit masks of ``Field``.
+    static let keys: [String: UInt64] = [
+        "session": Field.mask([.type, .v, .id, .created, .inputs, .model, .baseURL, .name, .toolVersion]),
+        "turn_started": Field.mask([
+            .type, .v, .turn, .at, .command, .template, .inputs, .baseVersion, .model, .instructions, .input,
+            .maxOutputTokens,
+        ]),
+        "turn_ended": Field.mask([
+            .type, .v, .turn, .at, .status, .output, .usage, .responseID, .error, .version, .durationMs,
+        ]),
+        "undo": Field.mask([.type, .v, .at, .from, .to]),
+        "name": Field.mask([.type, .v, .at, .name]),
+        "hand_edit": Field.mask([.type, .v, .at, .command, .baseVersion, .version, .text]),
+    ]
+
+    /// One value as read; which case a field may hold is checked when the record is built.
+    enum Value {
+        case absent
+        case null
+        case string(String)
+        case integer(Int)
+        case inputs(LessonInputs)
+        case usage(Usage)
+    }
+
+    /// The values of one line's keys, by ``Field``.
+    struct Fields {
+        var values = [Value](repeating: .absent, count: Field.count)
+        var present: UInt64 = 0
+
+        subscript(_ field: Field) -> Value { values[field.rawValue] }
+
+        /// A required string, or nil when absent, `null` or not a string.
+        func string(_ field: Field) -> String? {
+            if case .string(let text) = self[field] { return text }
+            return nil
+        }
+
+        /// An optional string: `.some(nil)` for absent or `null`, nil for the wrong kind.
+        func optionalString(_ field: Field) -> String?? {
+            switch self[field] {
+            case .absent, .null: return .some(nil)
+            case .string(let text): return .some(text)
+            default: return nil
+            }
+        }
+
+        func integer(_ field: Field) -> Int? {
+            if case .integer(let number) = self[field] { return number }
+            return nil
+        }
+
+        func optionalInteger(_ field: Field) -> Int?? {
+            switch self[field] {
+            case .absent, .null: return .some(nil)
+            case .integer(let number): return .some(number)
+            default: return nil
+            }
+        }
+
+        /// A date as the full decoder reads one, through the same parser.
+        func date(_ field: Field) -> Date? {
+            string(field).flatMap(TranscriptCoder.parse)
+        }
+
+        func inputs(_ field: Field) -> LessonInputs? {
+            if case .inputs(let inputs) = self[field] { return inputs }
+            return nil
+        }
+
+        func optionalUsage(_ field: Field) -> Usage?? {
+            switch self[field] {
+            case .absent, .null: return .some(nil)
+            case .usage(let usage): return .some(usage)
+            default: return nil
+            }
+        }
+
+        /// The record these values make, or nil when anything is missing, extra or of the wrong kind.
+        func record() -> TranscriptRecord? {
+            guard let type = string(.type), let allowed = TranscriptLineScanner.keys[type],
+                present & ~allowed == 0
+            else { return nil }
+            // The full decoder refuses a newer version and reads anything else as this one.
+            guard let version = optionalInteger(.v), (version ?? 0) <= TranscriptRecord.formatVersion else {
+                return nil
+            }
+            switch type {
+            case "session":
+                guard let id = string(.id), let created = date(.created), let inputs = inputs(.inputs),
+                    let model = string(.model), let baseURL = string(.baseURL), let name = optionalString(.name),
+                    let toolVersion = string(.toolVersion)
+                else { return nil }
+                return .header(
+                    SessionHeader(
+                        id: id, created: created, inputs: inputs, model: model, baseUrl: baseURL, name: name,
+                        toolVersion: toolVersion))
+            case "turn_started":
+                guard let turn = integer(.turn), let at = date(.at), let command = string(.command),
+                    let template = string(.template), let inputs = inputs(.inputs),
+                    let baseVersion = optionalInteger(.baseVersion), let model = string(.model),
+                    let instructions = string(.instructions), let input = string(.input),
+                    let maxOutputTokens = integer(.maxOutputTokens)
+                else { return nil }
+                return .turnStarted(
+                    TurnStarted(
+                        turn: turn, at: at, command: command, template: template, inputs: inputs,
+                        baseVersion: baseVersion, model: model, instructions: instructions, input: input,
+                        maxOutputTokens: maxOutputTokens))
+            case "turn_ended":
+                guard let turn = integer(.turn), let at = date(.at),
+                    let status = string(.status).flatMap(TurnStatus.init(rawValue:)), let output = string(.output),
+                    let usage = optionalUsage(.usage), let responseID = optionalString(.responseID),
+                    let error = optionalString(.error), let version = optionalInteger(.version),
+                    let durationMs = integer(.durationMs)
+                else { return nil }
+                return .turnEnded(
+                    TurnEnded(
+                        turn: turn, at: at, status: status, output: output, usage: usage, responseId: responseID,
+                        error: error, version: version, durationMs: durationMs))
+            case "undo":
+                guard let at = date(.at), let from = integer(.from), let to = integer(.to) else { return nil }
+                return .undo(UndoRecord(at: at, from: from, to: to))
+            case "name":
+                guard let at = date(.at), let name = string(.name) else { return nil }
+                return .named(NameRecord(at: at, name: name))
+            case "hand_edit":
+                guard let at = date(.at), let command = string(.command), let baseVersion = integer(.baseVersion),
+                    let version = integer(.version), let text = string(.text)
+                else { return nil }
+                return .handEdit(
+                    HandEditRecord(at: at, command: command, baseVersion: baseVersion, version: version, text: text))
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// A cursor over one line's bytes.
+    struct Scanner {
+        let base: UnsafePointer<UInt8>
+        let count: Int
+        /// Whether `instructions` and `input` are built, or only checked.
+        let keepsPrompts: Bool
+        var index = 0
+        /// Unescaped bytes of the string being read, kept between strings for its capacity.
+        var scratch: [UInt8] = []
+
+        init(base: UnsafePointer<UInt8>, count: Int, keepsPrompts: Bool) {
+            self.base = base
+            self.count = count
+            self.keepsPrompts = keepsPrompts
+        }
+
+        /// The whole line as one object, which must end exactly at the line's end.
+        mutating func topLevelObject() -> Fields? {
+            var fields = Fields()
+            let parsed = object { scanner, key in
+                guard let field = Field.named(scanner.base, key), fields.present & field.bit == 0,
+                    let value = scanner.value(for: field)
+                else { return false }
+                fields.present |= field.bit
+                fields.values[field.rawValue] = value
+                return true
+            }
+            guard parsed, index == count else { return nil }
+            return fields
+        }
+
+        /// Walks `{"key":value,…}` from the current `{`, handing each plain key to `member`, which
+        /// reads the value and returns false to give up.
+        mutating func object(_ member: (inout Scanner, Range<Int>) -> Bool) -> Bool {
+            guard index < count, base[index] == Byte.openBrace else { return false }
+            index += 1
+            // An empty object is valid JSON but never a whole record; let the full decoder judge it.
+            while true {
+                guard index < count, base[index] == Byte.quote, let keyEnd = plainStringEnd(from: index + 1) else {
+                    return false
+                }
+                let key = (index + 1)..<keyEnd
+                index = keyEnd + 1
+                guard index < count, base[index] == Byte.colon else { return false }
+                index += 1
+                guard index < count, member(&self, key), index < count else { return false }
+                if base[index] == Byte.comma {
+                    index += 1
+                } else if base[index] == Byte.closeBrace {
+                    index += 1
+                    return true
+                } else {
+                    return false
+                }
+            }
+        }
+
+        /// The value of a top-level field, read as the kind the field holds, or `null`.
+        mutating func value(for field: Field) -> Value? {
+            if literal(Byte.null) { return .null }
+            switch field {
+            case .v, .turn, .baseVersion, .maxOutputTokens, .version, .durationMs, .from, .to:
+                return integer().map(Value.integer)
+            case .inputs:
+                return lessonInputs().map(Value.inputs)
+            case .usage:
+                return usage().map(Value.usage)
+            case .instructions where !keepsPrompts, .input where !keepsPrompts:
+                return checkedString() ? .string("") : nil
+            default:
+                return string().map(Value.string)
+            }
+        }
+
+        /// `{"grade":…,"topic":…,"minutes":…,"standards":…,"constraints":…}` in any order, all required.
+        mutating func lessonInputs() -> LessonInputs? {
+            var grade: GradeBand?
+            var topic: String?
+            var minutes: Int?
+            var standards: String?
+            var constraints: String?
+            let parsed = object { scanner, key in
+                if scanner.matches(key, "grade"), grade == nil {
+                    grade = scanner.string().flatMap(GradeBand.init(rawValue:))
+                    return grade != nil
+                } else if scanner.matches(key, "topic"), topic == nil {
+                    topic = scanner.string()
+                    return topic != nil
+                } else if scanner.matches(key, "minutes"), minutes == nil {
+                    minutes = scanner.integer()
+                    return minutes != nil
+                } else if scanner.matches(key, "standards"), standards == nil {
+                    standards = scanner.string()
+                    return standards != nil
+                } else if scanner.matches(key, "constraints"), constraints == nil {
+                    constraints = scanner.string()
+                    return constraints != nil
+                }
+                return false
+            }
+            guard parsed, let grade, let topic, let minutes, let standards, let constraints else { return nil }
+            return LessonInputs(
+                recorded: grade, topic: topic, minutes: minutes, standards: standards, constraints: constraints)
+        }
+
+        /// `{"input_tokens":…,"output_tokens":…,"reasoning_tokens":…}`, the last optional or `null`.
+        mutating func usage() -> Usage? {
+            var input: Int?
+            var output: Int?
+            var reasoning: Int??
+            let parsed = object { scanner, key in
+                if scanner.matches(key, "input_tokens"), input == nil {
+                    input = scanner.integer()
+                    return input != nil
+                } else if scanner.matches(key, "output_tokens"), output == nil {
+                    output = scanner.integer()
+                    return output != nil
+                } else if scanner.matches(key, "reasoning_tokens"), reasoning == nil {
+                    if scanner.literal(Byte.null) {
+                        reasoning = .some(nil)
+                        return true
+                    }
+                    guard let number = scanner.integer() else { return false }
+                    reasoning = .some(number)
+                    return true
+                }
+                return false
+            }
+            guard parsed, let input, let output else { return nil }
+            return Usage(inputTokens: input, outputTokens: output, reasoningTokens: reasoning ?? nil)
+        }
+
+        /// An integer written plainly: `0`, `-12`, `8192`; no `-0`, fraction, exponent or leading zero.
+        mutating func integer() -> Int? {
+            var position = index
+            let negative = position < count && base[position] == Byte.minus
+            if negative { position += 1 }
+            let digitsStart = position
+            var magnitude: UInt64 = 0
+            while position < count, base[position] &- Byte.zero < 10 {
+                magnitude = magnitude &* 10 &+ UInt64(base[position] &- Byte.zero)
+                position += 1
+                // 19 digits always fit a UInt64; more are left to the full decoder.
+                guard position - digitsStart <= 19 else { return nil }
+            }
+            let digits = position - digitsStart
+            guard digits > 0, !(base[digitsStart] == Byte.zero && (digits > 1 || negative)) else { return nil }
+            // What follows a value is `,` or `}`; anything else (`.`, `e`) is for the full decoder.
+            guard position < count, base[position] == Byte.comma || base[position] == Byte.closeBrace else {
+                return nil
+            }
+            let value: Int
+            if negative {
+                guard magnitude <= UInt64(Int.max) + 1 else { return nil }
+                value = magnitude == UInt64(Int.max) + 1 ? Int.min : -Int(magnitude)
+            } else {
+                guard magnitude <= UInt64(Int.max) else { return nil }
+                value = Int(magnitude)
+            }
+            index = position
+            return value
+        }
+
+        /// Consumes `literal` (such as `null`) if it is next.
+        mutating func literal(_ literal: StaticString) -> Bool {
+            let length = literal.utf8CodeUnitCount
+            guard index + length <= count, memcmp(base + index, literal.utf8Start, length) == 0 else { return false }
+            index += length
+            return true
+        }
+
+        func matches(_ range: Range<Int>, _ expected: StaticString) -> Bool {
+            range.count == expected.utf8CodeUnitCount
+                && memcmp(base + range.lowerBound, expected.utf8Start, range.count) == 0
+        }
+
+        /// Index of the closing quote of a key with no escapes or control characters.
+        func plainStringEnd(from start: Int) -> Int? {
+            var position = start
+            while position < count {
+                let byte = base[position]
+                if byte == Byte.quote { return position }
+                if byte == Byte.backslash || byte < 0x20 { return nil }
+                position += 1
+            }
+            return nil
+        }
+
+        /// A JSON string from its opening quote; nil for anything a strict parser rejects (a raw
+        /// control character, a lone surrogate, an unknown escape, invalid UTF-8).
+        mutating func string() -> String? {
+            scanString(building: true)
+        }
+
+        /// Whether a JSON string from its opening quote is one ``string()`` would read, checked
+        /// in place without building it: most of a long transcript's bytes are prompt text that
+        /// `resume` and `replay` never show.
+        mutating func checkedString() -> Bool {
+            scanString(building: false) != nil
+        }
+
+        /// Reads a string, or with `building` false only checks it and returns "" for a good one.
+        ///
+        /// Checking each raw run between escapes as UTF-8 is the same as checking the whole
+        /// text: escapes are ASCII, which never falls inside a multi-byte sequence, and a
+        /// `\u` escape is only accepted when it makes a valid scalar.
+        private mutating func scanString(building: Bool) -> String? {
+            guard index < count, base[index] == Byte.quote else { return nil }
+            let start = index + 1
+            // Most values have no escapes: find the end and take the bytes as they are.
+            var position = plainRunEnd(from: start)
+            guard position < count, base[position] >= 0x20 else { return nil }
+            if base[position] == Byte.quote {
+                index = position + 1
+                let text = UnsafeBufferPointer(start: base + start, count: position - start)
+                if building { return String(validating: text, as: UTF8.self) }
+                return Self.isValidUTF8(text) ? "" : nil
+            }
+
+            let firstRun = UnsafeBufferPointer(start: base + start, count: position - start)
+            if building {
+                scratch.removeAll(keepingCapacity: true)
+                scratch.append(contentsOf: firstRun)
+            } else if !Self.isValidUTF8(firstRun) {
+                return nil
+            }
+            while position < count {
+                let byte = base[position]
+                if byte == Byte.quote {
+                    index = position + 1
+                    return building ? String(validating: scratch, as: UTF8.self) : ""
+                }
+                if byte < 0x20 { return nil }
+                guard byte == Byte.backslash else {
+                    // Take the run up to the next quote, backslash or control character at once.
+                    let runStart = position
+                    position = plainRunEnd(from: position + 1)
+                    let run = UnsafeBufferPointer(start: base + runStart, count: position - runStart)
+                    if building {
+                        scratch.append(contentsOf: run)
+                    } else if !Self.isValidUTF8(run) {
+                        return nil
+                    }
+                    continue
+                }
+                guard position + 1 < count else { return nil }
+                let escaped = base[position + 1]
+                position += 2
+                let unescaped: UInt8
+                switch escaped {
+                case Byte.quote, Byte.backslash, Byte.slash: unescaped = escaped
+                case UInt8(ascii: "b"): unescaped = 0x08
+                case UInt8(ascii: "f"): unescaped = 0x0C
+                case UInt8(ascii: "n"): unescaped = 0x0A
+                case UInt8(ascii: "r"): unescaped = 0x0D
+                case UInt8(ascii: "t"): unescaped = 0x09
+                case UInt8(ascii: "u"):
+                    guard let unit = hex4(from: position) else { return nil }
+                    position += 4
+                    var scalar = unit
+                    if (0xD800...0xDBFF).contains(unit) {
+                        guard position + 1 < count, base[position] == Byte.backslash,
+                            base[position + 1] == UInt8(ascii: "u"),
+                            let low = hex4(from: position + 2), (0xDC00...0xDFFF).contains(low)
+                        else { return nil }
+                        position += 6
+                        scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(unit) {
+                        return nil
+                    }
+                    if building { appendUTF8(scalar) }
+                    continue
+                default:
+                    return nil
+                }
+                if building { scratch.append(unescaped) }
+            }
+            return nil
+        }
+
+        /// The index of the first quote, backslash or control character from `start` on, or
+        /// `count`: eight bytes a step, since string contents are nearly all of a transcript.
+        func plainRunEnd(from start: Int) -> Int {
+            var position = start
+            let raw = UnsafeRawPointer(base)
+            while position + 8 <= count {
+                let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                // A flagged word holds at least one such byte; the loop below finds which.
+                if Self.hasRunEnd(word) { break }
+                position += 8
+            }
+            while position < count {
+                let byte = base[position]
+                if byte == Byte.quote || byte == Byte.backslash || byte < 0x20 { return position }
+                position += 1
+            }
+            return count
+        }
+
+        /// Whether any byte of `word` is `"`, `\` or below 0x20, by the classic bit trick for a zero
+        /// byte (`x - 0x01…` borrows into the high bit only where a byte is zero, or below the
+        /// subtrahend); it never flags a word without such a byte.
+        private static func hasRunEnd(_ word: UInt64) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let quotes = word ^ (ones &* UInt64(Byte.quote))
+            let backslashes = word ^ (ones &* UInt64(Byte.backslash))
+            let zeroQuote = (quotes &- ones) & ~quotes
+            let zeroBackslash = (backslashes &- ones) & ~backslashes
+            let control = (word &- ones &* 0x20) & ~word
+            return (zeroQuote | zeroBackslash | control) & highs != 0
+        }
+
+        /// UTF-8 checked where it lies, by the standard library's validator, without a copy.
+        private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            (try? UTF8Span(validating: bytes.span)) != nil
+        }
+
+        func hex4(from start: Int) -> UInt32? {
+            guard start + 4 <= count else { return nil }
+            var value: UInt32 = 0
+            for position in start..<(start + 4) {
+                let byte = base[position]
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: return nil
+                }
+                value = value << 4 | UInt32(digit)
+            }
+            return value
+        }
+
+        mutating func appendUTF8(_ scalar: UInt32) {
+            switch scalar {
+            case 0..<0x80:
+                scratch.append(UInt8(scalar))
+            case 0x80..<0x800:
+                scratch.append(UInt8(0xC0 | scalar >> 6))
+                scratch.append(UInt8(0x80 | scalar & 0x3F))
+            case 0x800..<0x10000:
+                scratch.append(UInt8(0xE0 | scalar >> 12))
+                scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+                scratch.append(UInt8(0x80 | scalar & 0x3F))
+            default:
+                scratch.append(UInt8(0xF0 | scalar >> 18))
+                scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+                scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+                scratch.append(UInt8(0x80 | scalar & 0x3F))
+            }
+        }
+    }
+
+    enum Byte {
+        static let openBrace = UInt8(ascii: "{")
+        static let closeBrace = UInt8(ascii: "}")
+        static let quote = UInt8(ascii: "\"")
+        static let backslash = UInt8(ascii: "\\")
+        static let slash = UInt8(ascii: "/")
+        static let colon = UInt8(ascii: ":")
+        static let comma = UInt8(ascii: ",")
+        static let minus = UInt8(ascii: "-")
+        static let zero = UInt8(ascii: "0")
+        static let null: StaticString = "null"
+    }
+}

@@ -1,0 +1,459 @@
+import Foundation
+import LessonPlanKit
+import Testing
+import TestSupport
+
+/// The transcript fast path must never disagree with `JSONDecoder`: it either returns the record
+/// the full decoder would, or steps aside and lets the full decoder answer (errors included).
+@Suite struct TranscriptFastPathTests {
+    // MARK: - Generated records
+
+    /// Pieces strings are built from: JSON-special and control characters, non-ASCII of every
+    /// UTF-8 length, emoji sequences, en dashes, and text that looks like JSON.
+    private static let atoms: [String] = [
+        "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{1}", "\u{8}", "\u{C}", "\u{1F}", "\u{7F}", " ", "a", "Photo",
+        "synthesis", "–", "—", "’", "“", "”", "é", "e\u{301}", "ß", "€", "√", "\u{2028}", "\u{FEFF}", "\u{FFFD}", "水",
+        "😀", "🌱", "👩‍🏫", "🇩🇪", "𝄞", "\\u0041", "\\\"", "{\"type\":\"undo\"}", "\"v\":2", ",", ":", "}", "{", "null",
+        "3–5", "/regrade 3–5",
+    ]
+
+    private static let integers = [0, 1, -1, 2, 45, 8192, 9_500, 1_000_000_007, Int.max, Int.min, Int.max - 1, Int.min + 1]
+
+    private static func text(_ random: inout SeededGenerator, maxAtoms: Int = 10) -> String {
+        let length = Int.random(in: 0...maxAtoms, using: &random)
+        return (0..<length).map { _ in atoms.randomElement(using: &random) ?? "" }.joined()
+    }
+
+    private static func integer(_ random: inout SeededGenerator) -> Int {
+        Bool.random(using: &random)
+            ? (integers.randomElement(using: &random) ?? 0) : Int.random(in: Int.min...Int.max, using: &random)
+    }
+
+    private static func maybe<T>(_ random: inout SeededGenerator, _ make: (inout SeededGenerator) -> T) -> T? {
+        Bool.random(using: &random) ? make(&random) : nil
+    }
+
+    /// A date whose milliseconds a Double holds exactly (eighths of a second), so that writing it
+    /// and reading it back gives the same value; other milliseconds are checked fast against full.
+    private static func date(_ random: inout SeededGenerator) -> Date {
+        let seconds = Int64.random(in: 946_684_800...4_102_444_800, using: &random)
+        return Date(timeIntervalSince1970: Double(seconds) + Double(Int.random(in: 0..<8, using: &random)) / 8)
+    }
+
+    /// Any time with milliseconds, as other writers put it.
+    private static func anyTimestamp(_ random: inout SeededGenerator) -> String {
+        let millis = Int64.random(in: 946_684_800_000...4_102_444_800_000, using: &random)
+        return Date(timeIntervalSince1970: Double(millis / 1000)).formatted(
+            Date.ISO8601FormatStyle(timeZone: .gmt)).replacingOccurrences(of: "Z", with: String(format: ".%03dZ", Int(millis % 1000)))
+    }
+
+    private static func inputs(_ random: inout SeededGenerator) throws -> LessonInputs {
+        var inputs = try LessonInputs(grade: GradeBand.allCases.randomElement(using: &random) ?? .kTo2, topic: "x", minutes: 45)
+        // Transcripts are read back as written, unvalidated, so any text and number must survive.
+        inputs.topic = text(&random)
+        inputs.minutes = integer(&random)
+        inputs.standards = text(&random)
+        inputs.constraints = text(&random)
+        return inputs
+    }
+
+    private static func record(_ random: inout SeededGenerator) throws -> TranscriptRecord {
+        switch Int.random(in: 0..<6, using: &random) {
+        case 0:
+            return .header(
+                SessionHeader(
+                    id: text(&random), created: date(&random), inputs: try inputs(&random), model: text(&random),
+                    baseUrl: text(&random), name: maybe(&random) { text(&$0) }, toolVersion: text(&random)))
+        case 1:
+            return .turnStarted(
+                TurnStarted(
+                    turn: integer(&random), at: date(&random), command: text(&random), template: text(&random),
+                    inputs: try inputs(&random), baseVersion: maybe(&random, integer), model: text(&random),
+                    instructions: text(&random, maxAtoms: 40), input: text(&random, maxAtoms: 60),
+                    maxOutputTokens: integer(&random)))
+        case 2:
+            let usage = maybe(&random) { random in
+                Usage(
+                    inputTokens: integer(&random), outputTokens: integer(&random),
+                    reasoningTokens: maybe(&random, integer))
+            }
+            return .turnEnded(
+                TurnEnded(
+                    turn: integer(&random), at: date(&random),
+                    status: [TurnStatus.completed, .incomplete, .failed, .cancelled].randomElement(using: &random) ?? .failed,
+                    output: text(&random, maxAtoms: 60), usage: usage, responseId: maybe(&random) { text(&$0) },
+                    error: maybe(&random) { text(&$0) }, version: maybe(&random, integer), durationMs: integer(&random)))
+        case 3:
+            return .undo(UndoRecord(at: date(&random), from: integer(&random), to: integer(&random)))
+        case 4:
+            return .named(NameRecord(at: date(&random), name: text(&random)))
+        default:
+            return .handEdit(
+                HandEditRecord(
+                    at: date(&random), command: text(&random), baseVersion: integer(&random), version: integer(&random),
+                    text: text(&random, maxAtoms: 60)))
+        }
+    }
+
+    private static func full(_ line: Data) -> Result<TranscriptRecord, TranscriptLineError> {
+        Result { () throws(TranscriptLineError) in try TranscriptCoder().decodeWithoutFastPath(line) }
+    }
+
+    /// Everything the writer produces takes the fast path and reads back as the record written.
+    @Test func writtenRecordsTakeTheFastPathAndAgree() throws {
+        var random = SeededGenerator(seed: 2026)
+        let coder = TranscriptCoder()
+        for _ in 0..<3_000 {
+            let record = try Self.record(&random)
+            let line = coder.encode(record)
+            let fast = coder.decodeFastPath(line)
+            #expect(fast == record, "fast path missed or misread \(String(decoding: line, as: UTF8.self))")
+            #expect(Self.full(line) == .success(record), "full decoder misread \(String(decoding: line, as: UTF8.self))")
+            #expect(try coder.decode(line) == record)
+        }
+    }
+
+    // MARK: - Hand-written lines
+
+    /// A JSON value as a test writes it, so key order, escaping and spacing can vary.
+    private indirect enum JSON {
+        case string(String)
+        case integer(Int)
+        case raw(String)
+        case object([(String, JSON)])
+
+        func text(_ escaping: JSONEscaping, space: String = "") -> String {
+            switch self {
+            case .string(let value): SSEFixtures.jsonString(value, escaping: escaping)
+            case .integer(let value): String(value)
+            case .raw(let value): value
+            case .object(let members):
+                "{" + space
+                    + members.map { SSEFixtures.jsonString($0.0) + space + ":" + space + $0.1.text(escaping, space: space) }
+                    .joined(separator: "," + space) + space + "}"
+            }
+        }
+    }
+
+    private static func timestamp(_ date: Date) -> JSON {
+        .string(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)))
+    }
+
+    private static func inputsJSON(_ inputs: LessonInputs) -> JSON {
+        .object([
+            ("grade", .string(inputs.grade.rawValue)), ("topic", .string(inputs.topic)), ("minutes", .integer(inputs.minutes)),
+            ("standards", .string(inputs.standards)), ("constraints", .string(inputs.constraints)),
+        ])
+    }
+
+    /// The members of a record as documented in docs/transcript.md; absent optionals left out.
+    private static func members(_ record: TranscriptRecord) -> [(String, JSON)] {
+        var out: [(String, JSON?)] = [("type", .string(record.type)), ("v", .integer(1))]
+        switch record {
+        case .header(let h):
+            out += [
+                ("id", .string(h.id)), ("created", timestamp(h.created)), ("inputs", inputsJSON(h.inputs)),
+                ("model", .string(h.model)), ("base_url", .string(h.baseUrl)), ("name", h.name.map(JSON.string)),
+                ("tool_version", .string(h.toolVersion)),
+            ]
+        case .turnStarted(let s):
+            out += [
+                ("turn", .integer(s.turn)), ("at", timestamp(s.at)), ("command", .string(s.command)),
+                ("template", .string(s.template)), ("inputs", inputsJSON(s.inputs)),
+                ("base_version", s.baseVersion.map(JSON.integer)), ("model", .string(s.model)),
+                ("instructions", .string(s.instructions)), ("input", .string(s.input)),
+                ("max_output_tokens", .integer(s.maxOutputTokens)),
+            ]
+        case .turnEnded(let e):
+            let usage = e.usage.map { usage -> JSON in
+                var fields: [(String, JSON)] = [("input_tokens", .integer(usage.inputTokens)), ("output_tokens", .integer(usage.outputTokens))]
+                if let reasoning = usage.reasoningTokens { fields.append(("reasoning_tokens", .integer(reasoning))) }
+                return .object(fields)
+            }
+            out += [
+                ("turn", .integer(e.turn)), ("at", timestamp(e.at)), ("status", .string(e.status.rawValue)),
+                ("output", .string(e.output)), ("usage", usage), ("response_id", e.responseId.map(JSON.string)),
+                ("error", e.error.map(JSON.string)), ("version", e.version.map(JSON.integer)),
+                ("duration_ms", .integer(e.durationMs)),
+            ]
+        case .undo(let u):
+            out += [("at", timestamp(u.at)), ("from", .integer(u.from)), ("to", .integer(u.to))]
+        case .named(let n):
+            out += [("at", timestamp(n.at)), ("name", .string(n.name))]
+        case .handEdit(let h):
+            out += [
+                ("at", timestamp(h.at)), ("command", .string(h.command)), ("base_version", .integer(h.baseVersion)),
+                ("version", .integer(h.version)), ("text", .string(h.text)),
+            ]
+        }
+        return out.compactMap { key, value in value.map { (key, $0) } }
+    }
+
+    private static let escapings: [JSONEscaping] = [
+        .minimal, JSONEscaping(nonASCII: true), JSONEscaping(nonASCII: true, uppercaseHex: true),
+        JSONEscaping(slash: true, shortControls: true), JSONEscaping(nonASCII: true, slash: true, uppercaseHex: true, shortControls: true),
+    ]
+
+    /// Other writers (Python's `json.dumps`, a hand edit) may order keys differently, escape
+    /// everything as `\uXXXX`, or write `null` for an absent optional: still the fast path.
+    @Test func otherKeyOrdersEscapesAndNullsTakeTheFastPathAndAgree() throws {
+        var random = SeededGenerator(seed: 11)
+        for n in 0..<2_000 {
+            let record = try Self.record(&random)
+            var members = Self.members(record)
+            members.shuffle(using: &random)
+            if case .turnEnded = record, !members.contains(where: { $0.0 == "error" }) {
+                members.append(("error", .raw("null")))
+            }
+            let line = Data(JSON.object(members).text(Self.escapings[n % Self.escapings.count]).utf8)
+            let fast = TranscriptCoder().decodeFastPath(line)
+            #expect(fast == record, "fast path missed or misread \(String(decoding: line, as: UTF8.self))")
+            #expect(Self.full(line) == .success(record))
+        }
+    }
+
+    /// Shapes the fast path leaves to the full decoder, which then reads them as it always has.
+    @Test func unusualLinesFallBackAndDecodeAsBefore() throws {
+        var random = SeededGenerator(seed: 5)
+        let coder = TranscriptCoder()
+        var fellBack = 0
+        for _ in 0..<300 {
+            let record = try Self.record(&random)
+            let members = Self.members(record)
+            let compact = JSON.object(members).text(.minimal)
+            // Shapes that must fall back: whitespace, keys the fast path does not know, and
+            // anything a strict reader could take two ways.
+            var mustFallBack: [String] = [
+                JSON.object(members).text(.minimal, space: " "),
+                " " + compact,
+                compact + " ",
+                compact + "\r",
+                "\u{FEFF}" + compact,
+                // A field another branch adds (say `check` on turn_ended) is never silently dropped.
+                JSON.object(members + [("check", .object([("passed", .raw("true"))]))]).text(.minimal),
+                JSON.object(members + [("retry_of", .integer(3))]).text(.minimal),
+                // A key of another record type (`text` belongs to hand_edit, `output` to turn_ended).
+                JSON.object(members + [(members.contains { $0.0 == "text" } ? "output" : "text", .string("extra"))]).text(.minimal),
+                // The same key twice, an escaped key, a key in another case.
+                JSON.object(members + [members[members.count - 1]]).text(.minimal),
+                compact.replacingOccurrences(of: #""type":"#, with: #""typ\u0065":"#),
+                JSON.object(members.map { ($0.0 == "at" || $0.0 == "created" ? $0.0.uppercased() : $0.0, $0.1) }).text(.minimal),
+                // Numbers written another way.
+                JSON.object(members.map { ($0.0, $0.0 == "v" ? JSON.raw("1.0") : $0.1) }).text(.minimal),
+                JSON.object(members.map { ($0.0, $0.0 == "v" ? JSON.raw("-0") : $0.1) }).text(.minimal),
+                JSON.object(members.map { ($0.0, $0.0 == "v" ? JSON.raw("1e0") : $0.1) }).text(.minimal),
+                JSON.object(members.map { ($0.0, $0.0 == "v" ? JSON.raw("01") : $0.1) }).text(.minimal),
+                JSON.object(members.map { ($0.0, $0.0 == "v" ? JSON.raw("99999999999999999999") : $0.1) }).text(.minimal),
+                // A newer version, an unknown type, no type, a bad date.
+                JSON.object(members.map { ($0.0, $0.0 == "v" ? JSON.integer(2) : $0.1) }).text(.minimal),
+                JSON.object(members.map { ($0.0, $0.0 == "type" ? JSON.string("sticker") : $0.1) }).text(.minimal),
+                JSON.object(members.filter { $0.0 != "type" }).text(.minimal),
+                JSON.object(members.map { ($0.0, $0.0 == "at" || $0.0 == "created" ? JSON.string("yesterday") : $0.1) }).text(.minimal),
+                // A required field missing, or null, or of the wrong kind.
+                JSON.object(Array(members.dropLast())).text(.minimal),
+                JSON.object(members.map { ($0.0, $0.0 == members[2].0 ? JSON.raw("null") : $0.1) }).text(.minimal),
+                JSON.object(members.map { ($0.0, $0.0 == members[2].0 ? JSON.raw("true") : $0.1) }).text(.minimal),
+                "[" + compact + "]",
+                compact + compact,
+                "{}",
+                "",
+            ]
+            // A torn line: proper prefixes of the line.
+            let bytes = Array(compact.utf8)
+            for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 25)) {
+                mustFallBack.append(String(decoding: bytes[..<cut], as: UTF8.self))
+            }
+            for variant in mustFallBack {
+                let line = Data(variant.utf8)
+                #expect(coder.decodeFastPath(line) == nil, "fast path took \(variant)")
+                // What the full decoder makes of it (a record or an error) is what decoding returns.
+                #expect(Self.full(line) == Result { () throws(TranscriptLineError) in try coder.decode(line) })
+                fellBack += 1
+            }
+            // Plain enough to take the fast path: no version at all, a date without milliseconds,
+            // any milliseconds (both paths read dates with the same parser).
+            let anyTime = Self.anyTimestamp(&random)
+            for variant in [
+                JSON.object(members.filter { $0.0 != "v" }).text(.minimal),
+                JSON.object(members.map { ($0.0, $0.0 == "at" || $0.0 == "created" ? JSON.string(anyTime) : $0.1) }).text(.minimal),
+                JSON.object(members.map { ($0.0, $0.0 == "at" || $0.0 == "created" ? JSON.string("2026-11-29T12:31:18Z") : $0.1) }).text(.minimal),
+            ] {
+                let line = Data(variant.utf8)
+                let fast = coder.decodeFastPath(line)
+                #expect(fast != nil, "fast path missed \(variant)")
+                #expect(Self.full(line) == fast.map { .success($0) }, "disagree on \(variant)")
+            }
+        }
+        #expect(fellBack > 300 * 25)
+    }
+
+    @Test func awkwardEscapesFallBackOrAgree() throws {
+        let header = #"{"type":"name","v":1,"at":"2026-11-29T12:31:18.024Z","name":"#
+        let cases = [
+            #""\ud83d""#, #""\ude00""#, #""\ud83d\u0041""#, #""\ud83dx""#, #""\u12""#, #""\u12G4""#, #""\x41""#, #""\'""#,
+            #""\U0041""#, "\"tab\there\"", "\"nl\nhere\"", #""\u0000\u001f\u007f""#, #""\uDBFF\uDFFF""#, #""\uD800\uDC00""#,
+            #""ends with backslash\""#, #""\""#, "\"\u{7F}\"", #""\/\b\f\n\r\t\"\\""#, #""\u00e9\u2013\uD83C\uDF31""#, #""""#,
+        ]
+        for value in cases {
+            let line = Data((header + value + "}").utf8)
+            if let fast = TranscriptCoder().decodeFastPath(line) {
+                #expect(Self.full(line) == .success(fast), "disagree on \(value)")
+            } else {
+                #expect(throws: TranscriptLineError.self) { try TranscriptCoder().decodeWithoutFastPath(line) }
+            }
+        }
+        // Bytes that are not UTF-8 are for the full decoder to refuse.
+        for bad: [UInt8] in [[0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80]] {
+            let line = Data(header.utf8) + Data([UInt8(ascii: "\"")] + bad + [UInt8(ascii: "\""), UInt8(ascii: "}")])
+            #expect(TranscriptCoder().decodeFastPath(line) == nil)
+            #expect(throws: TranscriptLineError.self) { try TranscriptCoder().decodeWithoutFastPath(line) }
+        }
+    }
+
+    /// Random damage to valid lines: whatever the fast path still accepts, the full decoder must
+    /// read the same way.
+    @Test func damagedLinesNeverMakeThePathsDisagree() throws {
+        var random = SeededGenerator(seed: 42)
+        let noise: [UInt8] = Array(#"{}[]":,\ u0123456789abcdefABCDEF-.etrunlTZ"#.utf8) + [0x0A, 0x09, 0x00, 0xC3, 0xA9, 0xFF]
+        let coder = TranscriptCoder()
+        var fastHits = 0
+        for _ in 0..<6_000 {
+            var bytes = Array(coder.encode(try Self.record(&random)))
+            for _ in 0..<Int.random(in: 1...3, using: &random) where !bytes.isEmpty {
+                let at = Int.random(in: 0..<bytes.count, using: &random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: bytes.remove(at: at)
+                case 1: bytes.insert(noise.randomElement(using: &random) ?? 0x20, at: at)
+                case 2: bytes[at] = noise.randomElement(using: &random) ?? 0x20
+                default:
+                    let end = min(bytes.count, at + Int.random(in: 1...12, using: &random))
+                    bytes.insert(contentsOf: bytes[at..<end], at: at)
+                }
+            }
+            let line = Data(bytes)
+            if let fast = coder.decodeFastPath(line) {
+                fastHits += 1
+                #expect(Self.full(line) == .success(fast), "disagree on \(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+        // Much damage lands inside a string and leaves a valid line, so both branches run.
+        #expect(fastHits > 500)
+    }
+
+    // MARK: - Prompts checked but not kept
+
+    /// A prompt as a damaged or hand-made file may hold it: escapes good and bad, raw control
+    /// bytes, stray quotes, and UTF-8 good and bad (overlong, surrogate, too large, cut short).
+    private static func garbagePrompt(_ random: inout SeededGenerator) -> [UInt8] {
+        let good: [[UInt8]] = [Array("plan".utf8), Array(" ".utf8), Array("–".utf8), Array("😀".utf8), Array("é".utf8)]
+        let awkward: [[UInt8]] = [
+            Array(#"\n"#.utf8), Array(#"\""#.utf8), Array(#"\\"#.utf8), Array(#"\u00e9"#.utf8), Array(#"\ud83d\ude00"#.utf8),
+            Array(#"\ud83d"#.utf8), Array(#"\ude00"#.utf8), Array(#"\u12"#.utf8), Array(#"\x"#.utf8), Array("\\".utf8), [0x22],
+            [0x00], [0x09], [0x1F], [0x7F], [0x80], [0xBF], [0xC0, 0xAF], [0xC2], [0xC3, 0xA9], [0xE0, 0x80, 0x80],
+            [0xE2, 0x80], [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBD], [0xF0, 0x9F, 0x98], [0xF4, 0x90, 0x80, 0x80], [0xF5], [0xFF],
+        ]
+        var bytes: [UInt8] = []
+        for _ in 0..<Int.random(in: 0...24, using: &random) {
+            // Mostly good text, so that many prompts are valid and both outcomes occur.
+            let pool = Int.random(in: 0..<12, using: &random) == 0 ? awkward : good
+            bytes += pool.randomElement(using: &random) ?? []
+        }
+        return bytes
+    }
+
+    private static func withoutPrompts(_ record: TranscriptRecord) -> TranscriptRecord {
+        guard case .turnStarted(var started) = record else { return record }
+        started.instructions = ""
+        started.input = ""
+        return .turnStarted(started)
+    }
+
+    private static func read(_ data: Data, _ prompts: TranscriptReader.Prompts) -> Result<LoadedTranscript, StoreError> {
+        Result { () throws(StoreError) in try TranscriptReader.parse(data, path: "t.jsonl", prompts: prompts) }
+    }
+
+    private static func range(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
+        guard needle.count <= haystack.count else { return nil }
+        for start in 0...(haystack.count - needle.count)
+        where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+            return start..<(start + needle.count)
+        }
+        return nil
+    }
+
+    /// `resume` and `replay` check prompts without keeping them: the same lines must be read and
+    /// the same ones skipped, with the same warnings, and the records differ only in the prompts.
+    @Test func skippedPromptsReadTheSameLinesAsKeptOnes() throws {
+        var random = SeededGenerator(seed: 77)
+        let coder = TranscriptCoder()
+        let header = coder.encode(.header(try TranscriptTests.header())) + Data("\n".utf8)
+        var transcript = header
+        var unreadable = 0
+        var turnsStarted = 0
+        for n in 0..<3_000 {
+            let record = try Self.record(&random)
+            var line = coder.encode(record)
+            if case .turnStarted = record {
+                // Garbage in place of the written prompt, in one prompt field or the other.
+                turnsStarted += 1
+                let field = n % 2 == 0 ? "input" : "instructions"
+                let members = Self.members(record).map { ($0.0, $0.0 == field ? JSON.raw("PROMPT") : $0.1) }
+                let written = Array(JSON.object(members).text(.minimal).utf8)
+                guard let at = Self.range(of: Array("PROMPT".utf8), in: written) else {
+                    Issue.record("no placeholder in \(String(decoding: written, as: UTF8.self))")
+                    continue
+                }
+                line = Data(written[..<at.lowerBound] + [0x22] + Self.garbagePrompt(&random) + [0x22] + written[at.upperBound...])
+            }
+            line.append(UInt8(ascii: "\n"))
+            let kept = Self.read(header + line, .kept)
+            let skipped = Self.read(header + line, .skipped)
+            #expect(skipped.map(\.records) == kept.map { $0.records.map(Self.withoutPrompts) }, "\(String(decoding: line, as: UTF8.self))")
+            #expect(skipped.map(\.warnings) == kept.map(\.warnings))
+            if case .success(let loaded) = kept, !loaded.warnings.isEmpty { unreadable += 1 }
+            transcript += line
+        }
+        // Both outcomes occur: good prompts are read, bad ones make the line unreadable.
+        #expect(unreadable > 50 && unreadable < turnsStarted - 50, "\(unreadable) of \(turnsStarted)")
+        let kept = Self.read(transcript, .kept)
+        let skipped = Self.read(transcript, .skipped)
+        #expect(skipped.map(\.records) == kept.map { $0.records.map(Self.withoutPrompts) })
+        #expect(skipped.map(\.warnings) == kept.map(\.warnings))
+    }
+
+    // MARK: - A field added without teaching the fast path
+
+    /// The fast path knows these fields; a field added to a record type makes every line of that
+    /// type fall back to `JSONDecoder` (correct, but slow) until `TranscriptLineScanner` learns its
+    /// key. When this fails, teach the scanner the new field, then add it here.
+    @Test func theFastPathKnowsEveryField() throws {
+        func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
+        let t0 = Date(timeIntervalSince1970: 0)
+        let inputs = try LessonInputs(grade: .sixTo8, topic: "t", minutes: 45)
+        #expect(labels(inputs) == ["grade", "topic", "minutes", "standards", "constraints"])
+        #expect(labels(Usage(inputTokens: 1, outputTokens: 2)) == ["inputTokens", "outputTokens", "reasoningTokens"])
+        #expect(
+            labels(SessionHeader(id: "", created: t0, inputs: inputs, model: "", baseUrl: "", toolVersion: ""))
+                == ["id", "created", "inputs", "model", "baseUrl", "name", "toolVersion"])
+        #expect(
+            labels(
+                TurnStarted(
+                    turn: 1, at: t0, command: "", template: "", inputs: inputs, baseVersion: nil, model: "",
+                    instructions: "", input: "", maxOutputTokens: 1))
+                == [
+                    "turn", "at", "command", "template", "inputs", "baseVersion", "model", "instructions", "input",
+                    "maxOutputTokens",
+                ])
+        #expect(
+            labels(
+                TurnEnded(
+                    turn: 1, at: t0, status: .completed, output: "", usage: nil, responseId: nil, error: nil, version: nil,
+                    durationMs: 0))
+                == ["turn", "at", "status", "output", "usage", "responseId", "error", "version", "durationMs"])
+        #expect(labels(UndoRecord(at: t0, from: 1, to: 1)) == ["at", "from", "to"])
+        #expect(labels(NameRecord(at: t0, name: "")) == ["at", "name"])
+        #expect(
+            labels(HandEditRecord(at: t0, command: "", baseVersion: 1, version: 2, text: ""))
+                == ["at", "command", "baseVersion", "version", "text"])
+    }
+}
