@@ -76,7 +76,10 @@ public struct TranscriptCoder: Sendable {
     ///
     /// Snake-case conversion stays (rather than `CodingKeys`) so that this path reads exactly what
     /// it always has, including fields other branches add to the record types.
-    private static let decoder: JSONDecoder = {
+    ///
+    /// `TranscriptLineScanner` decodes a line's plan check and reading level with this decoder too,
+    /// so that the fast path reads them exactly as this path does.
+    static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.dateDecodingStrategy = dateDecoding

@@ -5,8 +5,11 @@ import Foundation
 /// twice what `resume` may take in all.
 ///
 /// It is deliberately narrow: a flat object without whitespace whose keys are all fields of its
-/// record type (each at most once, in any order), holding strings, integers and `null`,
-/// with `inputs` and `usage` as objects of their own known keys. Whatever it does not fully
+/// record type (each at most once, in any order), holding strings, integers, `true`, `false` and
+/// `null`, with `inputs` and `usage` as objects of their own known keys. The plan check (`check`)
+/// and reading level (`reading_level`) are only delimited here and then decoded on their own by the
+/// full decoder's `JSONDecoder`, so they read exactly as it reads them (an unknown problem kind
+/// dropped, say); they are a few dozen bytes against the kilobytes of `output`. Whatever it does not fully
 /// understand — another key (a field added by a newer build), whitespace, a fraction, a duplicate
 /// key, an escaped key, a bad date, invalid UTF-8 — makes it return nil, and the caller then asks
 /// the full decoder, which also produces every error. So whenever this returns a record,
@@ -33,7 +36,7 @@ enum TranscriptLineScanner {
     enum Field: Int, CaseIterable {
         case type, v, id, created, inputs, model, baseURL, name, toolVersion, turn, at, command, template
         case baseVersion, instructions, input, maxOutputTokens, status, output, usage, responseID, error
-        case version, durationMs, from, to, text
+        case version, durationMs, from, to, text, framework, follows, kind, check, readingLevel, kept, materials
 
         /// The key as written on disk.
         var key: StaticString {
@@ -65,9 +68,17 @@ enum TranscriptLineScanner {
             case .from: "from"
             case .to: "to"
             case .text: "text"
+            case .framework: "framework"
+            case .follows: "follows"
+            case .kind: "kind"
+            case .check: "check"
+            case .readingLevel: "reading_level"
+            case .kept: "kept"
+            case .materials: "materials"
             }
         }
 
+        /// One bit per field in a `UInt64`, so there may be at most 64 fields.
         var bit: UInt64 { 1 << UInt64(rawValue) }
 
         static func mask(_ fields: [Field]) -> UInt64 { fields.reduce(0) { $0 | $1.bit } }
@@ -96,17 +107,20 @@ enum TranscriptLineScanner {
 
     /// The keys each record type has (the tag and version included), as bit masks of ``Field``.
     static let keys: [String: UInt64] = [
-        "session": Field.mask([.type, .v, .id, .created, .inputs, .model, .baseURL, .name, .toolVersion]),
+        "session": Field.mask([
+            .type, .v, .id, .created, .inputs, .model, .baseURL, .name, .toolVersion, .framework,
+        ]),
         "turn_started": Field.mask([
             .type, .v, .turn, .at, .command, .template, .inputs, .baseVersion, .model, .instructions, .input,
-            .maxOutputTokens,
+            .maxOutputTokens, .framework, .follows, .kind,
         ]),
         "turn_ended": Field.mask([
-            .type, .v, .turn, .at, .status, .output, .usage, .responseID, .error, .version, .durationMs,
+            .type, .v, .turn, .at, .status, .output, .usage, .responseID, .error, .version, .durationMs, .check,
+            .readingLevel, .kept, .materials,
         ]),
         "undo": Field.mask([.type, .v, .at, .from, .to]),
         "name": Field.mask([.type, .v, .at, .name]),
-        "hand_edit": Field.mask([.type, .v, .at, .command, .baseVersion, .version, .text]),
+        "hand_edit": Field.mask([.type, .v, .at, .command, .baseVersion, .version, .text, .check]),
     ]
 
     /// One value as read; which case a field may hold is checked when the record is built.
@@ -115,8 +129,11 @@ enum TranscriptLineScanner {
         case null
         case string(String)
         case integer(Int)
+        case boolean(Bool)
         case inputs(LessonInputs)
         case usage(Usage)
+        case check(PlanCheckReport)
+        case readingLevel(ReadingMeasure)
     }
 
     /// The values of one line's keys, by ``Field``.
@@ -165,10 +182,32 @@ enum TranscriptLineScanner {
         }
 
         func optionalUsage(_ field: Field) -> Usage?? {
+            optional(field) { if case .usage(let usage) = $0 { usage } else { nil } }
+        }
+
+        func optionalBoolean(_ field: Field) -> Bool?? {
+            optional(field) { if case .boolean(let flag) = $0 { flag } else { nil } }
+        }
+
+        func optionalCheck(_ field: Field) -> PlanCheckReport?? {
+            optional(field) { if case .check(let report) = $0 { report } else { nil } }
+        }
+
+        func optionalReadingLevel(_ field: Field) -> ReadingMeasure?? {
+            optional(field) { if case .readingLevel(let measure) = $0 { measure } else { nil } }
+        }
+
+        /// A turn's kind: a string naming a ``TurnKind``; any other string is for the full decoder to refuse.
+        func optionalTurnKind(_ field: Field) -> TurnKind?? {
+            optional(field) { if case .string(let text) = $0 { TurnKind(rawValue: text) } else { nil } }
+        }
+
+        /// An optional field: `.some(nil)` for absent or `null`, `.some` of what `take` makes of the
+        /// value, or nil when it makes nothing (the wrong kind).
+        private func optional<T>(_ field: Field, _ take: (Value) -> T?) -> T?? {
             switch self[field] {
             case .absent, .null: return .some(nil)
-            case .usage(let usage): return .some(usage)
-            default: return nil
+            case let value: return take(value).map { .some($0) }
             }
         }
 
@@ -185,35 +224,39 @@ enum TranscriptLineScanner {
             case "session":
                 guard let id = string(.id), let created = date(.created), let inputs = inputs(.inputs),
                     let model = string(.model), let baseURL = string(.baseURL), let name = optionalString(.name),
-                    let toolVersion = string(.toolVersion)
+                    let toolVersion = string(.toolVersion), let framework = optionalString(.framework)
                 else { return nil }
                 return .header(
                     SessionHeader(
                         id: id, created: created, inputs: inputs, model: model, baseUrl: baseURL, name: name,
-                        toolVersion: toolVersion))
+                        toolVersion: toolVersion, framework: framework))
             case "turn_started":
                 guard let turn = integer(.turn), let at = date(.at), let command = string(.command),
                     let template = string(.template), let inputs = inputs(.inputs),
                     let baseVersion = optionalInteger(.baseVersion), let model = string(.model),
                     let instructions = string(.instructions), let input = string(.input),
-                    let maxOutputTokens = integer(.maxOutputTokens)
+                    let maxOutputTokens = integer(.maxOutputTokens), let framework = optionalString(.framework),
+                    let follows = optionalInteger(.follows), let kind = optionalTurnKind(.kind)
                 else { return nil }
                 return .turnStarted(
                     TurnStarted(
                         turn: turn, at: at, command: command, template: template, inputs: inputs,
                         baseVersion: baseVersion, model: model, instructions: instructions, input: input,
-                        maxOutputTokens: maxOutputTokens))
+                        maxOutputTokens: maxOutputTokens, framework: framework, follows: follows, kind: kind))
             case "turn_ended":
                 guard let turn = integer(.turn), let at = date(.at),
                     let status = string(.status).flatMap(TurnStatus.init(rawValue:)), let output = string(.output),
                     let usage = optionalUsage(.usage), let responseID = optionalString(.responseID),
                     let error = optionalString(.error), let version = optionalInteger(.version),
-                    let durationMs = integer(.durationMs)
+                    let durationMs = integer(.durationMs), let check = optionalCheck(.check),
+                    let readingLevel = optionalReadingLevel(.readingLevel), let kept = optionalBoolean(.kept),
+                    let materials = optionalInteger(.materials)
                 else { return nil }
                 return .turnEnded(
                     TurnEnded(
                         turn: turn, at: at, status: status, output: output, usage: usage, responseId: responseID,
-                        error: error, version: version, durationMs: durationMs))
+                        error: error, version: version, durationMs: durationMs, check: check,
+                        readingLevel: readingLevel, kept: kept, materials: materials))
             case "undo":
                 guard let at = date(.at), let from = integer(.from), let to = integer(.to) else { return nil }
                 return .undo(UndoRecord(at: at, from: from, to: to))
@@ -222,10 +265,11 @@ enum TranscriptLineScanner {
                 return .named(NameRecord(at: at, name: name))
             case "hand_edit":
                 guard let at = date(.at), let command = string(.command), let baseVersion = integer(.baseVersion),
-                    let version = integer(.version), let text = string(.text)
+                    let version = integer(.version), let text = string(.text), let check = optionalCheck(.check)
                 else { return nil }
                 return .handEdit(
-                    HandEditRecord(at: at, command: command, baseVersion: baseVersion, version: version, text: text))
+                    HandEditRecord(
+                        at: at, command: command, baseVersion: baseVersion, version: version, text: text, check: check))
             default:
                 return nil
             }
@@ -293,12 +337,19 @@ enum TranscriptLineScanner {
         mutating func value(for field: Field) -> Value? {
             if literal(Byte.null) { return .null }
             switch field {
-            case .v, .turn, .baseVersion, .maxOutputTokens, .version, .durationMs, .from, .to:
+            case .v, .turn, .baseVersion, .maxOutputTokens, .version, .durationMs, .from, .to, .follows, .materials:
                 return integer().map(Value.integer)
+            case .kept:
+                if literal("true") { return .boolean(true) }
+                return literal("false") ? .boolean(false) : nil
             case .inputs:
                 return lessonInputs().map(Value.inputs)
             case .usage:
                 return usage().map(Value.usage)
+            case .check:
+                return decodedObject(PlanCheckReport.self).map(Value.check)
+            case .readingLevel:
+                return decodedObject(ReadingMeasure.self).map(Value.readingLevel)
             case .instructions where !keepsPrompts, .input where !keepsPrompts:
                 return checkedString() ? .string("") : nil
             default:
@@ -362,6 +413,59 @@ enum TranscriptLineScanner {
             }
             guard parsed, let input, let output else { return nil }
             return Usage(inputTokens: input, outputTokens: output, reasoningTokens: reasoning ?? nil)
+        }
+
+        /// The object from the current `{`, decoded on its own by the full decoder's `JSONDecoder`, or
+        /// nil when it cannot be (the line then goes to the full decoder, which gives the error).
+        ///
+        /// Only the object's extent is found here. The decoder then checks every byte of it, so a
+        /// slice it accepts is one whole JSON value, which is exactly what a parser of the whole line
+        /// would take from the same place; it decodes that value with the same strategies, so it
+        /// reads it the same way.
+        mutating func decodedObject<T: Decodable>(_ type: T.Type) -> T? {
+            guard let end = objectEnd() else { return nil }
+            let slice = Data(UnsafeBufferPointer(start: base + index, count: end - index))
+            guard let value = try? TranscriptCoder.decoder.decode(type, from: slice) else { return nil }
+            index = end
+            return value
+        }
+
+        /// The deepest nesting ``objectEnd()`` follows; the plan check needs 3. A limit of its own
+        /// keeps a freak line away from `JSONDecoder`'s depth limit, which it counts from the line's
+        /// top level and so would reach one level sooner than on the slice alone.
+        static let maxNesting = 16
+
+        /// The index just past the object that starts at the current `{`: brackets are counted
+        /// outside strings, and strings skipped with their escapes. Nil for whitespace, control or
+        /// non-ASCII bytes outside strings (the writer never puts them there), nesting deeper than
+        /// ``maxNesting``, or a line that ends first. It need not check more: the decoder does.
+        func objectEnd() -> Int? {
+            guard index < count, base[index] == Byte.openBrace else { return nil }
+            var depth = 0
+            var position = index
+            while position < count {
+                switch base[position] {
+                case Byte.quote:
+                    position += 1
+                    while position < count, base[position] != Byte.quote {
+                        // Whatever follows a backslash is escaped, a quote included.
+                        position += base[position] == Byte.backslash ? 2 : 1
+                    }
+                    guard position < count else { return nil }
+                case Byte.openBrace, Byte.openBracket:
+                    depth += 1
+                    guard depth <= Self.maxNesting else { return nil }
+                case Byte.closeBrace, Byte.closeBracket:
+                    depth -= 1
+                    if depth == 0 { return position + 1 }
+                case let byte where byte <= 0x20 || byte >= 0x7F:
+                    return nil
+                default:
+                    break
+                }
+                position += 1
+            }
+            return nil
         }
 
         /// An integer written plainly: `0`, `-12`, `8192`; no `-0`, fraction, exponent or leading zero.
@@ -590,6 +694,8 @@ enum TranscriptLineScanner {
     enum Byte {
         static let openBrace = UInt8(ascii: "{")
         static let closeBrace = UInt8(ascii: "}")
+        static let openBracket = UInt8(ascii: "[")
+        static let closeBracket = UInt8(ascii: "]")
         static let quote = UInt8(ascii: "\"")
         static let backslash = UInt8(ascii: "\\")
         static let slash = UInt8(ascii: "/")

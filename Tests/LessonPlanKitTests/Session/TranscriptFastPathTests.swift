@@ -57,20 +57,72 @@ import TestSupport
         return inputs
     }
 
+    /// A framework name: the shipped ones, or any text (names come from directories a teacher makes).
+    private static func framework(_ random: inout SeededGenerator) -> String {
+        Bool.random(using: &random)
+            ? (["default", "5e", "ubd", "hunter", "gradual-release", "Étude–5E 🌱"].randomElement(using: &random) ?? "")
+            : text(&random, maxAtoms: 4)
+    }
+
+    /// A number as the plan check and reading level hold them: tenths as the tool rounds them,
+    /// whole numbers, and now and then any finite value (written with an exponent, say).
+    private static func double(_ random: inout SeededGenerator) -> Double {
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0: Double(Int.random(in: -200...300, using: &random)) / 10
+        case 1: Double(Int.random(in: -5...20, using: &random))
+        case 2: [0, -0.0, 0.1, 2.5, 5.5, 1e-7, 1e21, 123_456_789.123_456_78, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
+            .randomElement(using: &random) ?? 0
+        default: Double(bitPattern: random.next() & ~(0x7FF << 52)) * (Bool.random(using: &random) ? 1e10 : 1)
+        }
+    }
+
+    /// One problem of each kind the plan check reports.
+    private static func problem(_ random: inout SeededGenerator) -> PlanProblem {
+        switch Int.random(in: 0..<9, using: &random) {
+        case 0: .missingHeading(text(&random, maxAtoms: 4))
+        case 1: .duplicateHeading(text(&random, maxAtoms: 4))
+        case 2: .outOfOrder(text(&random, maxAtoms: 4))
+        case 3: .pacingTotal(found: integer(&random), expected: integer(&random))
+        case 4: .noPacing
+        case 5: .warmUpMinutes(found: integer(&random), expected: integer(&random))
+        case 6: .tooFewCFUQuestions(found: integer(&random), minimum: integer(&random))
+        case 7: .exitTicketPrompts(found: integer(&random), expected: integer(&random))
+        default: .codeFence
+        }
+    }
+
+    private static func check(_ random: inout SeededGenerator) -> PlanCheckReport {
+        PlanCheckReport(
+            problems: (0..<Int.random(in: 0...4, using: &random)).map { _ in problem(&random) },
+            pacedMinutes: maybe(&random, integer), lessonMinutes: integer(&random))
+    }
+
+    private static func readingLevel(_ random: inout SeededGenerator) -> ReadingMeasure {
+        var measure = ReadingMeasure(studentText: "", band: GradeBand.allCases.randomElement(using: &random) ?? .kTo2)
+        measure.grade = maybe(&random, double)
+        measure.words = integer(&random)
+        measure.expectedLow = double(&random)
+        measure.expectedHigh = double(&random)
+        measure.inRange = Bool.random(using: &random)
+        return measure
+    }
+
     private static func record(_ random: inout SeededGenerator) throws -> TranscriptRecord {
         switch Int.random(in: 0..<6, using: &random) {
         case 0:
             return .header(
                 SessionHeader(
                     id: text(&random), created: date(&random), inputs: try inputs(&random), model: text(&random),
-                    baseUrl: text(&random), name: maybe(&random) { text(&$0) }, toolVersion: text(&random)))
+                    baseUrl: text(&random), name: maybe(&random) { text(&$0) }, toolVersion: text(&random),
+                    framework: maybe(&random, framework)))
         case 1:
             return .turnStarted(
                 TurnStarted(
                     turn: integer(&random), at: date(&random), command: text(&random), template: text(&random),
                     inputs: try inputs(&random), baseVersion: maybe(&random, integer), model: text(&random),
                     instructions: text(&random, maxAtoms: 40), input: text(&random, maxAtoms: 60),
-                    maxOutputTokens: integer(&random)))
+                    maxOutputTokens: integer(&random), framework: maybe(&random, framework),
+                    follows: maybe(&random, integer), kind: maybe(&random) { [TurnKind.plan, .materials].randomElement(using: &$0) ?? .plan }))
         case 2:
             let usage = maybe(&random) { random in
                 Usage(
@@ -82,7 +134,9 @@ import TestSupport
                     turn: integer(&random), at: date(&random),
                     status: [TurnStatus.completed, .incomplete, .failed, .cancelled].randomElement(using: &random) ?? .failed,
                     output: text(&random, maxAtoms: 60), usage: usage, responseId: maybe(&random) { text(&$0) },
-                    error: maybe(&random) { text(&$0) }, version: maybe(&random, integer), durationMs: integer(&random)))
+                    error: maybe(&random) { text(&$0) }, version: maybe(&random, integer), durationMs: integer(&random),
+                    check: maybe(&random, check), readingLevel: maybe(&random, readingLevel),
+                    kept: maybe(&random) { Bool.random(using: &$0) }, materials: maybe(&random, integer)))
         case 3:
             return .undo(UndoRecord(at: date(&random), from: integer(&random), to: integer(&random)))
         case 4:
@@ -91,7 +145,7 @@ import TestSupport
             return .handEdit(
                 HandEditRecord(
                     at: date(&random), command: text(&random), baseVersion: integer(&random), version: integer(&random),
-                    text: text(&random, maxAtoms: 60)))
+                    text: text(&random, maxAtoms: 60), check: maybe(&random, check)))
         }
     }
 
@@ -120,6 +174,7 @@ import TestSupport
         case string(String)
         case integer(Int)
         case raw(String)
+        case array([JSON])
         case object([(String, JSON)])
 
         func text(_ escaping: JSONEscaping, space: String = "") -> String {
@@ -127,6 +182,8 @@ import TestSupport
             case .string(let value): SSEFixtures.jsonString(value, escaping: escaping)
             case .integer(let value): String(value)
             case .raw(let value): value
+            case .array(let elements):
+                "[" + space + elements.map { $0.text(escaping, space: space) }.joined(separator: "," + space) + space + "]"
             case .object(let members):
                 "{" + space
                     + members.map { SSEFixtures.jsonString($0.0) + space + ":" + space + $0.1.text(escaping, space: space) }
@@ -146,6 +203,42 @@ import TestSupport
         ])
     }
 
+    /// A plan check in another order than the tool's (which sorts keys), `paced_minutes` as `null`
+    /// when there is none rather than left out.
+    private static func checkJSON(_ check: PlanCheckReport) -> JSON {
+        .object([
+            ("lesson_minutes", .integer(check.lessonMinutes)), ("passed", .raw(check.passed ? "true" : "false")),
+            ("problems", .array(check.problems.map(problemJSON))),
+            ("paced_minutes", check.pacedMinutes.map(JSON.integer) ?? .raw("null")),
+        ])
+    }
+
+    /// A problem with its `kind` first and its details after it.
+    private static func problemJSON(_ problem: PlanProblem) -> JSON {
+        var fields: [(String, JSON)] = [("kind", .string(problem.kind))]
+        switch problem {
+        case .missingHeading(let heading), .duplicateHeading(let heading), .outOfOrder(let heading):
+            fields.append(("heading", .string(heading)))
+        case .pacingTotal(let found, let expected), .warmUpMinutes(let found, let expected),
+            .exitTicketPrompts(let found, let expected):
+            fields += [("found", .integer(found)), ("expected", .integer(expected))]
+        case .tooFewCFUQuestions(let found, let minimum):
+            fields += [("found", .integer(found)), ("minimum", .integer(minimum))]
+        case .noPacing, .codeFence:
+            break
+        }
+        return .object(fields)
+    }
+
+    /// A reading level with numbers as Swift prints them (`5.0`, `1e-07`), `grade` as `null` when there is none.
+    private static func readingLevelJSON(_ measure: ReadingMeasure) -> JSON {
+        .object([
+            ("grade", measure.grade.map { JSON.raw("\($0)") } ?? .raw("null")), ("words", .integer(measure.words)),
+            ("band", .string(measure.band.rawValue)), ("expected_low", .raw("\(measure.expectedLow)")),
+            ("expected_high", .raw("\(measure.expectedHigh)")), ("in_range", .raw(measure.inRange ? "true" : "false")),
+        ])
+    }
+
     /// The members of a record as documented in docs/transcript.md; absent optionals left out.
     private static func members(_ record: TranscriptRecord) -> [(String, JSON)] {
         var out: [(String, JSON?)] = [("type", .string(record.type)), ("v", .integer(1))]
@@ -154,7 +247,7 @@ import TestSupport
             out += [
                 ("id", .string(h.id)), ("created", timestamp(h.created)), ("inputs", inputsJSON(h.inputs)),
                 ("model", .string(h.model)), ("base_url", .string(h.baseUrl)), ("name", h.name.map(JSON.string)),
-                ("tool_version", .string(h.toolVersion)),
+                ("tool_version", .string(h.toolVersion)), ("framework", h.framework.map(JSON.string)),
             ]
         case .turnStarted(let s):
             out += [
@@ -162,7 +255,8 @@ import TestSupport
                 ("template", .string(s.template)), ("inputs", inputsJSON(s.inputs)),
                 ("base_version", s.baseVersion.map(JSON.integer)), ("model", .string(s.model)),
                 ("instructions", .string(s.instructions)), ("input", .string(s.input)),
-                ("max_output_tokens", .integer(s.maxOutputTokens)),
+                ("max_output_tokens", .integer(s.maxOutputTokens)), ("framework", s.framework.map(JSON.string)),
+                ("follows", s.follows.map(JSON.integer)), ("kind", s.kind.map { JSON.string($0.rawValue) }),
             ]
         case .turnEnded(let e):
             let usage = e.usage.map { usage -> JSON in
@@ -174,7 +268,9 @@ import TestSupport
                 ("turn", .integer(e.turn)), ("at", timestamp(e.at)), ("status", .string(e.status.rawValue)),
                 ("output", .string(e.output)), ("usage", usage), ("response_id", e.responseId.map(JSON.string)),
                 ("error", e.error.map(JSON.string)), ("version", e.version.map(JSON.integer)),
-                ("duration_ms", .integer(e.durationMs)),
+                ("duration_ms", .integer(e.durationMs)), ("check", e.check.map(checkJSON)),
+                ("reading_level", e.readingLevel.map(readingLevelJSON)),
+                ("kept", e.kept.map { JSON.raw($0 ? "true" : "false") }), ("materials", e.materials.map(JSON.integer)),
             ]
         case .undo(let u):
             out += [("at", timestamp(u.at)), ("from", .integer(u.from)), ("to", .integer(u.to))]
@@ -183,7 +279,7 @@ import TestSupport
         case .handEdit(let h):
             out += [
                 ("at", timestamp(h.at)), ("command", .string(h.command)), ("base_version", .integer(h.baseVersion)),
-                ("version", .integer(h.version)), ("text", .string(h.text)),
+                ("version", .integer(h.version)), ("text", .string(h.text)), ("check", h.check.map(checkJSON)),
             ]
         }
         return out.compactMap { key, value in value.map { (key, $0) } }
@@ -229,9 +325,15 @@ import TestSupport
                 compact + " ",
                 compact + "\r",
                 "\u{FEFF}" + compact,
-                // A field another branch adds (say `check` on turn_ended) is never silently dropped.
-                JSON.object(members + [("check", .object([("passed", .raw("true"))]))]).text(.minimal),
+                // A field another branch adds (say `rubric` on turn_ended) is never silently dropped.
+                JSON.object(members + [("rubric", .object([("passed", .raw("true"))]))]).text(.minimal),
                 JSON.object(members + [("retry_of", .integer(3))]).text(.minimal),
+                // The newer fields with values of the wrong kind (or twice, or on a type without them).
+                JSON.object(members + [("kept", .integer(1))]).text(.minimal),
+                JSON.object(members + [("kind", .string("worksheet"))]).text(.minimal),
+                JSON.object(members + [("follows", .string("3"))]).text(.minimal),
+                JSON.object(members + [("check", .raw("[]"))]).text(.minimal),
+                JSON.object(members + [("reading_level", .string("7.4"))]).text(.minimal),
                 // A key of another record type (`text` belongs to hand_edit, `output` to turn_ended).
                 JSON.object(members + [(members.contains { $0.0 == "text" } ? "output" : "text", .string("extra"))]).text(.minimal),
                 // The same key twice, an escaped key, a key in another case.
@@ -250,7 +352,7 @@ import TestSupport
                 JSON.object(members.filter { $0.0 != "type" }).text(.minimal),
                 JSON.object(members.map { ($0.0, $0.0 == "at" || $0.0 == "created" ? JSON.string("yesterday") : $0.1) }).text(.minimal),
                 // A required field missing, or null, or of the wrong kind.
-                JSON.object(Array(members.dropLast())).text(.minimal),
+                JSON.object(members.filter { $0.0 != members[2].0 }).text(.minimal),
                 JSON.object(members.map { ($0.0, $0.0 == members[2].0 ? JSON.raw("null") : $0.1) }).text(.minimal),
                 JSON.object(members.map { ($0.0, $0.0 == members[2].0 ? JSON.raw("true") : $0.1) }).text(.minimal),
                 "[" + compact + "]",
@@ -285,6 +387,83 @@ import TestSupport
             }
         }
         #expect(fellBack > 300 * 25)
+    }
+
+    /// The plan check and the reading level read exactly as the full decoder reads them, however
+    /// they are written: a problem kind from a newer build is dropped and the rest kept, a known kind
+    /// without its details is dropped too, keys the types lack are ignored, and shapes the fast path
+    /// does not take (whitespace, deep nesting) fall back.
+    @Test func nestedValuesReadAsTheFullDecoderReadsThem() throws {
+        let turnEnded =
+            #"{"type":"turn_ended","v":1,"turn":2,"at":"2026-11-29T12:31:18.024Z","status":"completed","output":"plan","duration_ms":9500,"#
+        let handEdit = #"{"type":"hand_edit","v":1,"at":"2026-11-29T12:31:18.024Z","command":"/edit","base_version":1,"version":2,"text":"plan","#
+        let deep = String(repeating: "[", count: 20) + String(repeating: "]", count: 20)
+        // A value, and whether the fast path must take it (nil: either way, as long as the paths agree).
+        let checks: [(String, Bool?)] = [
+            (#"{"lesson_minutes":45,"paced_minutes":50,"passed":false,"problems":[{"expected":45,"found":50,"kind":"pacing_total"}]}"#, true),
+            (#"{"lesson_minutes":45,"passed":true,"problems":[]}"#, true),
+            (#"{"lesson_minutes":45,"paced_minutes":null,"passed":true,"problems":[]}"#, true),
+            (#"{"lesson_minutes":45,"passed":false,"problems":[{"kind":"rubric_missing","found":1},{"kind":"code_fence"}]}"#, true),
+            (#"{"lesson_minutes":45,"passed":false,"problems":[{"kind":"pacing_total","found":50},{"kind":"no_pacing"}]}"#, true),
+            (#"{"lesson_minutes":45,"passed":false,"problems":[{"kind":"code_fence","found":1,"heading":"x"}]}"#, true),
+            (#"{"lesson_minutes":45,"passed":false,"problems":[{"kind":"missing_heading","heading":null},1,[],"x",null]}"#, true),
+            (#"{"lesson_minutes":45,"passed":false,"problems":[{"kind":3},{"kind":"out_of_order","heading":"Exit \"Ticket\" [3] {x}\\"}]}"#, true),
+            (#"{"lesson_minutes":45,"passed":false,"problems":[{"kind":"missing_heading","heading":"Warm\u2013Up \ud83c\udf31"}]}"#, true),
+            (#"{"lesson_minutes":45,"passed":"yes","score":3,"extra":{"a":[1,2,{"b":null}]},"problems":[]}"#, true),
+            (#"{"lessonMinutes":45,"problems":[]}"#, nil),
+            (#"{"lesson_minutes":45,"lessonMinutes":30,"problems":[]}"#, nil),
+            (#"{"lesson_minutes":45,"lesson_minutes":30,"problems":[]}"#, nil),
+            (#"{"lesson\u005fminutes":45,"problems":[]}"#, nil),
+            (#"{"lesson_minutes":45.0,"problems":[]}"#, nil),
+            (#"{"lesson_minutes":4.5e1,"problems":[]}"#, nil),
+            (#"{"lesson_minutes":45, "problems":[]}"#, false),
+            (#"{"lesson_minutes":45,"problems":[],"x":\#(deep)}"#, false),
+            (#"{"lesson_minutes":45,"problems":[]"#, false),
+            (#"{"lesson_minutes":45,"problems":[}]"#, false),
+            (#"{"lesson_minutes":45,"problems":[]}}"#, false),
+            (#"{"lesson_minutes":45,"problems":"none"}"#, false),
+            (#"{"problems":[]}"#, false),
+            (#"{"lesson_minutes":45,"problems":["\u12"]}"#, false),
+            ("{\"lesson_minutes\":45,\"problems\":[\"tab\there\"]}", nil),
+            ("{}", false), ("[]", false), ("null", true), ("true", false), (#""check""#, false),
+        ]
+        let levels: [(String, Bool?)] = [
+            (#"{"band":"6–8","expected_high":10,"expected_low":6,"grade":7.4,"in_range":true,"words":120}"#, true),
+            (#"{"band":"K–2","expected_high":2.5,"expected_low":0,"in_range":true,"words":0}"#, true),
+            (#"{"band":"3\u20135","expected_high":5.5,"expected_low":2,"grade":null,"in_range":true,"words":0}"#, true),
+            (#"{"band":"9–12","expected_high":14,"expected_low":8,"grade":-0.0,"in_range":false,"words":3,"x":1}"#, true),
+            (#"{"band":"9–12","expected_high":1.4e1,"expected_low":8E0,"grade":7.40,"in_range":false,"words":3}"#, true),
+            (#"{"band":"9–12","expected_high":14,"expected_low":8,"grade":1e400,"in_range":false,"words":3}"#, nil),
+            (#"{"band":"9–12","expected_high":14,"expected_low":8,"grade":7.4,"in_range":false,"words":3.0}"#, nil),
+            (#"{"band":"6-8","expected_high":10,"expected_low":6,"in_range":true,"words":1}"#, false),
+            (#"{"band":"7–9","expected_high":10,"expected_low":6,"in_range":true,"words":1}"#, false),
+            (#"{"band":"6–8","expected_high":10,"expected_low":6,"in_range":1,"words":1}"#, false),
+            (#"{"band":"6–8","expected_high":"10","expected_low":6,"in_range":true,"words":1}"#, false),
+            (#"{"band":"6–8","expected_low":6,"in_range":true,"words":1}"#, false),
+            ("null", true), ("{}", false),
+        ]
+        let lines =
+            checks.map { (turnEnded + #""check":"# + $0.0 + "}", $0.1) }
+            + checks.map { (handEdit + #""check":"# + $0.0 + "}", $0.1) }
+            + levels.map { (turnEnded + #""reading_level":"# + $0.0 + "}", $0.1) }
+        let coder = TranscriptCoder()
+        for (text, mustTake) in lines {
+            let line = Data(text.utf8)
+            let fast = coder.decodeFastPath(line)
+            if let mustTake { #expect((fast != nil) == mustTake, "\(mustTake ? "missed" : "took") \(text)") }
+            if let fast {
+                #expect(Self.full(line) == .success(fast), "disagree on \(text)")
+            } else {
+                #expect(Self.full(line) == Result { () throws(TranscriptLineError) in try coder.decode(line) })
+            }
+        }
+        // What dropping looks like: the unknown kind goes, the rest stays.
+        let line = Data((turnEnded + #""check":"# + checks[3].0 + "}").utf8)
+        guard case .turnEnded(let ended) = coder.decodeFastPath(line) else {
+            Issue.record("fast path missed a check with an unknown problem kind")
+            return
+        }
+        #expect(ended.check == PlanCheckReport(problems: [.codeFence], pacedMinutes: nil, lessonMinutes: 45))
     }
 
     @Test func awkwardEscapesFallBackOrAgree() throws {
@@ -434,7 +613,7 @@ import TestSupport
         #expect(labels(Usage(inputTokens: 1, outputTokens: 2)) == ["inputTokens", "outputTokens", "reasoningTokens"])
         #expect(
             labels(SessionHeader(id: "", created: t0, inputs: inputs, model: "", baseUrl: "", toolVersion: ""))
-                == ["id", "created", "inputs", "model", "baseUrl", "name", "toolVersion"])
+                == ["id", "created", "inputs", "model", "baseUrl", "name", "toolVersion", "framework"])
         #expect(
             labels(
                 TurnStarted(
@@ -442,18 +621,21 @@ import TestSupport
                     instructions: "", input: "", maxOutputTokens: 1))
                 == [
                     "turn", "at", "command", "template", "inputs", "baseVersion", "model", "instructions", "input",
-                    "maxOutputTokens",
+                    "maxOutputTokens", "framework", "follows", "kind",
                 ])
         #expect(
             labels(
                 TurnEnded(
                     turn: 1, at: t0, status: .completed, output: "", usage: nil, responseId: nil, error: nil, version: nil,
                     durationMs: 0))
-                == ["turn", "at", "status", "output", "usage", "responseId", "error", "version", "durationMs"])
+                == [
+                    "turn", "at", "status", "output", "usage", "responseId", "error", "version", "durationMs", "check",
+                    "readingLevel", "kept", "materials",
+                ])
         #expect(labels(UndoRecord(at: t0, from: 1, to: 1)) == ["at", "from", "to"])
         #expect(labels(NameRecord(at: t0, name: "")) == ["at", "name"])
         #expect(
             labels(HandEditRecord(at: t0, command: "", baseVersion: 1, version: 2, text: ""))
-                == ["at", "command", "baseVersion", "version", "text"])
+                == ["at", "command", "baseVersion", "version", "text", "check"])
     }
 }
