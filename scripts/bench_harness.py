@@ -618,6 +618,7 @@ INSTRUCTIONS = ("You are an expert instructional designer. Produce a practical l
 TOPICS = ["Photosynthesis", "Fractions", "The water cycle", "Persuasive writing", "Plate tectonics",
           "Ratios and rates", "The French Revolution", "Poetry: imagery", "Electric circuits", "Ecosystems"]
 BANDS = ["K–2", "3–5", "6–8", "9–12"]
+FRAMEWORKS = ["default", "5e", "default", "ubd"]
 COMMANDS = ["/shorten 30", "/differentiate ell", "/lengthen 50", "add a gallery walk", "/regrade 3–5",
             "make the warm-up more active", "/differentiate all"]
 
@@ -642,32 +643,69 @@ def line(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def session_lines(session_id: str, created: float, topic: str, band: str, turns: int) -> tuple[list[str], dict]:
+# The grade ranges each band expects (GradeBand.expectedReadingLevel), for `reading_level`.
+EXPECTED_LEVELS = {"K–2": (0, 2.5), "3–5": (2, 5.5), "6–8": (6, 10), "9–12": (8, 14)}
+
+
+def plan_check(passed: bool) -> dict[str, Any]:
+    """A `check` as lessonplan writes it (keys sorted): a pass, or a draft the plan check fails."""
+    if passed:
+        return {"lesson_minutes": 45, "paced_minutes": 45, "passed": True, "problems": []}
+    return {"lesson_minutes": 45, "paced_minutes": 50, "passed": False,
+            "problems": [{"expected": 45, "found": 50, "kind": "pacing_total"},
+                         {"expected": 3, "found": 2, "kind": "exit_ticket_prompts"}]}
+
+
+def reading_level(band: str, turn: int) -> dict[str, Any]:
+    """A `reading_level` as lessonplan writes it (keys sorted; whole numbers without `.0`)."""
+    low, high = EXPECTED_LEVELS[band]
+    grade = round(low + (high - low) * ((turn * 7) % 10) / 10, 1)
+    if grade == int(grade):
+        grade = int(grade)
+    return {"band": band, "expected_high": high, "expected_low": low, "grade": grade, "in_range": True,
+            "words": 120 + turn % 40}
+
+
+def session_lines(session_id: str, created: float, topic: str, band: str, turns: int,
+                  framework: str = "default") -> tuple[list[str], dict]:
+    """A session as lessonplan writes one: every completed plan turn carries its `check` and
+    `reading_level`, every turn its `framework` (the header only when not the default), and every
+    fifth turn, after a draft that fails the plan check, is an `(auto repair)` that is kept."""
     inputs = {"grade": band, "topic": topic, "minutes": 45, "standards": "", "constraints": ""}
-    out = [line({"type": "session", "v": 1, "id": session_id, "created": stamp(created), "inputs": inputs,
-                 "model": "gpt-5.2", "base_url": "https://api.openai.com/v1", "tool_version": "0.1.0"})]
+    header = {"type": "session", "v": 1, "id": session_id, "created": stamp(created), "inputs": inputs,
+              "model": "gpt-5.2", "base_url": "https://api.openai.com/v1", "tool_version": "0.1.0"}
+    if framework != "default":
+        header["framework"] = framework
+    out = [line(header)]
     at = created
     plan = ""
     last_command = None
     for turn in range(1, turns + 1):
-        command = "/generate" if turn == 1 else COMMANDS[(turn - 2) % len(COMMANDS)]
-        template = "generate" if turn == 1 else "revise"
+        repair = turn % 5 == 0
+        command = "/generate" if turn == 1 else "(auto repair)" if repair else COMMANDS[(turn - 2) % len(COMMANDS)]
+        template = "generate" if turn == 1 else "repair" if repair else "revise"
         at += 20
         input_text = (f"Here is the current lesson plan for a 45-minute {band} lesson on {topic}:\n\n<<<PLAN\n"
                       f"{plan}\nPLAN>>>\n\nThe teacher asks for this change:\n{command}\n") if plan else \
             f"Create a lesson plan.\nGrade band: {band}\nTopic: {topic}\nDuration: 45 minutes\n"
         started = {"type": "turn_started", "v": 1, "turn": turn, "at": stamp(at), "command": command,
                    "template": template, "inputs": inputs, "model": "gpt-5.2", "instructions": INSTRUCTIONS,
-                   "input": input_text, "max_output_tokens": 8192}
+                   "input": input_text, "max_output_tokens": 8192, "framework": framework}
         if turn > 1:
             started["base_version"] = turn - 1
+        if repair:
+            started["follows"] = turn - 1
         plan = plan_text(topic, band, 45, turn)
         at += 9.5
         out.append(line(started))
-        out.append(line({"type": "turn_ended", "v": 1, "turn": turn, "at": stamp(at), "status": "completed",
-                         "output": plan, "usage": {"input_tokens": len(input_text) // 4 + 100,
-                                                   "output_tokens": len(plan) // 4, "reasoning_tokens": 64},
-                         "response_id": f"resp_{turn:012d}", "version": turn, "duration_ms": 9500}))
+        ended = {"type": "turn_ended", "v": 1, "turn": turn, "at": stamp(at), "status": "completed",
+                 "output": plan, "usage": {"input_tokens": len(input_text) // 4 + 100,
+                                           "output_tokens": len(plan) // 4, "reasoning_tokens": 64},
+                 "response_id": f"resp_{turn:012d}", "version": turn, "duration_ms": 9500,
+                 "check": plan_check(passed=turn % 5 != 4), "reading_level": reading_level(band, turn)}
+        if repair:
+            ended["kept"] = True
+        out.append(line(ended))
         last_command = command
     summary = {"id": session_id, "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(created))),
                "grade": band, "minutes": 45, "topic": topic, "versions": turns}
@@ -677,8 +715,8 @@ def session_lines(session_id: str, created: float, topic: str, band: str, turns:
 
 
 def write_session(directory: Path, session_id: str, created: float, topic: str, band: str, turns: int,
-                  with_summary: bool = True) -> None:
-    lines, summary = session_lines(session_id, created, topic, band, turns)
+                  with_summary: bool = True, framework: str = "default") -> None:
+    lines, summary = session_lines(session_id, created, topic, band, turns, framework)
     data = "".join(lines).encode()
     path = directory / f"{session_id}.jsonl"
     path.write_bytes(data)
@@ -697,7 +735,7 @@ def write_sessions(home: Path, count: int) -> None:
     for index in range(count):
         session_id = f"{rng.getrandbits(64):016x}"
         write_session(directory, session_id, created + index * 3600, TOPICS[index % len(TOPICS)],
-                      BANDS[index % len(BANDS)], rng.randint(1, 8))
+                      BANDS[index % len(BANDS)], rng.randint(1, 8), framework=FRAMEWORKS[index % len(FRAMEWORKS)])
 
 
 def write_big_session(home: Path, turns: int) -> str:
