@@ -208,6 +208,16 @@ public struct ReadingMeasure: Codable, Equatable, Sendable {
         inRange = grade.map { range.contains($0) } ?? true
     }
 
+    /// A measure as recorded: how a transcript's `reading_level` is read back without `JSONDecoder`.
+    init(grade: Double?, words: Int, band: GradeBand, expectedLow: Double, expectedHigh: Double, inRange: Bool) {
+        self.grade = grade
+        self.words = words
+        self.band = band
+        self.expectedLow = expectedLow
+        self.expectedHigh = expectedHigh
+        self.inRange = inRange
+    }
+
     /// How many grades the level lies outside the expected range; 0 inside it or when nothing was measured.
     public var distance: Double {
         guard let grade else { return 0 }

@@ -6,10 +6,11 @@ import Foundation
 ///
 /// It is deliberately narrow: a flat object without whitespace whose keys are all fields of its
 /// record type (each at most once, in any order), holding strings, integers, `true`, `false` and
-/// `null`, with `inputs` and `usage` as objects of their own known keys. The plan check (`check`)
-/// and reading level (`reading_level`) are only delimited here and then decoded on their own by the
-/// full decoder's `JSONDecoder`, so they read exactly as it reads them (an unknown problem kind
-/// dropped, say); they are a few dozen bytes against the kilobytes of `output`. Whatever it does not fully
+/// `null`, with `inputs`, `usage`, the plan check (`check`) and the reading level (`reading_level`)
+/// as objects of their own known keys. A plan check or reading level written any other way (a
+/// problem kind from a newer build, say, which the full decoder drops) is delimited here and decoded
+/// on its own by the full decoder's `JSONDecoder`, so it reads exactly as there; that costs about
+/// 20 µs a value, which on every `turn_ended` line would triple `resume`. Whatever it does not fully
 /// understand — another key (a field added by a newer build), whitespace, a fraction, a duplicate
 /// key, an escaped key, a bad date, invalid UTF-8 — makes it return nil, and the caller then asks
 /// the full decoder, which also produces every error. So whenever this returns a record,
@@ -340,15 +341,20 @@ enum TranscriptLineScanner {
             case .v, .turn, .baseVersion, .maxOutputTokens, .version, .durationMs, .from, .to, .follows, .materials:
                 return integer().map(Value.integer)
             case .kept:
-                if literal("true") { return .boolean(true) }
-                return literal("false") ? .boolean(false) : nil
+                return boolean().map(Value.boolean)
             case .inputs:
                 return lessonInputs().map(Value.inputs)
             case .usage:
                 return usage().map(Value.usage)
             case .check:
+                let start = index
+                if let report = planCheck() { return .check(report) }
+                index = start
                 return decodedObject(PlanCheckReport.self).map(Value.check)
             case .readingLevel:
+                let start = index
+                if let measure = readingMeasure() { return .readingLevel(measure) }
+                index = start
                 return decodedObject(ReadingMeasure.self).map(Value.readingLevel)
             case .instructions where !keepsPrompts, .input where !keepsPrompts:
                 return checkedString() ? .string("") : nil
@@ -413,6 +419,202 @@ enum TranscriptLineScanner {
             }
             guard parsed, let input, let output else { return nil }
             return Usage(inputTokens: input, outputTokens: output, reasoningTokens: reasoning ?? nil)
+        }
+
+        /// `{"lesson_minutes":…,"paced_minutes":…,"passed":…,"problems":[…]}` in any order, as
+        /// ``PlanCheckReport`` writes it, `paced_minutes` also absent or `null` and `passed` also absent
+        /// (the full decoder reads neither more strictly); nil for anything else, such as another key
+        /// or a problem ``planProblem()`` does not take.
+        mutating func planCheck() -> PlanCheckReport? {
+            var lessonMinutes: Int?
+            var pacedMinutes: Int??
+            var passed: Bool?
+            var problems: [PlanProblem]?
+            let parsed = object { scanner, key in
+                if scanner.matches(key, "lesson_minutes"), lessonMinutes == nil {
+                    lessonMinutes = scanner.integer()
+                    return lessonMinutes != nil
+                } else if scanner.matches(key, "paced_minutes"), pacedMinutes == nil {
+                    if scanner.literal(Byte.null) {
+                        pacedMinutes = .some(nil)
+                        return true
+                    }
+                    guard let number = scanner.integer() else { return false }
+                    pacedMinutes = .some(number)
+                    return true
+                } else if scanner.matches(key, "passed"), passed == nil {
+                    // Written for other readers; the full decoder never reads it back.
+                    passed = scanner.boolean()
+                    return passed != nil
+                } else if scanner.matches(key, "problems"), problems == nil {
+                    problems = scanner.planProblems()
+                    return problems != nil
+                }
+                return false
+            }
+            guard parsed, let lessonMinutes, let problems else { return nil }
+            return PlanCheckReport(problems: problems, pacedMinutes: pacedMinutes ?? nil, lessonMinutes: lessonMinutes)
+        }
+
+        /// `[]` or `[problem,…]`, every problem one that ``planProblem()`` takes.
+        mutating func planProblems() -> [PlanProblem]? {
+            guard index < count, base[index] == Byte.openBracket else { return nil }
+            index += 1
+            var problems: [PlanProblem] = []
+            if index < count, base[index] == Byte.closeBracket {
+                index += 1
+                return problems
+            }
+            while true {
+                guard let problem = planProblem(), index < count else { return nil }
+                problems.append(problem)
+                if base[index] == Byte.comma {
+                    index += 1
+                } else if base[index] == Byte.closeBracket {
+                    index += 1
+                    return problems
+                } else {
+                    return nil
+                }
+            }
+        }
+
+        /// A problem with a `kind` this build knows and exactly the details ``PlanProblem`` writes for
+        /// it, in any order. The full decoder drops a problem of an unknown kind or without its
+        /// details and ignores details the kind lacks; those come back nil here, for it to read.
+        mutating func planProblem() -> PlanProblem? {
+            var kind: String?
+            var heading: String?
+            var found: Int?
+            var expected: Int?
+            var minimum: Int?
+            let parsed = object { scanner, key in
+                if scanner.matches(key, "kind"), kind == nil {
+                    kind = scanner.string()
+                    return kind != nil
+                } else if scanner.matches(key, "heading"), heading == nil {
+                    heading = scanner.string()
+                    return heading != nil
+                } else if scanner.matches(key, "found"), found == nil {
+                    found = scanner.integer()
+                    return found != nil
+                } else if scanner.matches(key, "expected"), expected == nil {
+                    expected = scanner.integer()
+                    return expected != nil
+                } else if scanner.matches(key, "minimum"), minimum == nil {
+                    minimum = scanner.integer()
+                    return minimum != nil
+                }
+                return false
+            }
+            guard parsed, let kind else { return nil }
+            switch (kind, heading, found, expected, minimum) {
+            case ("missing_heading", let heading?, nil, nil, nil): return .missingHeading(heading)
+            case ("duplicate_heading", let heading?, nil, nil, nil): return .duplicateHeading(heading)
+            case ("out_of_order", let heading?, nil, nil, nil): return .outOfOrder(heading)
+            case ("pacing_total", nil, let found?, let expected?, nil): return .pacingTotal(found: found, expected: expected)
+            case ("no_pacing", nil, nil, nil, nil): return .noPacing
+            case ("warm_up_minutes", nil, let found?, let expected?, nil):
+                return .warmUpMinutes(found: found, expected: expected)
+            case ("too_few_cfu_questions", nil, let found?, nil, let minimum?):
+                return .tooFewCFUQuestions(found: found, minimum: minimum)
+            case ("exit_ticket_prompts", nil, let found?, let expected?, nil):
+                return .exitTicketPrompts(found: found, expected: expected)
+            case ("code_fence", nil, nil, nil, nil): return .codeFence
+            default: return nil
+            }
+        }
+
+        /// `{"band":…,"expected_high":…,"expected_low":…,"grade":…,"in_range":…,"words":…}` in any
+        /// order, as ``ReadingMeasure`` writes it, `grade` also absent or `null`; nil for anything else.
+        mutating func readingMeasure() -> ReadingMeasure? {
+            var band: GradeBand?
+            var expectedHigh: Double?
+            var expectedLow: Double?
+            var grade: Double??
+            var inRange: Bool?
+            var words: Int?
+            let parsed = object { scanner, key in
+                if scanner.matches(key, "band"), band == nil {
+                    band = scanner.string().flatMap(GradeBand.init(rawValue:))
+                    return band != nil
+                } else if scanner.matches(key, "expected_high"), expectedHigh == nil {
+                    expectedHigh = scanner.double()
+                    return expectedHigh != nil
+                } else if scanner.matches(key, "expected_low"), expectedLow == nil {
+                    expectedLow = scanner.double()
+                    return expectedLow != nil
+                } else if scanner.matches(key, "grade"), grade == nil {
+                    if scanner.literal(Byte.null) {
+                        grade = .some(nil)
+                        return true
+                    }
+                    guard let number = scanner.double() else { return false }
+                    grade = .some(number)
+                    return true
+                } else if scanner.matches(key, "in_range"), inRange == nil {
+                    inRange = scanner.boolean()
+                    return inRange != nil
+                } else if scanner.matches(key, "words"), words == nil {
+                    words = scanner.integer()
+                    return words != nil
+                }
+                return false
+            }
+            guard parsed, let band, let expectedHigh, let expectedLow, let inRange, let words else { return nil }
+            return ReadingMeasure(
+                grade: grade ?? nil, words: words, band: band, expectedLow: expectedLow, expectedHigh: expectedHigh,
+                inRange: inRange)
+        }
+
+        /// Powers of ten a `Double` holds exactly, for ``double()``.
+        private static let exactPowersOfTen: [Double] = [
+            1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+        ]
+
+        /// A number written `-?(0|[1-9][0-9]*)(\.[0-9]+)?` with at most 15 digits in all, as the reading
+        /// level's grades are (`7.4`, `10`); nil for an exponent, more digits, or anything else.
+        ///
+        /// The value is exact without a float parser: the digits as an integer below 10^15 and the
+        /// power of ten are both exact doubles, so the one division is the correctly rounded value
+        /// of the decimal, which is what `JSONDecoder`'s `strtod` gives too.
+        mutating func double() -> Double? {
+            var position = index
+            let negative = position < count && base[position] == Byte.minus
+            if negative { position += 1 }
+            let integerStart = position
+            var mantissa: Int64 = 0
+            while position < count, base[position] &- Byte.zero < 10 {
+                mantissa = mantissa &* 10 &+ Int64(base[position] &- Byte.zero)
+                position += 1
+                guard position - integerStart <= 15 else { return nil }
+            }
+            let integerDigits = position - integerStart
+            guard integerDigits > 0, !(integerDigits > 1 && base[integerStart] == Byte.zero) else { return nil }
+            var fractionDigits = 0
+            if position < count, base[position] == Byte.dot {
+                position += 1
+                while position < count, base[position] &- Byte.zero < 10 {
+                    mantissa = mantissa &* 10 &+ Int64(base[position] &- Byte.zero)
+                    position += 1
+                    fractionDigits += 1
+                    guard integerDigits + fractionDigits <= 15 else { return nil }
+                }
+                guard fractionDigits > 0 else { return nil }
+            }
+            // What follows a value is `,` or `}`; anything else (`e`) is for the decoder.
+            guard position < count, base[position] == Byte.comma || base[position] == Byte.closeBrace else {
+                return nil
+            }
+            let magnitude = Double(mantissa) / Self.exactPowersOfTen[fractionDigits]
+            index = position
+            return negative ? -magnitude : magnitude
+        }
+
+        /// `true` or `false`.
+        mutating func boolean() -> Bool? {
+            if literal("true") { return true }
+            return literal("false") ? false : nil
         }
 
         /// The object from the current `{`, decoded on its own by the full decoder's `JSONDecoder`, or
@@ -702,6 +904,7 @@ enum TranscriptLineScanner {
         static let colon = UInt8(ascii: ":")
         static let comma = UInt8(ascii: ",")
         static let minus = UInt8(ascii: "-")
+        static let dot = UInt8(ascii: ".")
         static let zero = UInt8(ascii: "0")
         static let null: StaticString = "null"
     }

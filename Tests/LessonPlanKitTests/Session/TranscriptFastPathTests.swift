@@ -1,5 +1,5 @@
 import Foundation
-import LessonPlanKit
+@testable import LessonPlanKit
 import Testing
 import TestSupport
 
@@ -466,6 +466,106 @@ import TestSupport
         #expect(ended.check == PlanCheckReport(problems: [.codeFence], pacedMinutes: nil, lessonMinutes: 45))
     }
 
+    // MARK: - The plan check and reading level, read without JSONDecoder
+
+    /// Writes as `TranscriptCoder` does, so the values are what the tool puts on a line.
+    private static let toolEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// Reads like the full decoder's `JSONDecoder`.
+    private static let toolDecoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }()
+
+    /// What one of the scanner's own readers makes of all of `data`, or nil when it gives up or
+    /// leaves bytes over.
+    private static func scanned<T>(_ data: Data, _ read: (inout TranscriptLineScanner.Scanner) -> T?) -> T? {
+        data.withUnsafeBytes { raw -> T? in
+            guard let base = raw.baseAddress else { return nil }
+            var scanner = TranscriptLineScanner.Scanner(
+                base: base.assumingMemoryBound(to: UInt8.self), count: raw.count, keepsPrompts: true)
+            guard let value = read(&scanner), scanner.index == raw.count else { return nil }
+            return value
+        }
+    }
+
+    /// Student text of a few sentences, so the reading level is one the tool computes.
+    private static func studentText(_ random: inout SeededGenerator) -> String {
+        let words = ["Plants", "use", "light", "to", "make", "food.", "Why", "does", "photosynthesis", "matter?", "Explain",
+                     "your", "thinking", "with", "evidence", "from", "the", "experiment.", "A", "leaf", "is", "green."]
+        return (0..<Int.random(in: 0...60, using: &random)).map { _ in words.randomElement(using: &random) ?? "" }
+            .joined(separator: " ")
+    }
+
+    /// The check and reading level the tool writes are read by the scanner itself, not by a
+    /// `JSONDecoder` on the side (about 20 µs a value, which tripled `resume`), and read the same.
+    @Test func writtenChecksAndReadingLevelsAreReadWithoutJSONDecoder() throws {
+        var random = SeededGenerator(seed: 31)
+        for _ in 0..<2_000 {
+            let check = Self.check(&random)
+            let written = try Self.toolEncoder.encode(check)
+            #expect(Self.scanned(written) { $0.planCheck() } == check, "\(String(decoding: written, as: UTF8.self))")
+            #expect(try Self.toolDecoder.decode(PlanCheckReport.self, from: written) == check)
+
+            let measure = ReadingMeasure(
+                studentText: Self.studentText(&random), band: GradeBand.allCases.randomElement(using: &random) ?? .kTo2)
+            let level = try Self.toolEncoder.encode(measure)
+            #expect(Self.scanned(level) { $0.readingMeasure() } == measure, "\(String(decoding: level, as: UTF8.self))")
+            #expect(try Self.toolDecoder.decode(ReadingMeasure.self, from: level) == measure)
+        }
+    }
+
+    /// Whatever the scanner's own readers take, written by the tool or by hand, damaged or not,
+    /// `JSONDecoder` reads the same; what they leave, the line's fast path still reads through it.
+    @Test func checkAndReadingLevelReadersAgreeWithJSONDecoder() throws {
+        var random = SeededGenerator(seed: 32)
+        let noise: [UInt8] = Array(#"{}[]":,\ u0123456789.eE+-truefalsn_kind"#.utf8) + [0x0A, 0x09, 0x00, 0xC3, 0xA9, 0xFF]
+        var taken = 0
+        var damagedTaken = 0
+        for n in 0..<4_000 {
+            let check = Self.check(&random)
+            let measure = Self.readingLevel(&random)
+            var candidates: [(Data, isCheck: Bool)] = [
+                (try Self.toolEncoder.encode(check), true), (try Self.toolEncoder.encode(measure), false),
+                (Data(Self.checkJSON(check).text(Self.escapings[n % Self.escapings.count]).utf8), true),
+                (Data(Self.readingLevelJSON(measure).text(Self.escapings[n % Self.escapings.count]).utf8), false),
+            ]
+            for (data, isCheck) in candidates.prefix(2) {
+                var bytes = Array(data)
+                for _ in 0..<Int.random(in: 1...3, using: &random) where !bytes.isEmpty {
+                    let at = Int.random(in: 0..<bytes.count, using: &random)
+                    switch Int.random(in: 0..<3, using: &random) {
+                    case 0: bytes.remove(at: at)
+                    case 1: bytes.insert(noise.randomElement(using: &random) ?? 0x20, at: at)
+                    default: bytes[at] = noise.randomElement(using: &random) ?? 0x20
+                    }
+                }
+                candidates.append((Data(bytes), isCheck))
+            }
+            for (index, (data, isCheck)) in candidates.enumerated() {
+                let text = String(decoding: data, as: UTF8.self)
+                if isCheck {
+                    guard let hand = Self.scanned(data, { $0.planCheck() }) else { continue }
+                    #expect((try? Self.toolDecoder.decode(PlanCheckReport.self, from: data)) == hand, "disagree on \(text)")
+                } else {
+                    guard let hand = Self.scanned(data, { $0.readingMeasure() }) else { continue }
+                    #expect((try? Self.toolDecoder.decode(ReadingMeasure.self, from: data)) == hand, "disagree on \(text)")
+                }
+                taken += 1
+                if index >= 4 { damagedTaken += 1 }
+            }
+        }
+        // Both kinds of input reach the comparison: most undamaged values, and some damaged ones
+        // (damage inside a heading or a number, say).
+        #expect(taken > 8_000 && damagedTaken > 100, "\(taken) taken, \(damagedTaken) of them damaged")
+    }
+
     @Test func awkwardEscapesFallBackOrAgree() throws {
         let header = #"{"type":"name","v":1,"at":"2026-11-29T12:31:18.024Z","name":"#
         let cases = [
@@ -632,6 +732,14 @@ import TestSupport
                     "turn", "at", "status", "output", "usage", "responseId", "error", "version", "durationMs", "check",
                     "readingLevel", "kept", "materials",
                 ])
+        // The plan check and reading level are read by the scanner too (a field it does not know
+        // sends each of them to JSONDecoder on the side, at about 20 µs a value).
+        #expect(
+            labels(PlanCheckReport(problems: [], pacedMinutes: nil, lessonMinutes: 45))
+                == ["problems", "pacedMinutes", "lessonMinutes"])
+        #expect(
+            labels(ReadingMeasure(studentText: "", band: .sixTo8))
+                == ["grade", "words", "band", "expectedLow", "expectedHigh", "inRange"])
         #expect(labels(UndoRecord(at: t0, from: 1, to: 1)) == ["at", "from", "to"])
         #expect(labels(NameRecord(at: t0, name: "")) == ["at", "name"])
         #expect(
