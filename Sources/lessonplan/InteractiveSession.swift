@@ -61,11 +61,11 @@ final class InteractiveSession: @unchecked Sendable {
             console.note("Interrupted.")
             exit(130)
         })
-        if settings.model.endpoint == nil, (settings.model.apiKey ?? "").isEmpty {
+        if settings.model.requiresKey, (settings.model.apiKey ?? "").isEmpty {
             console.error(ModelError.noKey.errorDescription ?? "")
         } else {
             await runTurn(
-                engine: engine, command: "/generate", refinement: Refinement(template: "generate", inputs: inputs),
+                .command("/generate", Refinement(template: "generate", inputs: inputs)), engine: engine,
                 interrupts: interrupts)
         }
         return await loop(engine: engine, reader: reader, interrupts: interrupts)
@@ -155,25 +155,30 @@ final class InteractiveSession: @unchecked Sendable {
                 console.error(error.message)
             }
         case .refine(let refinement):
-            await runTurn(engine: engine, command: line.trimmingCharacters(in: .whitespaces), refinement: refinement, interrupts: interrupts)
+            await runTurn(.command(line.trimmingCharacters(in: .whitespaces), refinement), engine: engine, interrupts: interrupts)
+        case .retry:
+            await runTurn(.retry, engine: engine, interrupts: interrupts)
+        case .continueDraft:
+            await runTurn(.continueDraft, engine: engine, interrupts: interrupts)
         }
         return true
     }
 
     /// Streams one turn to the terminal and ends with the footer line.
-    private func runTurn(
-        engine: SessionEngine, command: String, refinement: Refinement, interrupts: Interrupts
-    ) async {
+    private func runTurn(_ turn: Turn, engine: SessionEngine, interrupts: Interrupts) async {
         let console = self.console
         let printed = Printed()
         let outcome = await interrupts.run {
-            await engine.run(command: command, refinement: refinement) { progress in
+            await turn.run(on: engine) { progress in
                 switch progress {
                 case .waiting: console.startWaiting("writing the plan…")
                 case .text(let text):
                     printed.record(text)
                     console.out(text)
                 case .notice(let message): console.note(message)
+                case .retrying(let wait):
+                    if printed.needsNewline { console.out("\n") }
+                    console.note(wait.description)
                 }
             }
         }

@@ -42,10 +42,23 @@ struct OneShot {
                 return 1
             }
             switch action {
-            case .refine(let refinement):
+            case .refine, .retry, .continueDraft:
+                let turn: Turn
+                switch action {
+                case .refine(let refinement): turn = .command(command, refinement)
+                case .retry: turn = .retry
+                default: turn = .continueDraft
+                }
                 console.note("→ \(command)")
+                // Only the final plan goes to stdout; waits and warnings go to stderr as they happen.
                 let outcome = await interrupts.run {
-                    await engine.run(command: command, refinement: refinement) { _ in }
+                    await turn.run(on: engine) { [console] progress in
+                        switch progress {
+                        case .notice(let message): console.note(message)
+                        case .retrying(let wait): console.note(wait.description)
+                        case .waiting, .text: break
+                        }
+                    }
                 }
                 let current = await engine.state.currentVersion
                 console.note(Footer.text(for: outcome, currentVersion: current))
@@ -101,5 +114,21 @@ extension Error {
     var message: String {
         if let usage = self as? UsageError { return usage.message }
         return (self as? LocalizedError)?.errorDescription ?? String(describing: self)
+    }
+}
+
+/// One turn the executable asks the engine for, whichever way it was typed.
+enum Turn: Sendable {
+    /// A slash command or free-form request, as typed, with what it asks for.
+    case command(String, Refinement)
+    case retry
+    case continueDraft
+
+    func run(on engine: SessionEngine, progress: @escaping @Sendable (TurnProgress) -> Void) async -> TurnOutcome {
+        switch self {
+        case .command(let line, let refinement): await engine.run(command: line, refinement: refinement, progress: progress)
+        case .retry: await engine.retry(progress: progress)
+        case .continueDraft: await engine.continueDraft(progress: progress)
+        }
     }
 }

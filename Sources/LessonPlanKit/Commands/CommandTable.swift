@@ -10,6 +10,8 @@ public enum CommandTable {
         DifferentiateCommand.self,
         RegradeCommand.self,
         ReviseCommand.self,
+        RetryCommand.self,
+        ContinueCommand.self,
         UndoCommand.self,
         ShowCommand.self,
         HistoryCommand.self,
@@ -71,7 +73,7 @@ public enum CommandTable {
         }
         lines.append("")
         lines.append("Any line that does not start with / asks for that change, like /revise.")
-        lines.append("Ctrl-C cancels a plan that is streaming; Ctrl-D or /quit leaves.")
+        lines.append("Ctrl-C cancels a request (connecting, waiting, retrying or streaming); Ctrl-C twice, Ctrl-D or /quit leaves.")
         return lines.joined(separator: "\n")
     }
 

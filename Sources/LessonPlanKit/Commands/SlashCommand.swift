@@ -8,11 +8,20 @@ public struct CommandContext: Sendable {
     public var currentVersion: Int?
     /// How many versions exist.
     public var versionCount: Int
+    /// The command of the last turn when it did not complete, which `/retry` would send again.
+    public var retryCommand: String?
+    /// The command whose answer stopped early, leaving a draft that `/continue` would finish.
+    public var draftCommand: String?
 
-    public init(inputs: LessonInputs, currentVersion: Int?, versionCount: Int) {
+    public init(
+        inputs: LessonInputs, currentVersion: Int?, versionCount: Int, retryCommand: String? = nil,
+        draftCommand: String? = nil
+    ) {
         self.inputs = inputs
         self.currentVersion = currentVersion
         self.versionCount = versionCount
+        self.retryCommand = retryCommand
+        self.draftCommand = draftCommand
     }
 }
 
@@ -25,6 +34,10 @@ public enum CommandAction: Equatable, Sendable {
     case history
     case help(command: String?)
     case quit
+    /// Send the last request that did not complete again.
+    case retry
+    /// Finish the draft the last turn left when it stopped early.
+    case continueDraft
 }
 
 /// A command typed at the prompt that cannot be used, in one sentence that says what to type.

@@ -31,7 +31,7 @@ public struct PromptLibrary: Sendable {
     /// Every placeholder a template may use.
     public static let placeholderNames = [
         "grade", "topic", "minutes", "standards", "constraints", "plan", "headings", "rules",
-        "from_grade", "from_minutes", "focus", "request", "problems", "level", "framework",
+        "from_grade", "from_minutes", "focus", "request", "problems", "level", "framework", "draft",
     ]
 
     /// Where the templates came from, for messages and `doctor`.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What the REPL hears while a turn runs.
 public enum TurnProgress: Sendable, Equatable {
@@ -8,6 +9,8 @@ public enum TurnProgress: Sendable, Equatable {
     case text(String)
     /// Something worth one line on stderr that does not end the turn.
     case notice(String)
+    /// The attempt failed before any text; the same request goes out again after this wait.
+    case retrying(RetryWait)
 }
 
 /// How a turn ended, for the footer and the exit status of the one-shot form.
@@ -34,6 +37,8 @@ public actor SessionEngine {
     let store: SessionStore
     let writer: TranscriptWriter
     let now: @Sendable () -> Date
+    /// Time, waiting and jitter for retries; a test passes one that does not really sleep.
+    let retryClock: any RetryClock
 
     /// Warnings from reading the transcript when it was resumed (a torn last line, say).
     public let openingWarnings: [String]
@@ -42,7 +47,8 @@ public actor SessionEngine {
     /// - Throws: ``StoreError`` when the data directory or transcript cannot be written.
     public init(
         newSessionWith inputs: LessonInputs, name: String?, store: SessionStore, prompts: PromptLibrary,
-        client: ModelClient, toolVersion: String, now: @escaping @Sendable () -> Date = Date.init
+        client: ModelClient, toolVersion: String, now: @escaping @Sendable () -> Date = Date.init,
+        retryClock: any RetryClock = SystemRetryClock()
     ) throws(StoreError) {
         try store.directory.prepare()
         if let name { try store.ensureNameFree(name, except: "") }
@@ -57,6 +63,7 @@ public actor SessionEngine {
         self.prompts = prompts
         self.client = client
         self.now = now
+        self.retryClock = retryClock
         self.openingWarnings = []
         store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size))
     }
@@ -65,7 +72,7 @@ public actor SessionEngine {
     /// - Throws: ``StoreError`` for a locked, missing, newer-format or non-transcript file.
     public init(
         resuming url: URL, store: SessionStore, prompts: PromptLibrary, client: ModelClient,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init, retryClock: any RetryClock = SystemRetryClock()
     ) throws(StoreError) {
         let writer = try TranscriptWriter(url: url)
         let loaded = try TranscriptReader.read(url)
@@ -76,18 +83,20 @@ public actor SessionEngine {
         self.prompts = prompts
         self.client = client
         self.now = now
+        self.retryClock = retryClock
         self.openingWarnings = loaded.warnings
     }
 
     /// Runs one request to the model and records it, whatever happens.
     ///
-    /// Cancelling the calling task cancels the request; the turn is then recorded as cancelled
-    /// and the current version stays as it was.
+    /// A failure before any text is shown is retried as ``ModelSettings/retryPolicy`` says, each
+    /// wait reported as ``TurnProgress/retrying(_:)``; once text has been shown nothing is retried.
+    /// The whole turn, waits included, is stopped at ``ModelSettings/deadline``. Cancelling the
+    /// calling task cancels the request or the wait; the turn is then recorded as cancelled and
+    /// the current version stays as it was.
     public func run(
-        command: String, refinement: Refinement, progress: @Sendable (TurnProgress) -> Void
+        command: String, refinement: Refinement, progress: @escaping @Sendable (TurnProgress) -> Void
     ) async -> TurnOutcome {
-        let clock = ContinuousClock()
-        let started = clock.now
         let current = refinement.isGeneration ? nil : state.current
         let instructions: String
         let input: String
@@ -100,51 +109,82 @@ public actor SessionEngine {
             return TurnOutcome(
                 status: .failed, version: nil, usage: nil, seconds: 0, message: error.localizedDescription, text: "")
         }
-        if client.settings.endpoint == nil, (client.settings.apiKey ?? "").isEmpty {
+        return await perform(
+            TurnRequest(
+                command: command, template: refinement.template, inputs: refinement.inputs,
+                baseVersion: current?.number, instructions: instructions, input: input),
+            progress: progress)
+    }
+
+    /// `/retry`: sends the last request that did not complete again, built from the same plan
+    /// version with the same prompt, and records it as a new turn with `retry_of`.
+    public func retry(progress: @escaping @Sendable (TurnProgress) -> Void) async -> TurnOutcome {
+        guard let target = state.retryTarget else {
             return TurnOutcome(
-                status: .failed, version: nil, usage: nil, seconds: 0, message: ModelError.noKey.errorDescription,
+                status: .failed, version: nil, usage: nil, seconds: 0,
+                message: "Nothing to retry: the last request completed (or none was sent yet).", text: "")
+        }
+        let prefix = target.continues.flatMap { state.output(ofTurn: $0) } ?? ""
+        return await perform(
+            TurnRequest(
+                command: target.command, template: target.template, inputs: target.inputs,
+                baseVersion: target.baseVersion, instructions: target.instructions, input: target.input,
+                retryOf: target.turn, continues: target.continues, prefix: prefix),
+            progress: progress)
+    }
+
+    /// `/continue`: asks the model to finish the draft the last turn left when it stopped early,
+    /// and makes draft plus rest one new version.
+    public func continueDraft(progress: @escaping @Sendable (TurnProgress) -> Void) async -> TurnOutcome {
+        guard let draft = state.draft else {
+            return TurnOutcome(
+                status: .failed, version: nil, usage: nil, seconds: 0,
+                message: "Nothing to continue: /continue finishes a plan that stopped early, and the last answer did not.",
                 text: "")
         }
+        let refinement = Refinement(template: "continue", inputs: draft.inputs, values: ["draft": draft.text])
+        let instructions: String
+        let input: String
+        do {
+            instructions = try prompts.render("instructions", values: [:])
+            input = try prompts.render(
+                "continue", values: refinement.promptValues(currentPlan: nil, currentInputs: draft.inputs))
+        } catch {
+            return TurnOutcome(
+                status: .failed, version: nil, usage: nil, seconds: 0, message: error.localizedDescription, text: "")
+        }
+        return await perform(
+            TurnRequest(
+                command: "/continue", template: "continue", inputs: draft.inputs, baseVersion: draft.baseVersion,
+                instructions: instructions, input: input, continues: draft.turn, prefix: draft.text),
+            progress: progress)
+    }
+
+    /// Records the turn's start, streams it (retrying and timing it out as configured), and
+    /// records its end.
+    private func perform(_ request: TurnRequest, progress: @escaping @Sendable (TurnProgress) -> Void) async -> TurnOutcome {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let settings = client.settings
         let turn = state.nextTurnNumber
         let record = TurnStarted(
-            turn: turn, at: now(), command: command, template: refinement.template, inputs: refinement.inputs,
-            baseVersion: current?.number, model: client.settings.model, instructions: instructions, input: input,
-            maxOutputTokens: client.settings.maxOutputTokens)
+            turn: turn, at: now(), command: request.command, template: request.template, inputs: request.inputs,
+            baseVersion: request.baseVersion, model: settings.model, instructions: request.instructions,
+            input: request.input, maxOutputTokens: settings.maxOutputTokens, retryOf: request.retryOf,
+            continues: request.continues)
         do { try append(.turnStarted(record)) } catch {
             return TurnOutcome(
                 status: .failed, version: nil, usage: nil, seconds: 0, message: error.localizedDescription, text: "")
         }
 
-        var machine = TurnStateMachine(maxOutputTokens: client.settings.maxOutputTokens)
-        machine.send()
-        progress(.waiting)
-        do {
-            var events = try await client.open(instructions: instructions, input: input).makeAsyncIterator()
-            // Text is handed on once per network read, not once per delta, so a fast stream
-            // costs one terminal write per chunk while the first token still shows at once.
-            var batch = ""
-            while let event = try await events.next() {
-                switch machine.receive(event) {
-                case .show(let text): batch += text
-                case .warn(let message): progress(.notice(message))
-                case .none, .finish: break
-                }
-                if !batch.isEmpty, !events.hasBufferedEvents || machine.isFinished {
-                    progress(.text(batch))
-                    batch = ""
-                }
-                if machine.isFinished { break }
-            }
-            if !batch.isEmpty { progress(.text(batch)) }
-            if Task.isCancelled {
-                _ = machine.cancel()
-            } else {
-                _ = machine.endOfStream()
-            }
-        } catch let error as ModelError {
-            _ = Task.isCancelled ? machine.cancel() : machine.fail(error)
-        } catch {
-            _ = machine.cancel()
+        let machine: TurnStateMachine
+        if settings.requiresKey, (settings.apiKey ?? "").isEmpty {
+            // Nothing is sent; the turn is still recorded, so the transcript says why.
+            var failed = TurnStateMachine(maxOutputTokens: settings.maxOutputTokens)
+            _ = failed.fail(.noKey)
+            machine = failed
+        } else {
+            machine = await streamWithDeadline(request, progress: progress)
         }
 
         let status: TurnStatus
@@ -152,17 +192,105 @@ public actor SessionEngine {
         let seconds = started.duration(to: clock.now).seconds
         let version = status == .completed ? state.versions.count + 1 : nil
         let message = status == .cancelled ? "Cancelled; the plan is unchanged." : machine.failure?.errorDescription
+        let output = request.prefix + machine.text
         let ended = TurnEnded(
-            turn: turn, at: now(), status: status, output: machine.text, usage: machine.usage,
+            turn: turn, at: now(), status: status, output: output, usage: machine.usage,
             responseId: machine.responseID, error: message, version: version, durationMs: Int(seconds * 1000))
         do { try append(.turnEnded(ended)) } catch {
             return TurnOutcome(
                 status: .failed, version: nil, usage: machine.usage, seconds: seconds,
-                message: error.localizedDescription, text: machine.text)
+                message: error.localizedDescription, text: output)
         }
         return TurnOutcome(
-            status: status, version: version, usage: machine.usage, seconds: seconds, message: message,
-            text: machine.text)
+            status: status, version: version, usage: machine.usage, seconds: seconds, message: message, text: output)
+    }
+
+    /// Streams the turn in a child task that a timer cancels at the total deadline; cancelling
+    /// the caller (Ctrl-C) cancels the child too.
+    private func streamWithDeadline(_ request: TurnRequest, progress: @escaping @Sendable (TurnProgress) -> Void) async
+        -> TurnStateMachine
+    {
+        let deadline = client.settings.deadline
+        let overrun = DeadlineFlag()
+        let work = Task { await self.stream(request, overrun: overrun, progress: progress) }
+        let timer = Task {
+            try await Task.sleep(for: .milliseconds(Int(deadline * 1000)))
+            overrun.set()
+            work.cancel()
+        }
+        let machine = await withTaskCancellationHandler {
+            await work.value
+        } onCancel: {
+            work.cancel()
+        }
+        timer.cancel()
+        return machine
+    }
+
+    /// Sends the request and reads the answer into a turn state machine, retrying failures that
+    /// come before any text as the policy allows.
+    private func stream(_ request: TurnRequest, overrun: DeadlineFlag, progress: @escaping @Sendable (TurnProgress) -> Void)
+        async -> TurnStateMachine
+    {
+        let settings = client.settings
+        var machine = TurnStateMachine(maxOutputTokens: settings.maxOutputTokens)
+        machine.send()
+        func stopped() -> TurnStateMachine {
+            _ = overrun.isSet ? machine.fail(.deadline(seconds: settings.deadline)) : machine.cancel()
+            return machine
+        }
+        var retries = 0
+        while true {
+            progress(.waiting)
+            let failure: RequestFailure
+            do {
+                var events = try await client.open(instructions: request.instructions, input: request.input)
+                    .makeAsyncIterator()
+                // Text is handed on once per network read, not once per delta, so a fast stream
+                // costs one terminal write per chunk while the first token still shows at once.
+                var batch = ""
+                while let event = try await events.next() {
+                    switch machine.receive(event) {
+                    case .show(let text): batch += text
+                    case .warn(let message): progress(.notice(message))
+                    case .none, .finish: break
+                    }
+                    if !batch.isEmpty, !events.hasBufferedEvents || machine.isFinished {
+                        progress(.text(batch))
+                        batch = ""
+                    }
+                    if machine.isFinished { break }
+                }
+                if !batch.isEmpty { progress(.text(batch)) }
+                if Task.isCancelled { return stopped() }
+                if machine.isFinished { return machine }
+                failure = RequestFailure(.cutOff)
+            } catch let error as RequestFailure {
+                failure = error
+            } catch let error as ModelError {
+                failure = RequestFailure(error)
+            } catch {
+                return stopped()
+            }
+            if Task.isCancelled { return stopped() }
+            // Once text is on screen a retry would show it twice: the turn fails, /retry is the way.
+            guard !machine.hasShownText else {
+                _ = machine.fail(failure.error)
+                return machine
+            }
+            let decision = settings.retryPolicy.decide(
+                after: failure, retriesSoFar: retries, now: retryClock.now(),
+                randomFraction: retryClock.randomFraction())
+            guard case .retry(let wait) = decision else {
+                _ = machine.fail(failure.error)
+                return machine
+            }
+            progress(.retrying(wait))
+            do { try await retryClock.sleep(seconds: wait.seconds) } catch { return stopped() }
+            if Task.isCancelled { return stopped() }
+            retries += 1
+            machine.restart()
+        }
     }
 
     /// Moves back to the version the current one was made from, and records it.
@@ -199,4 +327,25 @@ extension Duration {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
+}
+
+/// Everything one turn sends, however it was asked for (a command, `/retry`, `/continue`).
+struct TurnRequest: Sendable {
+    var command: String
+    var template: String
+    var inputs: LessonInputs
+    var baseVersion: Int?
+    var instructions: String
+    var input: String
+    var retryOf: Int? = nil
+    var continues: Int? = nil
+    /// Text already written that this turn's answer continues; the turn's output starts with it.
+    var prefix: String = ""
+}
+
+/// Set by the deadline timer before it cancels the turn, so the cancellation reads as a timeout.
+final class DeadlineFlag: Sendable {
+    private let flag = Mutex(false)
+    func set() { flag.withLock { $0 = true } }
+    var isSet: Bool { flag.withLock { $0 } }
 }

@@ -34,7 +34,7 @@ public struct SessionHeader: Codable, Equatable, Sendable {
 public struct TurnStarted: Codable, Equatable, Sendable {
     public var turn: Int
     public var at: Date
-    /// The command exactly as the teacher typed it.
+    /// The command exactly as the teacher typed it; for `/retry`, the command of the turn repeated.
     public var command: String
     /// The template that built the prompt.
     public var template: String
@@ -46,10 +46,15 @@ public struct TurnStarted: Codable, Equatable, Sendable {
     public var instructions: String
     public var input: String
     public var maxOutputTokens: Int
+    /// `/retry`: the turn whose request this one sends again.
+    public var retryOf: Int?
+    /// `/continue`: the turn whose draft this one finishes; its `output` starts with that draft.
+    public var continues: Int?
 
     public init(
         turn: Int, at: Date, command: String, template: String, inputs: LessonInputs, baseVersion: Int?,
-        model: String, instructions: String, input: String, maxOutputTokens: Int
+        model: String, instructions: String, input: String, maxOutputTokens: Int, retryOf: Int? = nil,
+        continues: Int? = nil
     ) {
         self.turn = turn
         self.at = at
@@ -61,6 +66,8 @@ public struct TurnStarted: Codable, Equatable, Sendable {
         self.instructions = instructions
         self.input = input
         self.maxOutputTokens = maxOutputTokens
+        self.retryOf = retryOf
+        self.continues = continues
     }
 }
 
@@ -69,7 +76,8 @@ public struct TurnEnded: Codable, Equatable, Sendable {
     public var turn: Int
     public var at: Date
     public var status: TurnStatus
-    /// All answer text received, partial for a failed or cancelled turn.
+    /// All answer text received, partial for a failed or cancelled turn. A `/continue` turn's
+    /// output is the draft it continues followed by the new text: the whole plan.
     public var output: String
     public var usage: Usage?
     public var responseId: String?

@@ -90,6 +90,16 @@ public struct TurnStateMachine: Sendable {
         }
     }
 
+    /// Starts a fresh attempt after a failure before any text was shown, forgetting what the
+    /// failed attempt said. Does nothing once text was shown or the turn is over.
+    public mutating func restart() {
+        guard !isFinished, !hasShownText else { return }
+        state = .sending
+        refusal = ""
+        usage = nil
+        responseID = nil
+    }
+
     /// The request failed before or during the stream.
     public mutating func fail(_ error: ModelError) -> Action {
         guard !isFinished else { return .none }
