@@ -17,6 +17,8 @@ struct App {
     static let subcommands: [(name: String, usage: String, summary: String)] = [
         ("generate", "lessonplan generate --grade … --topic … --minutes … [--then \"/shorten 30\"]…",
          "one-shot: write a plan, apply each --then command, print the final plan"),
+        ("doctor", "lessonplan doctor [connection options]",
+         "show the effective settings and check the connection with one tiny request"),
         ("help", "lessonplan help [command]", "show help for lessonplan, a subcommand or a slash command"),
     ]
 
@@ -32,6 +34,8 @@ struct App {
             return help(Array(arguments.dropFirst()))
         case "generate":
             return await OneShot(app: self).run(Array(arguments.dropFirst()))
+        case "doctor":
+            return await Doctor(app: self).run(Array(arguments.dropFirst()))
         default:
             if let first = arguments.first, !first.hasPrefix("-") {
                 console.error("“\(first)” is not a lessonplan command; run `lessonplan --help` to see them.")

@@ -48,6 +48,18 @@ enum Help {
                 \(Flags.describe(Flags.lesson + [FlagSpec(name: "then", value: "COMMAND", help: "a slash command or a change in words, applied after the first plan (repeatable)")] + Flags.connection))
 
                 """
+        case "doctor":
+            return """
+                Usage: lessonplan doctor [options]
+
+                Prints the settings a session would use (the API key only as sk-…abcd), then sends one
+                tiny request ("Say OK.", 16 output tokens, no retries) to the same URL and reports how
+                long the answer took, or the sentence that says what is wrong. Exits 0 when the model
+                answered, 1 when it did not, 2 for bad flags.
+
+                \(Flags.describe(Flags.connection))
+
+                """
         case "help":
             return "Usage: lessonplan help [command]\n\nShows help for lessonplan, one of its commands, or a slash command such as shorten.\n"
         default:

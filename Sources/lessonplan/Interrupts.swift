@@ -13,7 +13,8 @@ import Synchronization
 /// terminal's `isig` is off, so Ctrl-C there reaches the line editor as a key, not a signal.
 /// Unchecked: `source` is set once in `init` and never mutated; `current` is behind a mutex.
 final class Interrupts: @unchecked Sendable {
-    private let current = Mutex<Task<TurnOutcome, Never>?>(nil)
+    /// Cancels the operation in flight, if any.
+    private let current = Mutex<(@Sendable () -> Void)?>(nil)
     private let source: any DispatchSourceSignal
     private let whenIdle: @Sendable () -> Void
 
@@ -26,16 +27,16 @@ final class Interrupts: @unchecked Sendable {
         source.resume()
     }
 
-    /// Runs one turn so that Ctrl-C cancels it.
-    func run(_ operation: @escaping @Sendable () async -> TurnOutcome) async -> TurnOutcome {
+    /// Runs one turn (or the doctor's check) so that Ctrl-C cancels it.
+    func run<Result: Sendable>(_ operation: @escaping @Sendable () async -> Result) async -> Result {
         let task = Task { await operation() }
-        current.withLock { $0 = task }
+        current.withLock { $0 = { task.cancel() } }
         let outcome = await task.value
         current.withLock { $0 = nil }
         return outcome
     }
 
     private func interrupt() {
-        if let task = current.withLock({ $0 }) { task.cancel() } else { whenIdle() }
+        if let cancel = current.withLock({ $0 }) { cancel() } else { whenIdle() }
     }
 }
