@@ -79,7 +79,7 @@ struct App {
 
     /// The real network transport, configured from the settings.
     func client(for settings: ResolvedSettings) -> ModelClient {
-        ModelClient(transport: URLSessionTransport(), settings: settings.model)
+        ModelClient(transport: CurlTransport(), settings: settings.model)
     }
 
     /// Reads lesson inputs from flags; missing ones come from `ask`, or defaults when it is nil.
