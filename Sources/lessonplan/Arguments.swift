@@ -96,6 +96,9 @@ enum Flags {
             name: "max-retries", value: "N",
             help: "retries after a failure before any text: 429, 5xx, timeouts, lost connections (default \(RetryPolicy.defaultMaxRetries); 0 disables)"),
         FlagSpec(name: "allow-insecure", value: nil, help: "allow sending the key over plain http:// to another machine"),
+        FlagSpec(
+            name: "local", value: nil,
+            help: "use the offline model started by scripts/local-model (127.0.0.1:\(ModelSettings.defaultLocalPort), no key)"),
     ]
 
     static let common: [FlagSpec] = [
@@ -115,6 +118,7 @@ enum Flags {
         flags.deadline = parsed.value("deadline")
         flags.maxRetries = parsed.value("max-retries")
         flags.allowInsecure = parsed.has("allow-insecure")
+        flags.local = parsed.has("local")
         return flags
     }
 

@@ -24,12 +24,14 @@ enum Help {
         \(CommandTable.helpText().split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
 
         Environment:
-          OPENAI_API_KEY      the API key (never printed or saved)
-          OPENAI_BASE_URL     API base URL (default \(ModelSettings.defaultBaseURL))
-          LESSONPLAN_MODEL    default model
-          LESSONPLAN_HOME     data directory (else $XDG_DATA_HOME/lessonplan, else ~/.local/share/lessonplan)
-          LESSONPLAN_PROMPTS  folder of prompt templates overriding the built-in ones
-          NO_COLOR            turn colour off
+          OPENAI_API_KEY         the API key (never printed or saved)
+          OPENAI_BASE_URL        API base URL (default \(ModelSettings.defaultBaseURL))
+          LESSONPLAN_MODEL       default model
+          LESSONPLAN_HOME        data directory (else $XDG_DATA_HOME/lessonplan, else ~/.local/share/lessonplan)
+          LESSONPLAN_PROMPTS     folder of prompt templates overriding the built-in ones
+          LESSONPLAN_LOCAL_PORT  port of the offline model for --local (default \(ModelSettings.defaultLocalPort))
+          HTTPS_PROXY, NO_PROXY  proxy settings, read by libcurl (see lessonplan doctor)
+          NO_COLOR               turn colour off
 
         """
     }

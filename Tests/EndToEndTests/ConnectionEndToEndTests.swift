@@ -99,6 +99,9 @@ import TestSupport
             step: .raw(body: "<html><body>\nPlease log in to the school network\n</body></html>").with(["content_type": "text/html"]),
             sentence: "127.0.0.1 answered HTTP 200 with “Please log in to the school network” instead of a model stream"),
         Failure(
+            step: .raw(body: #"{"id":"resp_1","object":"response","status":"completed"}"#).with(["content_type": "application/json"]),
+            sentence: #"127.0.0.1 answered HTTP 200 with “{"id":"resp_1","object":"response","status":"completed"}” instead of a model stream"#),
+        Failure(
             step: .failed(message: "The model ran out of capacity.", afterDeltas: 3),
             sentence: "The model could not finish the answer (The model ran out of capacity.)"),
         Failure(
@@ -337,6 +340,39 @@ import TestSupport
         #expect(result.stdout.contains("Plan #2 — grade band 6–8, 30 minutes in total."))
         #expect(!result.stderr.contains("Skipped"))
         #expect(try ends(binary).map { $0["status"] as? String } == ["completed", "completed"])
+    }
+
+    @Test func llamaServerStoppingAtTheLimitIsNotTakenForAWholePlan() async throws {
+        // llama-server says `completed` at the output limit; its usage shows the limit was hit.
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await server.script([.llama])
+        let result = try await binary.run(Self.lesson + ["--max-output-tokens", "256"], input: "/quit\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("The answer stopped at the output limit of 256 tokens"))
+        #expect(result.stdout.contains("incomplete, still v–"))
+        #expect(try ends(binary).first?["status"] as? String == "incomplete")
+    }
+
+    @Test func localUsesTheServerOnThisMachineWithoutTheKey() async throws {
+        let server = try await FakeOpenAIServer()
+        var binary = try LessonplanBinary(baseURL: nil)
+        defer { binary.removeHome() }
+        binary.environment["LESSONPLAN_LOCAL_PORT"] = String(server.port)
+        let result = try await binary.run(["generate", "--topic", "Tides", "--local"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let request = try #require(try await server.requests().first)
+        #expect(request.path == "/v1/responses")
+        #expect(request.header("authorization") == nil)
+        #expect(request.model == "SmolLM2-135M-Instruct")
+        #expect(request.maxOutputTokens == 2048)
+
+        let doctor = try await binary.run(["doctor", "--local"])
+        #expect(doctor.status == 0, "\(doctor.stderr)")
+        #expect(doctor.stdout.contains("API key       not needed (--local)"))
+        #expect(doctor.stdout.contains("posts to      http://127.0.0.1:\(server.port)/v1/responses"))
+        #expect(!doctor.stdout.contains("SECRETKEY"))
     }
 
     @Test func theKeyIsNotSentOverPlainHTTPToAnotherMachine() async throws {

@@ -25,6 +25,8 @@ public struct ModelSettings: Sendable, Equatable {
     public static let defaultLocalPort = 8012
     /// The model name `--local` sends; llama-server answers with whatever model it loaded.
     public static let localModel = "SmolLM2-135M-Instruct"
+    /// The tiny local model's plans are short; a lower limit bounds a rambling answer.
+    public static let localMaxOutputTokens = 2048
 
     public var baseURL: URL
     /// A full URL to post to instead of `{base}/responses`, e.g. a proxy's `/lessonplan`.

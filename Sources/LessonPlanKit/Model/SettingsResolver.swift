@@ -81,7 +81,7 @@ public struct ResolvedSettings: Sendable {
             flags.local
             ? (flags.model.flatMap { $0.isEmpty ? nil : $0 } ?? ModelSettings.localModel)
             : (value(flags.model, "LESSONPLAN_MODEL") ?? ModelSettings.defaultModel)
-        var maxTokens = ModelSettings.defaultMaxOutputTokens
+        var maxTokens = flags.local ? ModelSettings.localMaxOutputTokens : ModelSettings.defaultMaxOutputTokens
         if let text = flags.maxOutputTokens {
             guard let number = Int(text), (256...128_000).contains(number) else {
                 throw SettingsError("--max-output-tokens “\(text)” must be a whole number from 256 to 128000.")

@@ -65,6 +65,12 @@ public struct TurnStateMachine: Sendable {
         case .completed(let id, let usage):
             responseID = id ?? responseID
             self.usage = usage ?? self.usage
+            // llama-server's Responses API says `completed` even when it stopped at the output
+            // limit; its usage gives it away. (OpenAI sends `response.incomplete` instead.)
+            if let used = self.usage?.outputTokens, used >= maxOutputTokens {
+                return finish(
+                    .incomplete, because: .incomplete(reason: "max_output_tokens", maxOutputTokens: maxOutputTokens))
+            }
             if !refusal.isEmpty, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 return finish(.failed, because: .refusal(refusal))
             }

@@ -59,6 +59,8 @@ import Testing
         #expect(!settings.requiresKey)
         #expect(settings.apiKey == nil)
         #expect(settings.model == ModelSettings.localModel)
+        #expect(settings.maxOutputTokens == 2048)
+        #expect(try resolve({ $0.local = true; $0.maxOutputTokens = "4000" }, environment: [:]).model.maxOutputTokens == 4000)
         #expect(settings.requestURL.absoluteString == "http://127.0.0.1:8012/v1/responses")
         let moved = try resolve({ $0.local = true }, environment: ["LESSONPLAN_LOCAL_PORT": "9123"]).model
         #expect(moved.baseURL.absoluteString == "http://127.0.0.1:9123/v1")
