@@ -373,6 +373,11 @@ import TestSupport
         #expect(doctor.stdout.contains("API key       not needed (--local)"))
         #expect(doctor.stdout.contains("posts to      http://127.0.0.1:\(server.port)/v1/responses"))
         #expect(!doctor.stdout.contains("SECRETKEY"))
+
+        server.stop()
+        let down = try await binary.run(["generate", "--topic", "Tides", "--local", "--max-retries", "0"])
+        #expect(down.status == 1)
+        #expect(down.stderr.contains("The offline model is not running on 127.0.0.1:\(server.port); start it with scripts/local-model start"))
     }
 
     @Test func theKeyIsNotSentOverPlainHTTPToAnotherMachine() async throws {

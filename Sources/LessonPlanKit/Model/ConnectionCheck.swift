@@ -55,7 +55,7 @@ public enum ConnectionCheck {
             // A reasoning model may spend all 16 tokens thinking: the connection still works.
             return ConnectionCheckResult(
                 ok: true, secondsToHead: secondsToHead, seconds: seconds, reply: reply,
-                note: "the answer stopped at the check's \(maxOutputTokens)-token limit, which is expected for a reasoning model")
+                note: "the answer stopped at the check's \(maxOutputTokens)-token limit; that is expected and fine")
         case .finished(.failed) where machine.failure == .emptyAnswer:
             return ConnectionCheckResult(
                 ok: true, secondsToHead: secondsToHead, seconds: seconds, reply: reply,

@@ -72,6 +72,10 @@ public struct ModelClient: Sendable {
             response = try await transport.send(
                 request(instructions: instructions, input: input, maxOutputTokens: maxOutputTokens))
         } catch let error as TransportError {
+            if settings.isLocal, case .cannotConnect = error {
+                let port = settings.requestURL.port.map { ":\($0)" } ?? ""
+                throw RequestFailure(.localServerDown(address: host + port))
+            }
             throw RequestFailure(.transport(error, host: host))
         }
         let status = response.head.status

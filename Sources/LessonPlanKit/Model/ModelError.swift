@@ -26,6 +26,8 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
     case emptyAnswer
     /// The whole turn, retries included, ran past the total deadline (`--deadline`).
     case deadline(seconds: Double)
+    /// `--local`, but nothing listens where `scripts/local-model start` runs llama-server.
+    case localServerDown(address: String)
 
     public var errorDescription: String? {
         switch self {
@@ -68,6 +70,8 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
             return "The answer was cut off before it finished; the plan is unchanged; type /retry to ask again."
         case .emptyAnswer:
             return "The model answered with no text; the plan is unchanged; try /retry or another --model."
+        case .localServerDown(let address):
+            return "The offline model is not running on \(address); start it with scripts/local-model start (after scripts/local-model install)."
         case .deadline(let seconds):
             return "The answer took longer than the \(Int(seconds.rounded())) s limit and was stopped; the plan is unchanged; type /retry, or raise --deadline."
         }

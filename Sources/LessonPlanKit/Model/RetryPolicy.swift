@@ -145,6 +145,9 @@ public struct RetryPolicy: Sendable, Equatable {
         case .cutOff:
             // The stream ended before any text: nothing was shown, so asking again is safe.
             return true
+        case .localServerDown:
+            // It may still be loading its model.
+            return true
         case .noKey, .incomplete, .failed, .streamError, .refusal, .emptyAnswer, .deadline:
             return false
         }
@@ -198,6 +201,7 @@ public struct RetryPolicy: Sendable, Equatable {
             default: return "connection failed"
             }
         case .cutOff: return "the answer broke off"
+        case .localServerDown: return "the offline model is not answering"
         default: return "request failed"
         }
     }

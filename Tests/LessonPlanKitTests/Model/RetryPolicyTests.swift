@@ -36,6 +36,8 @@ import Testing
             #expect(policy.shouldRetry(RequestFailure(.transport(error, host: "h"))), "\(error)")
         }
         #expect(!policy.shouldRetry(RequestFailure(.transport(.tls(host: "h"), host: "h"))))
+        // The offline model may still be loading.
+        #expect(policy.shouldRetry(RequestFailure(.localServerDown(address: "127.0.0.1:8012"))))
     }
 
     @Test func aProxyErrorPageIsRetriedLikeItsStatus() {
