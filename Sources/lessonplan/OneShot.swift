@@ -47,7 +47,13 @@ struct OneShot {
             }
             let console = self.console
             switch action {
-            case .refine(let refinement):
+            case .refine, .retry, .continueDraft:
+                let turn: Turn
+                switch action {
+                case .refine(let refinement): turn = .command(command, refinement)
+                case .retry: turn = .retry
+                default: turn = .continueDraft
+                }
                 console.note("→ \(command)")
                 let result = await interrupts.run {
                     await engine.request(command: command, refinement: refinement, options: options) { update in
@@ -93,6 +99,7 @@ struct OneShot {
     private static func report(_ update: RequestProgress, console: Console) {
         switch update {
         case .turn(.notice(let message)): console.note(message)
+        case .turn(.retrying(let wait)): console.note(wait.description)
         case .turn: break
         case .ended(let outcome):
             for line in Footer.lines(for: outcome) { console.note(line) }
@@ -132,5 +139,18 @@ extension Error {
     var message: String {
         if let usage = self as? UsageError { return usage.message }
         return (self as? LocalizedError)?.errorDescription ?? String(describing: self)
+    }
+}
+
+/// A turn that repeats or finishes an earlier one rather than sending a new command.
+enum Turn: Sendable {
+    case retry
+    case continueDraft
+
+    func run(on engine: SessionEngine, progress: @escaping @Sendable (TurnProgress) -> Void) async -> TurnOutcome {
+        switch self {
+        case .retry: await engine.retry(progress: progress)
+        case .continueDraft: await engine.continueDraft(progress: progress)
+        }
     }
 }
