@@ -25,6 +25,8 @@ struct App {
          "run the same commands again today and show how the plans differ"),
         ("export", "lessonplan export <session> --format md|html|json [-o FILE] [--force] [--materials]",
          "the current plan (or its handouts) as Markdown, a printable HTML page, or JSON"),
+        ("doctor", "lessonplan doctor [connection options]",
+         "show the effective settings and check the connection with one tiny request"),
         ("help", "lessonplan help [command]", "show help for lessonplan, a subcommand or a slash command"),
     ]
 
@@ -48,6 +50,8 @@ struct App {
             return await SessionCommands(app: self).replay(Array(arguments.dropFirst()))
         case "export":
             return SessionCommands(app: self).export(Array(arguments.dropFirst()))
+        case "doctor":
+            return await Doctor(app: self).run(Array(arguments.dropFirst()))
         default:
             if let first = arguments.first, !first.hasPrefix("-") {
                 console.error("“\(first)” is not a lessonplan command; run `lessonplan --help` to see them.")
@@ -97,7 +101,7 @@ struct App {
 
     /// The real network transport, configured from the settings.
     func client(for settings: ResolvedSettings) -> ModelClient {
-        ModelClient(transport: URLSessionTransport(), settings: settings.model)
+        ModelClient(transport: CurlTransport(), settings: settings.model)
     }
 
     /// Reads lesson inputs from flags; missing ones come from `ask`, or defaults when it is nil.

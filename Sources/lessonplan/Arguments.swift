@@ -89,7 +89,16 @@ enum Flags {
         FlagSpec(name: "header", value: "\"NAME: VALUE\"", help: "extra request header for a proxy (repeatable)", repeatable: true),
         FlagSpec(name: "api", value: "responses|chat", help: "wire format: Responses API (default) or Chat Completions"),
         FlagSpec(name: "timeout", value: "SECONDS", help: "give up when the server is silent this long (default \(Int(ModelSettings.defaultIdleTimeout)))"),
+        FlagSpec(
+            name: "deadline", value: "SECONDS",
+            help: "stop a turn that takes longer than this in all, retries included (default \(Int(ModelSettings.defaultDeadline)))"),
+        FlagSpec(
+            name: "max-retries", value: "N",
+            help: "retries after a failure before any text: 429, 5xx, timeouts, lost connections (default \(RetryPolicy.defaultMaxRetries); 0 disables)"),
         FlagSpec(name: "allow-insecure", value: nil, help: "allow sending the key over plain http:// to another machine"),
+        FlagSpec(
+            name: "local", value: nil,
+            help: "use the offline model started by scripts/local-model (127.0.0.1:\(ModelSettings.defaultLocalPort), no key)"),
     ]
 
     /// How a new session's plans are structured.
@@ -123,7 +132,10 @@ enum Flags {
         flags.headers = parsed.all("header")
         flags.api = parsed.value("api")
         flags.timeout = parsed.value("timeout")
+        flags.deadline = parsed.value("deadline")
+        flags.maxRetries = parsed.value("max-retries")
         flags.allowInsecure = parsed.has("allow-insecure")
+        flags.local = parsed.has("local")
         return flags
     }
 

@@ -29,12 +29,14 @@ enum Help {
         \(CommandTable.helpText().split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
 
         Environment:
-          OPENAI_API_KEY      the API key (never printed or saved)
-          OPENAI_BASE_URL     API base URL (default \(ModelSettings.defaultBaseURL))
-          LESSONPLAN_MODEL    default model
-          LESSONPLAN_HOME     data directory (else $XDG_DATA_HOME/lessonplan, else ~/.local/share/lessonplan)
-          LESSONPLAN_PROMPTS  folder of prompt templates overriding the built-in ones
-          NO_COLOR            turn colour off
+          OPENAI_API_KEY         the API key (never printed or saved)
+          OPENAI_BASE_URL        API base URL (default \(ModelSettings.defaultBaseURL))
+          LESSONPLAN_MODEL       default model
+          LESSONPLAN_HOME        data directory (else $XDG_DATA_HOME/lessonplan, else ~/.local/share/lessonplan)
+          LESSONPLAN_PROMPTS     folder of prompt templates overriding the built-in ones
+          LESSONPLAN_LOCAL_PORT  port of the offline model for --local (default \(ModelSettings.defaultLocalPort))
+          HTTPS_PROXY, NO_PROXY  proxy settings, read by libcurl (see lessonplan doctor)
+          NO_COLOR               turn colour off
 
         """
     }
@@ -113,6 +115,18 @@ enum Help {
                 latest student handouts (/materials) instead of the plan.
                 Without -o the export goes to stdout. An existing FILE is only replaced with --force.
                 In a session, /export [materials] md|html|json [FILE] does the same.
+
+                """
+        case "doctor":
+            return """
+                Usage: lessonplan doctor [options]
+
+                Prints the settings a session would use (the API key only as sk-…abcd), then sends one
+                tiny request ("Say OK.", 16 output tokens, no retries) to the same URL and reports how
+                long the answer took, or the sentence that says what is wrong. Exits 0 when the model
+                answered, 1 when it did not, 2 for bad flags.
+
+                \(Flags.describe(Flags.connection))
 
                 """
         case "help":

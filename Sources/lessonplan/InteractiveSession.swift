@@ -63,7 +63,7 @@ final class InteractiveSession: @unchecked Sendable {
             return 1
         }
         let interrupts = makeInterrupts()
-        if settings.model.endpoint == nil, (settings.model.apiKey ?? "").isEmpty {
+        if settings.model.requiresKey, (settings.model.apiKey ?? "").isEmpty {
             console.error(ModelError.noKey.errorDescription ?? "")
         } else {
             await runRequest(
@@ -242,6 +242,10 @@ final class InteractiveSession: @unchecked Sendable {
             await HandEditor(console: console, environment: app.environment).edit(engine: engine, line: line)
         case .copy:
             copy(state)
+        case .retry:
+            await runSingle(.retry, engine: engine, interrupts: interrupts)
+        case .continueDraft:
+            await runSingle(.continueDraft, engine: engine, interrupts: interrupts)
         }
         return true
     }
@@ -334,9 +338,26 @@ final class InteractiveSession: @unchecked Sendable {
     }
 
     /// Shows one piece of progress: streamed text, a turn's footer, or the line before an automatic turn.
+    /// `/retry` and `/continue`: one turn, shown like any other.
+    private func runSingle(_ turn: Turn, engine: SessionEngine, interrupts: Interrupts) async {
+        let console = self.console
+        let printed = Printed()
+        _ = await interrupts.run {
+            let outcome = await turn.run(on: engine) { progress in
+                Self.render(.turn(progress), console: console, printed: printed, waiting: "writing the plan…")
+            }
+            Self.render(.ended(outcome), console: console, printed: printed, waiting: "")
+            return outcome
+        }
+    }
+
     private static func render(_ update: RequestProgress, console: Console, printed: Printed, waiting: String) {
         switch update {
         case .turn(.waiting): console.startWaiting(waiting)
+        case .turn(.retrying(let wait)):
+            console.stopWaiting()
+            if printed.needsNewline { console.out("\n") }
+            console.note(wait.description)
         case .turn(.text(let text)):
             printed.record(text)
             console.out(text)

@@ -63,6 +63,21 @@ struct OneShot {
                     return 1
                 }
                 handouts = refinement.kind == .materials ? result.first.text : nil
+            case .retry, .continueDraft:
+                let turn: Turn
+                if case .retry = action { turn = .retry } else { turn = .continueDraft }
+                console.note("→ \(command)")
+                let outcome = await interrupts.run {
+                    let outcome = await turn.run(on: engine) { progress in Self.report(.turn(progress), console: console) }
+                    Self.report(.ended(outcome), console: console)
+                    return outcome
+                }
+                guard outcome.status == .completed else {
+                    console.error(outcome.message ?? "The turn did not complete.")
+                    console.note("Session \(id.prefix(8)) is saved; `lessonplan resume \(id.prefix(8))` continues it.")
+                    return 1
+                }
+                handouts = nil
             case .repair:
                 console.note("→ \(command)")
                 let outcome = await interrupts.run {
@@ -93,6 +108,7 @@ struct OneShot {
     private static func report(_ update: RequestProgress, console: Console) {
         switch update {
         case .turn(.notice(let message)): console.note(message)
+        case .turn(.retrying(let wait)): console.note(wait.description)
         case .turn: break
         case .ended(let outcome):
             for line in Footer.lines(for: outcome) { console.note(line) }
@@ -132,5 +148,18 @@ extension Error {
     var message: String {
         if let usage = self as? UsageError { return usage.message }
         return (self as? LocalizedError)?.errorDescription ?? String(describing: self)
+    }
+}
+
+/// A turn that repeats or finishes an earlier one rather than sending a new command.
+enum Turn: Sendable {
+    case retry
+    case continueDraft
+
+    func run(on engine: SessionEngine, progress: @escaping @Sendable (TurnProgress) -> Void) async -> TurnOutcome {
+        switch self {
+        case .retry: await engine.retry(progress: progress)
+        case .continueDraft: await engine.continueDraft(progress: progress)
+        }
     }
 }

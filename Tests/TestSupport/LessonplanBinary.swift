@@ -157,6 +157,17 @@ public final class Running: @unchecked Sendable {
         }
     }
 
+    /// Waits until stderr contains `text`: a retry notice, an error sentence.
+    public func waitForError(_ text: String, timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !stderr.contains(text) {
+            guard ContinuousClock.now < deadline, process.isRunning else {
+                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "never printed \(text) on stderr; stdout: \(stdout) stderr: \(stderr)"])
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// Waits for the process to exit (killing it after `timeout`) and returns what it printed.
     public func wait(timeout: Duration = .seconds(60)) async throws -> LessonplanBinary.Result {
         let deadline = ContinuousClock.now + timeout

@@ -17,6 +17,8 @@ public enum CommandTable {
         RepairCommand.self,
         PacingCommand.self,
         LevelCommand.self,
+        RetryCommand.self,
+        ContinueCommand.self,
         UndoCommand.self,
         ShowCommand.self,
         HistoryCommand.self,
@@ -88,7 +90,7 @@ public enum CommandTable {
         }
         lines.append("")
         lines.append("Any line that does not start with / asks for that change, like /revise.")
-        lines.append("Ctrl-C cancels a plan that is streaming; Ctrl-D or /quit leaves.")
+        lines.append("Ctrl-C cancels a request (connecting, waiting, retrying or streaming); Ctrl-C twice, Ctrl-D or /quit leaves.")
         return lines.joined(separator: "\n")
     }
 

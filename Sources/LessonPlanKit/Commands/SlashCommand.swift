@@ -13,15 +13,22 @@ public struct CommandContext: Sendable {
     /// The frameworks the prompt templates offer, for `/framework`.
     public var frameworks: [String]
 
+    /// The command of the last turn when it did not complete, which `/retry` would send again.
+    public var retryCommand: String?
+    /// The command whose answer stopped early, leaving a draft that `/continue` would finish.
+    public var draftCommand: String?
+
     public init(
         inputs: LessonInputs, currentVersion: Int?, versionCount: Int, framework: String = Framework.defaultName,
-        frameworks: [String] = [Framework.defaultName]
+        frameworks: [String] = [Framework.defaultName], retryCommand: String? = nil, draftCommand: String? = nil
     ) {
         self.inputs = inputs
         self.currentVersion = currentVersion
         self.versionCount = versionCount
         self.framework = framework
         self.frameworks = frameworks
+        self.retryCommand = retryCommand
+        self.draftCommand = draftCommand
     }
 }
 
@@ -34,6 +41,10 @@ public enum CommandAction: Equatable, Sendable {
     case history
     case help(command: String?)
     case quit
+    /// Send the last request that did not complete again.
+    case retry
+    /// Finish the draft the last turn left when it stopped early.
+    case continueDraft
     /// Name the session.
     case save(name: String)
     /// Write the current plan to a file, or to the terminal when no path is given.

@@ -16,13 +16,15 @@ public struct ModelClient: Sendable {
     public var host: String { settings.requestURL.host ?? settings.requestURL.absoluteString }
 
     /// The HTTP request for one prompt, in the configured wire format.
-    public func request(instructions: String, input: String) -> HTTPRequest {
+    /// - Parameter maxOutputTokens: the output limit; nil uses the settings' one.
+    public func request(instructions: String, input: String, maxOutputTokens: Int? = nil) -> HTTPRequest {
         var headers = [
             "Content-Type": "application/json",
             "Accept": "text/event-stream",
         ]
         if let key = settings.apiKey, !key.isEmpty { headers["Authorization"] = "Bearer \(key)" }
         for (name, value) in settings.extraHeaders { headers[name] = value }
+        let limit = maxOutputTokens ?? settings.maxOutputTokens
         let body: [String: Any]
         switch settings.api {
         case .responses:
@@ -30,7 +32,7 @@ public struct ModelClient: Sendable {
                 "model": settings.model,
                 "instructions": instructions,
                 "input": input,
-                "max_output_tokens": settings.maxOutputTokens,
+                "max_output_tokens": limit,
                 "stream": true,
                 // Plans may describe real students: do not keep them on the provider.
                 "store": false,
@@ -42,7 +44,7 @@ public struct ModelClient: Sendable {
                     ["role": "system", "content": instructions],
                     ["role": "user", "content": input],
                 ],
-                "max_tokens": settings.maxOutputTokens,
+                "max_tokens": limit,
                 "stream": true,
                 "stream_options": ["include_usage": true],
             ]
@@ -53,63 +55,93 @@ public struct ModelClient: Sendable {
             idleTimeout: settings.idleTimeout)
     }
 
-    /// Sends the prompt and returns once the server has accepted it and the answer starts.
+    /// Sends the prompt once and returns when the server has accepted it and the answer starts.
     ///
-    /// - Throws: ``ModelError`` for a missing key, an HTTP error status (with the API's own
-    ///   message), a body that is not a stream, or a network failure; `CancellationError` when cancelled.
-    public func open(instructions: String, input: String) async throws -> ModelEventStream {
-        if settings.endpoint == nil, (settings.apiKey ?? "").isEmpty { throw ModelError.noKey }
+    /// Makes exactly one attempt: retrying is the caller's decision (see ``RetryPolicy``), because
+    /// only the caller knows whether text has been shown yet.
+    /// - Parameter maxOutputTokens: the output limit; nil uses the settings' one.
+    /// - Throws: ``RequestFailure`` (a ``ModelError`` with the response's headers, for
+    ///   `retry-after`) for a missing key, an HTTP error status, a body that is not a stream, or a
+    ///   network failure; `CancellationError` when cancelled.
+    public func open(instructions: String, input: String, maxOutputTokens: Int? = nil) async throws
+        -> ModelEventStream
+    {
+        if settings.requiresKey, (settings.apiKey ?? "").isEmpty { throw RequestFailure(.noKey) }
         let response: HTTPStreamingResponse
         do {
-            response = try await transport.send(request(instructions: instructions, input: input))
+            response = try await transport.send(
+                request(instructions: instructions, input: input, maxOutputTokens: maxOutputTokens))
         } catch let error as TransportError {
-            throw ModelError.transport(error, host: host)
+            if settings.isLocal, case .cannotConnect = error {
+                let port = settings.requestURL.port.map { ":\($0)" } ?? ""
+                throw RequestFailure(.localServerDown(address: host + port))
+            }
+            throw RequestFailure(.transport(error, host: host))
         }
         let status = response.head.status
         guard (200..<300).contains(status) else {
             let body = await Self.collect(response.body, limit: 64 * 1024)
-            throw describeFailure(status: status, contentType: response.head.header("content-type"), body: body)
+            throw RequestFailure(
+                describeFailure(status: status, contentType: response.head.header("content-type"), body: body),
+                headers: response.head.headers)
         }
         if let type = response.head.header("content-type")?.lowercased(),
             type.hasPrefix("text/html") || type.hasPrefix("text/plain")
         {
             let body = await Self.collect(response.body, limit: 4096)
-            throw ModelError.notAStream(status: status, firstLine: Self.firstLine(of: body), host: host)
+            throw RequestFailure(
+                .notAStream(status: status, firstLine: Self.firstLine(of: body), host: host),
+                headers: response.head.headers)
         }
         return ModelEventStream(body: response.body, api: settings.api, status: status, host: host)
     }
 
     /// The error for a non-2xx answer: the API's own message when the body is OpenAI-style JSON.
     func describeFailure(status: Int, contentType: String?, body: Data) -> ModelError {
-        struct Envelope: Decodable {
-            struct Detail: Decodable {
-                var message: String?
-                var code: String?
-                var type: String?
-            }
-            var error: Detail?
+        let detail = JSONValue.parse(String(decoding: body, as: UTF8.self))?["error"]
+        // Some servers send `"error": "text"` instead of an object.
+        let message = (detail?["message"]?.stringValue ?? detail?.stringValue).map { Self.scrub($0) }
+        let code = detail?["code"]?.codeValue ?? detail?["type"]?.stringValue
+        if status == 404, Self.isAboutTheURL(message: message, code: code, model: settings.model) {
+            return .notFound(
+                url: settings.redactedURL, message: message ?? Self.nonEmpty(Self.firstLine(of: body)), api: settings.api)
         }
-        if let envelope = try? JSONDecoder().decode(Envelope.self, from: body), let detail = envelope.error {
+        if detail != nil || [401, 403, 404, 429].contains(status) {
             let keySuffix = settings.apiKey.flatMap { $0.count > 8 ? String($0.suffix(4)) : nil }
-            return .http(
-                status: status, message: detail.message.map { Self.scrub($0) }, code: detail.code ?? detail.type,
-                model: settings.model, keySuffix: keySuffix)
-        }
-        if status == 401 || status == 403 || status == 404 || status == 429 {
-            return .http(status: status, message: nil, code: nil, model: settings.model, keySuffix: nil)
+            return .http(status: status, message: message, code: code, model: settings.model, keySuffix: keySuffix)
         }
         return .notAStream(status: status, firstLine: Self.firstLine(of: body), host: host)
     }
+
+    /// Whether a 404 says the path is wrong rather than the model: OpenAI names the model (code
+    /// `model_not_found`); a wrong base URL or a server without this API says nothing about it.
+    static func isAboutTheURL(message: String?, code: String?, model: String) -> Bool {
+        if code == "model_not_found" { return false }
+        guard let message else { return true }
+        return !message.lowercased().contains(model.lowercased()) && !message.lowercased().contains("model")
+    }
+
+    private static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
 
     /// Removes anything shaped like an API key from a message the server sent back.
     static func scrub(_ message: String) -> String {
         message.replacing(/sk-[A-Za-z0-9_\-*]{6,}/, with: "sk-…")
     }
 
+    /// The first line of a body that says something, for messages: markup is stripped so an
+    /// HTML error page shows its title (`502 Bad Gateway`), not `<html>`.
     static func firstLine(of body: Data) -> String {
         let text = String(decoding: body.prefix(2048), as: UTF8.self)
-        let line = text.split(whereSeparator: \.isNewline).first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        return String((line ?? "").trimmingCharacters(in: .whitespaces).prefix(160))
+        let looksLikeMarkup = text.drop { $0.isWhitespace }.hasPrefix("<")
+        for line in text.split(whereSeparator: \.isNewline) {
+            var shown = String(line)
+            if looksLikeMarkup {
+                shown = shown.replacing(/<[^>]*>/, with: " ").replacing(/\s+/, with: " ")
+            }
+            shown = shown.trimmingCharacters(in: .whitespaces)
+            if !shown.isEmpty { return String(shown.prefix(160)) }
+        }
+        return ""
     }
 
     static func collect(_ body: AsyncThrowingStream<Data, any Error>, limit: Int) async -> Data {

@@ -6,6 +6,8 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
     case noKey
     /// The server answered with an HTTP error status and, usually, an OpenAI-style error body.
     case http(status: Int, message: String?, code: String?, model: String, keySuffix: String?)
+    /// A 404 that is about the URL rather than the model: nothing answers the API there.
+    case notFound(url: String, message: String?, api: APIFlavor)
     /// The body was not a model stream (an HTML page from a proxy, say).
     case notAStream(status: Int, firstLine: String, host: String)
     /// The network failed before or during the answer.
@@ -22,6 +24,10 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
     case cutOff
     /// The answer had no text at all.
     case emptyAnswer
+    /// The whole turn, retries included, ran past the total deadline (`--deadline`).
+    case deadline(seconds: Double)
+    /// `--local`, but nothing listens where `scripts/local-model start` runs llama-server.
+    case localServerDown(address: String)
 
     public var errorDescription: String? {
         switch self {
@@ -29,6 +35,13 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
             return "No API key is set; export OPENAI_API_KEY=… (or use --endpoint with a proxy that holds the key) and try again."
         case .http(let status, let message, let code, let model, let keySuffix):
             return Self.describeHTTP(status: status, message: message, code: code, model: model, keySuffix: keySuffix)
+        case .notFound(let url, let message, let api):
+            let said = message.map { ": \($0)" } ?? ""
+            let hint =
+                api == .responses
+                ? "check OPENAI_BASE_URL / --endpoint, or use --api chat for a server without the Responses API"
+                : "check OPENAI_BASE_URL / --endpoint"
+            return "Nothing answers at \(url) (404\(said)); \(hint)."
         case .notAStream(let status, let firstLine, let host):
             let line = firstLine.isEmpty ? "an empty body" : "“\(firstLine)”"
             return "\(host) answered HTTP \(status) with \(line) instead of a model stream; check --endpoint / OPENAI_BASE_URL and any proxy in between."
@@ -38,7 +51,7 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
             case .cannotConnect: return "Cannot connect to \(host) (connection refused or unreachable); check that the server is running and the URL is right."
             case .tls: return "The secure connection to \(host) failed (TLS); check the system clock, or a proxy that intercepts HTTPS."
             case .timedOut: return "\(host) sent nothing for too long and the request timed out; try /retry, or raise --timeout for a slow model."
-            case .connectionLost: return "The connection to \(host) dropped mid-answer; the plan is unchanged; type /retry to ask again."
+            case .connectionLost: return "The connection to \(host) dropped before the answer was complete; the plan is unchanged; type /retry to ask again."
             case .other(let text): return "The request to \(host) failed (\(text)); try /retry."
             }
         case .incomplete(let reason, let limit):
@@ -54,9 +67,13 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
             let shown = text.isEmpty ? "" : ": “\(text.prefix(200))”"
             return "The model declined to write this plan\(shown); rephrase the request and try again."
         case .cutOff:
-            return "The answer was cut off before it finished; the partial text is shown above, the plan is unchanged; type /retry to ask again."
+            return "The answer was cut off before it finished; the plan is unchanged; type /retry to ask again."
         case .emptyAnswer:
             return "The model answered with no text; the plan is unchanged; try /retry or another --model."
+        case .localServerDown(let address):
+            return "The offline model is not running on \(address); start it with scripts/local-model start (after scripts/local-model install)."
+        case .deadline(let seconds):
+            return "The answer took longer than the \(Int(seconds.rounded())) s limit and was stopped; the plan is unchanged; type /retry, or raise --deadline."
         }
     }
 
@@ -75,29 +92,15 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
         case 429 where code == "insufficient_quota":
             return "The API key's quota is used up; check the plan and billing at https://platform.openai.com/settings/organization/billing."
         case 429:
-            return "The server is rate limiting requests (429) even after retrying; wait a minute, then type /retry."
+            return "The server is rate limiting requests (429\(said)); wait a minute, then type /retry."
+        case 408:
+            return "The server gave up waiting for the request (408); type /retry."
         case 400:
             return "The server refused the request (400\(said)); check --model and --max-output-tokens."
         case 500...599:
-            return "The server had an error (\(status)\(said)) even after retrying; wait a moment, then type /retry."
+            return "The server had an error (\(status)\(said)); wait a moment, then type /retry."
         default:
             return "The server answered HTTP \(status)\(said); check OPENAI_BASE_URL / --endpoint."
-        }
-    }
-
-    /// Whether a fresh attempt could succeed without anything changing (used before any text is shown).
-    public var isRetryable: Bool {
-        switch self {
-        case .http(let status, _, let code, _, _):
-            if status == 429 { return code != "insufficient_quota" }
-            return status == 408 || status == 409 || status >= 500
-        case .transport(let error, _):
-            switch error {
-            case .cannotConnect, .timedOut, .connectionLost, .other: return true
-            case .hostNotFound, .tls: return false
-            }
-        default:
-            return false
         }
     }
 }

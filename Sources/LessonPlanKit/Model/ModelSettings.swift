@@ -18,6 +18,15 @@ public struct ModelSettings: Sendable, Equatable {
     public static let defaultMaxOutputTokens = 8192
     /// A reasoning model can think quietly for a long time before its first byte.
     public static let defaultIdleTimeout: TimeInterval = 180
+    /// The longest a whole turn may take, retries included: a long plan from a slow reasoning
+    /// model takes a few minutes; ten means something is stuck.
+    public static let defaultDeadline: TimeInterval = 600
+    /// Where `scripts/local-model` starts llama-server, unless `LESSONPLAN_LOCAL_PORT` says otherwise.
+    public static let defaultLocalPort = 8012
+    /// The model name `--local` sends; llama-server answers with whatever model it loaded.
+    public static let localModel = "SmolLM2-135M-Instruct"
+    /// The tiny local model's plans are short; a lower limit bounds a rambling answer.
+    public static let localMaxOutputTokens = 2048
 
     public var baseURL: URL
     /// A full URL to post to instead of `{base}/responses`, e.g. a proxy's `/lessonplan`.
@@ -29,11 +38,19 @@ public struct ModelSettings: Sendable, Equatable {
     /// Extra header fields for proxies that need their own authentication.
     public var extraHeaders: [String: String]
     public var idleTimeout: TimeInterval
+    /// The longest one turn may take from its first attempt to its last byte, retry waits included.
+    public var deadline: TimeInterval
+    /// When and how often a failed request is sent again.
+    public var retryPolicy: RetryPolicy
+    /// Whether this is the offline model started by `scripts/local-model` (`--local`).
+    public var isLocal: Bool
 
     public init(
         baseURL: URL, endpoint: URL? = nil, apiKey: String?, model: String,
         maxOutputTokens: Int = ModelSettings.defaultMaxOutputTokens, api: APIFlavor = .responses,
-        extraHeaders: [String: String] = [:], idleTimeout: TimeInterval = ModelSettings.defaultIdleTimeout
+        extraHeaders: [String: String] = [:], idleTimeout: TimeInterval = ModelSettings.defaultIdleTimeout,
+        deadline: TimeInterval = ModelSettings.defaultDeadline, retryPolicy: RetryPolicy = RetryPolicy(),
+        isLocal: Bool = false
     ) {
         self.baseURL = baseURL
         self.endpoint = endpoint
@@ -43,7 +60,14 @@ public struct ModelSettings: Sendable, Equatable {
         self.api = api
         self.extraHeaders = extraHeaders
         self.idleTimeout = idleTimeout
+        self.deadline = deadline
+        self.retryPolicy = retryPolicy
+        self.isLocal = isLocal
     }
+
+    /// Whether a request needs an API key: not for a proxy that holds it (`--endpoint`), nor for
+    /// the local model.
+    public var requiresKey: Bool { endpoint == nil && !isLocal }
 
     /// The URL requests are posted to.
     public var requestURL: URL {

@@ -9,7 +9,11 @@ public struct ConnectionFlags: Sendable, Equatable {
     public var headers: [String] = []
     public var api: String?
     public var timeout: String?
+    public var deadline: String?
+    public var maxRetries: String?
     public var allowInsecure = false
+    /// `--local`: the offline model that `scripts/local-model start` runs on this machine.
+    public var local = false
 
     public init() {}
 }
@@ -47,7 +51,19 @@ public struct ResolvedSettings: Sendable {
             }
             return nil
         }
-        let baseText = value(nil, "OPENAI_BASE_URL") ?? ModelSettings.defaultBaseURL
+        if flags.local, flags.endpoint != nil {
+            throw SettingsError("--local and --endpoint cannot be combined; --local already names the server on this machine.")
+        }
+        let baseText: String
+        if flags.local {
+            let port = environment["LESSONPLAN_LOCAL_PORT"].flatMap { Int($0) } ?? ModelSettings.defaultLocalPort
+            guard (1...65535).contains(port) else {
+                throw SettingsError("LESSONPLAN_LOCAL_PORT must be a port number from 1 to 65535.")
+            }
+            baseText = "http://127.0.0.1:\(port)/v1"
+        } else {
+            baseText = value(nil, "OPENAI_BASE_URL") ?? ModelSettings.defaultBaseURL
+        }
         guard let baseURL = URL(string: baseText), let scheme = baseURL.scheme?.lowercased(),
             scheme == "http" || scheme == "https", baseURL.host != nil
         else { throw SettingsError("OPENAI_BASE_URL “\(baseText)” is not an http(s) URL; e.g. https://api.openai.com/v1.") }
@@ -60,8 +76,12 @@ public struct ResolvedSettings: Sendable {
             endpoint = url
         }
 
-        let model = value(flags.model, "LESSONPLAN_MODEL") ?? ModelSettings.defaultModel
-        var maxTokens = ModelSettings.defaultMaxOutputTokens
+        // LESSONPLAN_MODEL names a hosted model; the local server has its own.
+        let model =
+            flags.local
+            ? (flags.model.flatMap { $0.isEmpty ? nil : $0 } ?? ModelSettings.localModel)
+            : (value(flags.model, "LESSONPLAN_MODEL") ?? ModelSettings.defaultModel)
+        var maxTokens = flags.local ? ModelSettings.localMaxOutputTokens : ModelSettings.defaultMaxOutputTokens
         if let text = flags.maxOutputTokens {
             guard let number = Int(text), (256...128_000).contains(number) else {
                 throw SettingsError("--max-output-tokens “\(text)” must be a whole number from 256 to 128000.")
@@ -74,6 +94,20 @@ public struct ResolvedSettings: Sendable {
                 throw SettingsError("--timeout “\(text)” must be a number of seconds from 1 to 3600.")
             }
             timeout = seconds
+        }
+        var deadline = ModelSettings.defaultDeadline
+        if let text = flags.deadline {
+            guard let seconds = Double(text), seconds >= 1, seconds <= 86_400 else {
+                throw SettingsError("--deadline “\(text)” must be a number of seconds from 1 to 86400.")
+            }
+            deadline = seconds
+        }
+        var retries = RetryPolicy.defaultMaxRetries
+        if let text = flags.maxRetries {
+            guard let number = Int(text), (0...10).contains(number) else {
+                throw SettingsError("--max-retries “\(text)” must be a whole number from 0 (no retries) to 10.")
+            }
+            retries = number
         }
         var api = APIFlavor.responses
         if let text = flags.api {
@@ -94,10 +128,12 @@ public struct ResolvedSettings: Sendable {
             }
             headers[name] = content
         }
-        let key = value(nil, "OPENAI_API_KEY")
+        // The local server needs no key, and the teacher's real one has no business going there.
+        let key = flags.local ? nil : value(nil, "OPENAI_API_KEY")
         let settings = ModelSettings(
             baseURL: baseURL, endpoint: endpoint, apiKey: key, model: model, maxOutputTokens: maxTokens, api: api,
-            extraHeaders: headers, idleTimeout: timeout)
+            extraHeaders: headers, idleTimeout: timeout, deadline: deadline, retryPolicy: RetryPolicy(maxRetries: retries),
+            isLocal: flags.local)
         if let key, !key.isEmpty, !flags.allowInsecure, !Self.isSafe(settings.requestURL) {
             throw SettingsError(
                 "Refusing to send the API key over plain http:// to \(settings.requestURL.host ?? "?"); use https, or pass --allow-insecure if you trust that network.")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What the REPL hears while a turn runs.
 public enum TurnProgress: Sendable, Equatable {
@@ -8,6 +9,8 @@ public enum TurnProgress: Sendable, Equatable {
     case text(String)
     /// Something worth one line on stderr that does not end the turn.
     case notice(String)
+    /// The attempt failed before any text; the same request goes out again after this wait.
+    case retrying(RetryWait)
 }
 
 /// How a turn ended, for the footer and the exit status of the one-shot form.
@@ -64,6 +67,8 @@ public actor SessionEngine {
     let store: SessionStore
     let writer: TranscriptWriter
     let now: @Sendable () -> Date
+    /// Time and randomness for retry waits, injected so tests never sleep.
+    let retryClock: any RetryClock
 
     /// Warnings from reading the transcript when it was resumed (a torn last line, say).
     public nonisolated let openingWarnings: [String]
@@ -73,7 +78,7 @@ public actor SessionEngine {
     public init(
         newSessionWith inputs: LessonInputs, name: String?, store: SessionStore, prompts: PromptLibrary,
         client: ModelClient, toolVersion: String, framework: String = Framework.defaultName,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init, retryClock: any RetryClock = SystemRetryClock()
     ) throws(StoreError) {
         try store.directory.prepare()
         if let name { try store.ensureNameFree(name, except: "") }
@@ -89,6 +94,7 @@ public actor SessionEngine {
         self.prompts = prompts
         self.client = client
         self.now = now
+        self.retryClock = retryClock
         self.openingWarnings = []
         store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size))
     }
@@ -100,7 +106,7 @@ public actor SessionEngine {
     /// - Throws: ``StoreError`` for a locked, missing, newer-format or non-transcript file.
     public init(
         resuming url: URL, store: SessionStore, prompts: PromptLibrary, client: ModelClient,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init, retryClock: any RetryClock = SystemRetryClock()
     ) throws(StoreError) {
         let writer = try TranscriptWriter(url: url)
         let loaded = try TranscriptReader.read(url, prompts: .skipped)
@@ -111,6 +117,7 @@ public actor SessionEngine {
         self.prompts = prompts
         self.client = client
         self.now = now
+        self.retryClock = retryClock
         self.openingWarnings = loaded.warnings
     }
 
@@ -144,7 +151,7 @@ public actor SessionEngine {
     /// Cancelling the calling task cancels the request; the turn is then recorded as cancelled
     /// and the current version stays as it was.
     public func run(
-        command: String, refinement: Refinement, progress: @Sendable (TurnProgress) -> Void
+        command: String, refinement: Refinement, progress: @escaping @Sendable (TurnProgress) -> Void
     ) async -> TurnOutcome {
         let base = refinement.isGeneration ? nil : state.current
         return await runTurn(
@@ -157,7 +164,7 @@ public actor SessionEngine {
     /// Every turn is recorded on its own; a follow-up's plan replaces the draft only when its ``KeepRule`` says so.
     public func request(
         command: String, refinement: Refinement, options: FollowUpOptions = FollowUpOptions(),
-        progress: @Sendable (RequestProgress) -> Void
+        progress: @escaping @Sendable (RequestProgress) -> Void
     ) async -> RequestResult {
         var result = RequestResult(outcomes: [])
         if refinement.measuresReadingLevel, let current = state.current {
@@ -196,7 +203,7 @@ public actor SessionEngine {
     /// is an ordinary step that `/undo` takes back to the plan it repaired.
     /// - Returns: nil when there is no plan or it passes the check (nothing to repair).
     public func repair(
-        command: String = "/repair", automatic: Bool = false, progress: @Sendable (RequestProgress) -> Void
+        command: String = "/repair", automatic: Bool = false, progress: @escaping @Sendable (RequestProgress) -> Void
     ) async -> TurnOutcome? {
         guard let current = state.current, let chosen = try? framework(of: current) else { return nil }
         let report = current.check ?? chosen.check(current.text, lessonMinutes: current.inputs.minutes)
@@ -220,13 +227,11 @@ public actor SessionEngine {
             values: ["level": measured.gradeText, "expected_level": measured.expectedText], framework: current.framework)
     }
 
-    /// One turn: render, send, stream, check, and record; the plan becomes a version when `keep` allows it.
+    /// One turn: render the prompt, then send, stream, check and record it.
     private func runTurn(
         command: String, refinement: Refinement, base current: PlanVersion?, follows: Int?, keep: KeepRule,
-        progress: @Sendable (TurnProgress) -> Void
+        progress: @escaping @Sendable (TurnProgress) -> Void
     ) async -> TurnOutcome {
-        let clock = ContinuousClock()
-        let started = clock.now
         let frameworkName = refinement.framework ?? current?.framework ?? state.currentFramework
         let framework: Framework
         let instructions: String
@@ -242,67 +247,118 @@ public actor SessionEngine {
         } catch {
             return failedBeforeSending(error.localizedDescription)
         }
-        if client.settings.endpoint == nil, (client.settings.apiKey ?? "").isEmpty {
-            return failedBeforeSending(ModelError.noKey.errorDescription)
+        let request = TurnRequest(
+            command: command, template: refinement.template, inputs: refinement.inputs, baseVersion: current?.number,
+            instructions: instructions, input: input, framework: framework, follows: follows, kind: refinement.kind)
+        return await perform(request, base: current, keep: keep, progress: progress)
+    }
+
+    /// `/retry`: sends the last request that did not complete again, built from the same plan
+    /// version with the same prompt, and records it as a new turn with `retry_of`.
+    public func retry(progress: @escaping @Sendable (TurnProgress) -> Void) async -> TurnOutcome {
+        guard var target = state.retryTarget else {
+            return failedBeforeSending("Nothing to retry: the last request completed (or none was sent yet).")
         }
+        // A resumed session reads earlier prompts lazily: fetch this one from the transcript.
+        if target.input.isEmpty, let stored = storedPrompt(ofTurn: target.turn) { target = stored }
+        let framework: Framework
+        do { framework = try prompts.framework(target.framework ?? state.currentFramework) } catch {
+            return failedBeforeSending(error.localizedDescription)
+        }
+        let prefix = target.continues.flatMap { state.output(ofTurn: $0) } ?? ""
+        let request = TurnRequest(
+            command: target.command, template: target.template, inputs: target.inputs,
+            baseVersion: target.baseVersion, instructions: target.instructions, input: target.input,
+            framework: framework, follows: nil, kind: target.kind ?? .plan, retryOf: target.turn,
+            continues: target.continues, prefix: prefix)
+        return await perform(request, base: target.baseVersion.flatMap(state.version), keep: .always, progress: progress)
+    }
+
+    /// `/continue`: asks the model to finish the draft the last turn left when it stopped early,
+    /// and makes draft plus rest one new version.
+    public func continueDraft(progress: @escaping @Sendable (TurnProgress) -> Void) async -> TurnOutcome {
+        guard let draft = state.draft else {
+            return failedBeforeSending(
+                "Nothing to continue: /continue finishes a plan that stopped early, and the last answer did not.")
+        }
+        let base = draft.baseVersion.flatMap(state.version)
+        let refinement = Refinement(template: "continue", inputs: draft.inputs, values: ["draft": draft.text])
+        let framework: Framework
+        let instructions: String
+        let input: String
+        do {
+            framework = try prompts.framework(base?.framework ?? state.currentFramework)
+            instructions = try prompts.render("instructions", values: [:], framework: framework.name)
+            input = try prompts.render(
+                "continue", values: refinement.promptValues(currentPlan: nil, currentInputs: draft.inputs),
+                framework: framework.name)
+        } catch {
+            return failedBeforeSending(error.localizedDescription)
+        }
+        let request = TurnRequest(
+            command: "/continue", template: "continue", inputs: draft.inputs, baseVersion: draft.baseVersion,
+            instructions: instructions, input: input, framework: framework, follows: nil, kind: .plan,
+            continues: draft.turn, prefix: draft.text)
+        return await perform(request, base: base, keep: .always, progress: progress)
+    }
+
+    /// A turn's recorded prompt, read again from the transcript (resume leaves prompts unread).
+    private func storedPrompt(ofTurn number: Int) -> TurnStarted? {
+        guard let loaded = try? TranscriptReader.read(writer.url, prompts: .kept) else { return nil }
+        for record in loaded.records.reversed() {
+            if case .turnStarted(let started) = record, started.turn == number { return started }
+        }
+        return nil
+    }
+
+    /// Records the turn's start, streams it (retrying and timing it out as configured), checks the
+    /// answer, and records its end; the plan becomes a version when `keep` allows it.
+    private func perform(
+        _ request: TurnRequest, base current: PlanVersion?, keep: KeepRule,
+        progress: @escaping @Sendable (TurnProgress) -> Void
+    ) async -> TurnOutcome {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let settings = client.settings
+        let framework = request.framework
         let turn = state.nextTurnNumber
         let record = TurnStarted(
-            turn: turn, at: now(), command: command, template: refinement.template, inputs: refinement.inputs,
-            baseVersion: current?.number, model: client.settings.model, instructions: instructions, input: input,
-            maxOutputTokens: client.settings.maxOutputTokens, framework: framework.name, follows: follows,
-            kind: refinement.kind == .plan ? nil : refinement.kind)
+            turn: turn, at: now(), command: request.command, template: request.template, inputs: request.inputs,
+            baseVersion: request.baseVersion, model: settings.model, instructions: request.instructions,
+            input: request.input, maxOutputTokens: settings.maxOutputTokens, framework: framework.name,
+            follows: request.follows, kind: request.kind == .plan ? nil : request.kind, retryOf: request.retryOf,
+            continues: request.continues)
         do { try append(.turnStarted(record)) } catch {
             return failedBeforeSending(error.localizedDescription)
         }
 
-        var machine = TurnStateMachine(maxOutputTokens: client.settings.maxOutputTokens)
-        machine.send()
-        progress(.waiting)
-        do {
-            var events = try await client.open(instructions: instructions, input: input).makeAsyncIterator()
-            // Text is handed on once per network read, not once per delta, so a fast stream
-            // costs one terminal write per chunk while the first token still shows at once.
-            var batch = ""
-            while let event = try await events.next() {
-                switch machine.receive(event) {
-                case .show(let text): batch += text
-                case .warn(let message): progress(.notice(message))
-                case .none, .finish: break
-                }
-                if !batch.isEmpty, !events.hasBufferedEvents || machine.isFinished {
-                    progress(.text(batch))
-                    batch = ""
-                }
-                if machine.isFinished { break }
-            }
-            if !batch.isEmpty { progress(.text(batch)) }
-            if Task.isCancelled {
-                _ = machine.cancel()
-            } else {
-                _ = machine.endOfStream()
-            }
-        } catch let error as ModelError {
-            _ = Task.isCancelled ? machine.cancel() : machine.fail(error)
-        } catch {
-            _ = machine.cancel()
+        let machine: TurnStateMachine
+        if settings.requiresKey, (settings.apiKey ?? "").isEmpty {
+            // Nothing is sent; the turn is still recorded, so the transcript says why.
+            var failed = TurnStateMachine(maxOutputTokens: settings.maxOutputTokens)
+            _ = failed.fail(.noKey)
+            machine = failed
+        } else {
+            machine = await streamWithDeadline(request, progress: progress)
         }
 
         let status: TurnStatus
         if case .finished(let finished) = machine.state { status = finished } else { status = .failed }
         let seconds = started.duration(to: clock.now).seconds
         let message = status == .cancelled ? "Cancelled; the plan is unchanged." : machine.failure?.errorDescription
+        let output = request.prefix + machine.text
         var keepNote: String?
         var ended = TurnEnded(
-            turn: turn, at: now(), status: status, output: machine.text, usage: machine.usage,
+            turn: turn, at: now(), status: status, output: output, usage: machine.usage,
             responseId: machine.responseID, error: message, version: nil, durationMs: Int(seconds * 1000))
         if status == .completed {
-            switch refinement.kind {
+            switch request.kind {
             case .materials:
                 ended.materials = state.materials.count + 1
             case .plan:
-                let report = framework.check(machine.text, lessonMinutes: refinement.inputs.minutes)
+                let report = framework.check(output, lessonMinutes: request.inputs.minutes)
                 let level = ReadingMeasure(
-                    studentText: framework.studentFacingText(of: machine.text), band: refinement.inputs.grade)
+                    studentText: framework.studentFacingText(of: output), band: request.inputs.grade)
                 ended.check = report
                 ended.readingLevel = level
                 let kept = keep.keeps(check: report, level: level)
@@ -314,13 +370,13 @@ public actor SessionEngine {
         do { try append(.turnEnded(ended)) } catch {
             var outcome = TurnOutcome(
                 status: .failed, usage: machine.usage, seconds: seconds, message: error.localizedDescription,
-                text: machine.text)
+                text: output)
             outcome.current = state.currentVersion
             return outcome
         }
         var outcome = TurnOutcome(
             status: status, version: ended.version, usage: machine.usage, seconds: seconds, message: message,
-            text: machine.text)
+            text: output)
         outcome.check = ended.check
         outcome.readingLevel = ended.readingLevel
         outcome.kept = ended.kept
@@ -330,6 +386,94 @@ public actor SessionEngine {
         outcome.current = state.currentVersion
         outcome.keepNote = keepNote
         return outcome
+    }
+
+    /// Streams the turn in a child task that a timer cancels at the total deadline; cancelling
+    /// the caller (Ctrl-C) cancels the child too.
+    private func streamWithDeadline(_ request: TurnRequest, progress: @escaping @Sendable (TurnProgress) -> Void) async
+        -> TurnStateMachine
+    {
+        let deadline = client.settings.deadline
+        let overrun = DeadlineFlag()
+        let work = Task { await self.stream(request, overrun: overrun, progress: progress) }
+        let timer = Task {
+            try await Task.sleep(for: .milliseconds(Int(deadline * 1000)))
+            overrun.set()
+            work.cancel()
+        }
+        let machine = await withTaskCancellationHandler {
+            await work.value
+        } onCancel: {
+            work.cancel()
+        }
+        timer.cancel()
+        return machine
+    }
+
+    /// Sends the request and reads the answer into a turn state machine, retrying failures that
+    /// come before any text as the policy allows.
+    private func stream(_ request: TurnRequest, overrun: DeadlineFlag, progress: @escaping @Sendable (TurnProgress) -> Void)
+        async -> TurnStateMachine
+    {
+        let settings = client.settings
+        var machine = TurnStateMachine(maxOutputTokens: settings.maxOutputTokens)
+        machine.send()
+        func stopped() -> TurnStateMachine {
+            _ = overrun.isSet ? machine.fail(.deadline(seconds: settings.deadline)) : machine.cancel()
+            return machine
+        }
+        var retries = 0
+        while true {
+            progress(.waiting)
+            let failure: RequestFailure
+            do {
+                var events = try await client.open(instructions: request.instructions, input: request.input)
+                    .makeAsyncIterator()
+                // Text is handed on once per network read, not once per delta, so a fast stream
+                // costs one terminal write per chunk while the first token still shows at once.
+                var batch = ""
+                while let event = try await events.next() {
+                    switch machine.receive(event) {
+                    case .show(let text): batch += text
+                    case .warn(let message): progress(.notice(message))
+                    case .none, .finish: break
+                    }
+                    if !batch.isEmpty, !events.hasBufferedEvents || machine.isFinished {
+                        progress(.text(batch))
+                        batch = ""
+                    }
+                    if machine.isFinished { break }
+                }
+                if !batch.isEmpty { progress(.text(batch)) }
+                if Task.isCancelled { return stopped() }
+                if machine.isFinished { return machine }
+                failure = RequestFailure(.cutOff)
+            } catch let error as RequestFailure {
+                failure = error
+            } catch let error as ModelError {
+                failure = RequestFailure(error)
+            } catch {
+                return stopped()
+            }
+            if Task.isCancelled { return stopped() }
+            // Once text is on screen a retry would show it twice: the turn fails, /retry is the way.
+            guard !machine.hasShownText else {
+                _ = machine.fail(failure.error)
+                return machine
+            }
+            let decision = settings.retryPolicy.decide(
+                after: failure, retriesSoFar: retries, now: retryClock.now(),
+                randomFraction: retryClock.randomFraction())
+            guard case .retry(let wait) = decision else {
+                _ = machine.fail(failure.error)
+                return machine
+            }
+            progress(.retrying(wait))
+            do { try await retryClock.sleep(seconds: wait.seconds) } catch { return stopped() }
+            if Task.isCancelled { return stopped() }
+            retries += 1
+            machine.restart()
+        }
     }
 
     /// A turn that never went out (a broken template, no key, a disk that cannot be written).
@@ -392,4 +536,30 @@ extension Duration {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
+}
+
+/// Everything one turn sends, however it was asked for (a command, `/retry`, `/continue`).
+struct TurnRequest: Sendable {
+    var command: String
+    var template: String
+    var inputs: LessonInputs
+    var baseVersion: Int?
+    var instructions: String
+    var input: String
+    /// The framework the answer is checked against.
+    var framework: Framework
+    /// For an automatic turn: the draft version it tries to improve.
+    var follows: Int?
+    var kind: TurnKind
+    var retryOf: Int? = nil
+    var continues: Int? = nil
+    /// Text already written that this turn's answer continues; the turn's output starts with it.
+    var prefix: String = ""
+}
+
+/// Set by the deadline timer before it cancels the turn, so the cancellation reads as a timeout.
+final class DeadlineFlag: Sendable {
+    private let flag = Mutex(false)
+    func set() { flag.withLock { $0 = true } }
+    var isSet: Bool { flag.withLock { $0 } }
 }

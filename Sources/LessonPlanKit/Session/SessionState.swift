@@ -86,7 +86,8 @@ public struct SessionState: Sendable {
     public var commandContext: CommandContext {
         CommandContext(
             inputs: currentInputs, currentVersion: currentVersion, versionCount: versions.count,
-            framework: currentFramework)
+            framework: currentFramework, retryCommand: retryTarget?.command,
+            draftCommand: draft?.command)
     }
 
     /// The last command typed, for `sessions`.
@@ -147,4 +148,41 @@ public struct SessionState: Sendable {
 
     /// Where `/undo` goes from the current version, or nil when there is nothing to undo.
     public var undoTarget: Int? { current?.parent }
+
+    /// The request `/retry` sends again: the last turn, when it did not complete (failed,
+    /// cancelled, stopped early, or never ended because the process died).
+    public var retryTarget: TurnStarted? {
+        guard let last = turns.last, last.ended?.status != .completed else { return nil }
+        return last.started
+    }
+
+    /// What `/continue` finishes: the partial plan of the last turn, when it stopped early
+    /// (`response.incomplete`, e.g. at the output limit) with some text.
+    public var draft: Draft? {
+        guard let last = turns.last, let ended = last.ended, ended.status == .incomplete,
+            !ended.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        else { return nil }
+        return Draft(
+            turn: last.started.turn, text: ended.output, command: last.started.command, inputs: last.started.inputs,
+            baseVersion: last.started.baseVersion)
+    }
+
+    /// The output of turn `number` so far, as recorded when it ended.
+    public func output(ofTurn number: Int) -> String? {
+        turns.last { $0.started.turn == number }?.ended?.output
+    }
+}
+
+/// A plan that stopped before it was finished, kept so `/continue` can finish it.
+public struct Draft: Equatable, Sendable {
+    /// The turn that wrote it.
+    public var turn: Int
+    /// The partial plan.
+    public var text: String
+    /// The command that asked for it.
+    public var command: String
+    /// The inputs the plan is for.
+    public var inputs: LessonInputs
+    /// The version that turn revised; nil for a first plan.
+    public var baseVersion: Int?
 }

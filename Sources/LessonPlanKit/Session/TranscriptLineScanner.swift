@@ -38,6 +38,7 @@ enum TranscriptLineScanner {
         case type, v, id, created, inputs, model, baseURL, name, toolVersion, turn, at, command, template
         case baseVersion, instructions, input, maxOutputTokens, status, output, usage, responseID, error
         case version, durationMs, from, to, text, framework, follows, kind, check, readingLevel, kept, materials
+        case retryOf, continues
 
         /// The key as written on disk.
         var key: StaticString {
@@ -76,6 +77,8 @@ enum TranscriptLineScanner {
             case .readingLevel: "reading_level"
             case .kept: "kept"
             case .materials: "materials"
+            case .retryOf: "retry_of"
+            case .continues: "continues"
             }
         }
 
@@ -113,7 +116,7 @@ enum TranscriptLineScanner {
         ]),
         "turn_started": Field.mask([
             .type, .v, .turn, .at, .command, .template, .inputs, .baseVersion, .model, .instructions, .input,
-            .maxOutputTokens, .framework, .follows, .kind,
+            .maxOutputTokens, .framework, .follows, .kind, .retryOf, .continues,
         ]),
         "turn_ended": Field.mask([
             .type, .v, .turn, .at, .status, .output, .usage, .responseID, .error, .version, .durationMs, .check,
@@ -237,13 +240,15 @@ enum TranscriptLineScanner {
                     let baseVersion = optionalInteger(.baseVersion), let model = string(.model),
                     let instructions = string(.instructions), let input = string(.input),
                     let maxOutputTokens = integer(.maxOutputTokens), let framework = optionalString(.framework),
-                    let follows = optionalInteger(.follows), let kind = optionalTurnKind(.kind)
+                    let follows = optionalInteger(.follows), let kind = optionalTurnKind(.kind),
+                    let retryOf = optionalInteger(.retryOf), let continues = optionalInteger(.continues)
                 else { return nil }
                 return .turnStarted(
                     TurnStarted(
                         turn: turn, at: at, command: command, template: template, inputs: inputs,
                         baseVersion: baseVersion, model: model, instructions: instructions, input: input,
-                        maxOutputTokens: maxOutputTokens, framework: framework, follows: follows, kind: kind))
+                        maxOutputTokens: maxOutputTokens, framework: framework, follows: follows, kind: kind,
+                        retryOf: retryOf, continues: continues))
             case "turn_ended":
                 guard let turn = integer(.turn), let at = date(.at),
                     let status = string(.status).flatMap(TurnStatus.init(rawValue:)), let output = string(.output),
@@ -338,7 +343,8 @@ enum TranscriptLineScanner {
         mutating func value(for field: Field) -> Value? {
             if literal(Byte.null) { return .null }
             switch field {
-            case .v, .turn, .baseVersion, .maxOutputTokens, .version, .durationMs, .from, .to, .follows, .materials:
+            case .v, .turn, .baseVersion, .maxOutputTokens, .version, .durationMs, .from, .to, .follows, .materials,
+                .retryOf, .continues:
                 return integer().map(Value.integer)
             case .kept:
                 return boolean().map(Value.boolean)

@@ -42,7 +42,7 @@ public struct SessionHeader: Codable, Equatable, Sendable {
 public struct TurnStarted: Codable, Equatable, Sendable {
     public var turn: Int
     public var at: Date
-    /// The command exactly as the teacher typed it.
+    /// The command exactly as the teacher typed it; for `/retry`, the command of the turn repeated.
     public var command: String
     /// The template that built the prompt.
     public var template: String
@@ -62,10 +62,15 @@ public struct TurnStarted: Codable, Equatable, Sendable {
     /// What the turn produces; nil, as in older transcripts, is a plan.
     public var kind: TurnKind?
 
+    /// `/retry`: the turn whose request this one sends again.
+    public var retryOf: Int?
+    /// `/continue`: the turn whose draft this one finishes; its `output` starts with that draft.
+    public var continues: Int?
+
     public init(
         turn: Int, at: Date, command: String, template: String, inputs: LessonInputs, baseVersion: Int?,
         model: String, instructions: String, input: String, maxOutputTokens: Int, framework: String? = nil,
-        follows: Int? = nil, kind: TurnKind? = nil
+        follows: Int? = nil, kind: TurnKind? = nil, retryOf: Int? = nil, continues: Int? = nil
     ) {
         self.turn = turn
         self.at = at
@@ -80,6 +85,8 @@ public struct TurnStarted: Codable, Equatable, Sendable {
         self.framework = framework
         self.follows = follows
         self.kind = kind
+        self.retryOf = retryOf
+        self.continues = continues
     }
 }
 
@@ -88,7 +95,8 @@ public struct TurnEnded: Codable, Equatable, Sendable {
     public var turn: Int
     public var at: Date
     public var status: TurnStatus
-    /// All answer text received, partial for a failed or cancelled turn.
+    /// All answer text received, partial for a failed or cancelled turn. A `/continue` turn's
+    /// output is the draft it continues followed by the new text: the whole plan.
     public var output: String
     public var usage: Usage?
     public var responseId: String?

@@ -65,6 +65,12 @@ public struct TurnStateMachine: Sendable {
         case .completed(let id, let usage):
             responseID = id ?? responseID
             self.usage = usage ?? self.usage
+            // llama-server's Responses API says `completed` even when it stopped at the output
+            // limit; its usage gives it away. (OpenAI sends `response.incomplete` instead.)
+            if let used = self.usage?.outputTokens, used >= maxOutputTokens {
+                return finish(
+                    .incomplete, because: .incomplete(reason: "max_output_tokens", maxOutputTokens: maxOutputTokens))
+            }
             if !refusal.isEmpty, Self.isBlank(text) {
                 return finish(.failed, because: .refusal(refusal))
             }
@@ -88,6 +94,16 @@ public struct TurnStateMachine: Sendable {
             warned = true
             return .warn("Skipped an unreadable part of the answer (\(description)).")
         }
+    }
+
+    /// Starts a fresh attempt after a failure before any text was shown, forgetting what the
+    /// failed attempt said. Does nothing once text was shown or the turn is over.
+    public mutating func restart() {
+        guard !isFinished, !hasShownText else { return }
+        state = .sending
+        refusal = ""
+        usage = nil
+        responseID = nil
     }
 
     /// The request failed before or during the stream.

@@ -122,7 +122,8 @@ import TestSupport
                     inputs: try inputs(&random), baseVersion: maybe(&random, integer), model: text(&random),
                     instructions: text(&random, maxAtoms: 40), input: text(&random, maxAtoms: 60),
                     maxOutputTokens: integer(&random), framework: maybe(&random, framework),
-                    follows: maybe(&random, integer), kind: maybe(&random) { [TurnKind.plan, .materials].randomElement(using: &$0) ?? .plan }))
+                    follows: maybe(&random, integer), kind: maybe(&random) { [TurnKind.plan, .materials].randomElement(using: &$0) ?? .plan },
+                    retryOf: maybe(&random, integer), continues: maybe(&random, integer)))
         case 2:
             let usage = maybe(&random) { random in
                 Usage(
@@ -257,6 +258,7 @@ import TestSupport
                 ("instructions", .string(s.instructions)), ("input", .string(s.input)),
                 ("max_output_tokens", .integer(s.maxOutputTokens)), ("framework", s.framework.map(JSON.string)),
                 ("follows", s.follows.map(JSON.integer)), ("kind", s.kind.map { JSON.string($0.rawValue) }),
+                ("retry_of", s.retryOf.map(JSON.integer)), ("continues", s.continues.map(JSON.integer)),
             ]
         case .turnEnded(let e):
             let usage = e.usage.map { usage -> JSON in
@@ -327,11 +329,13 @@ import TestSupport
                 "\u{FEFF}" + compact,
                 // A field another branch adds (say `rubric` on turn_ended) is never silently dropped.
                 JSON.object(members + [("rubric", .object([("passed", .raw("true"))]))]).text(.minimal),
-                JSON.object(members + [("retry_of", .integer(3))]).text(.minimal),
+                JSON.object(members + [("attempt", .integer(3))]).text(.minimal),
                 // The newer fields with values of the wrong kind (or twice, or on a type without them).
                 JSON.object(members + [("kept", .integer(1))]).text(.minimal),
                 JSON.object(members + [("kind", .string("worksheet"))]).text(.minimal),
                 JSON.object(members + [("follows", .string("3"))]).text(.minimal),
+                JSON.object(members + [("retry_of", .raw("3.0"))]).text(.minimal),
+                JSON.object(members + [("continues", .raw("true"))]).text(.minimal),
                 JSON.object(members + [("check", .raw("[]"))]).text(.minimal),
                 JSON.object(members + [("reading_level", .string("7.4"))]).text(.minimal),
                 // A key of another record type (`text` belongs to hand_edit, `output` to turn_ended).
@@ -721,7 +725,7 @@ import TestSupport
                     instructions: "", input: "", maxOutputTokens: 1))
                 == [
                     "turn", "at", "command", "template", "inputs", "baseVersion", "model", "instructions", "input",
-                    "maxOutputTokens", "framework", "follows", "kind",
+                    "maxOutputTokens", "framework", "follows", "kind", "retryOf", "continues",
                 ])
         #expect(
             labels(

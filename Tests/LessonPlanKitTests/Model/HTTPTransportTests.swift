@@ -1,11 +1,25 @@
+import CCurl
 import Foundation
 @testable import LessonPlanKit
 import TestSupport
 import Testing
 
-/// The real transport against the loopback fake: every request here goes to 127.0.0.1 only.
-@Suite struct URLSessionTransportTests {
-    private let transport = URLSessionTransport()
+/// Both real transports, held to one contract against the loopback fake: every request here
+/// goes to 127.0.0.1 only.
+enum TransportUnderTest: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case curl, urlSession
+
+    func make() -> any HTTPTransport {
+        switch self {
+        case .curl: CurlTransport()
+        case .urlSession: URLSessionTransport()
+        }
+    }
+
+    var testDescription: String { rawValue }
+}
+
+@Suite struct HTTPTransportTests {
 
     /// A streaming Responses request, as the client will send it.
     private func modelRequest(_ server: FakeOpenAIServer, idleTimeout: TimeInterval = 30) -> HTTPRequest {
@@ -24,7 +38,9 @@ import Testing
         return chunks
     }
 
-    @Test func sendsMethodHeadersAndBodyAsGiven() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func sendsMethodHeadersAndBodyAsGiven(_ kind: TransportUnderTest) async throws {
+        let transport = kind.make()
         let server = try await FakeOpenAIServer()
         let request = modelRequest(server)
         let response = try await transport.send(request)
@@ -40,7 +56,9 @@ import Testing
         #expect(recorded.inputText == "Grade band: 3–5\nDuration: 40 minutes")
     }
 
-    @Test func headCarriesStatusAndHeadersWithCaseInsensitiveLookup() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func headCarriesStatusAndHeadersWithCaseInsensitiveLookup(_ kind: TransportUnderTest) async throws {
+        let transport = kind.make()
         let server = try await FakeOpenAIServer()
         let response = try await transport.send(modelRequest(server))
         _ = try await collect(response.body)
@@ -50,7 +68,9 @@ import Testing
         #expect(response.head.header("X-REQUEST-ID") == "req_fake000001")
     }
 
-    @Test func errorHeadAndJSONBodyAreReadable() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func errorHeadAndJSONBodyAreReadable(_ kind: TransportUnderTest) async throws {
+        let transport = kind.make()
         let server = try await FakeOpenAIServer()
         try await server.script([.error(status: 429, headers: ["Retry-After": "1"])])
         let response = try await transport.send(modelRequest(server))
@@ -63,7 +83,9 @@ import Testing
         #expect(body["error"]?["type"]?.stringValue == "requests")
     }
 
-    @Test func bodyBytesArriveExactlyWhenCharactersAreSplitAcrossChunks() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func bodyBytesArriveExactlyWhenCharactersAreSplitAcrossChunks(_ kind: TransportUnderTest) async throws {
+        let transport = kind.make()
         let server = try await FakeOpenAIServer()
         let text = "data: {\"delta\":\"Grades 3–5 🍎 “ok”\"}\n\n"
         try await server.script([.raw(body: text, chunkSize: 1, delayMs: 5)])
@@ -75,7 +97,9 @@ import Testing
         #expect(chunks.contains { String(bytes: $0, encoding: .utf8) == nil })
     }
 
-    @Test func streamedPlanArrivesWholeAndValidUTF8() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func streamedPlanArrivesWholeAndValidUTF8(_ kind: TransportUnderTest) async throws {
+        let transport = kind.make()
         let server = try await FakeOpenAIServer()
         let response = try await transport.send(modelRequest(server))
         let bytes = Data(try await collect(response.body).joined())
@@ -88,8 +112,9 @@ import Testing
         #expect(text.hasSuffix("}\n\n"))
     }
 
-    @Test(arguments: [false, true])
-    func cutStreamEndsWithConnectionLost(reset: Bool) async throws {
+    @Test(arguments: TransportUnderTest.allCases, [false, true])
+    func cutStreamEndsWithConnectionLost(_ kind: TransportUnderTest, reset: Bool) async throws {
+        let transport = kind.make()
         let server = try await FakeOpenAIServer()
         try await server.script([.cut(afterDeltas: 2, reset: reset)])
         let response = try await transport.send(modelRequest(server))
@@ -100,7 +125,9 @@ import Testing
         }
     }
 
-    @Test func connectionClosedBeforeAnyResponseIsConnectionLost() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func connectionClosedBeforeAnyResponseIsConnectionLost(_ kind: TransportUnderTest) async throws {
+        let transport = kind.make()
         let server = try await FakeOpenAIServer()
         // Twice, because libcurl silently retries once when a reused connection closes early.
         try await server.script([.drop, .drop])
@@ -109,13 +136,14 @@ import Testing
         }
     }
 
-    @Test func cancellingTheConsumerEndsTheBodyWithCancellationError() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func cancellingTheConsumerEndsTheBodyWithCancellationError(_ kind: TransportUnderTest) async throws {
+        let transport = kind.make()
         let server = try await FakeOpenAIServer()
         // One delta, then silence far longer than the test: only cancellation can end it.
         try await server.script([.hang(seconds: 120, afterDeltas: 1)])
         let request = modelRequest(server, idleTimeout: 120)
         let (firstChunk, signal) = AsyncStream<Void>.makeStream()
-        let transport = transport
         let consumer = Task {
             let response = try await transport.send(request)
             for try await _ in response.body {
@@ -132,11 +160,12 @@ import Testing
         #expect(try await server.clientClosed(request: 1))
     }
 
-    @Test func cancellingWhileWaitingForTheHeadThrowsCancellationError() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func cancellingWhileWaitingForTheHeadThrowsCancellationError(_ kind: TransportUnderTest) async throws {
+        let transport = kind.make()
         let server = try await FakeOpenAIServer()
         try await server.script([.hang(seconds: 120)])
         let request = modelRequest(server, idleTimeout: 120)
-        let transport = transport
         let caller = Task { try await transport.send(request) }
         // Cancel only once the server holds the request, so the data task surely exists.
         while try await server.requests().isEmpty {
@@ -150,10 +179,11 @@ import Testing
         #expect(try await server.clientClosed(request: 1))
     }
 
-    @Test func cancelledBeforeSendingSendsNothing() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func cancelledBeforeSendingSendsNothing(_ kind: TransportUnderTest) async throws {
+        let transport = kind.make()
         let server = try await FakeOpenAIServer()
         let request = modelRequest(server)
-        let transport = transport
         let caller = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await transport.send(request)
@@ -165,7 +195,9 @@ import Testing
         #expect(try await server.requests().isEmpty)
     }
 
-    @Test func droppingTheResponseUnreadCancelsTheRequest() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func droppingTheResponseUnreadCancelsTheRequest(_ kind: TransportUnderTest) async throws {
+        let transport = kind.make()
         let server = try await FakeOpenAIServer()
         try await server.script([.hang(seconds: 120, afterDeltas: 1)])
         do {
@@ -175,7 +207,9 @@ import Testing
         #expect(try await server.clientClosed(request: 1))
     }
 
-    @Test func silenceBeforeTheHeadTimesOut() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func silenceBeforeTheHeadTimesOut(_ kind: TransportUnderTest) async throws {
+        let transport = kind.make()
         let server = try await FakeOpenAIServer()
         try await server.script([.hang(seconds: 60)])
         await #expect(throws: TransportError.timedOut) {
@@ -183,7 +217,9 @@ import Testing
         }
     }
 
-    @Test func silenceInTheMiddleOfTheBodyTimesOut() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func silenceInTheMiddleOfTheBodyTimesOut(_ kind: TransportUnderTest) async throws {
+        let transport = kind.make()
         let server = try await FakeOpenAIServer()
         try await server.script([.hang(seconds: 60, afterDeltas: 2)])
         let response = try await transport.send(modelRequest(server, idleTimeout: 1))
@@ -192,7 +228,9 @@ import Testing
         }
     }
 
-    @Test func closedPortCannotConnect() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func closedPortCannotConnect(_ kind: TransportUnderTest) async throws {
+        let transport = kind.make()
         let server = try await FakeOpenAIServer()
         let port = server.port
         server.stop()
@@ -247,5 +285,33 @@ import Testing
     @Test func cancellationStaysCancellation() {
         let error = URLSessionTransport.transportError(for: urlError(-999), host: "h", afterHead: true)
         #expect(error is CancellationError)
+    }
+}
+
+/// How libcurl's result codes become ``TransportError``s, including the ones loopback tests
+/// cannot produce (DNS, certificates).
+@Suite struct CurlTransportErrorMappingTests {
+    private func mapped(_ code: CURLcode, afterHead: Bool = false) -> TransportError {
+        CurlTransport.transportError(for: code, host: "api.example.com", afterHead: afterHead)
+    }
+
+    @Test func setupFailuresNameTheHost() {
+        #expect(mapped(CURLE_COULDNT_RESOLVE_HOST) == .hostNotFound(host: "api.example.com"))
+        #expect(mapped(CURLE_COULDNT_CONNECT) == .cannotConnect(host: "api.example.com"))
+        #expect(mapped(CURLE_PEER_FAILED_VERIFICATION) == .tls(host: "api.example.com"))
+        #expect(mapped(CURLE_SSL_CONNECT_ERROR) == .tls(host: "api.example.com"))
+        #expect(mapped(CURLE_GOT_NOTHING) == .connectionLost)
+    }
+
+    @Test func failuresAfterTheHeadAreConnectionLossOrTimeout() {
+        #expect(mapped(CURLE_RECV_ERROR, afterHead: true) == .connectionLost)
+        #expect(mapped(CURLE_PARTIAL_FILE, afterHead: true) == .connectionLost)
+        #expect(mapped(CURLE_SSL_CONNECT_ERROR, afterHead: true) == .connectionLost)
+        #expect(mapped(CURLE_OPERATION_TIMEDOUT, afterHead: true) == .timedOut)
+        #expect(mapped(CURLE_OPERATION_TIMEDOUT) == .timedOut)
+    }
+
+    @Test func anythingElseKeepsLibcurlsOwnWords() {
+        #expect(mapped(CURLE_TOO_MANY_REDIRECTS) == .other("Number of redirects hit maximum amount"))
     }
 }

@@ -1,0 +1,132 @@
+import Foundation
+
+/// What `lessonplan doctor` found when it asked the model for one word.
+public struct ConnectionCheckResult: Sendable, Equatable {
+    /// Whether the server took the request and answered as a model stream.
+    public var ok: Bool
+    /// Seconds until the status and headers arrived; nil when they never did.
+    public var secondsToHead: Double?
+    /// Seconds until the answer ended or the check failed.
+    public var seconds: Double
+    /// The answer text (usually `OK`; may be empty when a reasoning model spent the few tokens thinking).
+    public var reply: String
+    /// A remark on a successful check, e.g. that the answer stopped at the tiny output limit.
+    public var note: String?
+    /// The error sentence when the check failed.
+    public var message: String?
+}
+
+/// One tiny request that proves the settings reach a model: same URL, headers and wire format as
+/// a plan, but a one-word prompt and a 16-token limit, sent once without retries.
+public enum ConnectionCheck {
+    public static let instructions = "You are checking a connection. Reply with the single word OK."
+    public static let input = "Say OK."
+    /// The smallest limit the Responses API accepts.
+    public static let maxOutputTokens = 16
+
+    /// Sends the check and reads the answer to its end.
+    public static func run(_ client: ModelClient) async -> ConnectionCheckResult {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var machine = TurnStateMachine(maxOutputTokens: maxOutputTokens)
+        machine.send()
+        var secondsToHead: Double?
+        do {
+            let stream = try await client.open(instructions: instructions, input: input, maxOutputTokens: maxOutputTokens)
+            secondsToHead = started.duration(to: clock.now).seconds
+            for try await event in stream {
+                _ = machine.receive(event)
+                if machine.isFinished { break }
+            }
+            _ = machine.endOfStream()
+        } catch let failure as RequestFailure {
+            _ = machine.fail(failure.error)
+        } catch let error as ModelError {
+            _ = machine.fail(error)
+        } catch {
+            _ = machine.cancel()
+        }
+        let seconds = started.duration(to: clock.now).seconds
+        let reply = machine.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch machine.state {
+        case .finished(.completed):
+            return ConnectionCheckResult(ok: true, secondsToHead: secondsToHead, seconds: seconds, reply: reply)
+        case .finished(.incomplete):
+            // A reasoning model may spend all 16 tokens thinking: the connection still works.
+            return ConnectionCheckResult(
+                ok: true, secondsToHead: secondsToHead, seconds: seconds, reply: reply,
+                note: "the answer stopped at the check's \(maxOutputTokens)-token limit; that is expected and fine")
+        case .finished(.failed) where machine.failure == .emptyAnswer:
+            return ConnectionCheckResult(
+                ok: true, secondsToHead: secondsToHead, seconds: seconds, reply: reply,
+                note: "the model answered with no text, as a reasoning model may with so few tokens")
+        case .finished(.cancelled):
+            return ConnectionCheckResult(
+                ok: false, secondsToHead: secondsToHead, seconds: seconds, reply: reply, message: "Cancelled.")
+        default:
+            return ConnectionCheckResult(
+                ok: false, secondsToHead: secondsToHead, seconds: seconds, reply: reply,
+                message: machine.failure?.errorDescription ?? "The check did not complete.")
+        }
+    }
+}
+
+extension ResolvedSettings {
+    /// The effective settings as `doctor` prints them, label and value; the key only masked.
+    /// - Parameter environment: for the proxy variables libcurl will read.
+    public func summary(environment: [String: String]) -> [(label: String, value: String)] {
+        let model = self.model
+        let key: String
+        if let apiKey = model.apiKey, !apiKey.isEmpty {
+            key = ModelSettings.maskedKey(apiKey)
+        } else if model.isLocal {
+            key = "not needed (--local)"
+        } else if model.endpoint != nil {
+            key = "not set (optional with --endpoint)"
+        } else {
+            key = "not set"
+        }
+        let retries = model.retryPolicy.maxRetries
+        return [
+            ("API key", key),
+            ("base URL", ModelSettings.redact(model.baseURL)),
+            ("endpoint", model.endpoint.map { ModelSettings.redact($0) } ?? "none"),
+            ("posts to", model.redactedURL),
+            ("model", model.model + (model.isLocal ? " (the offline model, --local)" : "")),
+            ("API", model.api == .responses ? "responses (Responses API)" : "chat (Chat Completions)"),
+            ("headers", model.extraHeaders.isEmpty ? "none" : model.extraHeaders.keys.sorted().joined(separator: ", ")),
+            ("output limit", "\(model.maxOutputTokens) tokens"),
+            (
+                "timeouts",
+                "idle \(Int(model.idleTimeout)) s, whole turn \(Int(model.deadline)) s, \(retries) \(retries == 1 ? "retry" : "retries")"
+            ),
+            ("proxy", Self.proxyDescription(for: model.requestURL, environment: environment)),
+            ("data dir", dataDirectory.root.path),
+            ("prompts", promptsDirectory?.path ?? "built in"),
+        ]
+    }
+
+    /// Which proxy libcurl will use for `url`, from the variables it reads, without credentials.
+    ///
+    /// libcurl reads `https_proxy` / `HTTPS_PROXY` for https URLs, only the lower-case
+    /// `http_proxy` for http ones, then `all_proxy` / `ALL_PROXY`; `no_proxy` / `NO_PROXY` lists
+    /// hosts (and domain suffixes, `*` for all) that go direct.
+    static func proxyDescription(for url: URL, environment: [String: String]) -> String {
+        let https = url.scheme?.lowercased() == "https"
+        let names =
+            (https ? ["https_proxy", "HTTPS_PROXY"] : ["http_proxy"]) + ["all_proxy", "ALL_PROXY"]
+        guard let name = names.first(where: { !(environment[$0] ?? "").isEmpty }), let value = environment[name] else {
+            return "none"
+        }
+        let noProxy = environment["no_proxy"] ?? environment["NO_PROXY"] ?? ""
+        let host = (url.host ?? "").lowercased()
+        let bypassed = noProxy.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .contains { entry in
+                let suffix = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
+                return entry == "*" || (!suffix.isEmpty && (host == suffix || host.hasSuffix("." + suffix)))
+            }
+        let shown = URL(string: value).map { ModelSettings.redact($0) } ?? "(unreadable)"
+        if bypassed { return "\(name)=\(shown), but \(host) is in NO_PROXY: direct" }
+        return "\(name)=\(shown)"
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import LessonPlanKit
+
+/// `lessonplan doctor`: the effective settings, then one tiny request to prove they work.
+struct Doctor {
+    let app: App
+    var console: Console { app.console }
+
+    static let flags = Flags.connection + Flags.common
+
+    /// Exits 0 when the model answered, 1 when the check failed, 2 for bad flags.
+    func run(_ arguments: [String]) async -> Int32 {
+        let settings: ResolvedSettings
+        do {
+            let parsed = try ParsedArguments.parse(arguments, specs: Self.flags, command: "doctor")
+            if parsed.has("help") {
+                console.out(Help.subcommand("doctor") ?? "")
+                return 0
+            }
+            if let extra = parsed.positionals.first {
+                throw UsageError(message: "doctor: unexpected “\(extra)”; run `lessonplan help doctor`.")
+            }
+            (settings, _) = try app.settings(from: parsed)
+        } catch {
+            console.error(error.message)
+            return 2
+        }
+        let rows = settings.summary(environment: app.environment)
+        let width = (rows.map(\.label.count).max() ?? 0) + 2
+        for row in rows {
+            console.line("  " + row.label.padding(toLength: width, withPad: " ", startingAt: 0) + row.value)
+        }
+        console.line()
+        console.line("Checking the connection with a one-word request to \(settings.model.redactedURL) …")
+        let interrupts = Interrupts(whenIdle: {})
+        let client = app.client(for: settings)
+        let result = await interrupts.run { await ConnectionCheck.run(client) }
+        let timing = String(format: "%.2f s", result.seconds)
+        guard result.ok else {
+            console.error(result.message ?? "The check failed.")
+            console.line("  failed after \(timing)")
+            return 1
+        }
+        let head = result.secondsToHead.map { String(format: ", first response after %.2f s", $0) } ?? ""
+        let words = result.reply.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let reply = words.isEmpty ? "" : ": “\(words.prefix(60))”"
+        console.line("  OK — the model answered in \(timing)\(head)\(reply)")
+        if let note = result.note { console.line("  (\(note))") }
+        return 0
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+@testable import LessonPlanKit
+import Testing
+
+/// Flags over environment over defaults, and the settings that are refused.
+@Suite struct SettingsResolverTests {
+    let key = ["OPENAI_API_KEY": "sk-test-SECRETKEY-9z8y7x6w5v", "HOME": "/home/t"]
+
+    func resolve(_ configure: (inout ConnectionFlags) -> Void = { _ in }, environment: [String: String]? = nil) throws
+        -> ResolvedSettings
+    {
+        var flags = ConnectionFlags()
+        configure(&flags)
+        return try ResolvedSettings.resolve(flags: flags, environment: environment ?? key)
+    }
+
+    @Test func defaultsAreSensibleForASlowReasoningModel() throws {
+        let settings = try resolve().model
+        #expect(settings.idleTimeout == 180)
+        #expect(settings.deadline == 600)
+        #expect(settings.retryPolicy.maxRetries == 2)
+        #expect(settings.requiresKey)
+        #expect(settings.requestURL.absoluteString == "https://api.openai.com/v1/responses")
+    }
+
+    @Test func retriesAndDeadlineComeFromFlags() throws {
+        let settings = try resolve {
+            $0.maxRetries = "0"
+            $0.deadline = "90"
+        }.model
+        #expect(settings.retryPolicy.maxRetries == 0)
+        #expect(settings.deadline == 90)
+        #expect(throws: SettingsError.self) { try resolve { $0.maxRetries = "11" } }
+        #expect(throws: SettingsError.self) { try resolve { $0.maxRetries = "two" } }
+        #expect(throws: SettingsError.self) { try resolve { $0.deadline = "0.5" } }
+    }
+
+    @Test func theKeyIsRefusedOverPlainHTTPToAnotherMachine() throws {
+        let remote = key.merging(["OPENAI_BASE_URL": "http://10.0.0.5:8080/v1"]) { $1 }
+        #expect(throws: SettingsError.self) { try resolve(environment: remote) }
+        #expect(throws: SettingsError.self) { try resolve({ $0.endpoint = "http://proxy.school.example/lessonplan" }) }
+        #expect(try resolve({ $0.allowInsecure = true }, environment: remote).model.apiKey != nil)
+        // This machine, or no key at all, is fine over http.
+        for base in ["http://127.0.0.1:8080/v1", "http://localhost:11434/v1", "http://[::1]:8080/v1"] {
+            #expect(throws: Never.self) { try resolve(environment: key.merging(["OPENAI_BASE_URL": base]) { $1 }) }
+        }
+        #expect(throws: Never.self) { try resolve(environment: ["OPENAI_BASE_URL": "http://10.0.0.5:8080/v1"]) }
+    }
+
+    @Test func anEndpointMakesTheKeyOptional() throws {
+        let settings = try resolve({ $0.endpoint = "https://worker.example/lessonplan" }, environment: [:]).model
+        #expect(!settings.requiresKey)
+        #expect(settings.requestURL.absoluteString == "https://worker.example/lessonplan")
+    }
+
+    @Test func localUsesTheOfflineServerWithoutTheKey() throws {
+        let settings = try resolve({ $0.local = true }, environment: key.merging(["LESSONPLAN_MODEL": "gpt-5.2"]) { $1 }).model
+        #expect(settings.isLocal)
+        #expect(!settings.requiresKey)
+        #expect(settings.apiKey == nil)
+        #expect(settings.model == ModelSettings.localModel)
+        #expect(settings.maxOutputTokens == 2048)
+        #expect(try resolve({ $0.local = true; $0.maxOutputTokens = "4000" }, environment: [:]).model.maxOutputTokens == 4000)
+        #expect(settings.requestURL.absoluteString == "http://127.0.0.1:8012/v1/responses")
+        let moved = try resolve({ $0.local = true }, environment: ["LESSONPLAN_LOCAL_PORT": "9123"]).model
+        #expect(moved.baseURL.absoluteString == "http://127.0.0.1:9123/v1")
+        #expect(throws: SettingsError.self) {
+            try resolve {
+                $0.local = true
+                $0.endpoint = "http://127.0.0.1:1/x"
+            }
+        }
+    }
+
+    @Test func doctorShowsTheKeyMaskedAndTheProxyWithoutCredentials() throws {
+        let environment = key.merging([
+            "HTTPS_PROXY": "http://teacher:hunter2@proxy.school.example:3128", "NO_PROXY": "intranet.example",
+        ]) { $1 }
+        let rows = Dictionary(uniqueKeysWithValues: try resolve(environment: environment).summary(environment: environment))
+        #expect(rows["API key"] == "sk-…6w5v")
+        #expect(rows["proxy"] == "HTTPS_PROXY=http://proxy.school.example:3128")
+        #expect(rows.values.allSatisfy { !$0.contains("SECRETKEY") && !$0.contains("hunter2") })
+        let bypass = environment.merging(["NO_PROXY": "localhost,.openai.com"]) { $1 }
+        let direct = Dictionary(uniqueKeysWithValues: try resolve(environment: bypass).summary(environment: bypass))
+        #expect(direct["proxy"] == "HTTPS_PROXY=http://proxy.school.example:3128, but api.openai.com is in NO_PROXY: direct")
+        // libcurl ignores upper-case HTTP_PROXY for http:// URLs.
+        let plain = ["OPENAI_BASE_URL": "http://127.0.0.1:8080/v1", "HTTP_PROXY": "http://proxy:3128"]
+        #expect(Dictionary(uniqueKeysWithValues: try resolve(environment: plain).summary(environment: plain))["proxy"] == "none")
+        #expect(Dictionary(uniqueKeysWithValues: try resolve(environment: [:]).summary(environment: [:]))["API key"] == "not set")
+    }
+}

@@ -1,0 +1,306 @@
+import Foundation
+import LessonPlanKit
+import Synchronization
+import TestSupport
+import Testing
+
+/// The session engine against the loopback fake, with a retry clock that records its waits
+/// instead of sleeping: every retry, failure, `/retry` and `/continue`, and what the transcript keeps.
+@Suite struct SessionEngineTests {
+    /// Collects what a turn reported, for checking the retry lines.
+    final class ProgressLog: Sendable {
+        private let events = Mutex<[TurnProgress]>([])
+        func record(_ progress: TurnProgress) { events.withLock { $0.append(progress) } }
+        var all: [TurnProgress] { events.withLock { $0 } }
+        var waits: [RetryWait] {
+            all.compactMap { if case .retrying(let wait) = $0 { wait } else { nil } }
+        }
+        var text: String {
+            all.map { if case .text(let text) = $0 { text } else { "" } }.joined()
+        }
+    }
+
+    struct Fixture {
+        let server: FakeOpenAIServer
+        let home: TemporaryHome
+        let clock: RecordingRetryClock
+        let engine: SessionEngine
+        let inputs: LessonInputs
+
+        init(
+            maxRetries: Int = 2, deadline: TimeInterval = 600, idleTimeout: TimeInterval = 30,
+            clock: RecordingRetryClock = RecordingRetryClock()
+        ) async throws {
+            server = try await FakeOpenAIServer()
+            home = try TemporaryHome()
+            self.clock = clock
+            inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
+            let settings = ModelSettings(
+                baseURL: server.baseURL, apiKey: "sk-test-SECRETKEY-9z8y7x6w5v", model: "gpt-5.2",
+                idleTimeout: idleTimeout, deadline: deadline, retryPolicy: RetryPolicy(maxRetries: maxRetries))
+            engine = try SessionEngine(
+                newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
+                client: ModelClient(transport: URLSessionTransport(), settings: settings), toolVersion: "test",
+                retryClock: clock)
+        }
+
+        func generate(_ log: ProgressLog = ProgressLog()) async -> TurnOutcome {
+            await engine.run(command: "/generate", refinement: Refinement(template: "generate", inputs: inputs)) {
+                log.record($0)
+            }
+        }
+
+        func shorten(to minutes: Int, _ log: ProgressLog = ProgressLog()) async throws -> TurnOutcome {
+            var target = inputs
+            target.minutes = minutes
+            return await engine.run(command: "/shorten \(minutes)", refinement: Refinement(template: "shorten", inputs: target)) {
+                log.record($0)
+            }
+        }
+
+        /// The session as a resumed process would rebuild it from the file.
+        func reread() async throws -> SessionState {
+            let id = await engine.state.header.id
+            let loaded = try TranscriptReader.read(home.directory.transcript(id: id))
+            return try #require(TranscriptReader.state(of: loaded))
+        }
+    }
+
+    @Test func aRateLimitWithRetryAfterIsWaitedOutAndThenSucceeds() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.home.remove() }
+        try await fixture.server.script([.error(status: 429, headers: ["retry-after": "2"]), .plan])
+        let log = ProgressLog()
+        let outcome = await fixture.generate(log)
+
+        #expect(outcome.status == .completed)
+        #expect(outcome.version == 1)
+        #expect(fixture.clock.sleeps == [2])
+        #expect(log.waits == [RetryWait(reason: "rate limited", seconds: 2, retry: 1, maxRetries: 2)])
+        #expect(log.waits.first?.description == "rate limited — retrying in 2 s (1/2)")
+        #expect(try await fixture.server.requests().count == 2)
+        // One turn in the transcript, whatever the number of attempts.
+        let state = try await fixture.reread()
+        #expect(state.turns.count == 1)
+        #expect(state.turns.first?.ended?.status == .completed)
+        #expect(state.currentVersion == 1)
+    }
+
+    @Test func fiveHundredThreeTimesFailsAfterTwoBackedOffRetries() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.home.remove() }
+        _ = await fixture.generate()
+        try await fixture.server.reset()
+        try await fixture.server.script([.error(status: 500), .error(status: 500), .error(status: 500)])
+        let outcome = try await fixture.shorten(to: 30)
+
+        #expect(outcome.status == .failed)
+        #expect(outcome.version == nil)
+        // 0.5 s and 1 s, each less the fixed jitter of 0.5 × 25%.
+        #expect(fixture.clock.sleeps == [0.4375, 0.875])
+        #expect(outcome.message?.hasPrefix("The server had an error (500: The server had an error while processing your request.") == true)
+        #expect(outcome.message?.contains("/retry") == true)
+        #expect(try await fixture.server.requests().count == 3)
+        let state = try await fixture.reread()
+        #expect(state.currentVersion == 1)
+        #expect(state.versions.count == 1)
+        let last = try #require(state.turns.last?.ended)
+        #expect(last.status == .failed && last.version == nil && last.error == outcome.message)
+        #expect(state.retryTarget?.command == "/shorten 30")
+    }
+
+    @Test func noRetriesWhenTheyAreTurnedOff() async throws {
+        let fixture = try await Fixture(maxRetries: 0)
+        defer { fixture.home.remove() }
+        try await fixture.server.script([.error(status: 503)])
+        let outcome = await fixture.generate()
+        #expect(outcome.status == .failed)
+        #expect(fixture.clock.sleeps.isEmpty)
+        #expect(try await fixture.server.requests().count == 1)
+    }
+
+    @Test func aSpentQuotaFailsAtOnceAndSaysWhereToCheckBilling() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.home.remove() }
+        try await fixture.server.script([
+            .error(status: 429, message: "You exceeded your current quota.", type: "insufficient_quota", code: "insufficient_quota")
+        ])
+        let outcome = await fixture.generate()
+        #expect(outcome.status == .failed)
+        #expect(outcome.message?.contains("quota is used up") == true)
+        #expect(outcome.message?.contains("billing") == true)
+        #expect(fixture.clock.sleeps.isEmpty)
+        #expect(try await fixture.server.requests().count == 1)
+    }
+
+    @Test func aStreamCutAfterTextIsNotRetriedAndKeepsThePartialText() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.home.remove() }
+        _ = await fixture.generate()
+        try await fixture.server.script([.cut(afterDeltas: 4)])
+        let log = ProgressLog()
+        let outcome = try await fixture.shorten(to: 30, log)
+
+        #expect(outcome.status == .failed)
+        #expect(!log.text.isEmpty)
+        #expect(outcome.text == log.text)
+        #expect(outcome.message?.contains("dropped before the answer was complete") == true)
+        #expect(outcome.message?.contains("/retry") == true)
+        #expect(fixture.clock.sleeps.isEmpty)
+        #expect(try await fixture.server.requests().count == 2)
+        let state = try await fixture.reread()
+        #expect(state.currentVersion == 1)
+        #expect(state.turns.last?.ended?.output == log.text)
+    }
+
+    @Test func aStreamCutBeforeAnyTextIsRetried() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.home.remove() }
+        try await fixture.server.script([.cut(afterDeltas: 0), .plan])
+        let log = ProgressLog()
+        let outcome = await fixture.generate(log)
+        #expect(outcome.status == .completed)
+        #expect(log.waits.map(\.reason) == ["connection dropped"])
+        #expect(log.text.contains("Plan #2"))
+        #expect(!log.text.contains("Plan #1"))
+    }
+
+    @Test func ctrlCDuringARetryWaitCancelsTheTurn() async throws {
+        let clock = RecordingRetryClock(holdsUntilCancelled: true)
+        let fixture = try await Fixture(clock: clock)
+        defer { fixture.home.remove() }
+        try await fixture.server.script([.error(status: 429, headers: ["retry-after": "30"])])
+        let engine = fixture.engine
+        let inputs = fixture.inputs
+        let turn = Task {
+            await engine.run(command: "/generate", refinement: Refinement(template: "generate", inputs: inputs)) { _ in }
+        }
+        var waits = clock.waits.makeAsyncIterator()
+        #expect(await waits.next() == 30)
+        turn.cancel()
+        let outcome = await turn.value
+
+        #expect(outcome.status == .cancelled)
+        #expect(outcome.message == "Cancelled; the plan is unchanged.")
+        #expect(try await fixture.server.requests().count == 1)
+        let state = try await fixture.reread()
+        #expect(state.turns.last?.ended?.status == .cancelled)
+        #expect(state.retryTarget?.command == "/generate")
+    }
+
+    @Test func theTotalDeadlineStopsAServerThatTricklesOn() async throws {
+        // The idle timeout never fires (a delta every 200 ms), so only the deadline can end it.
+        let fixture = try await Fixture(deadline: 1)
+        defer { fixture.home.remove() }
+        try await fixture.server.script([.slow(delayMs: 200)])
+        let log = ProgressLog()
+        let outcome = await fixture.generate(log)
+
+        #expect(outcome.status == .failed)
+        #expect(outcome.message == ModelError.deadline(seconds: 1).errorDescription)
+        #expect(outcome.message?.contains("--deadline") == true)
+        #expect(outcome.text == log.text)
+        #expect(try await fixture.server.clientClosed(request: 1))
+        let state = try await fixture.reread()
+        #expect(state.turns.last?.ended?.error == outcome.message)
+    }
+
+    @Test func retrySendsTheSameRequestAgainAndRecordsWhichTurnItRepeats() async throws {
+        let fixture = try await Fixture(maxRetries: 0)
+        defer { fixture.home.remove() }
+        _ = await fixture.generate()
+        try await fixture.server.script([.error(status: 500)])
+        _ = try await fixture.shorten(to: 30)
+        let outcome = await fixture.engine.retry { _ in }
+
+        #expect(outcome.status == .completed)
+        #expect(outcome.version == 2)
+        let requests = try await fixture.server.requests()
+        #expect(requests.count == 3)
+        #expect(requests[2].inputText == requests[1].inputText)
+        #expect(requests[2].instructions == requests[1].instructions)
+        let state = try await fixture.reread()
+        let retried = try #require(state.turns.last?.started)
+        #expect(retried.command == "/shorten 30")
+        #expect(retried.retryOf == 2)
+        #expect(retried.baseVersion == 1)
+        #expect(state.version(2)?.parent == 1)
+        #expect(state.version(2)?.inputs.minutes == 30)
+        #expect(state.retryTarget == nil)
+        let nothing = await fixture.engine.retry { _ in }
+        #expect(nothing.status == .failed && nothing.message?.hasPrefix("Nothing to retry") == true)
+    }
+
+    @Test func anIncompleteAnswerIsADraftThatContinueFinishes() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.home.remove() }
+        _ = await fixture.generate()
+        try await fixture.server.script([
+            .incomplete(text: "Learning Objective\nStudents will", reason: "max_output_tokens"),
+            .text(" explain why tides rise.\nMaterials\n- A globe\n"),
+        ])
+        let first = try await fixture.shorten(to: 30)
+        #expect(first.status == .incomplete)
+        #expect(first.message?.contains("/continue") == true)
+        #expect(first.message?.contains("output limit of 8192 tokens") == true)
+
+        // The draft survives a resume: it is folded from the transcript.
+        let resumed = try await fixture.reread()
+        let draft = try #require(resumed.draft)
+        #expect(draft.text == "Learning Objective\nStudents will")
+        #expect(draft.baseVersion == 1)
+        #expect(resumed.commandContext.draftCommand == "/shorten 30")
+        #expect(resumed.currentVersion == 1)
+
+        let log = ProgressLog()
+        let outcome = await fixture.engine.continueDraft { log.record($0) }
+        #expect(outcome.status == .completed)
+        #expect(log.text == " explain why tides rise.\nMaterials\n- A globe\n")
+        let state = try await fixture.reread()
+        let joined = try #require(state.current)
+        #expect(joined.number == 2)
+        #expect(joined.text == "Learning Objective\nStudents will explain why tides rise.\nMaterials\n- A globe\n")
+        #expect(joined.parent == 1)
+        #expect(joined.inputs.minutes == 30)
+        #expect(joined.command == "/continue")
+        #expect(state.turns.last?.started.continues == 2)
+        #expect(state.draft == nil)
+        let request = try #require(try await fixture.server.requests().last?.inputText)
+        #expect(request.contains("<<<DRAFT\nLearning Objective\nStudents will\nDRAFT>>>"))
+        #expect(request.contains("30-minute 6–8 lesson on Tides"))
+    }
+
+    @Test func retryingAFailedContinueStillJoinsTheDraft() async throws {
+        let fixture = try await Fixture(maxRetries: 0)
+        defer { fixture.home.remove() }
+        try await fixture.server.script([
+            .incomplete(text: "Part one,", reason: "max_output_tokens"), .error(status: 502), .text(" part two."),
+        ])
+        _ = await fixture.generate()
+        let failed = await fixture.engine.continueDraft { _ in }
+        #expect(failed.status == .failed)
+        let outcome = await fixture.engine.retry { _ in }
+        #expect(outcome.status == .completed)
+        let state = try await fixture.reread()
+        #expect(state.current?.text == "Part one, part two.")
+        #expect(state.turns.last?.started.retryOf == 2)
+        #expect(state.turns.last?.started.continues == 1)
+    }
+
+    @Test func withoutAKeyNothingIsSentButTheTurnIsRecorded() async throws {
+        let server = try await FakeOpenAIServer()
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
+        let engine = try SessionEngine(
+            newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
+            client: ModelClient(
+                transport: URLSessionTransport(), settings: ModelSettings(baseURL: server.baseURL, apiKey: nil, model: "m")),
+            toolVersion: "test", retryClock: RecordingRetryClock())
+        let outcome = await engine.run(command: "/generate", refinement: Refinement(template: "generate", inputs: inputs)) { _ in }
+        #expect(outcome.status == .failed)
+        #expect(outcome.message == ModelError.noKey.errorDescription)
+        #expect(try await server.requests().isEmpty)
+        #expect(await engine.state.turns.last?.ended?.error == ModelError.noKey.errorDescription)
+    }
+}
