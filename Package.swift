@@ -8,11 +8,16 @@ let package = Package(
         .library(name: "LessonPlanKit", targets: ["LessonPlanKit"]),
     ],
     targets: [
-        // The only C in the project: a non-variadic shim over libedit.
+        // The only C in the project: non-variadic shims over libedit and libcurl.
         .systemLibrary(
             name: "CEditLine",
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // Build-time tool that turns the top-level prompts/ folder into Swift source.
         .executableTarget(name: "PromptEmbedder"),
@@ -24,6 +29,7 @@ let package = Package(
         // Every decision lives here; nothing here prints.
         .target(
             name: "LessonPlanKit",
+            dependencies: ["CCurl"],
             plugins: ["EmbedPrompts"]
         ),
         // The thin executable: flags, the libedit loop, Ctrl-C, rendering.
