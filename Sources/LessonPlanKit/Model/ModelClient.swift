@@ -112,7 +112,7 @@ public struct ModelClient: Sendable {
         return String((line ?? "").trimmingCharacters(in: .whitespaces).prefix(160))
     }
 
-    static func collect(_ body: AsyncThrowingStream<Data, any Error>, limit: Int) async -> Data {
+    static func collect(_ body: HTTPBody, limit: Int) async -> Data {
         var data = Data()
         do {
             for try await chunk in body {
@@ -127,7 +127,7 @@ public struct ModelClient: Sendable {
 /// The events of one streaming answer, decoded as the bytes arrive.
 public struct ModelEventStream: AsyncSequence, Sendable {
     public typealias Element = StreamEvent
-    let body: AsyncThrowingStream<Data, any Error>
+    let body: HTTPBody
     let api: APIFlavor
     let status: Int
     let host: String
@@ -139,7 +139,7 @@ public struct ModelEventStream: AsyncSequence, Sendable {
     }
 
     public struct Iterator: AsyncIteratorProtocol {
-        var body: AsyncThrowingStream<Data, any Error>.AsyncIterator
+        var body: HTTPBody.AsyncIterator
         var decoder: any StreamEventDecoder
         let status: Int
         let host: String
@@ -151,7 +151,7 @@ public struct ModelEventStream: AsyncSequence, Sendable {
         var head = Data()
 
         init(
-            body: AsyncThrowingStream<Data, any Error>.AsyncIterator, decoder: any StreamEventDecoder, status: Int,
+            body: HTTPBody.AsyncIterator, decoder: any StreamEventDecoder, status: Int,
             host: String
         ) {
             self.body = body

@@ -168,7 +168,7 @@ private final class Exchange: Sendable {
         continuation.onTermination = { [self] termination in
             if case .cancelled = termination { cancel() }
         }
-        waiting.resume(returning: HTTPStreamingResponse(head: head, body: stream))
+        waiting.resume(returning: HTTPStreamingResponse(head: head, body: HTTPBody(StreamSource(stream))))
         return true
     }
 
@@ -203,6 +203,22 @@ private final class Exchange: Sendable {
         case .idle, .finished:
             break
         }
+    }
+}
+
+/// The pushed chunks of one response, read by one reader at a time.
+///
+/// Unchecked Sendable: the iterator is only used by the body's single reader, one call at a time.
+/// Dropping it ends the stream, whose termination handler then cancels the data task.
+private final class StreamSource: HTTPBodySource, @unchecked Sendable {
+    private var iterator: AsyncThrowingStream<Data, any Error>.AsyncIterator
+
+    init(_ stream: AsyncThrowingStream<Data, any Error>) {
+        iterator = stream.makeAsyncIterator()
+    }
+
+    func next() async throws -> Data? {
+        try await iterator.next()
     }
 }
 

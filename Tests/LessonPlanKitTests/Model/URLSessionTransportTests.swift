@@ -16,7 +16,7 @@ import Testing
             body: Data(body.utf8), idleTimeout: idleTimeout)
     }
 
-    private func collect(_ body: AsyncThrowingStream<Data, any Error>) async throws -> [Data] {
+    private func collect(_ body: HTTPBody) async throws -> [Data] {
         var chunks: [Data] = []
         for try await chunk in body {
             chunks.append(chunk)
