@@ -89,9 +89,9 @@ struct App {
         }
     }
 
-    /// The real network transport, configured from the settings.
+    /// The real network transport (libcurl; proxies from the environment), configured from the settings.
     func client(for settings: ResolvedSettings) -> ModelClient {
-        ModelClient(transport: URLSessionTransport(), settings: settings.model)
+        ModelClient(transport: CurlTransport(userAgent: "lessonplan/\(Self.version)"), settings: settings.model)
     }
 
     /// Reads lesson inputs from flags; missing ones come from `ask`, or defaults when it is nil.

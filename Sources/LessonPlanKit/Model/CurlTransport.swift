@@ -326,8 +326,8 @@ final class HandlePool: Sendable {
 // MARK: - Error mapping
 
 extension CurlTransport {
-    /// Translates libcurl's result into the transport's own errors, as URLSessionTransport
-    /// translated the same results passed through URLSession.
+    /// Translates libcurl's result into the transport's own errors, the way the URLSession
+    /// transport before it translated the same results as URLSession passed them on.
     ///
     /// After the head, any failure but a timeout means the body broke off, which is what
     /// `connectionLost` tells the user; even a TLS read error is a dropped connection then.
