@@ -39,7 +39,9 @@ final class CurlTransfer: @unchecked Sendable {
     private let condition = NSCondition()
     private var headWaiter: CheckedContinuation<HTTPStreamingResponse, any Error>?
     private var chunkWaiter: CheckedContinuation<Data?, any Error>?
-    private var buffered = Data()
+    private var buffered = ChunkQueue()
+    /// libcurl's thread waits for room in `buffered`.
+    private var producerWaiting = false
     private var headDelivered = false
     private var cancelled = false
     private var end: Result<Void, TransportError>?
@@ -102,7 +104,7 @@ final class CurlTransfer: @unchecked Sendable {
         reader?.resume(throwing: CancellationError())
     }
 
-    /// The next piece of the body: everything buffered so far, or the next read when nothing is.
+    /// The next piece of the body: the oldest buffered one, or the next read when nothing is.
     func nextChunk() async throws -> Data? {
         if Task.isCancelled {
             cancel()
@@ -145,11 +147,12 @@ final class CurlTransfer: @unchecked Sendable {
         if cancelled {
             return .failure(CancellationError())
         }
-        if !buffered.isEmpty {
-            let chunk = buffered
-            buffered = Data()
-            // There is room again for libcurl's thread, if it waits.
-            condition.signal()
+        if let chunk = buffered.popFirst() {
+            // Wake libcurl's thread only once half the buffer is free: one wake-up per half
+            // buffer, not one per chunk, when the reader is the slower side.
+            if producerWaiting, buffered.byteCount <= bufferLimit / 2 {
+                condition.signal()
+            }
             return .chunk(chunk)
         }
         guard let end else { return .wait }
@@ -205,10 +208,15 @@ final class CurlTransfer: @unchecked Sendable {
         }
         guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
         condition.lock()
-        // An empty buffer always takes a read, so one read larger than the limit cannot block forever.
-        while !cancelled, !buffered.isEmpty, buffered.count + bytes.count > bufferLimit {
+        if !buffered.isEmpty, buffered.byteCount + bytes.count > bufferLimit {
+            // Full: wait until the reader has taken half. Reads are at most half the limit, so
+            // this one then fits; an empty buffer takes any read, so none can wait forever.
             stats.producerWaits += 1
-            condition.wait()
+            producerWaiting = true
+            while !cancelled, !buffered.isEmpty, buffered.byteCount > bufferLimit / 2 {
+                condition.wait()
+            }
+            producerWaiting = false
         }
         guard !cancelled else {
             condition.unlock()
@@ -222,8 +230,8 @@ final class CurlTransfer: @unchecked Sendable {
             reader.resume(returning: Data(bytes: base, count: bytes.count))
             return true
         }
-        buffered.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        stats.peakBufferedBytes = max(stats.peakBufferedBytes, buffered.count)
+        buffered.append(UnsafeRawBufferPointer(start: base, count: bytes.count))
+        stats.peakBufferedBytes = max(stats.peakBufferedBytes, buffered.byteCount)
         condition.unlock()
         return true
     }
@@ -292,5 +300,53 @@ final class CurlBody: HTTPBodySource {
 
     func next() async throws -> Data? {
         try await transfer.nextChunk()
+    }
+}
+
+/// Body bytes waiting for the reader, in the pieces libcurl wrote them.
+///
+/// A large piece keeps an allocation of its own: one copy out of libcurl's buffer, and memory the
+/// allocator hands out again once the reader is done, where one growing buffer was copied as it
+/// grew and faulted in fresh pages for every megabyte. Small pieces are packed together, so a
+/// stream of tiny events does not queue up as tiny chunks.
+struct ChunkQueue {
+    /// Pieces below this size share a chunk of this capacity.
+    static let packing = 16 * 1024
+
+    private var chunks: [Data] = []
+    private var head = 0
+    /// Bytes in the queue.
+    private(set) var byteCount = 0
+
+    var isEmpty: Bool { byteCount == 0 }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        let pointer = base.assumingMemoryBound(to: UInt8.self)
+        if bytes.count < Self.packing, head < chunks.count, chunks[chunks.count - 1].count + bytes.count <= Self.packing {
+            chunks[chunks.count - 1].append(pointer, count: bytes.count)
+        } else if bytes.count < Self.packing {
+            var chunk = Data(capacity: Self.packing)
+            chunk.append(pointer, count: bytes.count)
+            chunks.append(chunk)
+        } else {
+            chunks.append(Data(bytes: base, count: bytes.count))
+        }
+        byteCount += bytes.count
+    }
+
+    /// The oldest chunk, never empty; nil when the queue is.
+    mutating func popFirst() -> Data? {
+        guard head < chunks.count else { return nil }
+        let chunk = chunks[head]
+        // Let go of it here, so the reader holds the only reference.
+        chunks[head] = Data()
+        head += 1
+        if head == chunks.count {
+            chunks.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        byteCount -= chunk.count
+        return chunk
     }
 }

@@ -18,8 +18,8 @@ import Synchronization
 public final class CurlTransport: HTTPTransport {
     /// The most body bytes held for a reader that has fallen behind: two of libcurl's reads.
     public static let defaultBufferLimit = 512 * 1024
-    /// libcurl's read size. Large, so a fast stream costs few callbacks; never above the limit,
-    /// so one read always fits into an empty buffer.
+    /// libcurl's read size. Large, so a fast stream costs few callbacks; at most half the buffer,
+    /// which is what the buffer frees before libcurl's thread goes on.
     static let largestRead = 256 * 1024
 
     private let userAgent: String
@@ -31,7 +31,9 @@ public final class CurlTransport: HTTPTransport {
     ///   - bufferLimit: body bytes held ahead of the reader before the transfer waits for it.
     public init(userAgent: String = "lessonplan", bufferLimit: Int = CurlTransport.defaultBufferLimit) {
         self.userAgent = userAgent
-        self.bufferLimit = max(bufferLimit, 16 * 1024)
+        // A read is at most half the buffer, and libcurl may hand over 16 KB at once whatever
+        // its read size: so never below 32 KB.
+        self.bufferLimit = max(bufferLimit, 32 * 1024)
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
@@ -42,7 +44,7 @@ public final class CurlTransport: HTTPTransport {
         }
         let transfer = CurlTransfer(host: host, bufferLimit: bufferLimit)
         let options = Options(
-            userAgent: userAgent, readSize: min(bufferLimit, Self.largestRead), pool: pool)
+            userAgent: userAgent, readSize: min(bufferLimit / 2, Self.largestRead), pool: pool)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 // Cancellation may have come first: then no thread, no connection, nothing sent.

@@ -303,3 +303,43 @@ import Testing
         #expect(mapped(CURLE_GOT_NOTHING, "Empty reply from server") == .connectionLost)
     }
 }
+
+/// The queue between libcurl's thread and the reader: order, byte count, and packing.
+@Suite struct ChunkQueueTests {
+    private func append(_ bytes: [UInt8], to queue: inout ChunkQueue) {
+        bytes.withUnsafeBytes { queue.append($0) }
+    }
+
+    @Test func smallPiecesArePackedAndLargeOnesKeptWhole() {
+        var queue = ChunkQueue()
+        #expect(queue.isEmpty)
+        #expect(queue.popFirst() == nil)
+        append(Array(repeating: 1, count: 100), to: &queue)
+        append(Array(repeating: 2, count: 200), to: &queue)
+        append(Array(repeating: 3, count: 40_000), to: &queue)
+        append(Array(repeating: 4, count: 10), to: &queue)
+        append([], to: &queue)
+        #expect(queue.byteCount == 40_310)
+
+        #expect(queue.popFirst() == Data(Array(repeating: 1, count: 100) + Array(repeating: 2, count: 200)))
+        #expect(queue.popFirst() == Data(Array(repeating: 3, count: 40_000)))
+        #expect(queue.byteCount == 10)
+        append(Array(repeating: 5, count: 5), to: &queue)
+        #expect(queue.popFirst() == Data(Array(repeating: 4, count: 10) + Array(repeating: 5, count: 5)))
+        #expect(queue.popFirst() == nil)
+        #expect(queue.isEmpty)
+    }
+
+    @Test func packedChunksStayWithinThePackingSize() {
+        var queue = ChunkQueue()
+        for _ in 0..<100 {
+            append(Array(repeating: 7, count: 1_000), to: &queue)
+        }
+        var sizes: [Int] = []
+        while let chunk = queue.popFirst() {
+            sizes.append(chunk.count)
+        }
+        #expect(sizes.reduce(0, +) == 100_000)
+        #expect(sizes.allSatisfy { $0 <= ChunkQueue.packing })
+    }
+}
