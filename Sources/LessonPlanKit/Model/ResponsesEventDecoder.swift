@@ -20,6 +20,18 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
         Self.textDeltaFastPath(message.data)
     }
 
+    /// Text deltas straight from the bytes. Only ASCII data is read here: decoding it as UTF-8
+    /// changes nothing, so the bytes are exactly what ``decode(_:)`` would read; other deltas
+    /// are declined and go the long way.
+    public mutating func decode(rawData data: UnsafeBufferPointer<UInt8>, appendingTextTo text: inout [UInt8])
+        -> RawEventDecoding
+    {
+        if ResponsesDeltaScanner.isASCII(data), ResponsesDeltaScanner.appendTextDelta(in: data, to: &text) {
+            return .appendedText
+        }
+        return .declined
+    }
+
     /// The event one message's JSON means, reading text deltas without a JSON parser when it can.
     public static func event(fromJSON data: String) -> StreamEvent {
         if let delta = textDeltaFastPath(data) {
