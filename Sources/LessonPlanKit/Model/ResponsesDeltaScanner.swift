@@ -29,6 +29,24 @@ enum ResponsesDeltaScanner {
         return false
     }
 
+    /// Where the value of a leading `"type"` member lies: the bytes start `{"type":"`, and the
+    /// plain string (no escapes, no control characters) that follows ends before a `,` or `}`.
+    static func leadingType(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard let base = bytes.baseAddress else { return nil }
+        let prefix = leadingTypePrefix.utf8CodeUnitCount
+        guard bytes.count > prefix, memcmp(base, leadingTypePrefix.utf8Start, prefix) == 0,
+            let end = plainStringEnd(base, count: bytes.count, from: prefix), end + 1 < bytes.count,
+            base[end + 1] == comma || base[end + 1] == closeBrace
+        else { return nil }
+        return prefix..<end
+    }
+
+    /// Whether `range` of `bytes` reads `response.output_text.delta`.
+    static func isTextDeltaType(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        return matches(base, range, deltaType)
+    }
+
     /// Whether every byte is below 0x80, checked eight at a time. For ASCII, decoding as UTF-8
     /// changes nothing, so reading the bytes is reading the string.
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -299,6 +317,7 @@ enum ResponsesDeltaScanner {
     private static let typeKey: StaticString = "type"
     private static let deltaKey: StaticString = "delta"
     private static let deltaType: StaticString = "response.output_text.delta"
+    private static let leadingTypePrefix: StaticString = #"{"type":""#
     private static let trueLiteral: StaticString = "true"
     private static let falseLiteral: StaticString = "false"
     private static let nullLiteral: StaticString = "null"

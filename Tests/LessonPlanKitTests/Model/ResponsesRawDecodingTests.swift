@@ -3,7 +3,8 @@ import LessonPlanKit
 import Testing
 import TestSupport
 
-/// Events read straight from the bytes must mean what the same message means to ``decode(_:)``.
+/// Events read straight from the bytes must mean what the same message means to ``decode(_:)``,
+/// and what the decoder skips or reads only in part must not change what a valid stream says.
 @Suite struct ResponsesRawDecodingTests {
     private func raw(_ data: String) -> (RawEventDecoding, text: String) {
         var decoder = ResponsesEventDecoder()
@@ -42,9 +43,10 @@ import TestSupport
         let counts = checkAgreement(SSEFixtures.responsesStream())
         // ASCII deltas are read raw; the sample's dashes and quotes are declined and go the long way.
         #expect(counts.text > 10)
+        #expect(counts.events > 10)
         #expect(counts.declined > 0)
         let llama = checkAgreement(SSEFixtures.llamaServerResponsesStream())
-        #expect(llama.text > 10)
+        #expect(llama.text + llama.events > 10)
         for ending in [SSEFixtures.ResponsesEnding.incomplete(reason: "max_output_tokens"), .failed(message: "x", code: "server_error")] {
             _ = checkAgreement(SSEFixtures.responsesStream(ending: ending))
         }
@@ -65,6 +67,44 @@ import TestSupport
                 #expect(message(data) == [.textDelta(delta)])
             }
         }
+    }
+
+    @Test func typesNobodyReadsAreSkippedWithoutParsingTheRest() {
+        // Damage after a leading type the decoder does not read goes unnoticed: nothing reads it.
+        let broken = #"{"type":"response.output_text.done","text":"\ud800","#
+        #expect(message(broken) == [.unknown(type: "response.output_text.done")])
+        #expect(raw(broken).0 == .event(.unknown(type: "response.output_text.done")))
+        // A type it reads is still checked, and reported when broken.
+        for data in [#"{"type":"response.completed","response":{"#, #"{"type":"response.completed","response":{"id":"\ud800"}}"#] {
+            #expect(raw(data).0 == .declined)
+            guard case .malformed = message(data).first else {
+                Issue.record("expected .malformed for \(data)")
+                continue
+            }
+        }
+        // Without a leading type (or with whitespace), the event's structure is checked as before;
+        // strings nobody reads are not decoded either way.
+        #expect(message(#"{"sequence_number":1,"type":"response.output_text.done"}"#) == [.unknown(type: "response.output_text.done")])
+        #expect(message(#"{ "type":"response.output_text.done","text":"\ud800"}"#) == [.unknown(type: "response.output_text.done")])
+        #expect(message(#"{ "type":"response.output_text.done","text":"x","#).first.map { if case .malformed = $0 { true } else { false } } == true)
+    }
+
+    @Test func finalEventsAreReadForTheirIDAndUsageOnly() {
+        let text = String(repeating: "A long plan \"quoted\" – with \\ escapes\n", count: 20_000)
+        let output = #"[{"type":"message","content":[{"type":"output_text","text":\#(SSEFixtures.jsonString(text))}]}]"#
+        let usage = #"{"input_tokens":900,"output_tokens":79,"output_tokens_details":{"reasoning_tokens":64}}"#
+        let completed = #"{"type":"response.completed","response":{"id":"resp_1","output":\#(output),"usage":\#(usage)}}"#
+        let expected = StreamEvent.completed(responseID: "resp_1", usage: Usage(inputTokens: 900, outputTokens: 79, reasoningTokens: 64))
+        #expect(message(completed) == [expected])
+        #expect(raw(completed).0 == .event(expected))
+        // Odd shapes read as JSONValue subscripts would read them.
+        #expect(message(#"{"type":"response.completed","response":"x"}"#) == [.completed(responseID: nil, usage: nil)])
+        #expect(message(#"{"type":"response.completed","response":null}"#) == [.completed(responseID: nil, usage: nil)])
+        #expect(message(#"{"type":"response.completed","response":{"id":5,"usage":[]}}"#) == [.completed(responseID: nil, usage: nil)])
+        #expect(message(#"{"type":"response.incomplete","response":{"id":"r","incomplete_details":{"reason":"max_output_tokens"}}}"#)
+            == [.incomplete(responseID: "r", reason: "max_output_tokens", usage: nil)])
+        #expect(message(#"{"type":"error","error":{"message":"m","code":429}}"#) == [.error(message: "m", code: "429")])
+        #expect(message(#"{"type":"response.refusal.delta","delta":"no"}"#) == [.refusalDelta("no")])
     }
 
     /// The eight-bytes-at-a-time string scan finds the end, or the character that stops it, at
