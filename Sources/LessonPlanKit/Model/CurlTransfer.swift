@@ -40,7 +40,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var headWaiter: CheckedContinuation<HTTPStreamingResponse, any Error>?
     private var chunkWaiter: CheckedContinuation<Data?, any Error>?
     private var buffered = ChunkQueue()
-    /// libcurl's thread waits for room in `buffered`.
+    /// libcurl's thread waits for room in `buffered` and has not been woken yet.
     private var producerWaiting = false
     private var headDelivered = false
     private var cancelled = false
@@ -134,10 +134,20 @@ final class CurlTransfer: @unchecked Sendable {
     /// next read or the end.
     private func takeNext(orWait waiter: CheckedContinuation<Data?, any Error>?) -> Next {
         condition.lock()
-        defer { condition.unlock() }
         let ready = next()
         if case .wait = ready, let waiter {
             chunkWaiter = waiter
+        }
+        // Wake libcurl's thread only once half the buffer is free: one wake-up per half buffer,
+        // not one per chunk, when the reader is the slower side. After unlocking, so it does not
+        // wake only to wait for the lock.
+        let wake = producerWaiting && buffered.byteCount <= bufferLimit / 2
+        if wake {
+            producerWaiting = false
+        }
+        condition.unlock()
+        if wake {
+            condition.signal()
         }
         return ready
     }
@@ -148,11 +158,6 @@ final class CurlTransfer: @unchecked Sendable {
             return .failure(CancellationError())
         }
         if let chunk = buffered.popFirst() {
-            // Wake libcurl's thread only once half the buffer is free: one wake-up per half
-            // buffer, not one per chunk, when the reader is the slower side.
-            if producerWaiting, buffered.byteCount <= bufferLimit / 2 {
-                condition.signal()
-            }
             return .chunk(chunk)
         }
         guard let end else { return .wait }
@@ -207,13 +212,16 @@ final class CurlTransfer: @unchecked Sendable {
             guard deliver(parser.head) else { return false }
         }
         guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
+        // A large read is copied before taking the lock, which the reader would otherwise wait
+        // on for the length of the copy; small ones are packed into the last chunk under it.
+        let copied = bytes.count >= ChunkQueue.packing ? Data(bytes: base, count: bytes.count) : nil
         condition.lock()
         if !buffered.isEmpty, buffered.byteCount + bytes.count > bufferLimit {
             // Full: wait until the reader has taken half. Reads are at most half the limit, so
             // this one then fits; an empty buffer takes any read, so none can wait forever.
             stats.producerWaits += 1
-            producerWaiting = true
             while !cancelled, !buffered.isEmpty, buffered.byteCount > bufferLimit / 2 {
+                producerWaiting = true
                 condition.wait()
             }
             producerWaiting = false
@@ -227,10 +235,14 @@ final class CurlTransfer: @unchecked Sendable {
         if let reader = chunkWaiter {
             chunkWaiter = nil
             condition.unlock()
-            reader.resume(returning: Data(bytes: base, count: bytes.count))
+            reader.resume(returning: copied ?? Data(bytes: base, count: bytes.count))
             return true
         }
-        buffered.append(UnsafeRawBufferPointer(start: base, count: bytes.count))
+        if let copied {
+            buffered.append(copied)
+        } else {
+            buffered.append(UnsafeRawBufferPointer(start: base, count: bytes.count))
+        }
         stats.peakBufferedBytes = max(stats.peakBufferedBytes, buffered.byteCount)
         condition.unlock()
         return true
@@ -320,19 +332,29 @@ struct ChunkQueue {
 
     var isEmpty: Bool { byteCount == 0 }
 
+    /// Copies `bytes` in: packed into the last chunk when both are small, else a chunk of its own.
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        guard bytes.count < Self.packing else {
+            append(Data(bytes: base, count: bytes.count))
+            return
+        }
         let pointer = base.assumingMemoryBound(to: UInt8.self)
-        if bytes.count < Self.packing, head < chunks.count, chunks[chunks.count - 1].count + bytes.count <= Self.packing {
+        if head < chunks.count, chunks[chunks.count - 1].count + bytes.count <= Self.packing {
             chunks[chunks.count - 1].append(pointer, count: bytes.count)
-        } else if bytes.count < Self.packing {
+        } else {
             var chunk = Data(capacity: Self.packing)
             chunk.append(pointer, count: bytes.count)
             chunks.append(chunk)
-        } else {
-            chunks.append(Data(bytes: base, count: bytes.count))
         }
         byteCount += bytes.count
+    }
+
+    /// Queues a chunk as it is.
+    mutating func append(_ chunk: Data) {
+        guard !chunk.isEmpty else { return }
+        chunks.append(chunk)
+        byteCount += chunk.count
     }
 
     /// The oldest chunk, never empty; nil when the queue is.
