@@ -14,7 +14,7 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
-        // libcurl, driven directly: URLSession on Linux busy-polls while it waits for a response.
+        // libcurl, driven directly: URLSession on Linux busy-polls while it waits and has no back-pressure.
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",

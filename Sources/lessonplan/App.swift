@@ -99,9 +99,9 @@ struct App {
         do { return try prompts.framework(name).name } catch { throw UsageError(message: error.localizedDescription) }
     }
 
-    /// The real network transport, configured from the settings.
+    /// The real network transport (libcurl; proxies from the environment), configured from the settings.
     func client(for settings: ResolvedSettings) -> ModelClient {
-        ModelClient(transport: CurlTransport(), settings: settings.model)
+        ModelClient(transport: CurlTransport(userAgent: "lessonplan/\(Self.version)"), settings: settings.model)
     }
 
     /// Reads lesson inputs from flags; missing ones come from `ask`, or defaults when it is nil.

@@ -2,364 +2,362 @@ import CCurl
 import Foundation
 import Synchronization
 
-/// The network, driven through libcurl directly: one thread per request that sleeps in
-/// `curl_multi_poll` until the socket has something to say.
+/// The real network: libcurl driven directly, one dedicated thread per request, with back-pressure.
 ///
-/// Why not `URLSession`: on Linux, FoundationNetworking leaves the socket's write source armed
-/// after the request has gone out, so it spins on a writable socket for as long as it waits for
-/// the answer — a full CPU core during a reasoning model's silence, and on a two-core machine
-/// running the local model, a model slowed tenfold. Here the thread blocks until data arrives,
-/// the idle timeout (`CURLOPT_LOW_SPEED_TIME`) fires, or cancellation wakes it
-/// (`curl_multi_wakeup`), which ends the request at once.
+/// URLSession on Linux hands every libcurl read to its delegate queue without waiting, so an answer
+/// that arrives faster than it is decoded piles up in memory (issue 6). Here the thread that runs
+/// the transfer blocks in libcurl's write callback while the body's buffer is full: the socket then
+/// fills and TCP slows the server down. That thread is our own, never one of the Swift
+/// concurrency pool's.
 ///
-/// Proxies come from the environment as libcurl reads them (`https_proxy`, `HTTPS_PROXY`,
-/// `http_proxy`, `NO_PROXY` …); certificates from the system store.
+/// Proxies come from the environment as libcurl reads them: `https_proxy` / `HTTPS_PROXY` for
+/// https, `http_proxy` for http, `all_proxy` / `ALL_PROXY`, and `no_proxy` / `NO_PROXY`. Nothing
+/// is added behind a request's back: no `Accept-Encoding` (bodies arrive as the server sent them)
+/// and never `Expect: 100-continue`. Redirects are followed as URLSession did (at most 5, and from
+/// https only to https). Connections are kept for the next request.
 public final class CurlTransport: HTTPTransport {
-    /// `curl_global_init` must run once before any thread uses libcurl.
-    private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+    /// The most body bytes held for a reader that has fallen behind: two of libcurl's reads.
+    public static let defaultBufferLimit = 512 * 1024
+    /// libcurl's read size. Large, so a fast stream costs few callbacks; at most half the buffer,
+    /// which is what the buffer frees before libcurl's thread goes on.
+    static let largestRead = 256 * 1024
 
-    public init() {
-        _ = Self.initialized
+    private let userAgent: String
+    private let bufferLimit: Int
+    private let pool = HandlePool()
+
+    /// - Parameters:
+    ///   - userAgent: sent unless a request names its own `User-Agent`.
+    ///   - bufferLimit: body bytes held ahead of the reader before the transfer waits for it.
+    public init(userAgent: String = "lessonplan", bufferLimit: Int = CurlTransport.defaultBufferLimit) {
+        self.userAgent = userAgent
+        // A read is at most half the buffer, and libcurl may hand over 16 KB at once whatever
+        // its read size: so never below 32 KB.
+        self.bufferLimit = max(bufferLimit, 32 * 1024)
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
-        let transfer = CurlTransfer(request: request)
+        try Task.checkCancellation()
+        let host = request.url.host ?? request.url.absoluteString
+        guard Self.globalInit == CURLE_OK else {
+            throw TransportError.other(String(cString: curl_easy_strerror(Self.globalInit)))
+        }
+        let transfer = CurlTransfer(host: host, bufferLimit: bufferLimit)
+        let options = Options(
+            userAgent: userAgent, readSize: min(bufferLimit / 2, Self.largestRead), pool: pool)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                transfer.start(continuation)
+                // Cancellation may have come first: then no thread, no connection, nothing sent.
+                guard transfer.awaitHead(continuation) else { return }
+                let thread = Thread { Self.perform(request, transfer: transfer, options: options) }
+                thread.name = "lessonplan-curl"
+                thread.start()
             }
         } onCancel: {
             transfer.cancel()
         }
     }
+
+    /// libcurl's one-time global set-up. A static `let` is initialised exactly once, under the
+    /// runtime's lock (`swift_once`), before first use: what curl_global_init needs, since it must
+    /// not run twice at the same time.
+    private static let globalInit: CURLcode = ccurl_global_init_default()
+
+    /// What every transfer of this transport shares.
+    private struct Options: Sendable {
+        var userAgent: String
+        var readSize: Int
+        var pool: HandlePool
+    }
 }
 
-// MARK: - One request
+// MARK: - One transfer on its own thread
 
-/// One request's life: idle → awaiting head → streaming → finished. Cancellation may come from
-/// the caller or the body's consumer at any point and wins at once.
-///
-/// Unchecked: `response` is touched only by the transfer's own thread (inside libcurl's
-/// callbacks, which run in `curl_multi_perform` on that thread); everything shared is in `state`.
-private final class CurlTransfer: @unchecked Sendable {
-    private enum Phase {
-        case idle
-        case awaitingHead(CheckedContinuation<HTTPStreamingResponse, any Error>)
-        case streaming(AsyncThrowingStream<Data, any Error>.Continuation)
-        case finished
-    }
-
-    private struct State {
-        var phase = Phase.idle
-        var cancelled = false
-        /// Set while the transfer thread runs, so `cancel` can wake it.
-        var multi: MultiHandle?
-    }
-
-    /// A multi handle that another thread may wake: `curl_multi_wakeup` is the one libcurl call
-    /// documented as safe from any thread.
-    private struct MultiHandle: @unchecked Sendable {
-        let raw: UnsafeMutableRawPointer
-    }
-
-    let request: HTTPRequest
-    let host: String
-    private let state = Mutex(State())
-    /// The response being read, on the transfer thread only.
-    private var response = ResponseHead()
-    /// When a byte last arrived (or the request started), on the transfer thread only.
-    private var lastActivity = ContinuousClock.now
-
-    /// The status line and header fields of the current response, as they arrive.
-    private struct ResponseHead {
-        var status = 0
-        var headers: [String: String] = [:]
-        var delivered = false
-    }
-
-    init(request: HTTPRequest) {
-        self.request = request
-        host = request.url.host ?? request.url.absoluteString
-    }
-
-    // MARK: Either side
-
-    /// Parks `send`'s continuation and starts the transfer thread.
-    func start(_ continuation: CheckedContinuation<HTTPStreamingResponse, any Error>) {
-        let cancelled = state.withLock { state in
-            if state.cancelled {
-                state.phase = .finished
-                return true
-            }
-            state.phase = .awaitingHead(continuation)
-            return false
-        }
-        if cancelled {
-            continuation.resume(throwing: CancellationError())
-            return
-        }
-        let thread = Thread { [self] in run() }
-        thread.name = "lessonplan-http"
-        thread.start()
-    }
-
-    /// Stops the request now: whoever waits (for the head or the next chunk) gets
-    /// `CancellationError`, and the thread wakes up to close the connection.
-    func cancel() {
-        let phase = state.withLock { state in
-            state.cancelled = true
-            if let multi = state.multi { curl_multi_wakeup(multi.raw) }
-            let phase = state.phase
-            state.phase = .finished
-            return phase
-        }
-        switch phase {
-        case .awaitingHead(let continuation):
-            continuation.resume(throwing: CancellationError())
-        case .streaming(let continuation):
-            continuation.finish(throwing: CancellationError())
-        case .idle, .finished:
-            break
-        }
-    }
-
-    private var isCancelled: Bool { state.withLock { $0.cancelled } }
-
-    // MARK: The transfer thread
-
-    private func run() {
+extension CurlTransport {
+    /// Runs one request to its end on the calling (dedicated) thread.
+    ///
+    /// A multi handle, polled here, rather than `curl_easy_perform`: `curl_multi_wakeup` lets a
+    /// cancel interrupt the wait at once, where easy_perform would notice only at its next
+    /// progress callback (about once a second while the server is silent). The multi handle also
+    /// holds the connection cache, which goes back to the pool for the next request.
+    private static func perform(_ request: HTTPRequest, transfer: CurlTransfer, options: Options) {
         guard let easy = curl_easy_init() else {
-            complete(.other("libcurl could not start a transfer"))
+            transfer.finish(code: CURLE_OUT_OF_MEMORY, message: "libcurl could not start a transfer.")
             return
         }
-        guard let multi = curl_multi_init() else {
-            curl_easy_cleanup(easy)
-            complete(.other("libcurl could not start a transfer"))
-            return
-        }
+        // libcurl writes its detailed message here; it must outlive the easy handle's use.
+        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: ccurl_error_size())
+        errorBuffer.initialize(repeating: 0, count: ccurl_error_size())
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer {
-            state.withLock { $0.multi = nil }
-            curl_multi_remove_handle(multi, easy)
             curl_easy_cleanup(easy)
-            curl_multi_cleanup(multi)
             curl_slist_free_all(headerList)
+            errorBuffer.deallocate()
         }
-        let goOn = state.withLock { state in
-            guard !state.cancelled else { return false }
-            state.multi = MultiHandle(raw: multi)
-            return true
+        // libcurl's detailed message when it wrote one (what URLSession passed on), else its generic one.
+        func message(for code: CURLcode) -> String {
+            errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         }
-        guard goOn else { return }
 
-        headerList = configure(easy)
-        curl_multi_add_handle(multi, easy)
-        // The idle timeout is kept here rather than by CURLOPT_LOW_SPEED_TIME, whose average
-        // over several seconds would let a silence run seconds past the limit.
-        let idle = Duration.milliseconds(Int(max(1, request.idleTimeout) * 1000))
-        lastActivity = .now
-        var running: Int32 = 1
-        var silent = false
-        while running > 0, !isCancelled {
-            guard curl_multi_perform(multi, &running) == CURLM_OK else { break }
-            guard running > 0 else { break }
-            let quiet = ContinuousClock.now - lastActivity
-            if quiet >= idle {
-                silent = true
-                break
-            }
-            // Sleeps until the socket is ready, a libcurl timer is due, the idle limit comes,
-            // or cancel() wakes it.
-            let wait = min(Duration.seconds(1), idle - quiet)
-            curl_multi_poll(multi, nil, 0, Int32((wait / .milliseconds(1)).rounded(.up)), nil)
-        }
-        guard !isCancelled else { return }
-        if silent {
-            complete(.timedOut)
+        headerList = Self.headerList(for: request)
+        let setup = configure(easy, request: request, transfer: transfer, headers: headerList,
+                              errorBuffer: errorBuffer, options: options)
+        guard setup == CURLE_OK else {
+            transfer.finish(code: setup, message: message(for: setup))
             return
         }
-
-        var result = CURLE_OK
-        var left: Int32 = 0
-        while let message = curl_multi_info_read(multi, &left) {
-            if message.pointee.msg == CURLMSG_DONE { result = message.pointee.data.result }
+        guard let multi = options.pool.take() ?? curl_multi_init().map(MultiHandle.init) else {
+            transfer.finish(code: CURLE_OUT_OF_MEMORY, message: "libcurl could not start a transfer.")
+            return
         }
-        if result == CURLE_OK {
-            if !response.delivered {
-                // A body-less answer (a 204, say): the head is all there is.
-                response.status = Int(ccurl_response_code(easy))
-                guard response.status > 0 else {
-                    complete(.other("The server closed the connection without a response."))
-                    return
-                }
-                deliverHead()
-            }
-            complete(nil)
+        var outcome: (code: CURLcode, message: String?) = (CURLE_OK, nil)
+        let added = curl_multi_add_handle(multi.pointer, easy)
+        if added != CURLM_OK {
+            outcome = (CURLE_FAILED_INIT, String(cString: curl_multi_strerror(added)))
+        } else if transfer.attach(multi) {
+            outcome = run(multi, easy: easy, transfer: transfer, idleTimeout: Self.idleTimeout(request))
+            transfer.detach()
+        }
+        // Removing a transfer that has not finished closes its connection: the server sees us go.
+        curl_multi_remove_handle(multi.pointer, easy)
+        let clean = transfer.finish(code: outcome.code, message: outcome.message ?? message(for: outcome.code))
+        if clean {
+            options.pool.give(multi)
         } else {
-            complete(CurlTransport.transportError(for: result, host: host, afterHead: response.delivered))
+            curl_multi_cleanup(multi.pointer)
         }
     }
 
-    /// Sets every option of the request on `easy`; returns the header list to free afterwards.
-    private func configure(_ easy: UnsafeMutableRawPointer) -> UnsafeMutablePointer<curl_slist>? {
-        ccurl_set_string(easy, CURLOPT_URL, request.url.absoluteString)
-        ccurl_set_long(easy, CURLOPT_NOSIGNAL, 1)
-        ccurl_set_string(easy, CURLOPT_USERAGENT, "lessonplan")
-        // Proxy CONNECT answers are not the server's.
-        ccurl_set_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
-        switch request.method.uppercased() {
-        case "GET":
-            ccurl_set_long(easy, CURLOPT_HTTPGET, 1)
-        case "POST":
-            ccurl_set_long(easy, CURLOPT_POST, 1)
-        default:
-            ccurl_set_string(easy, CURLOPT_CUSTOMREQUEST, request.method)
-        }
-        if !request.body.isEmpty || request.method.uppercased() == "POST" {
-            ccurl_set_size(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
-            // Copied by libcurl, so the buffer need not outlive the call.
-            if request.body.isEmpty {
-                _ = "".withCString { ccurl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0)) }
-            } else {
-                _ = request.body.withUnsafeBytes { bytes in
-                    ccurl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) })
+    /// Drives the transfer until it ends, is cancelled or stays silent for the idle timeout;
+    /// returns libcurl's result, with a message of its own when the result is not libcurl's.
+    ///
+    /// The idle timeout is kept here rather than with CURLOPT_LOW_SPEED_TIME: libcurl averages
+    /// the speed over the last few seconds, request bytes included, so a 1-second limit fired
+    /// after about 7. Time the write callback spends waiting for the reader is not silence.
+    private static func run(
+        _ multi: MultiHandle, easy: UnsafeMutableRawPointer, transfer: CurlTransfer, idleTimeout: Duration
+    ) -> (code: CURLcode, message: String?) {
+        let clock = ContinuousClock()
+        var running: Int32 = 1
+        var uploaded: curl_off_t = 0
+        transfer.noteActivity()
+        while !transfer.isCancelled {
+            var status = curl_multi_perform(multi.pointer, &running)
+            if status == CURLM_OK, running == 0 { break }
+            if status == CURLM_OK {
+                // Sending the request body counts as activity too.
+                var sent: curl_off_t = 0
+                if ccurl_getinfo_off_t(easy, CURLINFO_SIZE_UPLOAD_T, &sent) == CURLE_OK, sent != uploaded {
+                    uploaded = sent
+                    transfer.noteActivity()
                 }
+                let remaining = transfer.lastActivity.advanced(by: idleTimeout) - clock.now
+                guard remaining > .zero else {
+                    return (CURLE_OPERATION_TIMEDOUT, nil)
+                }
+                let milliseconds = remaining.components.seconds * 1000
+                    + remaining.components.attoseconds / 1_000_000_000_000_000 + 1
+                // Waits for the socket, libcurl's own timers, curl_multi_wakeup, or the idle deadline.
+                status = curl_multi_poll(multi.pointer, nil, 0, Int32(min(1000, milliseconds)), nil)
+            }
+            if status != CURLM_OK {
+                return (CURLE_FAILED_INIT, String(cString: curl_multi_strerror(status)))
             }
         }
-        var list: UnsafeMutablePointer<curl_slist>?
-        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
-            list = curl_slist_append(list, "\(name): \(value)")
+        if transfer.isCancelled { return (CURLE_ABORTED_BY_CALLBACK, nil) }
+        var result = CURLE_OK
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(multi.pointer, &queued) {
+            if message.pointee.msg == CURLMSG_DONE {
+                result = ccurl_message_result(message)
+            }
         }
-        // No "Expect: 100-continue" round trip before the body.
-        list = curl_slist_append(list, "Expect:")
-        ccurl_set_list(easy, CURLOPT_HTTPHEADER, list)
+        return (result, nil)
+    }
 
-        ccurl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(max(1, request.idleTimeout) * 1000))
-
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        ccurl_set_data_function(easy, CURLOPT_HEADERFUNCTION, curlHeaderReceived)
-        ccurl_set_pointer(easy, CURLOPT_HEADERDATA, me)
-        ccurl_set_data_function(easy, CURLOPT_WRITEFUNCTION, curlBodyReceived)
-        ccurl_set_pointer(easy, CURLOPT_WRITEDATA, me)
+    /// "Name: value" lines for libcurl, plus the ones that keep it from adding its own.
+    private static func headerList(for request: HTTPRequest) -> UnsafeMutablePointer<curl_slist>? {
+        var list: UnsafeMutablePointer<curl_slist>?
+        // To libcurl "Name:" means "do not send Name" and "Name;" sends it empty.
+        let given = request.headers.sorted { $0.key < $1.key }.map { $0.value.isEmpty ? "\($0.key);" : "\($0.key): \($0.value)" }
+        // libcurl sends `Expect: 100-continue` before large bodies, then waits up to a second for
+        // an interim answer some servers never send.
+        let lines = given + ["Expect:"]
+        for line in lines {
+            guard let longer = curl_slist_append(list, line) else {
+                // Out of memory: libcurl left the list as it was. Send what we have.
+                break
+            }
+            list = longer
+        }
         return list
     }
 
-    /// One header line (the status line included). Returns false to abort the transfer.
-    fileprivate func receive(headerLine data: Data) -> Bool {
-        lastActivity = .now
-        let line = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if line.hasPrefix("HTTP/") {
-            // A new response begins (after a 100 Continue, the final one).
-            let parts = line.split(separator: " ", maxSplits: 2)
-            response.status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            response.headers = [:]
-        } else if line.isEmpty {
-            // The end of a head; an interim 1xx head is followed by the real one.
-            if response.status >= 200, !response.delivered { return deliverHead() }
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            response.headers[name] = value
-        }
-        return !isCancelled
+    /// The request's idle timeout, within what libcurl and a poll can count.
+    private static func idleTimeout(_ request: HTTPRequest) -> Duration {
+        let seconds = request.idleTimeout.isFinite ? min(max(request.idleTimeout, 0.001), 86_400) : 86_400
+        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
     }
 
-    /// A piece of the body. Returns false to abort the transfer.
-    fileprivate func receive(body data: Data) -> Bool {
-        lastActivity = .now
-        if !response.delivered, !deliverHead() { return false }
-        let continuation: AsyncThrowingStream<Data, any Error>.Continuation? = state.withLock { state in
-            guard case .streaming(let continuation) = state.phase else { return nil }
-            return continuation
+    /// Sets every option of one transfer; returns the first failure.
+    private static func configure(
+        _ easy: UnsafeMutableRawPointer, request: HTTPRequest, transfer: CurlTransfer,
+        headers: UnsafeMutablePointer<curl_slist>?, errorBuffer: UnsafeMutablePointer<CChar>, options: Options
+    ) -> CURLcode {
+        var first = CURLE_OK
+        func set(_ code: CURLcode) {
+            if first == CURLE_OK { first = code }
         }
-        guard let continuation else { return false }
-        continuation.yield(data)
-        return true
+        func set(_ option: CURLoption, _ value: Int) { set(ccurl_setopt_long(easy, option, value)) }
+        func set(_ option: CURLoption, _ value: String?) { set(ccurl_setopt_string(easy, option, value)) }
+
+        // The callbacks find their transfer through this pointer; `perform` keeps it alive.
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        set(ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer))
+        set(ccurl_setopt_data_function(easy, CURLOPT_WRITEFUNCTION, curlWrite))
+        set(ccurl_setopt_pointer(easy, CURLOPT_WRITEDATA, context))
+        set(ccurl_setopt_data_function(easy, CURLOPT_HEADERFUNCTION, curlHeader))
+        set(ccurl_setopt_pointer(easy, CURLOPT_HEADERDATA, context))
+        set(ccurl_setopt_pointer(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headers)))
+
+        set(CURLOPT_URL, request.url.absoluteString)
+        // Only the web: a base URL of file:// or ftp:// must not make libcurl read or fetch anything.
+        set(CURLOPT_PROTOCOLS_STR, "http,https")
+        set(CURLOPT_REDIR_PROTOCOLS_STR, request.url.scheme?.lowercased() == "https" ? "https" : "http,https")
+        set(CURLOPT_FOLLOWLOCATION, 1)
+        set(CURLOPT_MAXREDIRS, 5)
+        set(CURLOPT_USERAGENT, options.userAgent)
+        // Identity bodies only: libcurl adds no Accept-Encoding unless this names one.
+        set(CURLOPT_ACCEPT_ENCODING, nil)
+        // A proxy's CONNECT answer is not the server's: keep it out of the header callback.
+        set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        // Threads and signals do not mix: no SIGALRM for name lookups.
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_TCP_KEEPALIVE, 1)
+        set(CURLOPT_BUFFERSIZE, options.readSize)
+
+        // Connecting may take as long as the idle timeout; silence afterwards is timed by `run`.
+        set(CURLOPT_CONNECTTIMEOUT_MS, Int(idleTimeout(request) / .milliseconds(1)) + 1)
+
+        switch request.method.uppercased() {
+        case "GET":
+            set(CURLOPT_HTTPGET, 1)
+        case "HEAD":
+            set(CURLOPT_NOBODY, 1)
+        default:
+            // libcurl copies the body now, so a redirect (307/308) can send it again.
+            set(ccurl_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)))
+            if request.body.isEmpty {
+                set(CURLOPT_COPYPOSTFIELDS, "")
+            } else {
+                request.body.withUnsafeBytes { bytes in
+                    set(ccurl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress)))
+                }
+            }
+            if request.method.uppercased() != "POST" {
+                set(CURLOPT_CUSTOMREQUEST, request.method)
+            }
+        }
+        return first
+    }
+}
+
+// MARK: - libcurl's callbacks
+
+/// Body bytes: handed to the transfer, which blocks this (libcurl's) thread while its buffer is
+/// full. Returning less than all bytes aborts the transfer: how a cancel stops it mid-read.
+private func curlWrite(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    guard let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    return transfer.receive(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}
+
+/// One header line, status lines included, with its CRLF.
+private func curlHeader(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    guard let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+    return transfer.receiveHeader(line) ? length : 0
+}
+
+// MARK: - Handles
+
+/// A libcurl multi handle, the owner of a connection cache.
+///
+/// Unchecked Sendable: libcurl lets a handle move between threads as long as one uses it at a
+/// time. The pool hands each to one transfer at a time; other threads only ever call
+/// `curl_multi_wakeup` on it, which libcurl allows from any thread.
+struct MultiHandle: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+}
+
+/// Multi handles between requests, so the next request can reuse a kept-alive connection.
+final class HandlePool: Sendable {
+    private static let keep = 4
+    private let idle = Mutex<[MultiHandle]>([])
+
+    func take() -> MultiHandle? {
+        idle.withLock { $0.popLast() }
     }
 
-    /// The head is in: `send` returns it with a body stream this thread feeds.
-    /// - Returns: false when nobody waits any more (cancelled).
-    @discardableResult
-    private func deliverHead() -> Bool {
-        response.delivered = true
-        let head = HTTPResponseHead(status: response.status, headers: response.headers)
-        let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
-        let waiting: CheckedContinuation<HTTPStreamingResponse, any Error>? = state.withLock { state in
-            guard case .awaitingHead(let waiting) = state.phase else { return nil }
-            state.phase = .streaming(continuation)
-            return waiting
+    /// Keeps a handle whose transfer ended cleanly; closes it when enough are kept.
+    func give(_ handle: MultiHandle) {
+        let kept = idle.withLock { handles in
+            guard handles.count < Self.keep else { return false }
+            handles.append(handle)
+            return true
         }
-        guard let waiting else { return false }
-        // A consumer that stops reading cancels the request.
-        continuation.onTermination = { [self] termination in
-            if case .cancelled = termination { cancel() }
+        if !kept {
+            curl_multi_cleanup(handle.pointer)
         }
-        waiting.resume(returning: HTTPStreamingResponse(head: head, body: stream))
-        return true
     }
 
-    /// The transfer ended, successfully when `error` is nil.
-    private func complete(_ error: TransportError?) {
-        let phase = state.withLock { state in
-            let phase = state.phase
-            state.phase = .finished
-            return phase
-        }
-        switch phase {
-        case .awaitingHead(let continuation):
-            continuation.resume(throwing: error ?? TransportError.other("The server closed the connection without a response."))
-        case .streaming(let continuation):
-            if let error { continuation.finish(throwing: error) } else { continuation.finish() }
-        case .idle, .finished:
-            break
+    deinit {
+        for handle in idle.withLock({ $0 }) {
+            curl_multi_cleanup(handle.pointer)
         }
     }
 }
+
+// MARK: - Error mapping
 
 extension CurlTransport {
-    /// Translates libcurl's result into the transport's own errors.
+    /// Translates libcurl's result into the transport's own errors, the way the URLSession
+    /// transport before it translated the same results as URLSession passed them on.
     ///
-    /// After the head, any failure but a timeout means the body broke off: `connectionLost`.
-    static func transportError(for code: CURLcode, host: String, afterHead: Bool) -> TransportError {
-        switch code {
-        case CURLE_OPERATION_TIMEDOUT:
+    /// After the head, any failure but a timeout means the body broke off, which is what
+    /// `connectionLost` tells the user; even a TLS read error is a dropped connection then.
+    /// - Parameter message: libcurl's own description, kept for failures without a case of their own.
+    static func transportError(for code: CURLcode, message: String, host: String, afterHead: Bool) -> TransportError {
+        if code == CURLE_OPERATION_TIMEDOUT {
             return .timedOut
-        case _ where afterHead:
+        }
+        if afterHead {
             return .connectionLost
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+        }
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST:
             return .hostNotFound(host: host)
-        case CURLE_COULDNT_CONNECT:
+        // A reset before any answer is what URLSession called "network connection lost", which
+        // before the head meant no usable connection.
+        case CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_RECV_ERROR:
             return .cannotConnect(host: host)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
-            CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
-            CURLE_SSL_CRL_BADFILE, CURLE_USE_SSL_FAILED:
+            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+            CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
+            CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED, CURLE_USE_SSL_FAILED:
             return .tls(host: host)
-        case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE:
+        // "Empty reply from server": the server hung up on us; a cut before the head is the same.
+        case CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
             return .connectionLost
         default:
-            let text = curl_easy_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)"
-            return .other(text)
+            return .other(message)
         }
     }
-}
-
-// libcurl takes plain C function pointers: these find their transfer through the user data.
-
-private func curlHeaderReceived(
-    _ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ user: UnsafeMutableRawPointer?
-) -> Int {
-    let length = size * count
-    guard let bytes, let user else { return 0 }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
-    return transfer.receive(headerLine: Data(bytes: bytes, count: length)) ? length : 0
-}
-
-private func curlBodyReceived(
-    _ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ user: UnsafeMutableRawPointer?
-) -> Int {
-    let length = size * count
-    guard let bytes, let user else { return 0 }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
-    return transfer.receive(body: Data(bytes: bytes, count: length)) ? length : 0
 }

@@ -41,13 +41,55 @@ public struct HTTPResponseHead: Sendable, Equatable {
 public struct HTTPStreamingResponse: Sendable {
     public var head: HTTPResponseHead
     /// The body's chunks. Chunk boundaries carry no meaning. Ends by throwing a ``TransportError``
-    /// (or `CancellationError` when the consuming task is cancelled).
-    public var body: AsyncThrowingStream<Data, any Error>
+    /// (or `CancellationError` when the consuming task is cancelled). Dropping it unread cancels
+    /// the request.
+    public var body: HTTPBody
 
-    public init(head: HTTPResponseHead, body: AsyncThrowingStream<Data, any Error>) {
+    public init(head: HTTPResponseHead, body: HTTPBody) {
         self.head = head
         self.body = body
     }
+}
+
+/// A response body that is read at the pace of its reader.
+///
+/// The body pulls each chunk from its source when asked, so a transport can hold only a bounded
+/// amount ahead of the reader and let the network wait (back-pressure) instead of piling the
+/// answer up in memory, which a push-only `AsyncThrowingStream` cannot do. Iterate it once.
+public struct HTTPBody: AsyncSequence, Sendable {
+    public typealias Element = Data
+    public typealias Failure = any Error
+
+    /// Where the chunks come from; internal so tests can look at a transport's own source.
+    let source: any HTTPBodySource
+
+    public init(_ source: any HTTPBodySource) {
+        self.source = source
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(source: source)
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let source: any HTTPBodySource
+
+        /// The next chunk, never empty; nil once the body has ended.
+        public mutating func next() async throws -> Data? {
+            try await source.next()
+        }
+    }
+}
+
+/// What an ``HTTPBody`` reads from: a transport's buffer for one response.
+///
+/// Implementations cancel their request when the task calling ``next()`` is cancelled, and when
+/// they are deallocated unfinished (the body was dropped).
+public protocol HTTPBodySource: AnyObject, Sendable {
+    /// The next chunk, never empty; nil at the end, and after the end has been reported once.
+    /// Called by one reader at a time.
+    /// - Throws: ``TransportError`` when the transfer failed, `CancellationError` when cancelled.
+    func next() async throws -> Data?
 }
 
 /// The one seam between the library and the network, so tests can use a loopback server and the

@@ -144,7 +144,7 @@ public struct ModelClient: Sendable {
         return ""
     }
 
-    static func collect(_ body: AsyncThrowingStream<Data, any Error>, limit: Int) async -> Data {
+    static func collect(_ body: HTTPBody, limit: Int) async -> Data {
         var data = Data()
         do {
             for try await chunk in body {
@@ -159,7 +159,7 @@ public struct ModelClient: Sendable {
 /// The events of one streaming answer, decoded as the bytes arrive.
 public struct ModelEventStream: AsyncSequence, Sendable {
     public typealias Element = StreamEvent
-    let body: AsyncThrowingStream<Data, any Error>
+    let body: HTTPBody
     let api: APIFlavor
     let status: Int
     let host: String
@@ -171,81 +171,111 @@ public struct ModelEventStream: AsyncSequence, Sendable {
     }
 
     public struct Iterator: AsyncIteratorProtocol {
-        var body: AsyncThrowingStream<Data, any Error>.AsyncIterator
-        var decoder: any StreamEventDecoder
+        var body: HTTPBody.AsyncIterator
         let status: Int
         let host: String
         var parser = SSEParser()
-        var pending: [StreamEvent] = []
+        var sink: EventSink
         var index = 0
         var finished = false
-        var sawMessage = false
         var head = Data()
 
         init(
-            body: AsyncThrowingStream<Data, any Error>.AsyncIterator, decoder: any StreamEventDecoder, status: Int,
+            body: HTTPBody.AsyncIterator, decoder: any StreamEventDecoder, status: Int,
             host: String
         ) {
             self.body = body
-            self.decoder = decoder
+            self.sink = EventSink(decoder: decoder)
             self.status = status
             self.host = host
         }
 
         /// Whether more events are already decoded, so the next ``next()`` will not wait for the network.
         /// A consumer can batch its output until this is false.
-        public var hasBufferedEvents: Bool { index < pending.count }
+        public var hasBufferedEvents: Bool { index < sink.pending.count }
 
         /// The next event; nil when the body ends.
         /// - Throws: ``ModelError`` for a network failure or a body that was not a stream at all.
         public mutating func next() async throws -> StreamEvent? {
             while true {
-                if index < pending.count {
+                if index < sink.pending.count {
                     defer { index += 1 }
-                    return pending[index]
+                    return sink.pending[index]
                 }
                 if finished { return nil }
-                pending.removeAll(keepingCapacity: true)
+                sink.pending.removeAll(keepingCapacity: true)
                 index = 0
-                let messages: [SSEMessage]
                 do {
                     if let chunk = try await body.next() {
                         if head.count < 512 { head.append(chunk.prefix(512 - head.count)) }
-                        messages = parser.push(chunk)
+                        parser.push(chunk, into: &sink)
                     } else {
                         finished = true
-                        messages = parser.finish()
+                        parser.finish(into: &sink)
                     }
                 } catch let error as TransportError {
                     throw ModelError.transport(error, host: host)
                 }
-                // Text deltas that arrive together are handed on as one: the text is the same,
-                // and the consumer then does its per-event work once per read, not per token.
-                var text = ""
-                for message in messages {
-                    sawMessage = true
-                    if let delta = decoder.textDelta(message) {
-                        text += delta
-                        continue
-                    }
-                    for event in decoder.decode(message) {
-                        if case .textDelta(let delta) = event {
-                            text += delta
-                        } else {
-                            if !text.isEmpty {
-                                pending.append(.textDelta(text))
-                                text = ""
-                            }
-                            pending.append(event)
-                        }
-                    }
-                }
-                if !text.isEmpty { pending.append(.textDelta(text)) }
-                if finished { pending.append(contentsOf: decoder.finish()) }
-                if finished, !sawMessage {
+                sink.flushText()
+                if finished { sink.pending.append(contentsOf: sink.decoder.finish()) }
+                if finished, !sink.sawMessage {
                     throw ModelError.notAStream(status: status, firstLine: ModelClient.firstLine(of: head), host: host)
                 }
             }
+        }
+    }
+
+    /// Turns one read's server-sent events into stream events.
+    ///
+    /// Text deltas that arrive together are handed on as one: the text is the same, and the
+    /// consumer then does its per-event work once per read, not per token. The text is kept as
+    /// UTF-8 bytes until then, so a run of deltas read from raw bytes makes one string in all.
+    struct EventSink: SSEEventSink {
+        var decoder: any StreamEventDecoder
+        var pending: [StreamEvent] = []
+        /// Answer text not yet handed on; every piece appended is whole UTF-8.
+        var text: [UInt8] = []
+        var sawMessage = false
+
+        mutating func take(rawData: UnsafeBufferPointer<UInt8>) -> Bool {
+            switch decoder.decode(rawData: rawData, appendingTextTo: &text) {
+            case .appendedText:
+                sawMessage = true
+                return true
+            case .event(let event):
+                sawMessage = true
+                append(event)
+                return true
+            case .declined:
+                return false
+            }
+        }
+
+        mutating func take(_ message: SSEMessage) {
+            sawMessage = true
+            if let delta = decoder.textDelta(message) {
+                text.append(contentsOf: delta.utf8)
+                return
+            }
+            for event in decoder.decode(message) {
+                append(event)
+            }
+        }
+
+        private mutating func append(_ event: StreamEvent) {
+            if case .textDelta(let delta) = event {
+                text.append(contentsOf: delta.utf8)
+                return
+            }
+            flushText()
+            pending.append(event)
+        }
+
+        /// Hands on the text gathered so far as one delta.
+        mutating func flushText() {
+            guard !text.isEmpty else { return }
+            pending.append(.textDelta(String(decoding: text, as: UTF8.self)))
+            text.removeAll(keepingCapacity: true)
         }
     }
 }

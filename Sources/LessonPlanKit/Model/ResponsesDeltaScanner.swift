@@ -14,61 +14,115 @@ import Darwin
 enum ResponsesDeltaScanner {
     /// The decoded `delta`, or nil when the bytes are not a plainly written text-delta event.
     static func textDelta(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let base = bytes.baseAddress else { return nil }
-        let count = bytes.count
-        guard count >= 2, base[0] == openBrace, base[count - 1] == closeBrace else { return nil }
+        var text: [UInt8] = []
+        guard scan(bytes, appendingDeltaTo: &text) else { return nil }
+        return String(decoding: text, as: UTF8.self)
+    }
 
-        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: maxKeys) { keys -> String? in
+    /// Appends the UTF-8 of the decoded `delta` to `text`, so a run of deltas becomes one string
+    /// without one per token; false, with `text` as it was, when the bytes are not a plainly
+    /// written text-delta event.
+    static func appendTextDelta(in bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8]) -> Bool {
+        let mark = text.count
+        if scan(bytes, appendingDeltaTo: &text) { return true }
+        text.removeSubrange(mark...)
+        return false
+    }
+
+    /// Where the value of a leading `"type"` member lies: the bytes start `{"type":"`, and the
+    /// plain string (no escapes, no control characters) that follows ends before a `,` or `}`.
+    static func leadingType(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard let base = bytes.baseAddress else { return nil }
+        let prefix = leadingTypePrefix.utf8CodeUnitCount
+        guard bytes.count > prefix, memcmp(base, leadingTypePrefix.utf8Start, prefix) == 0,
+            let end = plainStringEnd(base, count: bytes.count, from: prefix), end + 1 < bytes.count,
+            base[end + 1] == comma || base[end + 1] == closeBrace
+        else { return nil }
+        return prefix..<end
+    }
+
+    /// Whether `range` of `bytes` reads `response.output_text.delta`.
+    static func isTextDeltaType(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        return matches(base, range, deltaType)
+    }
+
+    /// Whether every byte is below 0x80, checked eight at a time. For ASCII, decoding as UTF-8
+    /// changes nothing, so reading the bytes is reading the string.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var bits: UInt64 = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            bits |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < bytes.count {
+            bits |= UInt64(base[index])
+            index += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// Reads the event, appending the delta to `text` as it goes; false when it is not a plainly
+    /// written text-delta event (the caller then drops whatever was appended).
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, appendingDeltaTo text: inout [UInt8]) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let count = bytes.count
+        guard count >= 2, base[0] == openBrace, base[count - 1] == closeBrace else { return false }
+
+        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: maxKeys) { keys -> Bool in
             var keyCount = 0
             var sawType = false
-            var delta: String?
+            var sawDelta = false
             var index = 1
             while true {
-                guard index < count, base[index] == quote else { return nil }
+                guard index < count, base[index] == quote else { return false }
                 let keyStart = index + 1
-                guard let keyEnd = plainStringEnd(base, count: count, from: keyStart) else { return nil }
+                guard let keyEnd = plainStringEnd(base, count: count, from: keyStart) else { return false }
                 let key = keyStart..<keyEnd
                 // Distinct keys only: duplicates are where JSON parsers disagree.
-                guard keyCount < maxKeys else { return nil }
+                guard keyCount < maxKeys else { return false }
                 for seen in keys[0..<keyCount] where seen.count == key.count {
-                    if memcmp(base + seen.lowerBound, base + key.lowerBound, key.count) == 0 { return nil }
+                    if memcmp(base + seen.lowerBound, base + key.lowerBound, key.count) == 0 { return false }
                 }
                 keys[keyCount] = key
                 keyCount += 1
 
                 index = keyEnd + 1
-                guard index < count, base[index] == colon else { return nil }
+                guard index < count, base[index] == colon else { return false }
                 index += 1
-                guard index < count else { return nil }
+                guard index < count else { return false }
 
                 if matches(base, key, typeKey) {
                     guard base[index] == quote,
                         let valueEnd = plainStringEnd(base, count: count, from: index + 1),
                         matches(base, (index + 1)..<valueEnd, deltaType)
-                    else { return nil }
+                    else { return false }
                     sawType = true
                     index = valueEnd + 1
                 } else if matches(base, key, deltaKey) {
                     guard base[index] == quote,
-                        let decoded = decodeString(base, count: count, from: index + 1)
-                    else { return nil }
-                    delta = decoded.text
-                    index = decoded.end
+                        let end = decodeString(base, count: count, from: index + 1, into: &text)
+                    else { return false }
+                    sawDelta = true
+                    index = end
                 } else {
-                    guard let end = simpleValueEnd(base, count: count, from: index) else { return nil }
+                    guard let end = simpleValueEnd(base, count: count, from: index) else { return false }
                     index = end
                 }
 
-                guard index < count else { return nil }
+                guard index < count else { return false }
                 if base[index] == comma {
                     index += 1
                 } else if base[index] == closeBrace && index == count - 1 {
                     break
                 } else {
-                    return nil
+                    return false
                 }
             }
-            return sawType ? delta : nil
+            return sawType && sawDelta
         }
     }
 
@@ -77,6 +131,14 @@ enum ResponsesDeltaScanner {
     /// Index of the closing quote of a string that has no escapes or control characters.
     private static func plainStringEnd(_ base: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int? {
         var index = start
+        // Eight bytes at a time: this loop is most of the cost of reading a delta event.
+        while index + 8 <= count {
+            if let offset = firstQuoteBackslashOrControl(base, at: index) {
+                let end = index + offset
+                return base[end] == quote ? end : nil
+            }
+            index += 8
+        }
         while index < count {
             let byte = base[index]
             if byte == quote { return index }
@@ -86,18 +148,43 @@ enum ResponsesDeltaScanner {
         return nil
     }
 
-    /// A JSON string's contents from just after its opening quote, and the index after its
-    /// closing quote; nil for anything a strict parser would reject, such as a lone surrogate.
+    /// The offset of the first of the eight bytes at `index` that is `"`, `\\` or below 0x20;
+    /// nil when none is. Uses the standard "has a zero byte" and "has a byte less than n" bit
+    /// tricks: a borrow only ever runs upwards from a flagged byte, so the lowest flag is exact.
+    @inline(__always)
+    private static func firstQuoteBackslashOrControl(_ base: UnsafePointer<UInt8>, at index: Int) -> Int? {
+        // Little-endian order puts the first byte in the lowest bits on every machine.
+        let word = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* UInt64(quote))
+        let backslashes = word ^ (ones &* UInt64(backslash))
+        let flags =
+            ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word) & highs
+        return flags == 0 ? nil : flags.trailingZeroBitCount / 8
+    }
+
+    /// Appends a JSON string's decoded contents, from just after its opening quote, to `output`
+    /// and returns the index after its closing quote; nil (with a partial append) for anything a
+    /// strict parser would reject, such as a lone surrogate.
     private static func decodeString(
-        _ base: UnsafePointer<UInt8>, count: Int, from start: Int
-    ) -> (text: String, end: Int)? {
+        _ base: UnsafePointer<UInt8>, count: Int, from start: Int, into output: inout [UInt8]
+    ) -> Int? {
         var index = start
-        // Most deltas have no escapes: find the end and decode the bytes as they are.
+        // Most deltas have no escapes: find the end and take the bytes as they are.
+        while index + 8 <= count {
+            guard let offset = firstQuoteBackslashOrControl(base, at: index) else {
+                index += 8
+                continue
+            }
+            index += offset
+            break
+        }
         while index < count {
             let byte = base[index]
             if byte == quote {
-                let text = UnsafeBufferPointer(start: base + start, count: index - start)
-                return (String(decoding: text, as: UTF8.self), index + 1)
+                output.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
+                return index + 1
             }
             if byte == backslash { break }
             if byte < 0x20 { return nil }
@@ -105,13 +192,11 @@ enum ResponsesDeltaScanner {
         }
         guard index < count else { return nil }
 
-        var output: [UInt8] = []
-        output.reserveCapacity(count - start)
         output.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
         while index < count {
             let byte = base[index]
             if byte == quote {
-                return (String(decoding: output, as: UTF8.self), index + 1)
+                return index + 1
             }
             if byte < 0x20 { return nil }
             guard byte == backslash else {
@@ -232,6 +317,7 @@ enum ResponsesDeltaScanner {
     private static let typeKey: StaticString = "type"
     private static let deltaKey: StaticString = "delta"
     private static let deltaType: StaticString = "response.output_text.delta"
+    private static let leadingTypePrefix: StaticString = #"{"type":""#
     private static let trueLiteral: StaticString = "true"
     private static let falseLiteral: StaticString = "false"
     private static let nullLiteral: StaticString = "null"

@@ -24,6 +24,33 @@ public struct SSEMessage: Equatable, Sendable {
     }
 }
 
+/// Receives the events an ``SSEParser`` completes, in order.
+///
+/// Each event is offered as raw bytes first, so a reader that can take what it needs from them
+/// (a text delta, say) skips making a string and a message of it: the hot path of a long answer.
+public protocol SSEEventSink {
+    /// An event's data (its `data` lines joined with LF), as raw bytes that are not yet checked
+    /// as UTF-8 and stay valid only during the call.
+    /// - Returns: true when that was all it took; false to receive the event as a message.
+    mutating func take(rawData: UnsafeBufferPointer<UInt8>) -> Bool
+
+    /// An event the raw bytes were not enough for.
+    mutating func take(_ message: SSEMessage)
+}
+
+extension SSEEventSink {
+    public mutating func take(rawData: UnsafeBufferPointer<UInt8>) -> Bool { false }
+}
+
+/// Collects messages for ``SSEParser/push(_:)`` and ``SSEParser/finish()``.
+private struct MessageList: SSEEventSink {
+    var messages: [SSEMessage] = []
+
+    mutating func take(_ message: SSEMessage) {
+        messages.append(message)
+    }
+}
+
 /// Turns body bytes into server-sent events incrementally, so chunk boundaries never matter.
 ///
 /// Follows the WHATWG event-stream rules: lines end with LF, CRLF or CR (also when the CR and the
@@ -34,7 +61,8 @@ public struct SSEMessage: Equatable, Sendable {
 /// that lacks its closing blank line, because a server that ends the body has nothing more to say.
 ///
 /// Works on bytes with `memchr`, keeping a read offset into one buffer instead of copying each
-/// line, because it sits on the hot path of every streamed token.
+/// line, and hands an event's only `data` line on from where it lies, because it sits on the hot
+/// path of every streamed token.
 public struct SSEParser: Sendable {
     /// Bytes not yet consumed start at `readOffset`; everything before it is spent.
     private var buffer: [UInt8] = []
@@ -49,6 +77,11 @@ public struct SSEParser: Sendable {
     /// The event being built.
     private var dataBytes: [UInt8] = []
     private var hasData = false
+    /// The event's only data line so far, where it lies in the bytes `consumeLines` is reading;
+    /// copied into `dataBytes` before those bytes go away (a second line, or the end of the call).
+    private var dataInPlace: Range<Int>?
+    /// The same for the event's name.
+    private var eventInPlace: Range<Int>?
     private var eventBytes: [UInt8] = []
     private var lastEventID: String?
 
@@ -60,8 +93,14 @@ public struct SSEParser: Sendable {
 
     /// Feeds the next chunk of the body and returns the events it completes, in order.
     public mutating func push(_ chunk: Data) -> [SSEMessage] {
-        var messages: [SSEMessage] = []
-        guard !chunk.isEmpty else { return messages }
+        var list = MessageList()
+        push(chunk, into: &list)
+        return list.messages
+    }
+
+    /// Feeds the next chunk of the body and hands the events it completes to `sink`, in order.
+    public mutating func push<Sink: SSEEventSink>(_ chunk: Data, into sink: inout Sink) {
+        guard !chunk.isEmpty else { return }
 
         if readOffset == buffer.count && !atStreamStart {
             // Nothing pending: read the chunk in place and keep only its unfinished last line.
@@ -69,42 +108,54 @@ public struct SSEParser: Sendable {
             readOffset = 0
             chunk.withUnsafeBytes { raw in
                 let bytes = raw.assumingMemoryBound(to: UInt8.self)
-                let consumed = consumeLines(bytes, scanFrom: 0, into: &messages)
+                let consumed = consumeLines(bytes, scanFrom: 0, into: &sink)
                 if consumed < bytes.count {
                     buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[consumed...]))
                 }
             }
             scannedUpTo = buffer.count
-            return messages
+            return
         }
 
+        if !atStreamStart, let take = chunk.withUnsafeBytes(Self.lengthThroughFirstLineEnd), take < chunk.count {
+            // A line is pending, cut off by the last chunk: only the start of this one is needed to
+            // finish it, and the rest is read in place rather than copied behind it.
+            push(chunk.prefix(take), into: &sink)
+            push(chunk.dropFirst(take), into: &sink)
+            return
+        }
         compactIfWorthwhile()
         buffer.append(contentsOf: chunk)
         if atStreamStart && !skipByteOrderMark() {
-            return messages
+            return
         }
         let all = buffer
         all.withUnsafeBufferPointer { bytes in
             let pending = UnsafeBufferPointer(rebasing: bytes[readOffset...])
-            readOffset += consumeLines(pending, scanFrom: scannedUpTo - readOffset, into: &messages)
+            readOffset += consumeLines(pending, scanFrom: scannedUpTo - readOffset, into: &sink)
         }
         scannedUpTo = buffer.count
-        return messages
     }
 
     /// Ends the stream: delivers the last event even without its closing blank line, then resets.
     public mutating func finish() -> [SSEMessage] {
-        var messages: [SSEMessage] = []
-        if readOffset < buffer.count {
+        var list = MessageList()
+        finish(into: &list)
+        return list.messages
+    }
+
+    /// Ends the stream into `sink`: the last event even without its closing blank line; then resets.
+    public mutating func finish<Sink: SSEEventSink>(into sink: inout Sink) {
+        let all = buffer
+        all.withUnsafeBufferPointer { bytes in
             // A last line without its line end still counts as a line.
-            let all = buffer
-            all.withUnsafeBufferPointer { bytes in
-                processLine(UnsafeBufferPointer(rebasing: bytes[readOffset...]), into: &messages)
+            let rest = UnsafeBufferPointer(rebasing: bytes[min(readOffset, bytes.count)...])
+            if !rest.isEmpty {
+                processLine(rest, 0..<rest.count, into: &sink)
             }
+            dispatch(rest, into: &sink)
         }
-        dispatch(into: &messages)
         self = SSEParser()
-        return messages
     }
 
     // MARK: - Lines
@@ -112,10 +163,11 @@ public struct SSEParser: Sendable {
     /// Handles every complete line in `bytes` and returns how many bytes that consumed.
     ///
     /// - Parameter scanFrom: bytes before this offset are known to contain no CR or LF.
-    private mutating func consumeLines(
-        _ bytes: UnsafeBufferPointer<UInt8>, scanFrom: Int, into messages: inout [SSEMessage]
+    private mutating func consumeLines<Sink: SSEEventSink>(
+        _ bytes: UnsafeBufferPointer<UInt8>, scanFrom: Int, into sink: inout Sink
     ) -> Int {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return 0 }
+        defer { keepInPlace(bytes) }
         let count = bytes.count
         var lineStart = 0
         var scan = max(scanFrom, 0)
@@ -147,43 +199,55 @@ public struct SSEParser: Sendable {
             } else {
                 break
             }
-            processLine(UnsafeBufferPointer(start: base + lineStart, count: lineEnd - lineStart), into: &messages)
+            processLine(bytes, lineStart..<lineEnd, into: &sink)
             lineStart = nextStart
             scan = nextStart
         }
         return lineStart
     }
 
-    /// Applies one complete line (without its line end) to the event being built.
-    private mutating func processLine(_ line: UnsafeBufferPointer<UInt8>, into messages: inout [SSEMessage]) {
-        guard let base = line.baseAddress, !line.isEmpty else {
-            dispatch(into: &messages)
+    /// Applies one complete line (without its line end), `lineRange` of `bytes`, to the event
+    /// being built.
+    private mutating func processLine<Sink: SSEEventSink>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ lineRange: Range<Int>, into sink: inout Sink
+    ) {
+        guard let start = bytes.baseAddress, !lineRange.isEmpty else {
+            dispatch(bytes, into: &sink)
             return
         }
+        let base = start + lineRange.lowerBound
+        let count = lineRange.count
         if base[0] == Self.colon { return }
 
         let fieldLength: Int
         var valueStart: Int
-        if let colonPointer = memchr(base, Int32(Self.colon), line.count) {
+        if let colonPointer = memchr(base, Int32(Self.colon), count) {
             fieldLength = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(colonPointer))
             valueStart = fieldLength + 1
-            if valueStart < line.count && base[valueStart] == Self.space {
+            if valueStart < count && base[valueStart] == Self.space {
                 valueStart += 1
             }
         } else {
-            fieldLength = line.count
-            valueStart = line.count
+            fieldLength = count
+            valueStart = count
         }
         let field = UnsafeBufferPointer(start: base, count: fieldLength)
-        let value = UnsafeBufferPointer(start: base + valueStart, count: line.count - valueStart)
+        let value = UnsafeBufferPointer(start: base + valueStart, count: count - valueStart)
 
         if Self.equals(field, Self.dataField) {
-            if hasData { dataBytes.append(Self.lf) }
+            if !hasData {
+                // The usual case, one data line: left where it is until the event is dispatched.
+                dataInPlace = (lineRange.lowerBound + valueStart)..<lineRange.upperBound
+                hasData = true
+                return
+            }
+            keepInPlace(bytes)
+            dataBytes.append(Self.lf)
             dataBytes.append(contentsOf: value)
-            hasData = true
         } else if Self.equals(field, Self.eventField) {
-            eventBytes.removeAll(keepingCapacity: true)
-            eventBytes.append(contentsOf: value)
+            // Left where it is too: only a message made of the event needs its name.
+            eventInPlace = (lineRange.lowerBound + valueStart)..<lineRange.upperBound
+            if !eventBytes.isEmpty { eventBytes.removeAll(keepingCapacity: true) }
         } else if Self.equals(field, Self.idField) {
             // WHATWG ignores an id containing NUL; an empty id resets the last event ID.
             if !value.contains(0) {
@@ -193,16 +257,45 @@ public struct SSEParser: Sendable {
         // `retry` and unknown fields are ignored: this client never reconnects on its own.
     }
 
+    /// Copies a data line or event name still lying in `bytes` into `dataBytes` or `eventBytes`,
+    /// before `bytes` goes away.
+    private mutating func keepInPlace(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if let range = dataInPlace {
+            dataBytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+            dataInPlace = nil
+        }
+        if let range = eventInPlace {
+            eventBytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+            eventInPlace = nil
+        }
+    }
+
     /// Delivers the event being built, if it has data, and starts a new one.
-    private mutating func dispatch(into messages: inout [SSEMessage]) {
+    private mutating func dispatch<Sink: SSEEventSink>(_ bytes: UnsafeBufferPointer<UInt8>, into sink: inout Sink) {
         defer {
-            dataBytes.removeAll(keepingCapacity: true)
-            eventBytes.removeAll(keepingCapacity: true)
+            dataInPlace = nil
+            eventInPlace = nil
+            if !dataBytes.isEmpty { dataBytes.removeAll(keepingCapacity: true) }
+            if !eventBytes.isEmpty { eventBytes.removeAll(keepingCapacity: true) }
             hasData = false
         }
         guard hasData else { return }
-        let data = String(decoding: dataBytes, as: UTF8.self)
-        messages.append(SSEMessage(event: eventName(), data: data, id: lastEventID))
+        if let range = dataInPlace {
+            dataInPlace = nil
+            deliver(UnsafeBufferPointer(rebasing: bytes[range]), in: bytes, into: &sink)
+        } else {
+            let data = dataBytes
+            data.withUnsafeBufferPointer { deliver($0, in: bytes, into: &sink) }
+        }
+    }
+
+    /// Offers one event's data to the sink as bytes, then as a message if it asks for one.
+    private mutating func deliver<Sink: SSEEventSink>(
+        _ data: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>, into sink: inout Sink
+    ) {
+        if sink.take(rawData: data) { return }
+        keepInPlace(bytes)
+        sink.take(SSEMessage(event: eventName(), data: String(decoding: data, as: UTF8.self), id: lastEventID))
     }
 
     private mutating func eventName() -> String? {
@@ -217,6 +310,26 @@ public struct SSEParser: Sendable {
     private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
         guard let base = bytes.baseAddress else { return name.utf8CodeUnitCount == 0 }
         return bytes.count == name.utf8CodeUnitCount && memcmp(base, name.utf8Start, bytes.count) == 0
+    }
+
+    /// The length of `bytes` up to and including its first line end (CR, LF or CRLF), and the
+    /// blank line right after it if there is one, so an event that ends there is dispatched
+    /// while its data still lies where it was read; nil when `bytes` has no line end.
+    private static func lengthThroughFirstLineEnd(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        let lf = memchr(base, Int32(Self.lf), bytes.count).map { base.distance(to: UnsafeRawPointer($0)) }
+        let cr = memchr(base, Int32(Self.cr), lf ?? bytes.count).map { base.distance(to: UnsafeRawPointer($0)) }
+        guard let end = cr ?? lf else { return nil }
+        let length = lineEndLength(bytes, at: end)
+        return end + length + lineEndLength(bytes, at: end + length)
+    }
+
+    /// How many bytes the line end at `index` takes (2 for CRLF), or 0 when none is there.
+    private static func lineEndLength(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int {
+        guard index < bytes.count else { return 0 }
+        if bytes[index] == Self.lf { return 1 }
+        guard bytes[index] == Self.cr else { return 0 }
+        return index + 1 < bytes.count && bytes[index + 1] == Self.lf ? 2 : 1
     }
 
     // MARK: - Buffer

@@ -14,6 +14,26 @@ public protocol StreamEventDecoder: Sendable {
     /// exactly `[.textDelta(string)]`. It exists because a long answer is hundreds of thousands of
     /// such messages, and an array and an event per token cost more than reading the token.
     mutating func textDelta(_ message: SSEMessage) -> String?
+
+    /// What a message means, read from its raw data before any string or message is made of it:
+    /// the hot path of a long answer. `.declined` means "ask ``decode(_:)``".
+    ///
+    /// Whenever it returns `.appendedText`, `decode` would have returned exactly
+    /// `[.textDelta(string)]` for the message with this data, and the string's UTF-8 is now at
+    /// the end of `text`; otherwise `text` is unchanged. `.event` is what `decode` would return
+    /// as its one event.
+    mutating func decode(rawData data: UnsafeBufferPointer<UInt8>, appendingTextTo text: inout [UInt8])
+        -> RawEventDecoding
+}
+
+/// What a decoder made of a message's raw data alone.
+public enum RawEventDecoding: Equatable, Sendable {
+    /// Answer text, appended to the caller's text.
+    case appendedText
+    /// The one event the message means (never a text delta).
+    case event(StreamEvent)
+    /// The raw data is not enough: decode the message.
+    case declined
 }
 
 extension StreamEventDecoder {
@@ -22,6 +42,13 @@ extension StreamEventDecoder {
 
     /// Formats without a fast path always decode in full.
     public mutating func textDelta(_ message: SSEMessage) -> String? { nil }
+
+    /// Formats without a fast path always decode in full.
+    public mutating func decode(rawData data: UnsafeBufferPointer<UInt8>, appendingTextTo text: inout [UInt8])
+        -> RawEventDecoding
+    {
+        .declined
+    }
 }
 
 /// Whether `data` is Chat Completions' `[DONE]` marker, allowing surrounding whitespace.

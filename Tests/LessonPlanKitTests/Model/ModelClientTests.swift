@@ -10,7 +10,7 @@ import Testing
         -> ModelClient
     {
         ModelClient(
-            transport: URLSessionTransport(),
+            transport: CurlTransport(),
             settings: ModelSettings(baseURL: base, endpoint: endpoint, apiKey: key, model: "gpt-5.2", api: api))
     }
 

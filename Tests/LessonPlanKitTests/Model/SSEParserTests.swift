@@ -176,3 +176,53 @@ import TestSupport
         #expect(parser.push(Data("\ndata: b\n\n".utf8)) == [SSEMessage(data: "a\nb")])
     }
 }
+
+/// The raw bytes a sink is offered are the event's data, whatever the chunking, and a sink that
+/// takes them gets no message.
+@Suite struct SSEParserRawSinkTests {
+    /// Records the raw data, then asks for the message too.
+    private struct Recorder: SSEEventSink {
+        var raw: [String] = []
+        var messages: [SSEMessage] = []
+        var takeRaw = false
+
+        mutating func take(rawData: UnsafeBufferPointer<UInt8>) -> Bool {
+            raw.append(String(decoding: rawData, as: UTF8.self))
+            return takeRaw
+        }
+
+        mutating func take(_ message: SSEMessage) {
+            messages.append(message)
+        }
+    }
+
+    private func record(_ chunks: [Data], takeRaw: Bool = false) -> Recorder {
+        var parser = SSEParser()
+        var recorder = Recorder(takeRaw: takeRaw)
+        for chunk in chunks {
+            parser.push(chunk, into: &recorder)
+        }
+        parser.finish(into: &recorder)
+        return recorder
+    }
+
+    @Test func rawDataMatchesTheMessagesAtEverySplit() {
+        let text = "event: a\ndata: one\ndata: two\n\n: comment\nid: 7\nevent: b\ndata: {\"x\":\"–\"}\r\n\r\ndata: last"
+        let bytes = Data(text.utf8)
+        let expected = SSEFixtures.messages(in: [bytes])
+        #expect(expected.count == 3)
+        for cut in 0..<bytes.count {
+            for second in [cut, min(cut + 1, bytes.count - 1), min(cut + 5, bytes.count - 1)] {
+                let recorded = record(SSEFixtures.chunks(of: bytes, cuttingAt: [cut, second]))
+                #expect(recorded.messages == expected, "cut at \(cut), \(second)")
+                #expect(recorded.raw == expected.map(\.data), "cut at \(cut), \(second)")
+            }
+        }
+    }
+
+    @Test func takenRawDataMakesNoMessage() {
+        let recorded = record([SSEFixtures.responsesStream()], takeRaw: true)
+        #expect(recorded.messages.isEmpty)
+        #expect(recorded.raw == SSEFixtures.messages(in: [SSEFixtures.responsesStream()]).map(\.data))
+    }
+}

@@ -40,7 +40,7 @@ import Testing
                 idleTimeout: idleTimeout, deadline: deadline, retryPolicy: RetryPolicy(maxRetries: maxRetries))
             engine = try SessionEngine(
                 newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
-                client: ModelClient(transport: URLSessionTransport(), settings: settings), toolVersion: "test",
+                client: ModelClient(transport: CurlTransport(), settings: settings), toolVersion: "test",
                 retryClock: clock)
         }
 
@@ -295,7 +295,7 @@ import Testing
         let engine = try SessionEngine(
             newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
             client: ModelClient(
-                transport: URLSessionTransport(), settings: ModelSettings(baseURL: server.baseURL, apiKey: nil, model: "m")),
+                transport: CurlTransport(), settings: ModelSettings(baseURL: server.baseURL, apiKey: nil, model: "m")),
             toolVersion: "test", retryClock: RecordingRetryClock())
         let outcome = await engine.run(command: "/generate", refinement: Refinement(template: "generate", inputs: inputs)) { _ in }
         #expect(outcome.status == .failed)
