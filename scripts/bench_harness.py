@@ -326,7 +326,7 @@ class Bench:
             version.values = self.repeat(
                 lambda: must(run([self.binary, "--version"], env), "--version").wall_ns / 1e6)
             # No key: the REPL starts, says how to set one, reads `/quit` and exits; no request is made.
-            args = [self.binary, "--grade", "6-8", "--topic", "Photosynthesis", "--minutes", "45"]
+            args = [self.binary, "--grade", "6-8", "--topic", "Photosynthesis", "--minutes", "45", "--no-repair"]
             repl.values = self.repeat(lambda: must(run(args, env, stdin=b"/quit\n"), "REPL").wall_ns / 1e6)
 
         self.guarded([version, repl], body)
@@ -344,7 +344,7 @@ class Bench:
             self.server.prepare(PLAN_DELTAS)
             env = base_env(self.home("first-token"))
             env.update({"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": self.server.base(scenario)})
-            args = [self.binary, "--grade", "6-8", "--topic", "Photosynthesis", "--minutes", "45"]
+            args = [self.binary, "--grade", "6-8", "--topic", "Photosynthesis", "--minutes", "45", "--no-repair"]
 
             def tool() -> float:
                 self.server.reset()
@@ -398,7 +398,7 @@ class Bench:
             rss: list[float] = []
 
             def tool() -> float:
-                args = [self.binary, "generate", "--grade", "6-8", "--topic", "Photosynthesis", "--minutes", "45"]
+                args = [self.binary, "generate", "--grade", "6-8", "--topic", "Photosynthesis", "--minutes", "45", "--no-repair"]
                 result = must(run(args, env), "generate")
                 rss.append(result.maxrss_kib / 1024)
                 return result.wall_ns / 1e9
@@ -444,7 +444,7 @@ class Bench:
             # kind of line whenever (turns − 2) is a multiple of 6 (200 and 50 both are).
             lines = [self.REFINEMENTS[i % len(self.REFINEMENTS)] for i in range(turns - 1)] + ["/quit"]
             stdin = ("\n".join(lines) + "\n").encode()
-            args = [self.binary, "--grade", "6-8", "--topic", "Photosynthesis", "--minutes", "45"]
+            args = [self.binary, "--grade", "6-8", "--topic", "Photosynthesis", "--minutes", "45", "--no-repair"]
             early_ms: list[float] = []
             late_ms: list[float] = []
             rss: list[float] = []
@@ -545,7 +545,7 @@ class Bench:
                         "LLM_USER_PATH": self.home("peer-llm")})
             peer = [llm, "openai", "endpoint", self.server.base(scenario), "Create a lesson plan.",
                     "-m", "gpt-5.2", "--responses", "--key", KEY]
-            ours = [self.binary, "generate", "--grade", "6-8", "--topic", "Photosynthesis", "--minutes", "45"]
+            ours = [self.binary, "generate", "--grade", "6-8", "--topic", "Photosynthesis", "--minutes", "45", "--no-repair"]
             row.values = self.repeat(lambda: must(run(peer, env, capture=True), "llm").wall_ns / 1e6)
             row.floor = self.repeat(lambda: must(run(ours, env), "generate").wall_ns / 1e6)
             row.note = "one plan-sized answer each, process start to exit; vs floor = llm ÷ lessonplan"

@@ -140,7 +140,9 @@ def responses_parts(count: int) -> tuple[bytes, bytes, bytes]:
               for piece in texts]
     part = {"type": "output_text", "annotations": [], "logprobs": [], "text": text}
     message = {"id": MESSAGE_ID, "type": "message", "status": "completed", "content": [part], "role": "assistant"}
-    output_tokens = max(1, len(text) // 4) + 64
+    # A real answer never reports more output tokens than the request's limit (8192 by default);
+    # the synthetic 46 MB stream must not read as one that stopped at the limit.
+    output_tokens = min(max(1, len(text) // 4) + 64, 4000)
     usage = {"input_tokens": 900, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": output_tokens,
              "output_tokens_details": {"reasoning_tokens": 64}, "total_tokens": 900 + output_tokens}
     tail = b"".join([
