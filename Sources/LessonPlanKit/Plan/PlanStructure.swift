@@ -111,7 +111,35 @@ public struct PlanStructure: Equatable, Sendable {
 
     /// The comparison key of a heading: lower-case letters and digits, parentheses and the word "and" dropped.
     public static func key(_ heading: String) -> String {
-        keyWords(heading.replacing(/\([^()]*\)/, with: " ")).joined()
+        keyWords(withoutParentheticals(heading)).joined()
+    }
+
+    /// `text` with every innermost `(…)` group replaced by a space, as the regex `\([^()]*\)` would.
+    ///
+    /// Hand-written because `key` runs for every heading of every framework at start-up and in every
+    /// plan check, and a regex literal is parsed and compiled again each time it is evaluated.
+    /// A group is an opening parenthesis whose next parenthesis is a closing one: the latest `(` seen
+    /// before a `)`. Scanning resumes after that `)`, so matches never overlap, like the regex's.
+    static func withoutParentheticals(_ text: String) -> String {
+        var result = ""
+        var copiedUpTo = text.startIndex
+        var open: String.Index?
+        for index in text.indices {
+            switch text[index] {
+            case "(":
+                open = index
+            case ")":
+                guard let start = open else { continue }
+                result += text[copiedUpTo..<start]
+                result += " "
+                copiedUpTo = text.index(after: index)
+                open = nil
+            default:
+                continue
+            }
+        }
+        result += text[copiedUpTo...]
+        return result
     }
 
     /// Which expected heading a line is, with the time it names; nil when the line is body text.
