@@ -84,7 +84,11 @@ struct App {
         do {
             let settings = try ResolvedSettings.resolve(flags: Flags.connection(from: parsed), environment: environment)
             let prompts = try settings.prompts()
-            try prompts.validate(templates: ["instructions", "rules"] + CommandTable.templates)
+            // Only a teacher's folder can be broken: the built-in templates are checked by the test suite,
+            // and rendering every template of every framework at each start cost most of the start-up time.
+            if settings.promptsDirectory != nil {
+                try prompts.validate(templates: ["instructions", "rules"] + CommandTable.templates)
+            }
             return (settings, prompts)
         } catch let error as SettingsError {
             throw UsageError(message: error.message)

@@ -133,6 +133,8 @@ extension Framework {
         guard !headings.isEmpty else {
             throw .badFramework(file: headingsFile, line: 1, reason: "it lists no headings; write one heading per line")
         }
+        // Keyed once here, not per checks.txt line: matching a value compares it with every heading.
+        let headingKeys = headings.map(PlanStructure.key)
         var framework = Framework(name: name, headings: headings)
         guard let checks else { return framework }
         var warmUpLine = 0
@@ -148,12 +150,13 @@ extension Framework {
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             func heading() throws(PromptError) -> String? {
                 if value.lowercased() == "none" || value.isEmpty { return nil }
-                guard let match = headings.first(where: { PlanStructure.key($0) == PlanStructure.key(value) }) else {
+                let valueKey = PlanStructure.key(value)
+                guard let position = headingKeys.firstIndex(of: valueKey) else {
                     throw .badFramework(
                         file: checksFile, line: number,
                         reason: "“\(value)” is not one of the headings in \(headingsFile)")
                 }
-                return match
+                return headings[position]
             }
             func count() throws(PromptError) -> Int {
                 guard let count = Int(value), (1...50).contains(count) else {

@@ -343,6 +343,14 @@ public struct PlanChecker: Sendable {
 
 /// One line of a section body classified for counting: kind 0 numbered, 1 lettered, 2 bulleted, 3 question.
 private struct ListItem {
+    /// List markers in the order they are tried, compiled once since every body line is classified (see ``SharedRegex``).
+    private static let markers: [(kind: Int, pattern: SharedRegex<Substring>)] = [
+        (0, SharedRegex(/(?i)^\(?\d{1,2}[.):](?!\d)\s*/)),
+        (0, SharedRegex(/(?i)^(?:q|question|prompt)\s*\d{1,2}\s*[.):\-–—]?\s*/)),
+        (1, SharedRegex(/^\(?[A-Za-z][.)]\s+/)),
+        (2, SharedRegex(/^[-–*•‣◦▪+·]\s+/)),
+    ]
+
     let kind: Int
     let indent: Int
     let text: String
@@ -352,14 +360,8 @@ private struct ListItem {
             .trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return nil }
         indent = line.prefix { $0 == " " || $0 == "\t" }.reduce(0) { $0 + ($1 == "\t" ? 4 : 1) }
-        let markers: [(kind: Int, pattern: Regex<Substring>)] = [
-            (0, /(?i)^\(?\d{1,2}[.):](?!\d)\s*/),
-            (0, /(?i)^(?:q|question|prompt)\s*\d{1,2}\s*[.):\-–—]?\s*/),
-            (1, /^\(?[A-Za-z][.)]\s+/),
-            (2, /^[-–*•‣◦▪+·]\s+/),
-        ]
         var found: (kind: Int, rest: Substring)?
-        for marker in markers {
+        for marker in Self.markers {
             if let match = trimmed.prefixMatch(of: marker.pattern) {
                 found = (marker.kind, trimmed[match.range.upperBound...])
                 break
@@ -383,8 +385,10 @@ private struct ListItem {
 enum SupportText {
     /// Whether a line starts with a support label such as `Answer:`, `Sample answer -`, `Look-fors:` or `A:`.
     static func isLabelled(_ text: String) -> Bool {
-        let label =
-            /(?i)^(?:sample |expected |possible |model )?(?:answers?|answer key|look[- ]fors?|teacher notes?|notes?|a)\s*[:\-–—]/
-        return text.prefixMatch(of: label) != nil
+        text.prefixMatch(of: label) != nil
     }
+
+    /// Compiled once: every counted and every student-facing line is tested (see ``SharedRegex``).
+    private static let label = SharedRegex(
+        /(?i)^(?:sample |expected |possible |model )?(?:answers?|answer key|look[- ]fors?|teacher notes?|notes?|a)\s*[:\-–—]/)
 }

@@ -111,7 +111,35 @@ public struct PlanStructure: Equatable, Sendable {
 
     /// The comparison key of a heading: lower-case letters and digits, parentheses and the word "and" dropped.
     public static func key(_ heading: String) -> String {
-        keyWords(heading.replacing(/\([^()]*\)/, with: " ")).joined()
+        keyWords(withoutParentheticals(heading)).joined()
+    }
+
+    /// `text` with every innermost `(…)` group replaced by a space, as the regex `\([^()]*\)` would.
+    ///
+    /// Hand-written because `key` runs for every heading of every framework at start-up and in every
+    /// plan check, and a regex literal is parsed and compiled again each time it is evaluated.
+    /// A group is an opening parenthesis whose next parenthesis is a closing one: the latest `(` seen
+    /// before a `)`. Scanning resumes after that `)`, so matches never overlap, like the regex's.
+    static func withoutParentheticals(_ text: String) -> String {
+        var result = ""
+        var copiedUpTo = text.startIndex
+        var open: String.Index?
+        for index in text.indices {
+            switch text[index] {
+            case "(":
+                open = index
+            case ")":
+                guard let start = open else { continue }
+                result += text[copiedUpTo..<start]
+                result += " "
+                copiedUpTo = text.index(after: index)
+                open = nil
+            default:
+                continue
+            }
+        }
+        result += text[copiedUpTo...]
+        return result
     }
 
     /// Which expected heading a line is, with the time it names; nil when the line is body text.
@@ -170,18 +198,22 @@ public struct PlanStructure: Equatable, Sendable {
         return nil
     }
 
+    // Compiled once: these run on every line of every plan parsed (see ``SharedRegex``).
+    private static let markdownHeadingMarks = SharedRegex(/^#{1,6}\s*/)
+    private static let numberingPrefix = SharedRegex(
+        /(?i)^(?:(?:step|part|section|stage|phase)\s*)?\(?(?:\d{1,2}(?:\s*[.):\-–—]\s*|\s+)|[ivx]{1,4}\s*[.)]\s*|[a-z][.)]\s+)/)
+    private static let trailingNote = SharedRegex(/[(\[]([^()\[\]]{1,40})[)\]]$/)
+
     /// Drops markdown heading marks and bold or italic markers.
     static func withoutMarkup(_ text: String) -> String {
-        var s = text.replacing(/^#{1,6}\s*/, with: "")
+        var s = text.replacing(markdownHeadingMarks, with: "")
         s = s.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "__", with: "")
         return s.trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
     }
 
     /// Drops a numbering prefix such as `1)`, `2.`, `3 -`, `(4)`, `Step 5:`, `IV.` or `B)`; nil when there is none.
     static func withoutNumbering(_ text: String) -> String? {
-        let prefix =
-            /(?i)^(?:(?:step|part|section|stage|phase)\s*)?\(?(?:\d{1,2}(?:\s*[.):\-–—]\s*|\s+)|[ivx]{1,4}\s*[.)]\s*|[a-z][.)]\s+)/
-        guard let match = text.prefixMatch(of: prefix) else { return nil }
+        guard let match = text.prefixMatch(of: numberingPrefix) else { return nil }
         let rest = text[match.range.upperBound...]
         return rest.trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
     }
@@ -198,7 +230,7 @@ public struct PlanStructure: Equatable, Sendable {
                 rest = rest[..<time.start]
                 continue
             }
-            if let note = rest.firstMatch(of: /[(\[]([^()\[\]]{1,40})[)\]]$/) {
+            if let note = rest.firstMatch(of: trailingNote) {
                 minutes = minutes ?? bodyMinutes([String(note.1)])
                 rest = rest[..<note.range.lowerBound]
                 continue
@@ -242,9 +274,8 @@ struct HeadingForm: Sendable {
 
 /// Reading minute ranges and durations out of a line of plan text.
 enum MinuteText {
-    /// A time at the end of a heading: an optional separator, optional brackets, a range or a duration.
-    static func trailingTime(in text: Substring) -> (minutes: Int, start: Substring.Index)? {
-        let pattern = #/
+    // Compiled once: these run on every heading candidate and body line (see ``SharedRegex``).
+    private static let trailingTimePattern = SharedRegex(#/
             (?i) \s* (?: [:,\-–—] \s* )? [(\[]? \s* (?: about | approx\.? | approximately | ~ | ≈ )? \s*
             (?:
                 (\d{1,3}) \s* (?: [\-–—] | to ) \s* (\d{1,3}) \s* min(?:ute)?s? \.?   # 0–5 min
@@ -252,8 +283,16 @@ enum MinuteText {
               | (\d{1,3}) \s* min(?:ute)?s? \.?                                     # 10 minutes
             )
             \s* [)\]]? \s* $
-            /#
-        guard let match = text.firstMatch(of: pattern) else { return nil }
+            /#)
+    private static let rangePatterns = [
+        SharedRegex(/(?i)(\d{1,3})\s*(?:[-–—]|to)\s*(\d{1,3})\s*min(?:ute)?s?\b/),
+        SharedRegex(/(?i)\bmin(?:ute)?s?\s*(\d{1,3})\s*(?:[-–—]|to)\s*(\d{1,3})/),
+    ]
+    private static let durationPattern = SharedRegex(/(?i)(?:^|[^\d\-–—.:])(\d{1,3})\s*min(?:ute)?s?\b/)
+
+    /// A time at the end of a heading: an optional separator, optional brackets, a range or a duration.
+    static func trailingTime(in text: Substring) -> (minutes: Int, start: Substring.Index)? {
+        guard let match = text.firstMatch(of: trailingTimePattern) else { return nil }
         // A closing bracket without its opener belongs to a longer note such as `(pairs, 10 min)`.
         let opens = match.0.contains { $0 == "(" || $0 == "[" }
         let closes = match.0.contains { $0 == ")" || $0 == "]" }
@@ -274,10 +313,6 @@ enum MinuteText {
     static func times(in line: String) -> (ranges: [ClosedRange<Int>], durations: [Int]) {
         var ranges: [ClosedRange<Int>] = []
         var rest = line
-        let rangePatterns = [
-            /(?i)(\d{1,3})\s*(?:[-–—]|to)\s*(\d{1,3})\s*min(?:ute)?s?\b/,
-            /(?i)\bmin(?:ute)?s?\s*(\d{1,3})\s*(?:[-–—]|to)\s*(\d{1,3})/,
-        ]
         for pattern in rangePatterns {
             for match in rest.matches(of: pattern) {
                 if let low = Int(match.1), let high = Int(match.2), low < high, high <= 600 {
@@ -287,7 +322,7 @@ enum MinuteText {
             rest = rest.replacing(pattern, with: " ")
         }
         var durations: [Int] = []
-        for match in rest.matches(of: /(?i)(?:^|[^\d\-–—.:])(\d{1,3})\s*min(?:ute)?s?\b/) {
+        for match in rest.matches(of: durationPattern) {
             if let minutes = Int(match.1), minutes > 0 {
                 durations.append(minutes)
             }

@@ -78,15 +78,22 @@ public enum ReadingLevel {
             for line in section.body {
                 let text = line.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "__", with: "")
                     .trimmingCharacters(in: .whitespaces)
-                    .replacing(/^(?:\(?\d{1,2}[.):]|\(?[A-Za-z][.)]|[-–*•‣◦▪+·])\s+/, with: "")
-                    .replacing(/(?i)\(?\b(?:minutes?|mins?)\s*\d{1,3}\s*(?:[-–—]|to)\s*\d{1,3}\)?:?/, with: "")
-                    .replacing(/(?i)\(?\d{1,3}\s*(?:(?:[-–—]|to)\s*\d{1,3}\s*)?min(?:ute)?s?\b\.?\)?:?/, with: "")
+                    .replacing(listMarker, with: "")
+                    .replacing(minutesThenRange, with: "")
+                    .replacing(minuteTime, with: "")
                     .trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
                 if !SupportText.isLabelled(text), text.contains(where: \.isLetter) { kept.append(text) }
             }
         }
         return kept.joined(separator: "\n")
     }
+
+    // Compiled once: every student-facing line of every measured plan is cleaned (see ``SharedRegex``).
+    private static let listMarker = SharedRegex(/^(?:\(?\d{1,2}[.):]|\(?[A-Za-z][.)]|[-–*•‣◦▪+·])\s+/)
+    private static let minutesThenRange = SharedRegex(
+        /(?i)\(?\b(?:minutes?|mins?)\s*\d{1,3}\s*(?:[-–—]|to)\s*\d{1,3}\)?:?/)
+    private static let minuteTime = SharedRegex(
+        /(?i)\(?\d{1,3}\s*(?:(?:[-–—]|to)\s*\d{1,3}\s*)?min(?:ute)?s?\b\.?\)?:?/)
 
     private static let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
 

@@ -48,13 +48,16 @@ public enum StudentMaterials {
     /// List markers are ignored, so `- Answer: 3/4` is found; a multiple-choice option such as `A: 1/2`
     /// is not, since students read those.
     public static func teacherOnlyLines(_ text: String) -> [String] {
-        let label =
-            /(?i)^(?:sample |expected |possible |model |suggested )?(?:answers?|answer key|look[- ]fors?|teacher(?:'s|’s)? notes?|notes? (?:for|to) (?:the )?teacher|teacher|differentiation|pacing)\s*[:\-–—(]/
-        return PlanStructure.lines(of: text).compactMap { line in
+        PlanStructure.lines(of: text).compactMap { line in
             let trimmed = line.replacingOccurrences(of: "**", with: "").trimmingCharacters(in: .whitespaces)
-            let item = trimmed.replacing(/^(?:\(?\d{1,2}[.):]|[-–*•‣◦▪+·])\s*/, with: "")
+            let item = trimmed.replacing(listMarker, with: "")
                 .trimmingCharacters(in: .whitespaces)
             return item.prefixMatch(of: label) != nil ? trimmed : nil
         }
     }
+
+    // Compiled once: every line of every handout is tested (see ``SharedRegex``).
+    private static let label = SharedRegex(
+        /(?i)^(?:sample |expected |possible |model |suggested )?(?:answers?|answer key|look[- ]fors?|teacher(?:'s|’s)? notes?|notes? (?:for|to) (?:the )?teacher|teacher|differentiation|pacing)\s*[:\-–—(]/)
+    private static let listMarker = SharedRegex(/^(?:\(?\d{1,2}[.):]|[-–*•‣◦▪+·])\s*/)
 }

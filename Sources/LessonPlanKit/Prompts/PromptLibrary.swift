@@ -139,7 +139,11 @@ public struct PromptLibrary: Sendable {
     public func render(_ name: String, values: [String: String], framework: String = Framework.defaultName)
         throws(PromptError) -> String
     {
-        let chosen = try self.framework(framework)
+        try render(name, values: values, framework: try self.framework(framework))
+    }
+
+    /// Renders a template for an already parsed framework, so `validate` parses each framework once, not per template.
+    func render(_ name: String, values: [String: String], framework chosen: Framework) throws(PromptError) -> String {
         var all = chosen.ruleValues
         all.merge(values) { _, given in given }
         let numbered = chosen.headings.enumerated().map { "\($0.offset + 1)) \($0.element)" }
@@ -155,10 +159,10 @@ public struct PromptLibrary: Sendable {
     /// Renders every template once with sample values for every framework, so a broken folder is reported at start.
     public func validate(templates: [String]) throws(PromptError) {
         let sample = Dictionary(uniqueKeysWithValues: Self.placeholderNames.map { ($0, "x") })
-        for framework in frameworkNames {
-            _ = try self.framework(framework)
-            for name in templates {
-                _ = try render(name, values: sample, framework: framework)
+        for name in frameworkNames {
+            let framework = try self.framework(name)
+            for template in templates {
+                _ = try render(template, values: sample, framework: framework)
             }
         }
     }
