@@ -67,7 +67,8 @@ import Testing
     @Test func bodyBytesArriveExactlyWhenCharactersAreSplitAcrossChunks() async throws {
         let server = try await FakeOpenAIServer()
         let text = "data: {\"delta\":\"Grades 3–5 🍎 “ok”\"}\n\n"
-        try await server.script([.raw(body: text, chunkSize: 1, delayMs: 5)])
+        // Gaps long enough that a reader on a loaded machine still sees some character cut in two.
+        try await server.script([.raw(body: text, chunkSize: 1, delayMs: 25)])
         let response = try await transport.send(modelRequest(server))
         let chunks = try await collect(response.body)
 
