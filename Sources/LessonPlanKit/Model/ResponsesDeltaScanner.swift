@@ -215,19 +215,19 @@ enum ResponsesDeltaScanner {
             case UInt8(ascii: "r"): output.append(0x0D)
             case UInt8(ascii: "t"): output.append(0x09)
             case UInt8(ascii: "u"):
-                guard let unit = hex4(base, count: count, from: index) else { return nil }
+                guard let unit = JSONEscapes.hex4(base, count: count, from: index) else { return nil }
                 index += 4
                 var scalar = unit
                 if (0xD800...0xDBFF).contains(unit) {
                     guard index + 1 < count, base[index] == backslash, base[index + 1] == UInt8(ascii: "u"),
-                        let low = hex4(base, count: count, from: index + 2), (0xDC00...0xDFFF).contains(low)
+                        let low = JSONEscapes.hex4(base, count: count, from: index + 2), (0xDC00...0xDFFF).contains(low)
                     else { return nil }
                     index += 6
                     scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
                 } else if (0xDC00...0xDFFF).contains(unit) {
                     return nil
                 }
-                appendUTF8(scalar, to: &output)
+                JSONEscapes.appendUTF8(scalar, to: &output)
             default:
                 return nil
             }
@@ -275,42 +275,6 @@ enum ResponsesDeltaScanner {
     private static func matches(_ base: UnsafePointer<UInt8>, _ range: Range<Int>, _ expected: StaticString) -> Bool {
         range.count == expected.utf8CodeUnitCount
             && memcmp(base + range.lowerBound, expected.utf8Start, range.count) == 0
-    }
-
-    private static func hex4(_ base: UnsafePointer<UInt8>, count: Int, from start: Int) -> UInt32? {
-        guard start + 4 <= count else { return nil }
-        var value: UInt32 = 0
-        for index in start..<(start + 4) {
-            let byte = base[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
-    }
-
-    private static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
-        switch scalar {
-        case 0..<0x80:
-            output.append(UInt8(scalar))
-        case 0x80..<0x800:
-            output.append(UInt8(0xC0 | scalar >> 6))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        case 0x800..<0x10000:
-            output.append(UInt8(0xE0 | scalar >> 12))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            output.append(UInt8(0xF0 | scalar >> 18))
-            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        }
     }
 
     private static let maxKeys = 16

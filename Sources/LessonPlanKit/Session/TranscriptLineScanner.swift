@@ -862,41 +862,9 @@ enum TranscriptLineScanner {
             (try? UTF8Span(validating: bytes.span)) != nil
         }
 
-        func hex4(from start: Int) -> UInt32? {
-            guard start + 4 <= count else { return nil }
-            var value: UInt32 = 0
-            for position in start..<(start + 4) {
-                let byte = base[position]
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: return nil
-                }
-                value = value << 4 | UInt32(digit)
-            }
-            return value
-        }
+        func hex4(from start: Int) -> UInt32? { JSONEscapes.hex4(base, count: count, from: start) }
 
-        mutating func appendUTF8(_ scalar: UInt32) {
-            switch scalar {
-            case 0..<0x80:
-                scratch.append(UInt8(scalar))
-            case 0x80..<0x800:
-                scratch.append(UInt8(0xC0 | scalar >> 6))
-                scratch.append(UInt8(0x80 | scalar & 0x3F))
-            case 0x800..<0x10000:
-                scratch.append(UInt8(0xE0 | scalar >> 12))
-                scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-                scratch.append(UInt8(0x80 | scalar & 0x3F))
-            default:
-                scratch.append(UInt8(0xF0 | scalar >> 18))
-                scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-                scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-                scratch.append(UInt8(0x80 | scalar & 0x3F))
-            }
-        }
+        mutating func appendUTF8(_ scalar: UInt32) { JSONEscapes.appendUTF8(scalar, to: &scratch) }
     }
 
     enum Byte {
