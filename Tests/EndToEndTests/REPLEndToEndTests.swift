@@ -1,4 +1,5 @@
 import Foundation
+import LessonPlanKit
 import Testing
 import TestSupport
 
@@ -93,6 +94,23 @@ import TestSupport
         #expect(result.stderr.contains("The API key was rejected (key ending …6w5v)"))
         #expect(!result.stderr.contains("SECRETKEY"))
         #expect(result.stdout.isEmpty)
+    }
+
+    @Test func aRunawayAnswerIsKeptButNotReadAsAPlan() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let runaway = String(repeating: "Warm-Up (5 min)\n- Minutes 0–5: say hello again.\n", count: 6_000)
+        // Sent in one piece: the fake's word-by-word streaming would take many seconds for this much.
+        let stream = SSEFixtures.responsesStream(
+            text: runaway, pieces: [runaway], usage: Usage(inputTokens: 200, outputTokens: 4000))
+        try await server.script([.raw(headers: ["Content-Type": "text/event-stream"], body: String(decoding: stream, as: UTF8.self))])
+        let result = try await binary.run(["generate", "--topic", "Loops", "--no-repair"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("KB, far longer than a lesson plan, so it was not checked."))
+        #expect(result.stdout == runaway)
+        let ended = try #require(try binary.transcriptLines().last { $0["type"] as? String == "turn_ended" })
+        #expect(ended["version"] as? Int == 1 && ended["check"] == nil)
     }
 
     @Test func badInputsGetOneSentenceAndStatus2() async throws {

@@ -189,6 +189,10 @@ private struct LenientProblem: Decodable {
 /// exit ticket). Item counting (``countItems(_:)``) decides how many CFU questions and exit-ticket prompts
 /// a section has; pacing follows ``PlanStructure`` and ``Pacing``.
 public struct PlanChecker: Sendable {
+    /// Longest answer, in UTF-8 bytes, that is read as a plan and checked: a lesson plan is 5–20 KB,
+    /// and reading one costs a few microseconds a byte, so a runaway answer would stall the footer.
+    public static let largestCheckedPlan = 64 * 1024
+
     /// The expected headings, in order.
     public var headings: [String]
     /// The section whose questions are counted, or nil to skip that check.

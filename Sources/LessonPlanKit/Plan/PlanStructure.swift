@@ -187,6 +187,10 @@ public struct PlanStructure: Equatable, Sendable {
             candidates.append(unnumbered)
         }
         for candidate in candidates {
+            // Peeling only removes trailing text, so a heading's key must begin the whole line's key;
+            // checking that first keeps the costly suffix patterns off nearly every body line.
+            let lineKey = keyWords(candidate).joined()
+            guard forms.contains(where: { !$0.key.isEmpty && lineKey.hasPrefix($0.key) }) else { continue }
             let peeled = peelSuffixes(candidate)
             // A bullet, quote mark or other symbol in front makes the line a list item, not a heading.
             guard let first = peeled.core.first, first.isLetter || first.isNumber else { continue }
@@ -311,6 +315,11 @@ enum MinuteText {
 
     /// Minute ranges (`0–5 min`, `minutes 5-15`) and plain durations (`10 minutes`) in one body line.
     static func times(in line: String) -> (ranges: [ClosedRange<Int>], durations: [Int]) {
+        // Every pattern needs an ASCII digit (only those parse as Int) and "min": most lines have
+        // neither, and the patterns are the costly part of reading a plan.
+        guard line.utf8.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            line.range(of: "min", options: .caseInsensitive) != nil
+        else { return ([], []) }
         var ranges: [ClosedRange<Int>] = []
         var rest = line
         for pattern in rangePatterns {

@@ -355,6 +355,15 @@ public actor SessionEngine {
             switch request.kind {
             case .materials:
                 ended.materials = state.materials.count + 1
+            case .plan where output.utf8.count > PlanChecker.largestCheckedPlan:
+                // A runaway answer (a model looping to its limit) is no lesson plan: reading it
+                // section by section would take seconds for nothing. It is kept unchecked only
+                // where any answer would be kept; a follow-up never replaces its draft with one.
+                progress(.notice(
+                    "The answer is \(output.utf8.count / 1024) KB, far longer than a lesson plan, so it was not checked."))
+                let kept = keep == .always
+                if keep != .always { ended.kept = kept }
+                if kept { ended.version = state.versions.count + 1 }
             case .plan:
                 let report = framework.check(output, lessonMinutes: request.inputs.minutes)
                 let level = ReadingMeasure(
