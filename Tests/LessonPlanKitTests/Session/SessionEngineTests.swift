@@ -36,7 +36,7 @@ import Testing
             self.clock = clock
             inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
             let settings = ModelSettings(
-                baseURL: server.baseURL, apiKey: "sk-test-SECRETKEY-9z8y7x6w5v", model: "gpt-5.2",
+                baseURL: server.baseURL, apiKey: "sk-test.SECRETKEY-9z8y7x6w5v", model: "gpt-5.2",
                 idleTimeout: idleTimeout, deadline: deadline, retryPolicy: RetryPolicy(maxRetries: maxRetries))
             engine = try SessionEngine(
                 newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
