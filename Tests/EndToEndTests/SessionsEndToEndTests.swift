@@ -341,18 +341,7 @@ enum HTMLCheck {
             if checker.stack:
                 sys.exit("unclosed: %s" % checker.stack)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let input = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardError = errors
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(html.utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "html.parser: \(message)")
+        let result = try Python.run(script, input: Data(html.utf8))
+        #expect(result.status == 0, "html.parser: \(result.output)")
     }
 }

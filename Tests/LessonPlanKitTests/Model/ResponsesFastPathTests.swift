@@ -135,17 +135,7 @@ import TestSupport
             let delta = Self.randomDelta(using: &random)
             let shapes = Self.plainShapes(SSEFixtures.jsonString(delta, escaping: Self.escapings[n % Self.escapings.count]), n)
             var bytes = Array((shapes.randomElement(using: &random) ?? "").utf8)
-            for _ in 0..<Int.random(in: 1...3, using: &random) where !bytes.isEmpty {
-                let at = Int.random(in: 0..<bytes.count, using: &random)
-                switch Int.random(in: 0..<4, using: &random) {
-                case 0: bytes.remove(at: at)
-                case 1: bytes.insert(noise.randomElement(using: &random) ?? 0x20, at: at)
-                case 2: bytes[at] = noise.randomElement(using: &random) ?? 0x20
-                default:
-                    let end = min(bytes.count, at + Int.random(in: 1...12, using: &random))
-                    bytes.insert(contentsOf: bytes[at..<end], at: at)
-                }
-            }
+            random.damage(&bytes, noise: noise)
             let data = String(decoding: bytes, as: UTF8.self)
             if let fast = ResponsesEventDecoder.textDeltaFastPath(data) {
                 fastHits += 1

@@ -1,6 +1,7 @@
 import Foundation
 import LessonPlanKit
 import Testing
+import TestSupport
 
 @Suite struct PlanExportTests {
     static let plan = """
@@ -171,7 +172,7 @@ import Testing
 
     @Test func htmlParsesWithBalancedTags() throws {
         let html = PlanExport.renderHTML(Self.document(topic: "A & <b>", plan: Self.plan + "\n<div> & </td>"))
-        let result = try runPython(Self.tagChecker, input: Data(html.utf8))
+        let result = try Python.run(Self.tagChecker, input: Data(html.utf8))
         #expect(result.status == 0, "parser said: \(result.output)")
         #expect(result.output.contains("ok"))
     }
@@ -238,22 +239,4 @@ import Testing
         #expect(versions.first?["created"] as? String == "2025-06-15T15:06:50Z")
         #expect(versions.last?["text"] as? String == "Third draft")
     }
-}
-
-/// Runs `python3 -c script` with `input` on stdin and returns its exit status and combined output.
-private func runPython(_ script: String, input: Data) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script]
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stdout
-    try process.run()
-    try stdin.fileHandleForWriting.write(contentsOf: input)
-    try stdin.fileHandleForWriting.close()
-    let output = stdout.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
 }

@@ -602,17 +602,7 @@ import TestSupport
         var fastHits = 0
         for _ in 0..<6_000 {
             var bytes = Array(coder.encode(try Self.record(&random)))
-            for _ in 0..<Int.random(in: 1...3, using: &random) where !bytes.isEmpty {
-                let at = Int.random(in: 0..<bytes.count, using: &random)
-                switch Int.random(in: 0..<4, using: &random) {
-                case 0: bytes.remove(at: at)
-                case 1: bytes.insert(noise.randomElement(using: &random) ?? 0x20, at: at)
-                case 2: bytes[at] = noise.randomElement(using: &random) ?? 0x20
-                default:
-                    let end = min(bytes.count, at + Int.random(in: 1...12, using: &random))
-                    bytes.insert(contentsOf: bytes[at..<end], at: at)
-                }
-            }
+            random.damage(&bytes, noise: noise)
             let line = Data(bytes)
             if let fast = coder.decodeFastPath(line) {
                 fastHits += 1
