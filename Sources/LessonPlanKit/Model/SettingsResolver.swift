@@ -81,34 +81,19 @@ public struct ResolvedSettings: Sendable {
             flags.local
             ? (flags.model.flatMap { $0.isEmpty ? nil : $0 } ?? ModelSettings.localModel)
             : (value(flags.model, "LESSONPLAN_MODEL") ?? ModelSettings.defaultModel)
-        var maxTokens = flags.local ? ModelSettings.localMaxOutputTokens : ModelSettings.defaultMaxOutputTokens
-        if let text = flags.maxOutputTokens {
-            guard let number = Int(text), (256...128_000).contains(number) else {
-                throw SettingsError("--max-output-tokens “\(text)” must be a whole number from 256 to 128000.")
-            }
-            maxTokens = number
-        }
-        var timeout = ModelSettings.defaultIdleTimeout
-        if let text = flags.timeout {
-            guard let seconds = Double(text), seconds >= 1, seconds <= 3600 else {
-                throw SettingsError("--timeout “\(text)” must be a number of seconds from 1 to 3600.")
-            }
-            timeout = seconds
-        }
-        var deadline = ModelSettings.defaultDeadline
-        if let text = flags.deadline {
-            guard let seconds = Double(text), seconds >= 1, seconds <= 86_400 else {
-                throw SettingsError("--deadline “\(text)” must be a number of seconds from 1 to 86400.")
-            }
-            deadline = seconds
-        }
-        var retries = RetryPolicy.defaultMaxRetries
-        if let text = flags.maxRetries {
-            guard let number = Int(text), (0...10).contains(number) else {
-                throw SettingsError("--max-retries “\(text)” must be a whole number from 0 (no retries) to 10.")
-            }
-            retries = number
-        }
+        let maxTokens = try Self.bounded(
+            flags.maxOutputTokens, flag: "--max-output-tokens", in: 256...128_000,
+            default: flags.local ? ModelSettings.localMaxOutputTokens : ModelSettings.defaultMaxOutputTokens,
+            mustBe: "a whole number from 256 to 128000")
+        let timeout = try Self.bounded(
+            flags.timeout, flag: "--timeout", in: 1...3600, default: ModelSettings.defaultIdleTimeout,
+            mustBe: "a number of seconds from 1 to 3600")
+        let deadline = try Self.bounded(
+            flags.deadline, flag: "--deadline", in: 1...86_400, default: ModelSettings.defaultDeadline,
+            mustBe: "a number of seconds from 1 to 86400")
+        let retries = try Self.bounded(
+            flags.maxRetries, flag: "--max-retries", in: 0...10, default: RetryPolicy.defaultMaxRetries,
+            mustBe: "a whole number from 0 (no retries) to 10")
         var api = APIFlavor.responses
         if let text = flags.api {
             guard let flavor = APIFlavor(rawValue: text.lowercased()) else {
@@ -141,6 +126,18 @@ public struct ResolvedSettings: Sendable {
         let prompts = value(flags.prompts, "LESSONPLAN_PROMPTS").map { URL(fileURLWithPath: $0, isDirectory: true) }
         return ResolvedSettings(
             model: settings, dataDirectory: DataDirectory.resolve(environment: environment), promptsDirectory: prompts)
+    }
+
+    /// A numeric flag's value within `range`, or `fallback` when the flag was not given.
+    /// - Throws: ``SettingsError`` naming the flag and what it must be.
+    static func bounded<Number: LosslessStringConvertible & Comparable>(
+        _ text: String?, flag: String, in range: ClosedRange<Number>, default fallback: Number, mustBe: String
+    ) throws(SettingsError) -> Number {
+        guard let text else { return fallback }
+        guard let number = Number(text), range.contains(number) else {
+            throw SettingsError("\(flag) “\(text)” must be \(mustBe).")
+        }
+        return number
     }
 
     /// HTTPS anywhere, or plain HTTP to this machine only.
