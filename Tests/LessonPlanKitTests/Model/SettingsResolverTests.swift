@@ -35,6 +35,19 @@ import Testing
         #expect(throws: SettingsError.self) { try resolve { $0.deadline = "0.5" } }
     }
 
+    @Test func numericFlagsOutOfRangeNameTheFlagAndTheRange() {
+        let cases: [(WritableKeyPath<ConnectionFlags, String?>, String, String)] = [
+            (\.maxOutputTokens, "100", "--max-output-tokens “100” must be a whole number from 256 to 128000."),
+            (\.maxOutputTokens, "many", "--max-output-tokens “many” must be a whole number from 256 to 128000."),
+            (\.timeout, "0.5", "--timeout “0.5” must be a number of seconds from 1 to 3600."),
+            (\.deadline, "90000", "--deadline “90000” must be a number of seconds from 1 to 86400."),
+            (\.maxRetries, "11", "--max-retries “11” must be a whole number from 0 (no retries) to 10."),
+        ]
+        for (flag, text, message) in cases {
+            #expect(throws: SettingsError(message)) { try resolve { $0[keyPath: flag] = text } }
+        }
+    }
+
     @Test func theKeyIsRefusedOverPlainHTTPToAnotherMachine() throws {
         let remote = key.merging(["OPENAI_BASE_URL": "http://10.0.0.5:8080/v1"]) { $1 }
         #expect(throws: SettingsError.self) { try resolve(environment: remote) }
