@@ -15,6 +15,10 @@ final class Console: @unchecked Sendable {
     let colour: Bool
     private let lock = NSLock()
     private var spinner: (any DispatchSourceTimer)?
+    /// The state of the streamed answer being printed.
+    private var streamSanitizer = TerminalSanitizer()
+    /// The errno of the first failed write to stdout.
+    private var stdoutFailure: Int32?
 
     private let columnsFromEnvironment: Int?
 
@@ -30,29 +34,85 @@ final class Console: @unchecked Sendable {
         return columnsFromEnvironment ?? 80
     }
 
-    /// Writes text to stdout as is.
+    /// Writes text to stdout through the sanitiser: nothing printed can be a terminal command.
     func out(_ text: String) {
         stopWaiting()
-        Self.write(1, text)
+        emit(1, TerminalSanitizer.clean(text))
+    }
+
+    /// Writes styled text to stdout: the tool's own colours around sanitised runs.
+    func out(_ text: StyledText) {
+        stopWaiting()
+        emit(1, text.rendered(colour: colour))
     }
 
     /// Writes a line to stdout.
     func line(_ text: String = "") { out(text + "\n") }
 
+    /// Writes a styled line to stdout.
+    func line(_ text: StyledText) { out(text + "\n") }
+
+    /// Writes bytes to stdout unchanged: only for data formats (JSON, HTML) going to a file or a program.
+    func raw(_ data: Data) {
+        stopWaiting()
+        emit(1, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Writes one piece of a streamed answer; a CR split from its LF across pieces is still a line end.
+    func stream(_ piece: String) {
+        stopWaiting()
+        emit(1, lock.withLock { streamSanitizer.feed(piece) })
+    }
+
+    /// Ends a streamed answer, printing whatever the sanitiser held back.
+    func endStream() {
+        let rest = lock.withLock { streamSanitizer.finish() }
+        if !rest.isEmpty { emit(1, rest) }
+    }
+
     /// Writes one line to stderr.
     func note(_ text: String) {
         stopWaiting()
-        Self.write(2, text + "\n")
+        emit(2, TerminalSanitizer.clean(text) + "\n")
     }
 
-    /// A message in dim text on a colour terminal (used for footers and hints on stdout).
-    func dim(_ text: String) -> String { colour ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    /// Writes one styled line to stderr.
+    func note(_ text: StyledText) {
+        stopWaiting()
+        emit(2, text.rendered(colour: colour && stderrIsTTY) + "\n")
+    }
+
+    /// A message in dim text on a colour terminal (used for footers and hints).
+    func dim(_ text: String) -> StyledText { StyledText(text, style: .dim) }
 
     /// An error sentence, red on a colour terminal.
     func error(_ text: String) {
         stopWaiting()
-        let shown = stderrIsTTY && colour ? "\u{1B}[31m\(text)\u{1B}[0m" : text
-        Self.write(2, shown + "\n")
+        emit(2, StyledText(text, style: .red).rendered(colour: stderrIsTTY && colour) + "\n")
+    }
+
+    /// Asks the terminal to put `text` on the clipboard (OSC 52): only `/copy` calls this, with the plan.
+    func copyToClipboard(_ text: String) {
+        emit(1, "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}")
+    }
+
+    /// Whether writing to stdout failed (a full disk, a closed pipe); the run must then exit non-zero.
+    var outputFailed: Bool { lock.withLock { stdoutFailure != nil } }
+
+    /// Writes to stdout or stderr; the first failure on stdout is reported once on stderr and
+    /// later writes to it are skipped, so `generate > /dev/full` ends with a sentence, not silence.
+    private func emit(_ fd: Int32, _ text: String) {
+        if fd == 1, outputFailed { return }
+        let failure = Self.write(fd, text)
+        guard fd == 1, let failure else { return }
+        let first = lock.withLock { () -> Bool in
+            defer { stdoutFailure = failure }
+            return stdoutFailure == nil
+        }
+        if first {
+            let reason = String(cString: strerror(failure))
+            Self.write(2, "Could not write to standard output (\(reason)); the output is incomplete.\n")
+        }
     }
 
     /// Shows a waiting indicator on stderr until the first text or message (TTY only).
@@ -63,11 +123,12 @@ final class Console: @unchecked Sendable {
         guard spinner == nil else { return }
         let frames = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
         let started = Date()
+        let shownLabel = TerminalSanitizer.cleanLine(label)
         let timer = DispatchSource.makeTimerSource(queue: .global())
         var tick = 0
         timer.setEventHandler {
             let seconds = Int(Date().timeIntervalSince(started))
-            Self.write(2, "\r\(frames[tick % frames.count]) \(label) \(seconds)s  (Ctrl-C cancels)\u{1B}[K")
+            Self.write(2, "\r\(frames[tick % frames.count]) \(shownLabel) \(seconds)s  (Ctrl-C cancels)\u{1B}[K")
             tick += 1
         }
         timer.schedule(deadline: .now(), repeating: .milliseconds(100))
@@ -88,19 +149,22 @@ final class Console: @unchecked Sendable {
         Self.write(2, "\r\u{1B}[K")
     }
 
-    static func write(_ fd: Int32, _ text: String) {
+    /// Writes all of `text` to `fd`, or returns the `errno` that stopped it.
+    @discardableResult
+    static func write(_ fd: Int32, _ text: String) -> Int32? {
         var text = text
-        text.withUTF8 { buffer in
-            guard let base = buffer.baseAddress else { return }
+        return text.withUTF8 { buffer -> Int32? in
+            guard let base = buffer.baseAddress else { return nil }
             var offset = 0
             while offset < buffer.count {
                 let written = Glibc.write(fd, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return
+                    return errno
                 }
                 offset += written
             }
+            return nil
         }
     }
 }

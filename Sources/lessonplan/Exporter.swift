@@ -38,9 +38,15 @@ struct Exporter {
 
     private func write(_ data: Data, format: ExportFormat, to path: String?, force: Bool, what: String) -> Bool {
         guard let path else {
-            console.out(String(decoding: data, as: UTF8.self))
-            if data.last != UInt8(ascii: "\n") { console.out("\n") }
-            return true
+            var data = data
+            if data.last != UInt8(ascii: "\n") { data.append(UInt8(ascii: "\n")) }
+            // JSON and HTML piped to a program stay byte-exact; on a terminal everything is sanitised.
+            if format != .md, !console.stdoutIsTTY {
+                console.raw(data)
+            } else {
+                console.out(String(decoding: data, as: UTF8.self))
+            }
+            return !console.outputFailed
         }
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         if FileManager.default.fileExists(atPath: url.path), !force {

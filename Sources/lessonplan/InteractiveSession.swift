@@ -268,7 +268,7 @@ final class InteractiveSession: @unchecked Sendable {
             return
         }
         console.line(console.dim("── v\(old.number) → v\(new.number)"))
-        console.out(DiffRendering.render(old: old.text, new: new.text, colour: console.colour) + "\n")
+        console.out(DiffRendering.render(old: old.text, new: new.text) + "\n")
     }
 
     /// `/copy`: OSC 52 asks the terminal to put the text on the clipboard, even over SSH.
@@ -281,8 +281,7 @@ final class InteractiveSession: @unchecked Sendable {
             console.error("/copy needs a terminal; use /export md FILE to save the plan instead.")
             return
         }
-        let encoded = Data(current.text.utf8).base64EncodedString()
-        console.out("\u{1B}]52;c;\(encoded)\u{07}")
+        console.copyToClipboard(current.text)
         console.line("Copied v\(current.number) to the clipboard (through the terminal's OSC 52; if nothing arrives, your terminal may need clipboard access turned on).")
     }
 
@@ -360,10 +359,11 @@ final class InteractiveSession: @unchecked Sendable {
             console.note(wait.description)
         case .turn(.text(let text)):
             printed.record(text)
-            console.out(text)
+            console.stream(text)
         case .turn(.notice(let message)): console.note(message)
         case .ended(let outcome):
             console.stopWaiting()
+            console.endStream()
             if printed.needsNewline { console.out("\n") }
             printed.reset()
             if outcome.status != .completed, let message = outcome.message {

@@ -41,7 +41,7 @@ final class PipedLineReader: LineReader {
 
     func readLine(prompt: String) -> LineReadResult {
         if showsPrompt {
-            print(prompt, terminator: "")
+            print(TerminalSanitizer.clean(prompt), terminator: "")
             fflush(cel_stdout())
         }
         guard let line = Swift.readLine(strippingNewline: true) else { return .endOfInput }
@@ -120,9 +120,9 @@ final class EditLineReader: LineReader {
     }
 
     func readLine(prompt: String) -> LineReadResult {
-        promptText = prompt
+        promptText = TerminalSanitizer.clean(prompt)
         free(promptCString)
-        promptCString = strdup(prompt)
+        promptCString = strdup(promptText)
         interruptPending = false
         // Without EL_SIGNAL libedit does not hear SIGWINCH; pick up a resize between prompts.
         el_resize(editLine)

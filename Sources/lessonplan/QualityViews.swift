@@ -18,9 +18,9 @@ struct QualityViews {
             return
         }
         let report = framework.check(current.text, lessonMinutes: current.inputs.minutes)
-        var lines = [
-            console.dim("── plan check of v\(current.number) · \(framework.name) framework · \(current.inputs.minutes)-minute lesson")
-        ]
+        console.line(
+            console.dim("── plan check of v\(current.number) · \(framework.name) framework · \(current.inputs.minutes)-minute lesson"))
+        var lines: [String] = []
         let structure = PlanStructure(parsing: current.text, headings: framework.headings)
         let found = Set(structure.sections.map(\.heading))
         lines.append("Headings: \(found.count) of \(framework.headings.count) present.")

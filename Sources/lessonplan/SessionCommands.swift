@@ -52,8 +52,10 @@ struct SessionCommands {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .iso8601
             encoder.keyEncodingStrategy = .convertToSnakeCase
-            let data = (try? encoder.encode(summaries)) ?? Data("[]".utf8)
-            console.line(String(decoding: data, as: UTF8.self))
+            var data = (try? encoder.encode(summaries)) ?? Data("[]".utf8)
+            data.append(UInt8(ascii: "\n"))
+            // Byte-exact for a program reading it; a terminal still gets the sanitiser.
+            if console.stdoutIsTTY { console.out(String(decoding: data, as: UTF8.self)) } else { console.raw(data) }
             return 0
         }
         guard !summaries.isEmpty else {
@@ -111,7 +113,7 @@ struct SessionCommands {
     func replay(_ arguments: [String]) async -> Int32 {
         let parsed: ParsedArguments
         let state: SessionState
-        var options = ReplayOptions(colour: console.colour)
+        var options = ReplayOptions()
         do {
             parsed = try ParsedArguments.parse(arguments, specs: Self.replayFlags, command: "replay")
             if parsed.has("help") {
@@ -122,7 +124,6 @@ struct SessionCommands {
                 throw UsageError(message: "replay needs one session: an id, an id prefix, a name, or a .jsonl file.")
             }
             options.full = parsed.has("full")
-            if parsed.has("plain") { options.colour = false }
             if let text = parsed.value("turn") {
                 guard let turn = Int(text), turn > 0 else {
                     throw UsageError(message: "--turn “\(text)” must be a turn number such as 2.")
@@ -145,11 +146,12 @@ struct SessionCommands {
             return 2
         }
         let step = parsed.has("step") && console.stdinIsTTY && console.stdoutIsTTY
+        let plain = parsed.has("plain")
         for (index, block) in blocks.enumerated() {
-            console.out(block)
+            console.out(plain ? StyledText(block.plain) : block)
             if step, index < blocks.count - 1 {
                 console.out(console.dim("[Enter: next turn, q: stop] "))
-                if readLine()?.lowercased().hasPrefix("q") == true { break }
+                if readLine()?.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("q") == true { break }
             }
         }
         return 0
@@ -182,7 +184,7 @@ struct SessionCommands {
         var failures = 0
         for step in steps {
             let title = "── turn \(step.turn) · \(step.command)"
-            console.line(console.colour ? "\u{1B}[1m\(title)\u{1B}[0m" : title)
+            console.line(StyledText(title, style: .bold))
             guard let outcome = step.outcome else {
                 console.line("   skipped: \(step.note ?? "")")
                 continue
@@ -191,7 +193,7 @@ struct SessionCommands {
             console.line("   recorded: \(recordedStatus) · now: \(outcome.status.rawValue)" + (outcome.message.map { " (\($0))" } ?? ""))
             if outcome.status != .completed { failures += 1 }
             if step.recordedStatus == .completed, outcome.status == .completed {
-                console.out(DiffRendering.render(old: step.recordedOutput, new: outcome.text, colour: console.colour) + "\n")
+                console.out(DiffRendering.render(old: step.recordedOutput, new: outcome.text) + "\n")
             }
             for followUp in step.followUps {
                 console.line("   then \(followUp.keepNote ?? "an automatic turn: \(followUp.status.rawValue)")")
@@ -251,7 +253,8 @@ enum SessionsTable {
     }
 
     static func clip(_ text: String, _ limit: Int) -> String {
-        let single = text.replacingOccurrences(of: "\n", with: " ")
+        // Sanitised before measuring, so a control shown as `␛` or `<U+202E>` is counted as printed.
+        let single = TerminalSanitizer.cleanLine(text, limit: limit * 4)
         return single.count > limit ? String(single.prefix(limit - 1)) + "…" : single
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 
+// A closed pipe is a write error with a sentence, not a silent death by SIGPIPE.
+signal(SIGPIPE, SIG_IGN)
 let app = App(environment: ProcessInfo.processInfo.environment)
 let status = await app.run(Array(CommandLine.arguments.dropFirst()))
-exit(status)
+exit(status == 0 && app.console.outputFailed ? 1 : status)

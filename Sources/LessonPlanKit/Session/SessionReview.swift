@@ -7,20 +7,18 @@ public struct ReplayOptions: Sendable {
     public var full = false
     /// Only this turn number.
     public var turn: Int?
-    public var colour = false
 
-    public init(full: Bool = false, turn: Int? = nil, colour: Bool = false) {
+    public init(full: Bool = false, turn: Int? = nil) {
         self.full = full
         self.turn = turn
-        self.colour = colour
     }
 }
 
 /// Turns a session into text for review: replay blocks, and the document for exports.
 public enum SessionReview {
     /// One block of text per turn, undo and hand edit, in order; `--turn` keeps one turn.
-    public static func replay(_ state: SessionState, options: ReplayOptions) -> [String] {
-        var blocks: [String] = []
+    public static func replay(_ state: SessionState, options: ReplayOptions) -> [StyledText] {
+        var blocks: [StyledText] = []
         var plans = PlanLines()
         for event in state.events {
             switch event {
@@ -30,11 +28,11 @@ public enum SessionReview {
                 blocks.append(render(turn, state: state, options: options, plans: &plans))
             case .undo(let undo):
                 guard options.turn == nil else { continue }
-                blocks.append(heading("undo", at: undo.at, detail: "v\(undo.from) → v\(undo.to)", options) + "\n")
+                blocks.append(heading("undo", at: undo.at, detail: "v\(undo.from) → v\(undo.to)") + "\n")
             case .handEdit(let edit):
                 guard options.turn == nil else { continue }
-                var block = heading("hand edit", at: edit.at, detail: "\(edit.command) → v\(edit.version) (from v\(edit.baseVersion))", options) + "\n"
-                block += plan(edit.text, base: state.version(edit.baseVersion)?.text, options: options, plans: &plans)
+                var block = heading("hand edit", at: edit.at, detail: "\(edit.command) → v\(edit.version) (from v\(edit.baseVersion))") + "\n"
+                block.append(plan(edit.text, base: state.version(edit.baseVersion)?.text, options: options, plans: &plans))
                 blocks.append(block)
             }
         }
@@ -43,16 +41,16 @@ public enum SessionReview {
 
     private static func render(
         _ turn: TurnSummary, state: SessionState, options: ReplayOptions, plans: inout PlanLines
-    ) -> String {
+    ) -> StyledText {
         let started = turn.started
-        var block = heading("turn \(started.turn)", at: started.at, detail: started.command, options) + "\n"
+        var block = heading("turn \(started.turn)", at: started.at, detail: started.command) + "\n"
         var facts = ["model \(started.model)"]
         if let usage = turn.ended?.usage {
             facts.append("\(usage.inputTokens) in / \(usage.outputTokens) out tokens")
         }
         guard let ended = turn.ended else {
             facts.append("unfinished (the program stopped during this turn)")
-            return block + "   " + facts.joined(separator: " · ") + "\n"
+            return block + StyledText("   " + facts.joined(separator: " · ") + "\n")
         }
         let base = started.baseVersion.map { " (from v\($0))" } ?? ""
         switch ended.status {
@@ -71,24 +69,25 @@ public enum SessionReview {
             facts.append(check.passed ? "✓ plan check" : "✗ plan check: \(check.problems.count) problem(s)")
         }
         facts.append(String(format: "%.1f s", Double(ended.durationMs) / 1000))
-        block += "   " + facts.joined(separator: " · ") + "\n"
+        block.append("   " + facts.joined(separator: " · ") + "\n")
         if ended.status == .completed {
-            block += plan(
+            block.append(plan(
                 ended.output, base: started.baseVersion.flatMap { state.version($0)?.text }, options: options,
-                plans: &plans)
+                plans: &plans))
         } else {
-            if let error = ended.error { block += "   \(error)\n" }
-            if !ended.output.isEmpty { block += "   (\(ended.output.count) characters of partial answer, not kept as a version)\n" }
+            if let error = ended.error { block.append("   \(error)\n") }
+            if !ended.output.isEmpty { block.append("   (\(ended.output.count) characters of partial answer, not kept as a version)\n") }
         }
         return block
     }
 
-    private static func plan(_ text: String, base: String?, options: ReplayOptions, plans: inout PlanLines) -> String {
-        guard !options.full, let base else { return text.hasSuffix("\n") ? text : text + "\n" }
-        // What `DiffRendering.render(old:new:colour:)` shows, from lines numbered once per plan.
+    private static func plan(_ text: String, base: String?, options: ReplayOptions, plans: inout PlanLines) -> StyledText {
+        guard !options.full, let base else { return StyledText(text.hasSuffix("\n") ? text : text + "\n") }
+        // What `DiffRendering.render(old:new:)` shows, from lines numbered once per plan.
         let script = LineDiff.diff(plans.lines(of: base), plans.lines(of: text))
-        let rendered = DiffRendering.render(LineDiff.hunks(script), colour: options.colour)
-        return rendered.hasSuffix("\n") ? rendered : rendered + "\n"
+        var rendered = DiffRendering.render(LineDiff.hunks(script))
+        if !rendered.plain.hasSuffix("\n") { rendered.append("\n") }
+        return rendered
     }
 
     /// Each plan's lines split and numbered once, though each plan is diffed twice (as a turn's
@@ -107,9 +106,8 @@ public enum SessionReview {
         }
     }
 
-    private static func heading(_ label: String, at date: Date, detail: String, _ options: ReplayOptions) -> String {
-        let line = "── \(label) · \(timestamp(date)) · \(detail)"
-        return options.colour ? "\u{1B}[1m\(line)\u{1B}[0m" : line
+    private static func heading(_ label: String, at date: Date, detail: String) -> StyledText {
+        StyledText("── \(label) · \(timestamp(date)) · \(TerminalSanitizer.cleanLine(detail))", style: .bold)
     }
 
     /// A local date and time to the second, e.g. `2026-11-29 12:31:18`.
@@ -169,7 +167,8 @@ public enum SessionReview {
 
     private static func render(_ document: ExportDocument, format: ExportFormat, headings: [String]) throws -> Data {
         switch format {
-        case .md: return Data(PlanExport.renderMarkdown(document, headings: headings).utf8)
+        // Markdown is read in terminals and editors as it is, so it gets the terminal's sanitiser too.
+        case .md: return Data(TerminalSanitizer.clean(PlanExport.renderMarkdown(document, headings: headings)).utf8)
         case .html: return Data(PlanExport.renderHTML(document, headings: headings).utf8)
         case .json: return try PlanExport.renderJSON(document)
         }
