@@ -5,6 +5,8 @@ import LessonPlanKit
 struct HandEditor {
     let console: Console
     let environment: [String: String]
+    /// Ctrl-C in the editor reaches this process too (same process group): it must not end the session.
+    let interrupts: Interrupts
 
     func edit(engine: SessionEngine, line: String) async {
         guard let current = await engine.state.current else {
@@ -13,31 +15,30 @@ struct HandEditor {
         }
         // Editors expect a final newline; a file saved unchanged must not count as an edit.
         let original = current.text.hasSuffix("\n") ? current.text : current.text + "\n"
-        let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        let editor: Editor
+        do { editor = try Editor.resolve(environment) } catch {
+            console.error(error.message)
+            return
+        }
         let folder = FileManager.default.temporaryDirectory.appending(path: "lessonplan-edit-\(UUID().uuidString)")
         let file = folder.appending(path: "plan-v\(current.number).txt")
         defer { try? FileManager.default.removeItem(at: folder) }
-        do {
-            try FileManager.default.createDirectory(
-                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try Data(original.utf8).write(to: file)
-        } catch {
+        // The plan may describe real students: a private folder, a private file.
+        guard (try? FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])) != nil,
+            FileManager.default.createFile(
+                atPath: file.path, contents: Data(original.utf8), attributes: [.posixPermissions: 0o600])
+        else {
             console.error("Cannot write a temporary file for the editor; check that \(folder.deletingLastPathComponent().path) is writable.")
             return
         }
-        // Through the shell, so EDITOR may carry arguments ("code --wait", "nano -w").
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "\(editor) \"$1\"", "lessonplan-edit", file.path]
-        do {
-            try process.run()
-            process.waitUntilExit()
-        } catch {
-            console.error("Cannot start the editor “\(editor)”; set VISUAL or EDITOR to one that is installed.")
+        let status: Int32
+        do { status = try interrupts.ignoring { () throws(UsageError) -> Int32 in try editor.run(on: file.path, environment: environment) } } catch {
+            console.error(error.message)
             return
         }
-        guard process.terminationStatus == 0 else {
-            console.error("The editor exited with status \(process.terminationStatus); nothing changed, still v\(current.number).")
+        guard status == 0 else {
+            console.error("The editor “\(editor.command)” exited with status \(status); nothing changed, still v\(current.number).")
             return
         }
         guard let data = try? Data(contentsOf: file) else {
@@ -62,5 +63,67 @@ struct HandEditor {
         } catch {
             console.error(error.message)
         }
+    }
+}
+
+/// The teacher's editor, found before it is started so a typo gets a sentence, not a shell error.
+struct Editor {
+    /// What VISUAL or EDITOR said (it may carry arguments, e.g. "code --wait").
+    let command: String
+
+    /// `$VISUAL`, else `$EDITOR`, else `vi`, checked to exist on the PATH.
+    /// - Throws: ``UsageError`` naming the editor and how to set another.
+    static func resolve(_ environment: [String: String]) throws(UsageError) -> Editor {
+        let named = [("VISUAL", environment["VISUAL"]), ("EDITOR", environment["EDITOR"])]
+            .first { !($0.1 ?? "").trimmingCharacters(in: .whitespaces).isEmpty }
+        let command = named?.1 ?? "vi"
+        let program = command.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? command
+        let paths = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        let found =
+            program.contains("/")
+            ? FileManager.default.isExecutableFile(atPath: program)
+            : paths.contains { FileManager.default.isExecutableFile(atPath: $0 + "/" + program) }
+        guard found else {
+            let source = named.map { "$\($0.0)" } ?? "the default editor"
+            throw UsageError(
+                message: "The editor “\(program)” (\(source)) is not installed; set VISUAL or EDITOR to one that is, e.g. `export EDITOR=nano`.")
+        }
+        return Editor(command: command)
+    }
+
+    /// Runs the editor on `path` in this process group, so it owns the terminal as git's editor does,
+    /// with the signals this process ignores back at their defaults; returns its exit status.
+    func run(on path: String, environment: [String: String]) throws(UsageError) -> Int32 {
+        // Through the shell, so the command may carry arguments ("nano -w").
+        let arguments = ["/bin/sh", "-c", "\(command) \"$1\"", "lessonplan-edit", path]
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU, SIGXFSZ, SIGCHLD] { sigaddset(&defaults, signal) }
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, envp)
+        guard spawned == 0 else {
+            throw UsageError(message: "Cannot start the editor “\(command)” (\(String(cString: strerror(spawned)))); set VISUAL or EDITOR to one that works.")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return -1 }
+        }
+        // WIFEXITED / WEXITSTATUS are macros Swift cannot import.
+        let signalled = status & 0x7F
+        return signalled == 0 ? (status >> 8) & 0xFF : 128 + signalled
     }
 }

@@ -125,6 +125,8 @@ final class InteractiveSession: @unchecked Sendable {
     private func ask(_ question: Question, reader: LineReader) throws(UsageError) -> String {
         while true {
             switch reader.readLine(prompt: question.prompt) {
+            case .cleared:
+                continue
             case .endOfInput, .interrupted:
                 if !console.stdinIsTTY {
                     throw UsageError(message: "Input ended before the \(question) was given; pass --\(question) on the command line.")
@@ -158,22 +160,43 @@ final class InteractiveSession: @unchecked Sendable {
                 }
                 lastInterrupt = Date()
                 console.note(console.dim("(Ctrl-C again or Ctrl-D to quit)"))
-            case .line(let line):
+            case .cleared:
+                // Ctrl-C on a line with text clears it, as in bash; only an empty prompt counts toward quitting.
                 lastInterrupt = nil
-                guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
-                let action: CommandAction
-                do {
-                    action = try CommandTable.parse(line, context: await engine.commandContext)
-                } catch {
-                    console.error(error.message)
-                    continue
-                }
-                if await perform(action, line: line, engine: engine, interrupts: interrupts) == false {
-                    farewell(await engine.state)
-                    return 0
+            case .line(let input):
+                lastInterrupt = nil
+                guard !input.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
+                for line in commands(in: input, reader: reader) {
+                    let action: CommandAction
+                    do {
+                        action = try CommandTable.parse(line, context: await engine.commandContext)
+                    } catch {
+                        console.error(error.message)
+                        break
+                    }
+                    if await perform(action, line: line, engine: engine, interrupts: interrupts) == false {
+                        farewell(await engine.state)
+                        return 0
+                    }
                 }
             }
         }
+    }
+
+    /// The commands in one input: itself, unless it is a paste of several slash commands, which
+    /// run one after another only when the teacher says so (each may be a paid request).
+    private func commands(in input: String, reader: LineReader) -> [String] {
+        let lines = input.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        guard lines.count > 1, lines.allSatisfy({ $0.hasPrefix("/") }) else { return [input] }
+        console.note("You pasted \(lines.count) commands: \(lines.joined(separator: ", ")).")
+        guard case .line(let answer) = reader.readLine(prompt: "Run them one after another? [y/N] "),
+            ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+        else {
+            console.line("Nothing sent.")
+            return []
+        }
+        return lines
     }
 
     /// Carries out one command; returns false when the session should end.
@@ -239,7 +262,7 @@ final class InteractiveSession: @unchecked Sendable {
         case .diff(let from, let to):
             diff(state, from: from, to: to)
         case .edit:
-            await HandEditor(console: console, environment: app.environment).edit(engine: engine, line: line)
+            await HandEditor(console: console, environment: app.environment, interrupts: interrupts).edit(engine: engine, line: line)
         case .copy:
             copy(state)
         case .retry:
@@ -420,7 +443,7 @@ enum History {
             let replacing = version.draft.map { ", replacing v\($0)" } ?? ""
             let framework = version.framework == Framework.defaultName ? "" : " · \(version.framework)"
             lines.append(
-                "\(marker) v\(version.number)  \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min\(framework)  \(version.command)\(replacing)\(from)")
+                "\(marker) v\(version.number)  \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min\(framework)  \(TerminalSanitizer.cleanLine(version.command, limit: 60))\(replacing)\(from)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -35,6 +35,18 @@ final class Interrupts: @unchecked Sendable {
         return result
     }
 
+    /// Runs blocking work (the teacher's editor) during which Ctrl-C belongs to another program:
+    /// SIGINT and SIGQUIT neither cancel nor quit, as a shell ignores them while a job runs.
+    func ignoring<Result>(_ operation: () throws(UsageError) -> Result) throws(UsageError) -> Result {
+        cancelCurrent.withLock { $0 = {} }
+        let quit = signal(SIGQUIT, SIG_IGN)
+        defer {
+            signal(SIGQUIT, quit)
+            cancelCurrent.withLock { $0 = nil }
+        }
+        return try operation()
+    }
+
     private func interrupt() {
         if let cancel = cancelCurrent.withLock({ $0 }) { cancel() } else { whenIdle() }
     }

@@ -6,8 +6,10 @@ import LessonPlanKit
 enum LineReadResult: Equatable {
     /// A line as typed, without its trailing newline (may be empty).
     case line(String)
-    /// Ctrl-C at the prompt; the typed text was discarded. Lets the REPL count presses.
+    /// Ctrl-C at an empty prompt. Lets the REPL count presses toward quitting.
     case interrupted
+    /// Ctrl-C on a line with text: the text is discarded, as in bash; it never counts toward quitting.
+    case cleared
     /// Ctrl-D on an empty line, or the end of piped input.
     case endOfInput
 }
@@ -27,7 +29,12 @@ typealias LineCompleter = (_ lineBeforeCursor: String) -> [String]
 ///   - completer: candidates for Tab, derived by the caller from its command table.
 func makeLineReader(historyFile: URL?, completer: @escaping LineCompleter) -> LineReader {
     guard isatty(STDIN_FILENO) != 0 else { return PipedLineReader() }
-    return EditLineReader(historyFile: historyFile, completer: completer) ?? PipedLineReader(showsPrompt: true)
+    // `lessonplan … | tee plan.txt`: the prompt and the editing go to the terminal, the plans to stdout.
+    guard let terminal = isatty(STDOUT_FILENO) != 0 ? cel_stdout() : (fopen("/dev/tty", "w") ?? cel_stderr()) else {
+        return PipedLineReader(showsPrompt: true)
+    }
+    return EditLineReader(historyFile: historyFile, terminal: terminal, completer: completer)
+        ?? PipedLineReader(showsPrompt: true)
 }
 
 /// Reads piped input line by line: no prompt, no echo, nothing written to history.
@@ -66,8 +73,12 @@ final class EditLineReader: LineReader {
     private var promptText = ""
     /// The C string the prompt callback returns; libedit re-reads it on every redraw.
     private var promptCString: UnsafeMutablePointer<CChar>?
-    /// Set by the Ctrl-C binding so `readLine` discards the line libedit returns.
-    fileprivate var interruptPending = false
+    /// Set by the Ctrl-C binding so `readLine` discards the line libedit returns: whether it had text.
+    fileprivate var interruptPending: Bool?
+    /// Where the prompt and the line are drawn: stdout, or /dev/tty when stdout is a pipe.
+    private let terminal: UnsafeMutablePointer<FILE>
+    /// The lines of a bracketed paste after its first, which ends the line libedit edits.
+    private var pastedRest: String?
     private var reportedHistoryFailure = false
 
     /// Returns nil when libedit cannot set up the terminal.
@@ -75,11 +86,11 @@ final class EditLineReader: LineReader {
     /// - Parameters:
     ///   - historyFile: loaded now and rewritten after every entered line (parent 0700, file 0600).
     ///   - completer: full candidates for the word before the cursor.
-    init?(historyFile: URL?, completer: @escaping LineCompleter) {
+    init?(historyFile: URL?, terminal: UnsafeMutablePointer<FILE>, completer: @escaping LineCompleter) {
         // libedit decides at el_init whether the terminal speaks UTF-8; without it, it drops non-ASCII.
         Self.useUTF8Locale()
         guard let history = history_init() else { return nil }
-        guard let editLine = el_init(CommandLine.arguments.first ?? "lessonplan", cel_stdin(), cel_stdout(), cel_stderr())
+        guard let editLine = el_init(CommandLine.arguments.first ?? "lessonplan", cel_stdin(), terminal, cel_stderr())
         else {
             history_end(history)
             return nil
@@ -88,6 +99,7 @@ final class EditLineReader: LineReader {
         self.history = history
         self.historyPath = historyFile?.path
         self.completer = completer
+        self.terminal = terminal
 
         cel_set_clientdata(editLine, Unmanaged.passUnretained(self).toOpaque())
         // Setting the editor resets the key map, so it comes before every binding.
@@ -109,6 +121,10 @@ final class EditLineReader: LineReader {
         cel_bind(editLine, "^I", "lessonplan-complete")
         cel_add_function(editLine, "lessonplan-interrupt", "Abandon the line", editLineInterrupt)
         cel_bind(editLine, "^C", "lessonplan-interrupt")
+        // Bracketed paste: the terminal wraps pasted text in ESC[200~ … ESC[201~, so a paste of
+        // several lines is one input, not one request per line.
+        cel_add_function(editLine, "lessonplan-paste", "Take a bracketed paste as one input", editLinePaste)
+        cel_bind(editLine, "\u{1B}[200~", "lessonplan-paste")
         // Ctrl-C arrives as a key while editing; outside el_gets the terminal still sends SIGINT.
         cel_setty(editLine, "-d", "-isig")
     }
@@ -123,25 +139,37 @@ final class EditLineReader: LineReader {
         promptText = TerminalSanitizer.clean(prompt)
         free(promptCString)
         promptCString = strdup(promptText)
-        interruptPending = false
+        interruptPending = nil
         // Without EL_SIGNAL libedit does not hear SIGWINCH; pick up a resize between prompts.
         el_resize(editLine)
 
         var count: Int32 = 0
-        guard let raw = el_gets(editLine, &count) else {
+        fputs("\u{1B}[?2004h", terminal)
+        let raw = el_gets(editLine, &count)
+        fputs("\u{1B}[?2004l", terminal)
+        fflush(terminal)
+        guard let raw else {
             if count < 0, errno == EINTR { return .interrupted }
             // libedit echoes ^D and leaves the cursor there; end the line for the shell's prompt.
-            fputs("\n", cel_stdout())
-            fflush(cel_stdout())
+            fputs("\n", terminal)
+            fflush(terminal)
             return .endOfInput
         }
-        if interruptPending {
-            interruptPending = false
-            return .interrupted
+        if let hadText = interruptPending {
+            interruptPending = nil
+            pastedRest = nil
+            return hadText ? .cleared : .interrupted
         }
         var line = String(decoding: UnsafeRawBufferPointer(start: raw, count: Int(max(count, 0))), as: UTF8.self)
         if line.hasSuffix("\n") { line.removeLast() }
         if line.hasSuffix("\r") { line.removeLast() }
+        if let rest = pastedRest {
+            pastedRest = nil
+            // libedit drew the first line; show the rest as pasted, so the screen holds the whole input.
+            fputs(rest + "\n", terminal)
+            fflush(terminal)
+            line += "\n" + rest
+        }
         remember(line)
         return .line(line)
     }
@@ -198,8 +226,8 @@ final class EditLineReader: LineReader {
         let text = String(repeating: "\n", count: lastRow - cursorRow + 1)
             + Completion.columns(choices, width: width)
             + String(repeating: "\n", count: cursorRow)
-        fputs(text, cel_stdout())
-        fflush(cel_stdout())
+        fputs(text, terminal)
+        fflush(terminal)
     }
 
     /// Terminal columns the text takes, as libedit counts them (control characters show as `^X`).
@@ -218,11 +246,53 @@ final class EditLineReader: LineReader {
 
     /// Called from the Ctrl-C binding: shows `^C` after the text and ends el_gets.
     fileprivate func interrupt() -> UInt8 {
-        interruptPending = true
+        let info = el_line(editLine)?.pointee
+        interruptPending = info.map { ($0.lastchar ?? $0.buffer) != $0.buffer } ?? false
         // Replayed as keys so libedit itself moves to the end (^E), echoes ^C, and takes the
         // newline path (^J), leaving the cursor on a fresh line as Enter would.
         el_push(editLine, "\u{05}^C\n")
         return UInt8(CC_NORM)
+    }
+
+    /// Called after ESC[200~: reads the pasted text up to ESC[201~. One line is inserted for
+    /// editing; several end the line, and `readLine` returns them together as one input.
+    fileprivate func paste() -> UInt8 {
+        let end = Array("\u{1B}[201~".unicodeScalars)
+        var scalars: [Unicode.Scalar] = []
+        var character: wchar_t = 0
+        while el_wgetc(editLine, &character) == 1 {
+            guard let scalar = Unicode.Scalar(UInt32(bitPattern: character)) else { continue }
+            scalars.append(scalar)
+            if scalars.count >= end.count, Array(scalars.suffix(end.count)) == end {
+                scalars.removeLast(end.count)
+                break
+            }
+            // A paste of a book is not a command; stop reading it rather than grow without bound.
+            if scalars.count > 1_000_000 { break }
+        }
+        // Terminals send a pasted line end as CR; other controls are not text a command needs.
+        var text = ""
+        var previous: Unicode.Scalar?
+        for scalar in scalars {
+            switch scalar.value {
+            case 0x0D: text.append("\n")
+            case 0x0A where previous?.value == 0x0D: break
+            case 0x0A, 0x09: text.unicodeScalars.append(scalar)
+            case 0..<0x20, 0x7F...0x9F: break
+            default: text.unicodeScalars.append(scalar)
+            }
+            previous = scalar
+        }
+        while text.hasSuffix("\n") { text.removeLast() }
+        guard let newline = text.firstIndex(of: "\n") else {
+            if !text.isEmpty, el_insertstr(editLine, text) != 0 { return UInt8(CC_ERROR) }
+            return UInt8(CC_REFRESH)
+        }
+        if el_insertstr(editLine, String(text[..<newline])) != 0 { return UInt8(CC_ERROR) }
+        pastedRest = String(text[text.index(after: newline)...])
+        // Replayed as Enter, so libedit draws the first line and ends it as a typed line would.
+        el_push(editLine, "\n")
+        return UInt8(CC_REFRESH)
     }
 
     /// Switches the character type to UTF-8 when the environment gives none (LANG unset,
@@ -268,4 +338,8 @@ private func editLineComplete(_ editLine: OpaquePointer?, _ key: Int32) -> UInt8
 
 private func editLineInterrupt(_ editLine: OpaquePointer?, _ key: Int32) -> UInt8 {
     EditLineReader.from(editLine)?.interrupt() ?? UInt8(CC_ERROR)
+}
+
+private func editLinePaste(_ editLine: OpaquePointer?, _ key: Int32) -> UInt8 {
+    EditLineReader.from(editLine)?.paste() ?? UInt8(CC_ERROR)
 }

@@ -39,7 +39,9 @@ public enum CommandTable {
     /// Parses one line typed at the prompt. A line without a leading slash is a free-form revision.
     /// - Throws: ``CommandError`` for an unknown command, bad arguments, or a command that needs a plan first.
     public static func parse(_ line: String, context: CommandContext) throws(CommandError) -> CommandAction {
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        var trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        // `help`, `quit`, `exit` and `?` alone are what a newcomer types to get help or out: never a paid revision.
+        if let command = bareWords[trimmed.lowercased()] { trimmed = command }
         guard trimmed.hasPrefix("/") else {
             guard context.currentVersion != nil else {
                 throw CommandError("There is no plan to revise yet; type /generate to write one.")
@@ -48,16 +50,43 @@ public enum CommandTable {
         }
         let body = trimmed.dropFirst()
         let name = String(body.prefix { !$0.isWhitespace })
-        let arguments = body.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
+        let arguments = body.dropFirst(name.count).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let command = command(named: name) else {
-            let suggestion = all.map { $0.name }.first { $0.hasPrefix(name.lowercased()) && !name.isEmpty }
-            let hint = suggestion.map { "did you mean /\($0)? " } ?? ""
+            let hint = suggestion(for: name).map { "did you mean /\($0)? " } ?? ""
             throw CommandError("/\(name) is not a command; \(hint)type /help to list them.")
         }
         if command.needsPlan, context.currentVersion == nil {
             throw CommandError("/\(command.name) needs a plan first; type /generate to write one.")
         }
         return try command.parse(arguments, context: context)
+    }
+
+    /// The lines that run a command without the slash.
+    static let bareWords = ["help": "/help", "?": "/help", "quit": "/quit", "exit": "/quit"]
+
+    /// The command a mistyped name most likely meant: a prefix, or at most two edits away.
+    static func suggestion(for typed: String) -> String? {
+        let typed = typed.lowercased()
+        guard !typed.isEmpty else { return nil }
+        let names = all.map { $0.name }
+        if let prefixed = names.first(where: { $0.hasPrefix(typed) }) { return prefixed }
+        let scored = names.map { ($0, editDistance(typed, $0)) }.filter { $0.1 <= min(2, max(1, typed.count / 3)) }
+        return scored.min { $0.1 < $1.1 }?.0
+    }
+
+    /// Levenshtein distance: insertions, deletions and substitutions each count one.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// Completion candidates for the word at the end of `lineBeforeCursor`: command names after a

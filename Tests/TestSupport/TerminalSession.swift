@@ -1,0 +1,108 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real terminal for end-to-end tests: tmux running an interactive bash (job control on),
+/// driven with send-keys and read with capture-pane, as a teacher's terminal would be.
+public final class TerminalSession: Sendable {
+    public let name: String
+    private let socket: String
+
+    /// Starts `bash --norc` in a detached tmux session of `columns` × `rows` with `environment` exported.
+    public init(columns: Int = 80, rows: Int = 30, environment: [String: String]) throws {
+        name = "lp\(UUID().uuidString.prefix(8))"
+        socket = FileManager.default.temporaryDirectory.appending(path: "tmux-\(name)").path
+        try Self.tmux(["-S", socket, "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)",
+                       "env", "-i"] + environment.map { "\($0.key)=\($0.value)" } + ["PS1=$ ", "bash", "--norc", "--noprofile", "-i"])
+    }
+
+    deinit { close() }
+
+    /// Ends the terminal and everything running in it.
+    public func close() {
+        let server = (try? Self.tmux(["-S", socket, "display", "-p", "#{pid}"]))
+            .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        _ = try? Self.tmux(["-S", socket, "kill-server"])
+        if let server { kill(server, SIGKILL) }
+        try? FileManager.default.removeItem(atPath: socket)
+    }
+
+    /// Types `text` literally, then Enter unless `enter` is false.
+    public func type(_ text: String, enter: Bool = true) throws {
+        try Self.tmux(["-S", socket, "send-keys", "-t", name, "-l", text])
+        if enter { try keys("Enter") }
+    }
+
+    /// Sends tmux key names, e.g. "C-c", "Escape", "Enter".
+    public func keys(_ names: String...) throws {
+        try Self.tmux(["-S", socket, "send-keys", "-t", name] + names)
+    }
+
+    /// Pastes `text` as the terminal does: bracketed when the program asked for it.
+    public func paste(_ text: String) throws {
+        try Self.tmux(["-S", socket, "set-buffer", "-b", name, text])
+        try Self.tmux(["-S", socket, "paste-buffer", "-p", "-d", "-b", name, "-t", name])
+    }
+
+    /// What the screen shows now (plus scrollback).
+    public func screen() throws -> String {
+        try Self.tmux(["-S", socket, "capture-pane", "-p", "-J", "-S", "-200", "-t", name])
+    }
+
+    /// The processes on the pane's terminal with their state (`T` is stopped), for job-control checks.
+    public func processes() throws -> String {
+        let tty = try Self.tmux(["-S", socket, "display", "-p", "-t", name, "#{pane_tty}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return try Self.run("/bin/ps", ["-o", "pid,pgid,stat,comm", "-t", tty])
+    }
+
+    /// Waits until the screen holds `text` `count` times; throws with the screen when it does not.
+    @discardableResult
+    public func waitFor(_ text: String, count: Int = 1, timeout: Duration = .seconds(20)) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let shown = try screen()
+            if shown.components(separatedBy: text).count - 1 >= count { return shown }
+            if ContinuousClock.now > deadline {
+                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "never saw “\(text)”:\n\(shown)"])
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    @discardableResult
+    private static func tmux(_ arguments: [String]) throws -> String {
+        try run("/usr/bin/tmux", arguments)
+    }
+
+    private static func run(_ path: String, _ arguments: [String]) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(path) is missing; run scripts/setup"])
+        }
+        // posix_spawn and a file, not Foundation's Process and a pipe: the tmux server that
+        // new-session forks keeps inherited descriptors open, and Process would wait for them forever.
+        let capture = FileManager.default.temporaryDirectory.appending(path: "tmux-out-\(UUID().uuidString)").path
+        defer { unlink(capture) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, capture, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        // Nothing else may be inherited: a tmux server holding the test runner's pipes keeps `swift test` waiting.
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+            if let fd = Int32(entry), fd > 2 { _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, nil)
+        guard spawned == 0 else { throw CocoaError(.executableLoad) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let data = FileManager.default.contents(atPath: capture) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
