@@ -1,5 +1,9 @@
 import Foundation
 
+// A file-size limit (RLIMIT_FSIZE) must fail the write with EFBIG, which the transcript writer
+// handles, instead of killing the process and the unsaved plan with it.
+signal(SIGXFSZ, SIG_IGN)
+
 let app = App(environment: ProcessInfo.processInfo.environment)
 let status = await app.run(Array(CommandLine.arguments.dropFirst()))
 exit(status)
