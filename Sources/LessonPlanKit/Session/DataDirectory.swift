@@ -31,6 +31,8 @@ public struct DataDirectory: Sendable, Equatable {
     /// - Throws: ``StoreError/io(path:reason:)`` when they cannot be created,
     ///   ``StoreError/unsafeDirectory(path:reason:fix:)`` when another user could change them.
     public func prepare() throws(StoreError) {
+        // Nothing is created inside a directory that is already unsafe.
+        try check()
         for url in [root, sessions] {
             var info = stat()
             if lstat(url.path, &info) != 0 {
