@@ -190,4 +190,45 @@ import TestSupport
         let again = try await binary.run(["export", "tides", "--format", "md", "-o", file.path])
         #expect(again.status == 1 && again.stderr.contains("already exists"))
     }
+
+    /// One byte changed in the line that created v1, then in the session line: nothing after is lost.
+    @Test func oneChangedByteHidesNoLaterVersion() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let made = try await binary.run(
+            ["--grade", "6-8", "--topic", "Photosynthesis", "--minutes", "45", "--name", "photo", "--no-repair"],
+            input: "/shorten\n/regrade 3–5\n/quit\n")
+        #expect(made.status == 0, "\(made.stderr)")
+        let url = try Self.transcript(in: binary)
+        var bytes = Array(try Data(contentsOf: url))
+        let starts = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
+        // Line 3 is turn 1's turn_ended, which created v1: break its JSON with one byte.
+        bytes[starts[2] + 1] = UInt8(ascii: "#")
+        try Data(bytes).write(to: url)
+
+        let replay = try await binary.run(["replay", "photo", "--plain"])
+        #expect(replay.status == 0 && replay.stderr.contains("Line 3 of \(url.path) is damaged"), "\(replay.stderr)")
+        #expect(replay.stdout.contains("completed → v2 (from v1, whose line is damaged)"), "\(replay.stdout)")
+        #expect(replay.stdout.contains("completed → v3 (from v2)"))
+        let resumed = try await binary.run(["resume", "photo"], input: "/history\n/quit\n")
+        #expect(resumed.status == 0 && resumed.stderr.contains("2 version(s)"), "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("  v2  6–8 · 30 min  /shorten (from v1, whose line is damaged)"), "\(resumed.stdout)")
+        #expect(resumed.stdout.contains("→ v3  3–5 · 30 min  /regrade 3–5 (from v2)"))
+        let exported = try await binary.run(["export", "photo", "--format", "json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any])
+        #expect((json["versions"] as? [Any])?.count == 2)
+        let listed = try await binary.run(["sessions"])
+        #expect(listed.stdout.contains("*  photo") && listed.stdout.contains("* damaged:"), "\(listed.stdout)")
+
+        // Now the session line too: still listed (by its file name), marked damaged.
+        bytes = Array(try Data(contentsOf: url))
+        bytes[3] = UInt8(ascii: "#")
+        try Data(bytes).write(to: url)
+        let id = url.deletingPathExtension().lastPathComponent
+        let again = try await binary.run(["sessions"])
+        #expect(again.stdout.contains("\(id.prefix(8))*") && !again.stdout.contains("No saved sessions"), "\(again.stdout)")
+        let reopened = try await binary.run(["resume", String(id.prefix(8))], input: "/quit\n")
+        #expect(reopened.status == 0 && reopened.stderr.contains("Line 1 (the session line)"), "\(reopened.stderr)")
+    }
 }

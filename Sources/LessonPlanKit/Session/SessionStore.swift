@@ -122,12 +122,7 @@ public struct SessionStore: Sendable {
             return .failure(.notFound(reference: id, directory: directory.sessions.path))
         }
         if let kind = PrivateFiles.kind(of: info.st_mode) { return .failure(.unsafeFile(path: transcript.path, reason: kind)) }
-        if let data = try? PrivateFiles.read(directory.summary(id: id), followLinks: false, limit: 1 << 16),
-            let summary = try? Self.summaryDecoder.decode(SessionSummary.self, from: data),
-            summary.transcriptBytes == Int(info.st_size), summary.id == id
-        {
-            return .success(summary)
-        }
+        if let summary = cachedSummary(id: id, transcript: info) { return .success(summary) }
         do {
             let loaded = try TranscriptReader.read(transcript, prompts: .skipped, followLinks: false)
             guard let state = TranscriptReader.state(of: loaded) else { return .failure(.notATranscript(path: transcript.path)) }
@@ -135,6 +130,22 @@ public struct SessionStore: Sendable {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The summary file of a session when it still describes the transcript: written for its
+    /// size, and not older than it (a transcript changed in place, say by one damaged byte, is newer).
+    private func cachedSummary(id: String, transcript: stat) -> SessionSummary? {
+        let path = directory.summary(id: id).path
+        guard let fd = try? PrivateFiles.open(path, flags: O_RDONLY, followLinks: false) else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0,
+            (info.st_mtim.tv_sec, info.st_mtim.tv_nsec) >= (transcript.st_mtim.tv_sec, transcript.st_mtim.tv_nsec),
+            let data = try? PrivateFiles.read(descriptor: fd, path: path, limit: 1 << 16),
+            let summary = try? Self.summaryDecoder.decode(SessionSummary.self, from: data),
+            summary.transcriptBytes == Int(transcript.st_size), summary.id == id
+        else { return nil }
+        return summary
     }
 
     /// Rewrites the summary beside a transcript (atomically, 0600; the transcript itself is never rewritten).
