@@ -49,14 +49,15 @@ struct Exporter {
             return !console.outputFailed
         }
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-        if FileManager.default.fileExists(atPath: url.path), !force {
-            console.error("\(url.path) already exists; choose another file name, or pass --force to `lessonplan export` to replace it.")
-            return false
-        }
+        // 0600 whatever the umask: a plan may describe real students.
         do {
-            try data.write(to: url, options: force ? .atomic : .withoutOverwriting)
+            try PrivateFiles.write(data, to: url, replace: force)
         } catch {
-            console.error("Cannot write \(url.path): check that the folder exists and is writable.")
+            if case .exists = error {
+                console.error(error.message)
+            } else {
+                console.error("Cannot write \(url.path): check that the folder exists, is writable and has space.")
+            }
             return false
         }
         console.note("Wrote \(format.rawValue.uppercased()) of \(what) to \(url.path).")

@@ -9,6 +9,8 @@ final class InteractiveSession: @unchecked Sendable {
     private var lastInterrupt: Date?
     /// Which automatic turns follow a request; `--no-repair` and `/repair on|off` change it.
     private var followUps = FollowUpOptions()
+    /// Whether the teacher was told that quitting now loses changes a full disk kept in memory.
+    private var warnedUnsaved = false
 
     static let flags = Flags.lesson + Flags.framework + Flags.followUps + Flags.connection + Flags.common
 
@@ -151,12 +153,11 @@ final class InteractiveSession: @unchecked Sendable {
             switch reader.readLine(prompt: promptText(state)) {
             case .endOfInput:
                 if console.stdinIsTTY { console.line() }
-                farewell(state)
-                return 0
+                return await leave(engine: engine, again: true) ?? 1
             case .interrupted:
                 if let last = lastInterrupt, Date().timeIntervalSince(last) < 2 {
-                    farewell(state)
-                    return 0
+                    if let status = await leave(engine: engine, again: false) { return status }
+                    continue
                 }
                 lastInterrupt = Date()
                 console.note(console.dim("(Ctrl-C again or Ctrl-D to quit)"))
@@ -174,10 +175,12 @@ final class InteractiveSession: @unchecked Sendable {
                         console.error(error.message)
                         break
                     }
+                    let unsavedBefore = await engine.unsavedRecords
                     if await perform(action, line: line, engine: engine, interrupts: interrupts) == false {
-                        farewell(await engine.state)
-                        return 0
+                        if let status = await leave(engine: engine, again: false) { return status }
+                        break
                     }
+                    await reportSaving(engine: engine, before: unsavedBefore, action: action)
                 }
             }
         }
@@ -252,8 +255,16 @@ final class InteractiveSession: @unchecked Sendable {
             Exporter(console: console, prompts: engine.prompts).exportMaterials(state, format: format, to: path, force: false)
         case .save(let name):
             do {
-                try await engine.rename(name)
-                console.line("Saved as “\(name)”; `lessonplan resume \"\(name)\"` reopens it.")
+                let written = try await engine.save()
+                if written > 0 {
+                    console.line("Wrote the \(written) change(s) that could not be saved before; nothing is lost.")
+                }
+                if let name {
+                    try await engine.rename(name)
+                    console.line("Saved as “\(name)”; `lessonplan resume \"\(name)\"` reopens it.")
+                } else if written == 0 {
+                    console.line("Everything is saved already; /save <name> also names the session.")
+                }
             } catch {
                 console.error(error.message)
             }
@@ -275,7 +286,8 @@ final class InteractiveSession: @unchecked Sendable {
 
     /// Prints one version under a one-line label.
     private func show(_ version: PlanVersion) {
-        console.line(console.dim("── v\(version.number) · \(version.command) · \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min"))
+        let lost = version.parentLost ? " · made from v\(version.parent ?? 0), whose line is damaged" : ""
+        console.line(console.dim("── v\(version.number) · \(version.command) · \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min\(lost)"))
         console.out(version.text.hasSuffix("\n") ? version.text : version.text + "\n")
     }
 
@@ -407,6 +419,42 @@ final class InteractiveSession: @unchecked Sendable {
         return "lessonplan [\(inputs.grade.rawValue) · \(inputs.minutes) min · \(version)\(framework)]> "
     }
 
+    /// Says once when a command left changes unwritten (a full disk), and when earlier ones got written.
+    private func reportSaving(engine: SessionEngine, before: Int, action: CommandAction) async {
+        let after = await engine.unsavedRecords
+        if after > before, let problem = await engine.saveProblem {
+            console.error(problem.message)
+        } else if before > 0, after == 0, !action.isSave {
+            console.note("The \(before) change(s) that could not be saved before are written now; nothing is lost.")
+        }
+    }
+
+    /// Ends the session, unless changes are still unwritten: those are written if the disk
+    /// allows; if not, at a terminal the first /quit only warns, and otherwise the exit is 1.
+    /// - Parameter again: whether there is no second chance (input ended).
+    /// - Returns: the exit status, or nil to stay in the session.
+    private func leave(engine: SessionEngine, again: Bool) async -> Int32? {
+        let unsaved = await engine.unsavedRecords
+        guard unsaved > 0 else {
+            farewell(await engine.state)
+            return 0
+        }
+        if (try? await engine.save()) != nil {
+            console.note("The \(unsaved) change(s) that could not be saved before are written now; nothing is lost.")
+            farewell(await engine.state)
+            return 0
+        }
+        let reason = await engine.saveProblem.map { " (\($0.message))" } ?? ""
+        let path = engine.transcriptURL.path
+        if console.stdinIsTTY, !again, !warnedUnsaved {
+            warnedUnsaved = true
+            console.error("\(unsaved) change(s) could not be written to \(path) and are lost if you quit now; free some space and type /save, or /export md FILE to keep the plan elsewhere, or /quit again to leave without them.")
+            return nil
+        }
+        console.error("\(unsaved) change(s) could not be written to \(path) and are lost\(reason).")
+        return 1
+    }
+
     private func farewell(_ state: SessionState) {
         guard console.stdinIsTTY else { return }
         let id = state.header.id.prefix(8)
@@ -439,12 +487,20 @@ enum History {
         var lines: [String] = []
         for version in state.versions {
             let marker = version.number == state.currentVersion ? "→" : " "
-            let from = version.parent.map { " (from v\($0))" } ?? ""
+            let from = version.parent.map { version.parentLost ? " (from v\($0), whose line is damaged)" : " (from v\($0))" } ?? ""
             let replacing = version.draft.map { ", replacing v\($0)" } ?? ""
             let framework = version.framework == Framework.defaultName ? "" : " · \(version.framework)"
             lines.append(
                 "\(marker) v\(version.number)  \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min\(framework)  \(TerminalSanitizer.cleanLine(version.command, limit: 60))\(replacing)\(from)")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension CommandAction {
+    /// `/save` reports what it wrote itself.
+    var isSave: Bool {
+        if case .save = self { return true }
+        return false
     }
 }

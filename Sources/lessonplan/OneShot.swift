@@ -100,6 +100,14 @@ struct OneShot {
         if let text = handouts ?? plan {
             console.out(text.hasSuffix("\n") ? text : text + "\n")
         }
+        // The plan is printed either way; a session that could not be written is not reported saved.
+        if await engine.unsavedRecords > 0 {
+            do { try await engine.save() } catch {
+                console.error(error.message)
+                console.error("Session \(id.prefix(8)) is missing its last change(s), which could not be written; the plan above is the only copy.")
+                return 1
+            }
+        }
         console.note("Saved session \(id.prefix(8)); `lessonplan resume \(id.prefix(8))` continues it.")
         return 0
     }

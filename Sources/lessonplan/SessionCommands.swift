@@ -46,23 +46,40 @@ struct SessionCommands {
             console.error("sessions: unexpected “\(extra)”; use `lessonplan sessions` or `lessonplan sessions rm <session>`.")
             return 2
         }
-        let summaries = store.list()
+        let list: SessionList
+        do { list = try store.listAll() } catch {
+            console.error(error.message)
+            return 1
+        }
+        let summaries = list.summaries
         if parsed.has("json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .iso8601
             encoder.keyEncodingStrategy = .convertToSnakeCase
-            var data = (try? encoder.encode(summaries)) ?? Data("[]".utf8)
+            // Unreadable files follow the sessions as {"file": …, "unreadable": reason}.
+            var items = (try? JSONSerialization.jsonObject(with: encoder.encode(summaries))) as? [Any] ?? []
+            items += list.unreadable.map { ["file": $0.file, "unreadable": $0.reason] }
+            var data =
+                (try? JSONSerialization.data(withJSONObject: items, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+                ?? Data("[]".utf8)
             data.append(UInt8(ascii: "\n"))
             // Byte-exact for a program reading it; a terminal still gets the sanitiser.
             if console.stdoutIsTTY { console.out(String(decoding: data, as: UTF8.self)) } else { console.raw(data) }
             return 0
         }
-        guard !summaries.isEmpty else {
+        guard !summaries.isEmpty || !list.unreadable.isEmpty else {
             console.line("No saved sessions yet. Sessions are stored in \(store.directory.sessions.path).")
             return 0
         }
-        console.out(SessionsTable.render(summaries))
+        if !summaries.isEmpty { console.out(SessionsTable.render(summaries)) }
+        if summaries.contains(where: { $0.damaged == true }) {
+            console.line("* damaged: some lines could not be read and are skipped; `lessonplan replay <id>` names them.")
+        }
+        if !list.unreadable.isEmpty {
+            console.line("Cannot list \(list.unreadable.count) file(s) in \(store.directory.sessions.path):")
+            for file in list.unreadable { console.line("  \(SessionsTable.clip(file.file, 40))  \(file.reason)") }
+        }
         return 0
     }
 
@@ -103,7 +120,7 @@ struct SessionCommands {
     /// Loads a session read-only, reporting skipped lines once on stderr.
     private func load(_ reference: String, prompts: TranscriptReader.Prompts = .kept) throws -> SessionState {
         let url = try store.locate(reference)
-        let loaded = try TranscriptReader.read(url, prompts: prompts)
+        let loaded = try store.read(url, prompts: prompts)
         for warning in loaded.warnings { console.note(warning) }
         guard let state = TranscriptReader.state(of: loaded) else { throw StoreError.notATranscript(path: url.path) }
         return state
@@ -239,7 +256,7 @@ enum SessionsTable {
         let header = ["ID", "NAME", "CREATED", "GRADES", "MIN", "TOPIC", "VERS", "LAST COMMAND"]
         let rows = summaries.map { summary -> [String] in
             [
-                String(summary.id.prefix(8)), clip(summary.name ?? "–", 20), SessionReview.timestamp(summary.created),
+                String(summary.id.prefix(8)) + (summary.damaged == true ? "*" : ""), clip(summary.name ?? "–", 20), SessionReview.timestamp(summary.created),
                 summary.grade.rawValue, String(summary.minutes), clip(summary.topic, 28), String(summary.versions),
                 clip(summary.lastCommand ?? "–", 28),
             ]

@@ -2,6 +2,10 @@ import Foundation
 
 // A closed pipe is a write error with a sentence, not a silent death by SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
+// A file-size limit (RLIMIT_FSIZE) must fail the write with EFBIG, which the transcript writer
+// handles, instead of killing the process and the unsaved plan with it.
+signal(SIGXFSZ, SIG_IGN)
+
 let app = App(environment: ProcessInfo.processInfo.environment)
 let status = await app.run(Array(CommandLine.arguments.dropFirst()))
 exit(status == 0 && app.console.outputFailed ? 1 : status)

@@ -45,8 +45,8 @@ public enum CommandAction: Equatable, Sendable {
     case retry
     /// Finish the draft the last turn left when it stopped early.
     case continueDraft
-    /// Name the session.
-    case save(name: String)
+    /// Write what a full disk kept in memory, and name the session when a name is given.
+    case save(name: String?)
     /// Write the current plan to a file, or to the terminal when no path is given.
     case export(format: ExportFormat, path: String?)
     /// The line diff between two versions (nil: previous and current).

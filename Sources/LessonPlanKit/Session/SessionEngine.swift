@@ -40,6 +40,8 @@ public struct TurnOutcome: Sendable, Equatable {
     public var current: Int?
     /// For a follow-up turn: one sentence on why its plan was kept or not.
     public var keepNote: String?
+    /// Why the turn's records are not on disk yet (kept in memory to be written later); nil when saved.
+    public var notSaved: String?
 
     init(status: TurnStatus, version: Int? = nil, usage: Usage? = nil, seconds: Double = 0, message: String?, text: String = "") {
         self.status = status
@@ -72,6 +74,10 @@ public actor SessionEngine {
 
     /// Warnings from reading the transcript when it was resumed (a torn last line, say).
     public nonisolated let openingWarnings: [String]
+    /// Whether the transcript had damaged lines when it was resumed, for the summary.
+    private let damaged: Bool
+    /// The transcript being written.
+    public nonisolated let transcriptURL: URL
 
     /// Starts a new session and writes its header.
     /// - Throws: ``StoreError`` when the data directory or transcript cannot be written.
@@ -81,14 +87,25 @@ public actor SessionEngine {
         now: @escaping @Sendable () -> Date = Date.init, retryClock: any RetryClock = SystemRetryClock()
     ) throws(StoreError) {
         try store.directory.prepare()
-        if let name { try store.ensureNameFree(name, except: "") }
         let header = SessionHeader(
             id: SessionStore.newID(), created: now(), inputs: inputs, model: client.settings.model,
             baseUrl: client.settings.redactedBaseURL, name: name, toolVersion: toolVersion,
             framework: framework == Framework.defaultName ? nil : framework)
-        let writer = try TranscriptWriter(url: store.directory.transcript(id: header.id))
-        try writer.append(.header(header))
+        // A name is checked and taken under the store's name lock, so of several processes
+        // started with the same name at once exactly one gets it.
+        let writer = try store.withNameLock { () throws(StoreError) -> TranscriptWriter in
+            if let name { try store.ensureNameFree(name, except: "") }
+            let url = store.directory.transcript(id: header.id)
+            let writer = try TranscriptWriter(url: url, opening: .createNew)
+            do throws(StoreError) { try writer.append(.header(header)) } catch {
+                try? FileManager.default.removeItem(at: url)
+                throw error
+            }
+            store.writeSummary(SessionSummary(state: SessionState(header: header), transcriptBytes: writer.size))
+            return writer
+        }
         self.writer = writer
+        self.transcriptURL = writer.url
         self.state = SessionState(header: header)
         self.store = store
         self.prompts = prompts
@@ -96,7 +113,7 @@ public actor SessionEngine {
         self.now = now
         self.retryClock = retryClock
         self.openingWarnings = []
-        store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size))
+        self.damaged = false
     }
 
     /// Reopens a saved session for more turns, locking it against other processes.
@@ -108,10 +125,13 @@ public actor SessionEngine {
         resuming url: URL, store: SessionStore, prompts: PromptLibrary, client: ModelClient,
         now: @escaping @Sendable () -> Date = Date.init, retryClock: any RetryClock = SystemRetryClock()
     ) throws(StoreError) {
-        let writer = try TranscriptWriter(url: url)
-        let loaded = try TranscriptReader.read(url, prompts: .skipped)
+        // Opened and locked first, then read through the same descriptor and checked before
+        // anything is written to it.
+        let writer = try TranscriptWriter(url: url, opening: .existing)
+        let loaded = try TranscriptReader.parse(writer.contents(), path: url.path, prompts: .skipped)
         guard let state = TranscriptReader.state(of: loaded) else { throw .notATranscript(path: url.path) }
         self.writer = writer
+        self.transcriptURL = writer.url
         self.state = state
         self.store = store
         self.prompts = prompts
@@ -119,6 +139,7 @@ public actor SessionEngine {
         self.now = now
         self.retryClock = retryClock
         self.openingWarnings = loaded.warnings
+        self.damaged = loaded.isDamaged
     }
 
     /// The command context for what the teacher types next, with the frameworks the templates offer.
@@ -304,7 +325,8 @@ public actor SessionEngine {
 
     /// A turn's recorded prompt, read again from the transcript (resume leaves prompts unread).
     private func storedPrompt(ofTurn number: Int) -> TurnStarted? {
-        guard let loaded = try? TranscriptReader.read(writer.url, prompts: .kept) else { return nil }
+        guard let data = try? writer.contents(), let loaded = try? TranscriptReader.parse(data, path: writer.url.path)
+        else { return nil }
         for record in loaded.records.reversed() {
             if case .turnStarted(let started) = record, started.turn == number { return started }
         }
@@ -328,9 +350,9 @@ public actor SessionEngine {
             input: request.input, maxOutputTokens: settings.maxOutputTokens, framework: framework.name,
             follows: request.follows, kind: request.kind == .plan ? nil : request.kind, retryOf: request.retryOf,
             continues: request.continues)
-        do { try append(.turnStarted(record)) } catch {
-            return failedBeforeSending(error.localizedDescription)
-        }
+        // A start that cannot be written is kept in memory and the turn goes on: the plan is
+        // still shown, and the footer says it is not saved yet.
+        var unsaved = append(.turnStarted(record))
 
         let machine: TurnStateMachine
         if settings.requiresKey, (settings.apiKey ?? "").isEmpty {
@@ -354,7 +376,7 @@ public actor SessionEngine {
         if status == .completed {
             switch request.kind {
             case .materials:
-                ended.materials = state.materials.count + 1
+                ended.materials = state.nextMaterialsNumber
             case .plan where output.utf8.count > PlanChecker.largestCheckedPlan:
                 // A runaway answer (a model looping to its limit) is no lesson plan: reading it
                 // section by section would take seconds for nothing. It is kept unchecked only
@@ -363,7 +385,7 @@ public actor SessionEngine {
                     "The answer is \(output.utf8.count / 1024) KB, far longer than a lesson plan, so it was not checked."))
                 let kept = keep == .always
                 if keep != .always { ended.kept = kept }
-                if kept { ended.version = state.versions.count + 1 }
+                if kept { ended.version = state.nextVersionNumber }
             case .plan:
                 let report = framework.check(output, lessonMinutes: request.inputs.minutes)
                 let level = ReadingMeasure(
@@ -372,17 +394,11 @@ public actor SessionEngine {
                 ended.readingLevel = level
                 let kept = keep.keeps(check: report, level: level)
                 if keep != .always { ended.kept = kept }
-                if kept { ended.version = state.versions.count + 1 }
+                if kept { ended.version = state.nextVersionNumber }
                 if let current { keepNote = keep.note(kept: kept, draft: current.number, level: level) }
             }
         }
-        do { try append(.turnEnded(ended)) } catch {
-            var outcome = TurnOutcome(
-                status: .failed, usage: machine.usage, seconds: seconds, message: error.localizedDescription,
-                text: output)
-            outcome.current = state.currentVersion
-            return outcome
-        }
+        unsaved = append(.turnEnded(ended)) ?? unsaved
         var outcome = TurnOutcome(
             status: status, version: ended.version, usage: machine.usage, seconds: seconds, message: message,
             text: output)
@@ -394,6 +410,8 @@ public actor SessionEngine {
         outcome.problems = ended.check?.problems.map(framework.describe) ?? []
         outcome.current = state.currentVersion
         outcome.keepNote = keepNote
+        // Written later with the next change is not written now: the turn is not saved until then.
+        outcome.notSaved = writer.pendingCount > 0 ? (unsaved ?? StoreError.notSaved(path: writer.url.path, reason: "an earlier change is still unwritten")).errorDescription : nil
         return outcome
     }
 
@@ -492,8 +510,9 @@ public actor SessionEngine {
         return outcome
     }
 
-    /// Moves back to the version the current one was made from, and records it.
-    /// - Throws: ``CommandError`` when there is nothing to undo, ``StoreError`` when it cannot be saved.
+    /// Moves back to the version the current one was made from, and records it (in memory until
+    /// it can be written, when the disk is full; ``unsavedRecords`` says so).
+    /// - Throws: ``CommandError`` when there is nothing to undo.
     @discardableResult
     public func undo() throws -> PlanVersion {
         guard let from = state.currentVersion else { throw CommandError("There is no plan yet, so nothing to undo.") }
@@ -503,20 +522,20 @@ public actor SessionEngine {
             }
             throw CommandError("Nothing to undo: v\(from) is the first version.")
         }
-        try append(.undo(UndoRecord(at: now(), from: from, to: to)))
+        append(.undo(UndoRecord(at: now(), from: from, to: to)))
         return target
     }
 
     /// Records a plan the teacher edited by hand as a new version; unchanged text makes none.
     /// - Returns: the new version, or nil when the text did not change.
-    /// - Throws: ``CommandError`` without a plan, ``StoreError`` when it cannot be saved.
+    /// - Throws: ``CommandError`` without a plan. A record that cannot be written is kept in memory.
     @discardableResult
     public func handEdit(_ text: String, command: String = "/edit") throws -> PlanVersion? {
         guard let current = state.current else { throw CommandError("There is no plan to edit yet; type /generate first.") }
         guard text != current.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
-        let number = state.versions.count + 1
+        let number = state.nextVersionNumber
         let report = try? framework(of: current).check(text, lessonMinutes: current.inputs.minutes)
-        try append(
+        append(
             .handEdit(
                 HandEditRecord(
                     at: now(), command: command, baseVersion: current.number, version: number, text: text, check: report)))
@@ -524,18 +543,57 @@ public actor SessionEngine {
     }
 
     /// Names the session; names are unique across sessions.
-    /// - Throws: ``StoreError`` for a bad or taken name.
+    ///
+    /// The name is taken under the store's name lock and only once it is on disk, after
+    /// anything still unwritten: a name kept only in memory could be taken by another session.
+    /// - Throws: ``StoreError`` for a bad or taken name, or one that cannot be written.
     public func rename(_ text: String) throws(StoreError) {
         let name = try SessionStore.validName(text)
-        try store.ensureNameFree(name, except: state.header.id)
-        try append(.named(NameRecord(at: now(), name: name)))
+        let record = TranscriptRecord.named(NameRecord(at: now(), name: name))
+        let id = state.header.id
+        try store.withNameLock { [writer, store] () throws(StoreError) in
+            try store.ensureNameFree(name, except: id)
+            try writer.append(record)
+        }
+        state.apply(record)
+        store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size, damaged: damaged))
     }
 
-    /// Appends a record, applies it, and refreshes the session's summary.
-    private func append(_ record: TranscriptRecord) throws(StoreError) {
-        try writer.append(record)
+    /// How many changes are kept in memory because they could not be written (a full disk).
+    public var unsavedRecords: Int { writer.pendingCount }
+
+    /// Why the changes kept in memory could not be written; nil when everything is on disk.
+    public private(set) var saveProblem: StoreError?
+
+
+    /// `/save`: writes the changes kept in memory.
+    /// - Returns: how many were written.
+    /// - Throws: ``StoreError/notSaved(path:reason:)`` when they still cannot be written.
+    @discardableResult
+    public func save() throws(StoreError) -> Int {
+        let written: Int
+        do { written = try writer.flushPending() } catch {
+            saveProblem = error
+            throw error
+        }
+        saveProblem = nil
+        if written > 0 { store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size, damaged: damaged)) }
+        return written
+    }
+
+    /// Appends a record (or keeps it in memory when it cannot be written), applies it, and
+    /// refreshes the session's summary once everything is on disk.
+    /// - Returns: why the record is not on disk yet, or nil.
+    @discardableResult
+    private func append(_ record: TranscriptRecord) -> StoreError? {
+        let problem = writer.appendOrKeep(record)
+        saveProblem = writer.pendingCount == 0 ? nil : problem ?? saveProblem
         state.apply(record)
-        store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size))
+        // The summary describes the file; while records wait in memory it would claim too much.
+        if writer.pendingCount == 0 {
+            store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size, damaged: damaged))
+        }
+        return problem
     }
 }
 

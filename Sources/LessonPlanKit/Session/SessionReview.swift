@@ -52,7 +52,9 @@ public enum SessionReview {
             facts.append("unfinished (the program stopped during this turn)")
             return block + StyledText("   " + facts.joined(separator: " · ") + "\n")
         }
-        let base = started.baseVersion.map { " (from v\($0))" } ?? ""
+        let base =
+            started.baseVersion.map { state.version($0) == nil ? " (from v\($0), whose line is damaged)" : " (from v\($0))" }
+            ?? ""
         switch ended.status {
         case .completed where started.kind == .materials:
             facts.append("completed → handouts \(ended.materials.map(String.init) ?? "?")\(base)")

@@ -18,6 +18,11 @@ public struct PlanVersion: Equatable, Sendable {
     public var check: PlanCheckReport?
     /// The draft this version replaced when an automatic repair or retry made it.
     public var draft: Int?
+    /// The version it was made from is on a damaged line of the transcript, so it cannot be shown.
+    public var parentLost: Bool = false
+    /// The line that started its turn is damaged: its command is unknown and its inputs are
+    /// those of the plan before it.
+    public var startLost: Bool = false
 }
 
 /// Student handouts made from a plan version by `/materials`; they are not a plan version themselves.
@@ -75,9 +80,28 @@ public struct SessionState: Sendable {
     public var currentFramework: String { current?.framework ?? header.framework ?? Framework.defaultName }
 
     /// Version `number`, if it exists.
+    ///
+    /// Versions are numbered 1, 2, 3 …; a damaged line can leave a gap, so the number is looked
+    /// up when it is not at its place.
     public func version(_ number: Int) -> PlanVersion? {
-        versions.indices.contains(number - 1) ? versions[number - 1] : nil
+        if versions.indices.contains(number - 1), versions[number - 1].number == number { return versions[number - 1] }
+        var low = 0
+        var high = versions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if versions[middle].number < number { low = middle + 1 } else { high = middle }
+        }
+        return low < versions.count && versions[low].number == number ? versions[low] : nil
     }
+
+    /// The number the next plan version gets.
+    public var nextVersionNumber: Int { (versions.last?.number ?? 0) + 1 }
+
+    /// The number the next handouts get.
+    public var nextMaterialsNumber: Int { (materials.last?.number ?? 0) + 1 }
+
+    /// The command shown for a turn whose starting line is damaged.
+    public static let lostCommand = "(unknown: its line in the transcript is damaged)"
 
     /// The number the next turn gets.
     public var nextTurnNumber: Int { (turns.last?.started.turn ?? 0) + 1 }
@@ -104,12 +128,22 @@ public struct SessionState: Sendable {
             turns.append(TurnSummary(started: started, ended: nil))
             events.append(.turn(turns.count - 1))
         case .turnEnded(let ended):
+            // A turn whose starting line is damaged is still shown, with what its end records.
+            let startLost = !turns.contains { $0.started.turn == ended.turn }
+            if startLost {
+                let guessed = TurnStarted(
+                    turn: ended.turn, at: ended.at, command: Self.lostCommand, template: "", inputs: currentInputs,
+                    baseVersion: currentVersion, model: header.model, instructions: "", input: "", maxOutputTokens: 0,
+                    framework: currentFramework, kind: ended.materials == nil ? nil : .materials)
+                turns.append(TurnSummary(started: guessed, ended: nil))
+                events.append(.turn(turns.count - 1))
+            }
             guard let index = turns.lastIndex(where: { $0.started.turn == ended.turn }) else { return }
             turns[index].ended = ended
             let started = turns[index].started
             guard ended.status == .completed else { return }
             if started.kind == .materials {
-                if let number = ended.materials, number == materials.count + 1 {
+                if let number = ended.materials, number >= nextMaterialsNumber {
                     materials.append(
                         MaterialsVersion(
                             number: number, text: ended.output, planVersion: started.baseVersion,
@@ -117,15 +151,21 @@ public struct SessionState: Sendable {
                 }
                 return
             }
-            if let number = ended.version, number == versions.count + 1 {
+            // A number past the next one means a damaged line hid a version; the later ones still count.
+            if let number = ended.version, number >= nextVersionNumber {
                 // A plan that replaced a draft automatically stands where the draft stood.
                 let parent: Int?
-                if let draft = started.follows { parent = version(draft)?.parent } else { parent = started.baseVersion }
+                if let draft = started.follows {
+                    parent = version(draft).map(\.parent) ?? draft
+                } else {
+                    parent = started.baseVersion
+                }
                 versions.append(
                     PlanVersion(
                         number: number, text: ended.output, command: started.command, inputs: started.inputs,
                         parent: parent, createdAt: ended.at, framework: started.framework ?? Framework.defaultName,
-                        check: ended.check, draft: started.follows))
+                        check: ended.check, draft: started.follows,
+                        parentLost: parent.map { version($0) == nil } ?? false, startLost: startLost))
                 currentVersion = number
             }
         case .undo(let undo):
@@ -136,11 +176,14 @@ public struct SessionState: Sendable {
         case .named(let named):
             name = named.name
         case .handEdit(let edit):
-            guard edit.version == versions.count + 1, let base = version(edit.baseVersion) else { return }
+            guard edit.version >= nextVersionNumber else { return }
+            // An edit of a version whose line is damaged keeps the inputs of the plan before it.
+            let base = version(edit.baseVersion)
             versions.append(
                 PlanVersion(
-                    number: edit.version, text: edit.text, command: edit.command, inputs: base.inputs,
-                    parent: edit.baseVersion, createdAt: edit.at, framework: base.framework, check: edit.check))
+                    number: edit.version, text: edit.text, command: edit.command, inputs: base?.inputs ?? currentInputs,
+                    parent: edit.baseVersion, createdAt: edit.at, framework: base?.framework ?? currentFramework,
+                    check: edit.check, parentLost: base == nil))
             currentVersion = edit.version
             events.append(.handEdit(edit))
         }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What `lessonplan sessions` shows for one session, kept in a small file beside the transcript.
 public struct SessionSummary: Codable, Equatable, Sendable {
     public var id: String
@@ -12,8 +16,10 @@ public struct SessionSummary: Codable, Equatable, Sendable {
     public var lastCommand: String?
     /// The transcript's size when this summary was written; a different size means it is stale.
     public var transcriptBytes: Int
+    /// Some lines of the transcript are damaged (skipped when read); nil, as in older summaries, means none.
+    public var damaged: Bool?
 
-    public init(state: SessionState, transcriptBytes: Int) {
+    public init(state: SessionState, transcriptBytes: Int, damaged: Bool = false) {
         id = state.header.id
         name = state.name
         created = state.header.created
@@ -23,7 +29,36 @@ public struct SessionSummary: Codable, Equatable, Sendable {
         versions = state.versions.count
         lastCommand = state.lastCommand
         self.transcriptBytes = transcriptBytes
+        self.damaged = damaged ? true : nil
     }
+}
+
+/// A file in the sessions folder that looks like a transcript but cannot be listed, and why.
+public struct UnreadableSession: Equatable, Sendable {
+    /// The file's name in the sessions folder.
+    public var file: String
+    /// Why, in a few words that finish a sentence about the file.
+    public var reason: String
+
+    init(file: String, error: StoreError) {
+        self.file = file
+        switch error {
+        case .newerFormat(_, let version):
+            reason = "was written by a newer lessonplan (transcript format \(version)); update lessonplan to open it"
+        case .notATranscript: reason = "has no line lessonplan can read as a transcript"
+        case .unsafeFile(_, let what): reason = what
+        case .io(_, let why): reason = "cannot be read (\(why))"
+        default: reason = "cannot be read"
+        }
+    }
+}
+
+/// Every session in the sessions folder, and the files there that could not be read.
+public struct SessionList: Sendable {
+    /// Newest first.
+    public var summaries: [SessionSummary]
+    /// By file name.
+    public var unreadable: [UnreadableSession]
 }
 
 /// The sessions folder: creating, finding, listing and removing transcripts.
@@ -48,40 +83,89 @@ public struct SessionStore: Sendable {
         return name
     }
 
-    /// Every session's summary, newest first. Summaries are read from their small files; a
-    /// missing or stale one is rebuilt from the transcript. Unreadable transcripts are skipped.
+    /// Every readable session's summary, newest first; see ``listAll()``.
     public func list() -> [SessionSummary] {
+        (try? listAll().summaries) ?? []
+    }
+
+    /// Every session's summary, newest first, and every `.jsonl` file that could not be read with
+    /// the reason. Summaries are read from their small files; a missing or stale one is rebuilt
+    /// from the transcript.
+    /// - Throws: ``StoreError/unsafeDirectory(path:reason:fix:)`` for a directory others could write.
+    public func listAll() throws(StoreError) -> SessionList {
+        try directory.check()
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.sessions.path)) ?? []
         var summaries: [SessionSummary] = []
+        var unreadable: [UnreadableSession] = []
         for file in files where file.hasSuffix(".jsonl") {
             let id = String(file.dropLast(6))
-            if let summary = summary(id: id) { summaries.append(summary) }
+            switch entry(id: id) {
+            case .success(let summary): summaries.append(summary)
+            case .failure(let error): unreadable.append(UnreadableSession(file: file, error: error))
+            }
         }
-        return summaries.sorted { ($0.created, $0.id) > ($1.created, $1.id) }
+        return SessionList(
+            summaries: summaries.sorted { ($0.created, $0.id) > ($1.created, $1.id) },
+            unreadable: unreadable.sorted { $0.file < $1.file })
     }
 
     /// The summary of one session, from its summary file if that is current.
     public func summary(id: String) -> SessionSummary? {
-        let transcript = directory.transcript(id: id)
-        let size = (try? FileManager.default.attributesOfItem(atPath: transcript.path)[.size] as? Int) ?? -1
-        if let data = try? Data(contentsOf: directory.summary(id: id)),
-            let summary = try? Self.summaryDecoder.decode(SessionSummary.self, from: data),
-            summary.transcriptBytes == size
-        {
-            return summary
-        }
-        guard let loaded = try? TranscriptReader.read(transcript, prompts: .skipped),
-            let state = TranscriptReader.state(of: loaded)
-        else { return nil }
-        return SessionSummary(state: state, transcriptBytes: loaded.size)
+        try? entry(id: id).get()
     }
 
-    /// Rewrites the summary beside a transcript (atomically; the transcript itself is never rewritten).
+    /// The summary of one session, or why its transcript cannot be read.
+    private func entry(id: String) -> Result<SessionSummary, StoreError> {
+        let transcript = directory.transcript(id: id)
+        var info = stat()
+        guard lstat(transcript.path, &info) == 0 else {
+            return .failure(.notFound(reference: id, directory: directory.sessions.path))
+        }
+        if let kind = PrivateFiles.kind(of: info.st_mode) { return .failure(.unsafeFile(path: transcript.path, reason: kind)) }
+        if let summary = cachedSummary(id: id, transcript: info) { return .success(summary) }
+        do {
+            let loaded = try TranscriptReader.read(transcript, prompts: .skipped, followLinks: false)
+            guard let state = TranscriptReader.state(of: loaded) else { return .failure(.notATranscript(path: transcript.path)) }
+            return .success(SessionSummary(state: state, transcriptBytes: loaded.size, damaged: loaded.isDamaged))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The summary file of a session when it still describes the transcript: written for its
+    /// size, and not older than it (a transcript changed in place, say by one damaged byte, is newer).
+    private func cachedSummary(id: String, transcript: stat) -> SessionSummary? {
+        let path = directory.summary(id: id).path
+        guard let fd = try? PrivateFiles.open(path, flags: O_RDONLY, followLinks: false) else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0,
+            (info.st_mtim.tv_sec, info.st_mtim.tv_nsec) >= (transcript.st_mtim.tv_sec, transcript.st_mtim.tv_nsec),
+            let data = try? PrivateFiles.read(descriptor: fd, path: path, limit: 1 << 16),
+            let summary = try? Self.summaryDecoder.decode(SessionSummary.self, from: data),
+            summary.transcriptBytes == Int(transcript.st_size), summary.id == id
+        else { return nil }
+        return summary
+    }
+
+    /// Rewrites the summary beside a transcript (atomically, 0600; the transcript itself is never rewritten).
     public func writeSummary(_ summary: SessionSummary) {
         guard let data = try? Self.summaryEncoder.encode(summary) else { return }
-        let url = directory.summary(id: summary.id)
-        try? data.write(to: url, options: .atomic)
-        try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        try? PrivateFiles.write(data, to: directory.summary(id: summary.id), replace: true)
+    }
+
+    /// Runs `body` holding the store's name lock (`flock` on `sessions/.names.lock`), so that
+    /// checking a name is free and taking it is one step for every lessonplan process.
+    /// - Throws: what `body` throws, or ``StoreError`` when the lock file cannot be opened.
+    public func withNameLock<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        let path = directory.sessions.appending(path: ".names.lock").path
+        let fd = try PrivateFiles.open(path, flags: O_RDWR | O_CREAT, followLinks: false)
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
     }
 
     /// Finds a session by exact id, exact name, id prefix, or the path of a transcript file.
@@ -90,11 +174,13 @@ public struct SessionStore: Sendable {
         let trimmed = reference.trimmingCharacters(in: .whitespaces)
         if trimmed.hasSuffix(".jsonl") || trimmed.contains("/") {
             let url = URL(fileURLWithPath: trimmed)
-            guard FileManager.default.fileExists(atPath: url.path) else {
+            var info = stat()
+            guard lstat(url.path, &info) == 0 else {
                 throw .notFound(reference: trimmed, directory: url.deletingLastPathComponent().path)
             }
             return url
         }
+        try directory.check()
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.sessions.path)) ?? []
         let ids = files.filter { $0.hasSuffix(".jsonl") }.map { String($0.dropLast(6)) }
         if ids.contains(trimmed) { return directory.transcript(id: trimmed) }
@@ -113,6 +199,13 @@ public struct SessionStore: Sendable {
         }
     }
 
+    /// Reads a transcript found by ``locate(_:)``, never through a link inside the sessions folder.
+    /// - Throws: ``StoreError``.
+    public func read(_ url: URL, prompts: TranscriptReader.Prompts = .kept) throws(StoreError) -> LoadedTranscript {
+        let inside = url.deletingLastPathComponent().standardizedFileURL.path == directory.sessions.standardizedFileURL.path
+        return try TranscriptReader.read(url, prompts: prompts, followLinks: !inside)
+    }
+
     /// Throws when another session already uses `name`.
     public func ensureNameFree(_ name: String, except id: String) throws(StoreError) {
         for summary in list() where summary.name == name && summary.id != id {
@@ -121,11 +214,13 @@ public struct SessionStore: Sendable {
     }
 
     /// Removes a session's transcript and summary, refusing while another process has it open.
+    ///
+    /// Nothing is written to the file first; a link, FIFO or device in its place is refused.
     public func remove(id: String) throws(StoreError) {
         let url = directory.transcript(id: id)
         do {
             // Taking the lock proves no REPL is appending to it right now.
-            let writer = try TranscriptWriter(url: url)
+            let writer = try TranscriptWriter(url: url, opening: .existing)
             try? FileManager.default.removeItem(at: directory.summary(id: id))
             do { try FileManager.default.removeItem(at: url) } catch {
                 throw StoreError.io(path: url.path, reason: "cannot remove the file")
