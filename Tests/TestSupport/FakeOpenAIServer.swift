@@ -132,15 +132,23 @@ public final class FakeOpenAIServer: Sendable {
         public var step: String?
         /// True once the server saw the client hang up before its answer was complete.
         public var clientClosed: Bool?
+        /// Every header line as it arrived, `[name, value]`, repeats included.
+        public var rawHeaders: [[String]]?
 
         enum CodingKeys: String, CodingKey {
             case number, method, path, headers, body, step
             case rawBody = "raw_body"
+            case rawHeaders = "raw_headers"
             case clientClosed = "client_closed"
         }
 
         /// A header's value, looked up case-insensitively.
         public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+        /// Every value sent under `name` (any case), one per header line.
+        public func headerLines(_ name: String) -> [String] {
+            (rawHeaders ?? []).filter { $0.first?.lowercased() == name.lowercased() }.compactMap { $0.last }
+        }
 
         public var model: String? { body?["model"]?.stringValue }
         public var instructions: String? { body?["instructions"]?.stringValue }

@@ -55,10 +55,54 @@ public struct LessonplanBinary: Sendable {
         return try await running.wait(timeout: timeout)
     }
 
+    /// Runs to completion and reports the process's peak resident memory (its high-water mark,
+    /// as the kernel counts it in `wait4`'s rusage), in MiB.
+    ///
+    /// A small python3 parent forks and execs the binary and waits for it, so the figure is the
+    /// binary's own whole-life peak, not a sample. (The kernel's number also covers the moment
+    /// between fork and exec, a copy of the small python parent: it can only read high.)
+    public func runMeasuringPeakMemory(_ arguments: [String], input: String = "", timeout: Duration = .seconds(120))
+        async throws -> (result: Result, peakMiB: Double)
+    {
+        let report = FileManager.default.temporaryDirectory.appending(path: "lessonplan-rss-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: report) }
+        let running = try start(["python3", "-c", Self.peakMemoryWrapper, report.path, url.path] + arguments, executable: URL(fileURLWithPath: "/usr/bin/env"))
+        running.write(input)
+        running.closeInput()
+        let result = try await running.wait(timeout: timeout)
+        let text = try String(contentsOf: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let kibibytes = Double(text) else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no peak memory in \(text)"])
+        }
+        return (result, kibibytes / 1024)
+    }
+
+    /// Forks, execs argv[2:], waits with wait4 and writes the child's ru_maxrss (KiB) to argv[1];
+    /// exits as the child did. A SIGTERM (the test's hang guard) kills the child too.
+    private static let peakMemoryWrapper = """
+        import os, signal, sys
+        report, argv = sys.argv[1], sys.argv[2:]
+        pid = os.fork()
+        if pid == 0:
+            os.execv(argv[0], argv)
+        def stop(*_):
+            os.kill(pid, signal.SIGKILL)
+        signal.signal(signal.SIGTERM, stop)
+        _, status, usage = os.wait4(pid, 0)
+        with open(report, "w") as out:
+            out.write(str(usage.ru_maxrss))
+        code = os.waitstatus_to_exitcode(status)
+        sys.exit(code if code >= 0 else 128 - code)
+        """
+
     /// Starts the binary and leaves stdin open, for tests that interrupt it mid-turn.
     public func start(_ arguments: [String]) throws -> Running {
+        try start(arguments, executable: url)
+    }
+
+    private func start(_ arguments: [String], executable: URL) throws -> Running {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
         let stdin = Pipe()

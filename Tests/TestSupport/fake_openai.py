@@ -43,9 +43,18 @@ When the queue is empty the default step ``{"kind": "plan"}`` applies. Step kind
 * ``drop``: closes the connection without sending any response at all.
 * ``llama``: the plan the way llama.cpp's ``llama-server`` streams it: no ``sequence_number``,
   ``output_index`` or ``content_index``, no reasoning item, and a ``timings`` object at the end.
-* ``raw``: sends ``body`` (a string, UTF-8) with ``status`` and ``headers``, written
-  ``chunk_size`` bytes at a time (default: all at once) with ``delay_ms`` between writes. For
-  byte-exact transport tests and hand-written SSE edge cases.
+* ``raw``: sends ``body`` (a string, UTF-8; or ``body_base64`` for bytes that are not UTF-8)
+  with ``status`` and ``headers``, written ``chunk_size`` bytes at a time (default: all at once)
+  with ``delay_ms`` between writes. For byte-exact transport tests and hand-written SSE edge
+  cases; with status 307 and a ``Location`` header, a redirect (to another server, say).
+
+Hostile steps, for the client's bounds (each runs until the client hangs up):
+
+* ``endless``: ``response.created``, then text deltas of ``delta_bytes`` (default 4096) forever,
+  never completing: a model that does not stop.
+* ``endless_line``: the head, then one ``data:`` line that never ends.
+* ``huge_headers``: a 200 head with ``total_bytes`` (default 200000) of header lines, each
+  ``line_bytes`` long (default 100: many lines; more than 100 KB: one line), then the plan.
 
 Options every streaming step understands: ``framing`` (``"chunked"``, the default, or
 ``"close"``: no length, the body ends when the connection closes) and ``event_lines``
@@ -73,6 +82,7 @@ that started it even if that process is killed).
 from __future__ import annotations
 
 import argparse
+import base64
 import io
 import json
 import os
@@ -103,7 +113,7 @@ HEADINGS = [
 
 STEP_KINDS = {
     "plan", "text", "slow", "refusal", "incomplete", "failed", "error_event", "error", "html",
-    "cut", "hang", "drop", "llama", "raw",
+    "cut", "hang", "drop", "llama", "raw", "endless", "endless_line", "huge_headers",
 }
 
 DEFAULT_MODEL = "gpt-5.2"
@@ -868,6 +878,8 @@ class Handler(BaseHTTPRequestHandler):
             "method": self.command,
             "path": path,
             "headers": {name.lower(): value for name, value in self.headers.items()},
+            # Every header line as sent, repeats included: what the dict above would merge.
+            "raw_headers": [[name, value] for name, value in self.headers.items()],
             "body": None,
         }
         try:
@@ -932,6 +944,26 @@ class Handler(BaseHTTPRequestHandler):
             return
         if kind == "raw":
             self.answer_raw(step)
+            return
+        if kind == "endless":
+            self.answer_endless(number, body, step)
+            return
+        if kind == "endless_line":
+            writer = self.start_stream("text/event-stream; charset=utf-8", "chunked", headers=headers)
+            writer.write(b'data: {"type":"response.output_text.delta","delta":"')
+            block = b"a" * 65536
+            while True:
+                writer.write(block)
+        if kind == "huge_headers":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            total = int(step.get("total_bytes", 200_000))
+            line = int(step.get("line_bytes", 100))
+            for index in range(max(1, total // line)):
+                self.send_header(f"X-Pad-{index}", "a" * max(1, line - 12))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            self.wfile.flush()
             return
 
         prompt = request_text(body)
@@ -1050,8 +1082,27 @@ class Handler(BaseHTTPRequestHandler):
                      "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": finish}],
                      "usage": usage}
 
+    def answer_endless(self, number: int, body: dict[str, Any], step: dict[str, Any]) -> None:
+        """Text deltas until the client hangs up; never a ``response.completed``."""
+        builder = ResponsesStream(number, body)
+        writer = self.start_stream("text/event-stream; charset=utf-8", "chunked",
+                                   headers=self.model_headers(number))
+        writer.write(sse_bytes(builder._event({"type": "response.created",
+                                               "response": builder.response_object("in_progress", [], None)}), True))
+        words = "The tide rises and falls twice a day. "
+        size = int(step.get("delta_bytes", 4096))
+        delta = (words * (size // len(words) + 1))[:size]
+        event = {"type": "response.output_text.delta", "item_id": "msg_endless", "output_index": 0,
+                 "content_index": 0, "delta": delta}
+        block = (f"event: response.output_text.delta\ndata: {json.dumps(event)}\n\n" * 16).encode()
+        while True:
+            writer.write(block)
+
     def answer_raw(self, step: dict[str, Any]) -> None:
-        data = str(step.get("body", "")).encode()
+        if "body_base64" in step:
+            data = base64.b64decode(str(step["body_base64"]))
+        else:
+            data = str(step.get("body", "")).encode()
         size = int(step.get("chunk_size") or len(data) or 1)
         delay = float(step.get("delay_ms", 0)) / 1000
         writer = self.start_stream(str(step.get("content_type", "text/event-stream; charset=utf-8")),

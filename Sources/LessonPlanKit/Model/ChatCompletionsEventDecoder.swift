@@ -21,7 +21,10 @@ public struct ChatCompletionsEventDecoder: StreamEventDecoder {
         if isDoneMarker(data) {
             return [end()]
         }
-        guard let json = JSONValue.parse(data), json.isObject else {
+        // A lone surrogate read as U+FFFD keeps the text a strict parser would throw away.
+        guard let json = JSONValue.parse(data) ?? JSONEscapes.replacingLoneSurrogates(data).flatMap(JSONValue.parse),
+            json.isObject
+        else {
             return [.malformed(malformedDescription("not a JSON object", data: data))]
         }
         if let error = json["error"], error != .null {
@@ -46,10 +49,10 @@ public struct ChatCompletionsEventDecoder: StreamEventDecoder {
                 let delta = choice["delta"]
                 // `reasoning_content` and `reasoning` are thinking, not answer text: ignored.
                 if let text = delta?["content"]?.stringValue, !text.isEmpty {
-                    events.append(.textDelta(text))
+                    events.append(.textDelta(JSONEscapes.replacingNUL(text)))
                 }
                 if let text = delta?["refusal"]?.stringValue, !text.isEmpty {
-                    events.append(.refusalDelta(text))
+                    events.append(.refusalDelta(JSONEscapes.replacingNUL(text)))
                 }
                 if let reason = choice["finish_reason"]?.stringValue {
                     finishReason = reason

@@ -31,8 +31,12 @@ final class CurlTransfer: @unchecked Sendable {
     /// Body bytes held at most before libcurl's thread waits for the reader.
     let bufferLimit: Int
 
-    private var parser = ResponseHeadParser(followsRedirects: true)
+    /// Redirects come back as heads of their own: ``CurlTransport`` follows them itself.
+    private var parser = ResponseHeadParser(followsRedirects: false)
     private var headSeen = false
+    /// Header bytes so far, status lines included, against ``CurlTransport/largestHead``.
+    private var headBytes = 0
+    private var headTooLarge = false
     /// When libcurl last passed on a byte (or sent one), for the idle timeout.
     private(set) var lastActivity = ContinuousClock.now
 
@@ -196,6 +200,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// One header line. Returns false to abort the transfer (cancelled).
     func receiveHeader(_ line: String) -> Bool {
         noteActivity()
+        if !headSeen {
+            headBytes += line.utf8.count
+            if headBytes > CurlTransport.largestHead {
+                headTooLarge = true
+                return false
+            }
+        }
         // Trailers after the body's head are not part of it.
         guard !headSeen, let head = parser.push(line) else { return !isCancelled }
         headSeen = true
@@ -262,9 +273,18 @@ final class CurlTransfer: @unchecked Sendable {
             condition.unlock()
             return false
         }
-        let error =
+        // Our own limit, or libcurl's: one header line past 100 KB is "out of memory" to it, and
+        // 300 KB of them a receive error, neither of which is what happened.
+        let headersTooLarge =
+            code != CURLE_OK && !headDelivered
+            && (headTooLarge || (code == CURLE_OUT_OF_MEMORY && parser.status > 0)
+                || message.hasPrefix("Too large response headers"))
+        let error: TransportError? =
             code == CURLE_OK
-            ? nil : CurlTransport.transportError(for: code, message: message, host: host, afterHead: headDelivered)
+            ? nil
+            : headersTooLarge
+                ? .headersTooLarge(limitBytes: CurlTransport.largestHead)
+                : CurlTransport.transportError(for: code, message: message, host: host, afterHead: headDelivered)
         end = error.map { .failure($0) } ?? .success(())
         let head = headWaiter
         let reader = chunkWaiter

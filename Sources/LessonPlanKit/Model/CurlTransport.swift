@@ -13,8 +13,12 @@ import Synchronization
 /// Proxies come from the environment as libcurl reads them: `https_proxy` / `HTTPS_PROXY` for
 /// https, `http_proxy` for http, `all_proxy` / `ALL_PROXY`, and `no_proxy` / `NO_PROXY`. Nothing
 /// is added behind a request's back: no `Accept-Encoding` (bodies arrive as the server sent them)
-/// and never `Expect: 100-continue`. Redirects are followed as URLSession did (at most 5, and from
-/// https only to https). Connections are kept for the next request.
+/// and never `Expect: 100-continue`. A request to this machine (``LoopbackAddress``) never goes
+/// through a proxy, so a key sent to a local server over plain http stays on the machine.
+/// Redirects are followed here rather than by libcurl, which would send every custom header on
+/// to any host: at most 5, from https only to https, and the request's
+/// ``HTTPRequest/originOnlyHeaders`` only to its own scheme, host and port. Connections are kept
+/// for the next request.
 public final class CurlTransport: HTTPTransport {
     /// The most body bytes held for a reader that has fallen behind: two of libcurl's reads.
     public static let defaultBufferLimit = 512 * 1024
@@ -36,7 +40,72 @@ public final class CurlTransport: HTTPTransport {
         self.bufferLimit = max(bufferLimit, 32 * 1024)
     }
 
+    /// The most redirects followed for one request.
+    public static let maxRedirects = 5
+    /// The most bytes of response headers accepted: real servers send a few KB.
+    public static let largestHead = 100 * 1024
+
     public func send(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
+        var current = request
+        var redirects = 0
+        while true {
+            let response = try await sendOnce(current)
+            guard let next = try Self.redirect(from: current, original: request, head: response.head) else {
+                return response
+            }
+            guard redirects < Self.maxRedirects else {
+                throw TransportError.other("Maximum (\(Self.maxRedirects)) redirects followed")
+            }
+            // The redirect's own body is not wanted: dropping the response ends its transfer.
+            redirects += 1
+            current = next
+        }
+    }
+
+    /// The request a redirect asks for, or nil when `head` is not one to follow; the rules
+    /// libcurl and browsers follow, with credentials kept to their own origin.
+    /// - Throws: ``TransportError/other(_:)`` for a redirect that must not be followed.
+    static func redirect(from request: HTTPRequest, original: HTTPRequest, head: HTTPResponseHead) throws(TransportError)
+        -> HTTPRequest?
+    {
+        guard [301, 302, 303, 307, 308].contains(head.status), let location = head.header("location"),
+            !location.isEmpty
+        else { return nil }
+        guard let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
+            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil
+        else { throw .other("The server redirected to “\(location.prefix(200))”, which is not an http(s) address") }
+        if original.url.scheme?.lowercased() == "https", scheme != "https" {
+            throw .other("The server redirected from https to plain http, which is refused")
+        }
+        var next = original
+        next.url = target
+        let method = original.method.uppercased()
+        if (head.status == 303 && method != "HEAD") || ([301, 302].contains(head.status) && method == "POST") {
+            // As libcurl and browsers do: the body is not sent on.
+            next.method = "GET"
+            next.body = Data()
+            next.headers = next.headers.filter { $0.key.lowercased() != "content-type" }
+        } else {
+            next.method = request.method
+            next.body = request.body
+        }
+        if !sameOrigin(target, original.url) {
+            let dropped = Set(
+                original.originOnlyHeaders.union(["Authorization", "Proxy-Authorization", "Cookie"]).map { $0.lowercased() })
+            next.headers = next.headers.filter { !dropped.contains($0.key.lowercased()) }
+        }
+        return next
+    }
+
+    /// Same scheme, host (as written, in any case) and port.
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func port(_ url: URL) -> Int { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
+        return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && port(a) == port(b)
+    }
+
+    /// One exchange, no redirects followed.
+    private func sendOnce(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
         try Task.checkCancellation()
         let host = request.url.host ?? request.url.absoluteString
         guard Self.globalInit == CURLE_OK else {
@@ -223,9 +292,12 @@ extension CurlTransport {
         set(CURLOPT_URL, request.url.absoluteString)
         // Only the web: a base URL of file:// or ftp:// must not make libcurl read or fetch anything.
         set(CURLOPT_PROTOCOLS_STR, "http,https")
-        set(CURLOPT_REDIR_PROTOCOLS_STR, request.url.scheme?.lowercased() == "https" ? "https" : "http,https")
-        set(CURLOPT_FOLLOWLOCATION, 1)
-        set(CURLOPT_MAXREDIRS, 5)
+        // Redirects are followed by `send`, which keeps credentials to their own host.
+        set(CURLOPT_FOLLOWLOCATION, 0)
+        if LoopbackAddress.isLoopback(request.url) {
+            // This machine never goes through a proxy: the key would cross the network in clear.
+            set(CURLOPT_NOPROXY, "*")
+        }
         set(CURLOPT_USERAGENT, options.userAgent)
         // Identity bodies only: libcurl adds no Accept-Encoding unless this names one.
         set(CURLOPT_ACCEPT_ENCODING, nil)

@@ -9,16 +9,21 @@ public struct HTTPRequest: Sendable, Equatable {
     public var body: Data
     /// Longest silence allowed between bytes before the request fails as timed out.
     public var idleTimeout: TimeInterval
+    /// Names of headers (any case) that carry credentials: a transport that follows a redirect
+    /// to another host (scheme, name or port) leaves them out there. `Authorization`,
+    /// `Proxy-Authorization` and `Cookie` are always treated so.
+    public var originOnlyHeaders: Set<String>
 
     public init(
         url: URL, method: String = "POST", headers: [String: String] = [:], body: Data = Data(),
-        idleTimeout: TimeInterval = 120
+        idleTimeout: TimeInterval = 120, originOnlyHeaders: Set<String> = []
     ) {
         self.url = url
         self.method = method
         self.headers = headers
         self.body = body
         self.idleTimeout = idleTimeout
+        self.originOnlyHeaders = originOnlyHeaders
     }
 }
 
@@ -114,6 +119,8 @@ public enum TransportError: Error, Equatable, Sendable {
     case timedOut
     /// The connection dropped after it had started.
     case connectionLost
+    /// The response's headers ran past the transport's limit (bytes), before any body.
+    case headersTooLarge(limitBytes: Int)
     /// Any other transport failure, with the system's own description.
     case other(String)
 }

@@ -23,7 +23,8 @@ public struct ModelClient: Sendable {
             "Accept": "text/event-stream",
         ]
         if let key = settings.apiKey, !key.isEmpty { headers["Authorization"] = "Bearer \(key)" }
-        for (name, value) in settings.extraHeaders { headers[name] = value }
+        // A `--header` replaces a header of the same name in any case: never two Authorizations.
+        headers = HeaderRules.merge(headers, overriddenBy: settings.extraHeaders)
         let limit = maxOutputTokens ?? settings.maxOutputTokens
         let body: [String: Any]
         switch settings.api {
@@ -50,10 +51,15 @@ public struct ModelClient: Sendable {
             ]
         }
         let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+        // Credentials go to the host they were meant for only, never on after a redirect.
         return HTTPRequest(
             url: settings.requestURL, method: "POST", headers: headers, body: data,
-            idleTimeout: settings.idleTimeout)
+            idleTimeout: settings.idleTimeout,
+            originOnlyHeaders: Set(["Authorization"] + settings.extraHeaders.keys))
     }
+
+    /// What hides the key and `--header` values in anything the server says back.
+    public var secretMask: SecretMask { SecretMask(settings: settings) }
 
     /// Sends the prompt once and returns when the server has accepted it and the answer starts.
     ///
@@ -64,6 +70,16 @@ public struct ModelClient: Sendable {
     ///   `retry-after`) for a missing key, an HTTP error status, a body that is not a stream, or a
     ///   network failure; `CancellationError` when cancelled.
     public func open(instructions: String, input: String, maxOutputTokens: Int? = nil) async throws
+        -> ModelEventStream
+    {
+        do {
+            return try await openUnmasked(instructions: instructions, input: input, maxOutputTokens: maxOutputTokens)
+        } catch let failure as RequestFailure {
+            throw RequestFailure(failure.error.masked(by: secretMask), headers: failure.headers)
+        }
+    }
+
+    private func openUnmasked(instructions: String, input: String, maxOutputTokens: Int?) async throws
         -> ModelEventStream
     {
         if settings.requiresKey, (settings.apiKey ?? "").isEmpty { throw RequestFailure(.noKey) }
@@ -93,7 +109,7 @@ public struct ModelClient: Sendable {
                 .notAStream(status: status, firstLine: Self.firstLine(of: body), host: host),
                 headers: response.head.headers)
         }
-        return ModelEventStream(body: response.body, api: settings.api, status: status, host: host)
+        return ModelEventStream(body: response.body, api: settings.api, status: status, host: host, mask: secretMask)
     }
 
     /// The error for a non-2xx answer: the API's own message when the body is OpenAI-style JSON.
@@ -163,11 +179,13 @@ public struct ModelEventStream: AsyncSequence, Sendable {
     let api: APIFlavor
     let status: Int
     let host: String
+    /// Hides the key and `--header` values should the server say them back.
+    var mask = SecretMask.none
 
     public func makeAsyncIterator() -> Iterator {
         let decoder: any StreamEventDecoder =
             api == .chat ? ChatCompletionsEventDecoder() : ResponsesEventDecoder()
-        return Iterator(body: body.makeAsyncIterator(), decoder: decoder, status: status, host: host)
+        return Iterator(body: body.makeAsyncIterator(), decoder: decoder, status: status, host: host, mask: mask)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
@@ -182,10 +200,10 @@ public struct ModelEventStream: AsyncSequence, Sendable {
 
         init(
             body: HTTPBody.AsyncIterator, decoder: any StreamEventDecoder, status: Int,
-            host: String
+            host: String, mask: SecretMask
         ) {
             self.body = body
-            self.sink = EventSink(decoder: decoder)
+            self.sink = EventSink(decoder: decoder, mask: mask)
             self.status = status
             self.host = host
         }
@@ -195,8 +213,17 @@ public struct ModelEventStream: AsyncSequence, Sendable {
         public var hasBufferedEvents: Bool { index < sink.pending.count }
 
         /// The next event; nil when the body ends.
-        /// - Throws: ``ModelError`` for a network failure or a body that was not a stream at all.
+        /// - Throws: ``ModelError`` for a network failure, a body that was not a stream at all, or
+        ///   an SSE line past ``SSEParser/largestLine`` (masked like everything the server says).
         public mutating func next() async throws -> StreamEvent? {
+            do {
+                return try await nextUnmasked()
+            } catch let error as ModelError {
+                throw error.masked(by: sink.mask)
+            }
+        }
+
+        private mutating func nextUnmasked() async throws -> StreamEvent? {
             while true {
                 if index < sink.pending.count {
                     defer { index += 1 }
@@ -209,6 +236,11 @@ public struct ModelEventStream: AsyncSequence, Sendable {
                     if let chunk = try await body.next() {
                         if head.count < 512 { head.append(chunk.prefix(512 - head.count)) }
                         parser.push(chunk, into: &sink)
+                        if parser.overflowed {
+                            // Stop reading: the rest of an endless line is not worth the memory.
+                            finished = true
+                            throw ModelError.lineTooLong(limitBytes: SSEParser.largestLine)
+                        }
                     } else {
                         finished = true
                         parser.finish(into: &sink)
@@ -216,7 +248,7 @@ public struct ModelEventStream: AsyncSequence, Sendable {
                 } catch let error as TransportError {
                     throw ModelError.transport(error, host: host)
                 }
-                sink.flushText()
+                sink.flushText(final: finished)
                 if finished { sink.pending.append(contentsOf: sink.decoder.finish()) }
                 if finished, !sink.sawMessage {
                     throw ModelError.notAStream(status: status, firstLine: ModelClient.firstLine(of: head), host: host)
@@ -236,6 +268,18 @@ public struct ModelEventStream: AsyncSequence, Sendable {
         /// Answer text not yet handed on; every piece appended is whole UTF-8.
         var text: [UInt8] = []
         var sawMessage = false
+        let mask: SecretMask
+        /// Answer text on its way out: a secret split across deltas or reads is still masked.
+        private var textMask: SecretMask.Stream
+        /// The same for refusal text, which the turn gathers into its message.
+        private var refusalMask: SecretMask.Stream
+
+        init(decoder: any StreamEventDecoder, mask: SecretMask) {
+            self.decoder = decoder
+            self.mask = mask
+            self.textMask = SecretMask.Stream(mask)
+            self.refusalMask = SecretMask.Stream(mask)
+        }
 
         mutating func take(rawData: UnsafeBufferPointer<UInt8>) -> Bool {
             switch decoder.decode(rawData: rawData, appendingTextTo: &text) {
@@ -263,19 +307,36 @@ public struct ModelEventStream: AsyncSequence, Sendable {
         }
 
         private mutating func append(_ event: StreamEvent) {
-            if case .textDelta(let delta) = event {
+            switch event {
+            case .textDelta(let delta):
                 text.append(contentsOf: delta.utf8)
                 return
+            case .refusalDelta(let delta):
+                let ready = refusalMask.push(Array(delta.utf8))
+                if !ready.isEmpty { pending.append(.refusalDelta(String(decoding: ready, as: UTF8.self))) }
+                return
+            case .created, .unknown, .malformed:
+                // Text may go on after these: a secret split around them is still caught.
+                flushText(final: false)
+            case .completed, .incomplete, .failed, .error:
+                flushText(final: true)
             }
-            flushText()
-            pending.append(event)
+            pending.append(event.masked(by: mask))
         }
 
-        /// Hands on the text gathered so far as one delta.
-        mutating func flushText() {
-            guard !text.isEmpty else { return }
-            pending.append(.textDelta(String(decoding: text, as: UTF8.self)))
-            text.removeAll(keepingCapacity: true)
+        /// Hands on the text gathered so far as one delta, masked; the end of it that could
+        /// begin a secret waits for more text unless `final`.
+        mutating func flushText(final: Bool = false) {
+            if !text.isEmpty || final {
+                var ready = textMask.push(text)
+                if final { ready += textMask.flush() }
+                if !ready.isEmpty { pending.append(.textDelta(String(decoding: ready, as: UTF8.self))) }
+                text.removeAll(keepingCapacity: true)
+            }
+            if final {
+                let refusal = refusalMask.flush()
+                if !refusal.isEmpty { pending.append(.refusalDelta(String(decoding: refusal, as: UTF8.self))) }
+            }
         }
     }
 }

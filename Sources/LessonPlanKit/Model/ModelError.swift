@@ -28,6 +28,11 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
     case deadline(seconds: Double)
     /// `--local`, but nothing listens where `scripts/local-model start` runs llama-server.
     case localServerDown(address: String)
+    /// The answer ran past ``TurnStateMachine/largestAnswer(maxOutputTokens:)``: a server or
+    /// model that does not stop. What came is kept as a draft.
+    case answerTooLong(limitBytes: Int)
+    /// One line of the event stream ran past ``SSEParser/largestLine`` without ending.
+    case lineTooLong(limitBytes: Int)
 
     public var errorDescription: String? {
         switch self {
@@ -53,6 +58,8 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
             case .timedOut: return "\(host) sent nothing for too long and the request timed out; try /retry, or raise --timeout for a slow model."
             case .connectionLost: return "The connection to \(host) dropped before the answer was complete; the plan is unchanged; type /retry to ask again."
             case .other(let text): return "The request to \(host) failed (\(text)); try /retry."
+            case .headersTooLarge(let limit):
+                return "\(host) sent more than \(Self.size(limit)) of response headers, far more than any model server does, so the request was stopped; check --endpoint / OPENAI_BASE_URL and any proxy in between."
             }
         case .incomplete(let reason, let limit):
             if reason == "max_output_tokens" {
@@ -72,9 +79,18 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
             return "The model answered with no text; the plan is unchanged; try /retry or another --model."
         case .localServerDown(let address):
             return "The offline model is not running on \(address); start it with scripts/local-model start (after scripts/local-model install)."
+        case .answerTooLong(let limit):
+            return "The answer passed \(Self.size(limit)), far longer than any lesson plan, so it was stopped; the text so far is kept as a draft; type /retry to ask again."
+        case .lineTooLong(let limit):
+            return "The server sent a line of more than \(Self.size(limit)) without ending it, which no model stream does, so the answer was stopped; check --endpoint / OPENAI_BASE_URL and any proxy in between."
         case .deadline(let seconds):
             return "The answer took longer than the \(Int(seconds.rounded())) s limit and was stopped; the plan is unchanged; type /retry, or raise --deadline."
         }
+    }
+
+    /// A byte count as people say it: "4 MB", "100 KB".
+    static func size(_ bytes: Int) -> String {
+        bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0 ? "\(bytes / (1024 * 1024)) MB" : "\(bytes / 1024) KB"
     }
 
     private static func describeHTTP(status: Int, message: String?, code: String?, model: String, keySuffix: String?)

@@ -66,8 +66,8 @@ public struct ModelSettings: Sendable, Equatable {
     }
 
     /// Whether a request needs an API key: not for a proxy that holds it (`--endpoint`), nor for
-    /// the local model.
-    public var requiresKey: Bool { endpoint == nil && !isLocal }
+    /// the local model, nor when `--header Authorization: …` brings its own credentials.
+    public var requiresKey: Bool { endpoint == nil && !isLocal && !HeaderRules.contains(extraHeaders, "Authorization") }
 
     /// The URL requests are posted to.
     public var requestURL: URL {

@@ -166,7 +166,7 @@ enum ResponsesDeltaScanner {
 
     /// Appends a JSON string's decoded contents, from just after its opening quote, to `output`
     /// and returns the index after its closing quote; nil (with a partial append) for anything a
-    /// strict parser would reject, such as a lone surrogate.
+    /// strict parser would reject, such as a raw control character.
     private static func decodeString(
         _ base: UnsafePointer<UInt8>, count: Int, from start: Int, into output: inout [UInt8]
     ) -> Int? {
@@ -217,15 +217,20 @@ enum ResponsesDeltaScanner {
             case UInt8(ascii: "u"):
                 guard let unit = JSONEscapes.hex4(base, count: count, from: index) else { return nil }
                 index += 4
+                // A lone surrogate or NUL becomes U+FFFD, as the full decoder reads them (see
+                // JSONEscapes.replacingLoneSurrogates and replacingNUL): the text stays.
                 var scalar = unit
                 if (0xD800...0xDBFF).contains(unit) {
-                    guard index + 1 < count, base[index] == backslash, base[index + 1] == UInt8(ascii: "u"),
+                    if index + 1 < count, base[index] == backslash, base[index + 1] == UInt8(ascii: "u"),
                         let low = JSONEscapes.hex4(base, count: count, from: index + 2), (0xDC00...0xDFFF).contains(low)
-                    else { return nil }
-                    index += 6
-                    scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                } else if (0xDC00...0xDFFF).contains(unit) {
-                    return nil
+                    {
+                        index += 6
+                        scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        scalar = JSONEscapes.replacementScalar
+                    }
+                } else if (0xDC00...0xDFFF).contains(unit) || unit == 0 {
+                    scalar = JSONEscapes.replacementScalar
                 }
                 JSONEscapes.appendUTF8(scalar, to: &output)
             default:

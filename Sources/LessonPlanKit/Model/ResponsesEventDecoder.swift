@@ -97,7 +97,11 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
             // Chat Completions' end marker, sent by some proxies in front of the Responses API too.
             return .unknown(type: "[DONE]")
         }
-        guard let json = readMembers(Data(data.utf8)) else {
+        // A lone surrogate makes the JSON invalid to a strict parser; read as U+FFFD it keeps the text.
+        guard
+            let json = readMembers(Data(data.utf8))
+                ?? JSONEscapes.replacingLoneSurrogates(data).flatMap({ readMembers(Data($0.utf8)) })
+        else {
             return .malformed(malformedDescription("not JSON", data: data))
         }
         return event(from: json, data: { data })
@@ -122,12 +126,12 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
             guard let delta = json["delta"]?.stringValue else {
                 return .malformed(malformedDescription("text delta without a string \"delta\"", data: data()))
             }
-            return .textDelta(delta)
+            return .textDelta(JSONEscapes.replacingNUL(delta))
         case "response.refusal.delta":
             guard let delta = json["delta"]?.stringValue else {
                 return .malformed(malformedDescription("refusal delta without a string \"delta\"", data: data()))
             }
-            return .refusalDelta(delta)
+            return .refusalDelta(JSONEscapes.replacingNUL(delta))
         case "response.completed":
             return .completed(responseID: responseID, usage: usage(in: response))
         case "response.incomplete":

@@ -140,7 +140,7 @@ public struct RetryPolicy: Sendable, Equatable {
         case .transport(let error, _):
             switch error {
             case .hostNotFound, .cannotConnect, .timedOut, .connectionLost, .other: return true
-            case .tls: return false
+            case .tls, .headersTooLarge: return false
             }
         case .cutOff:
             // The stream ended before any text: nothing was shown, so asking again is safe.
@@ -148,7 +148,7 @@ public struct RetryPolicy: Sendable, Equatable {
         case .localServerDown:
             // It may still be loading its model.
             return true
-        case .noKey, .incomplete, .failed, .streamError, .refusal, .emptyAnswer, .deadline:
+        case .noKey, .incomplete, .failed, .streamError, .refusal, .emptyAnswer, .deadline, .answerTooLong, .lineTooLong:
             return false
         }
     }

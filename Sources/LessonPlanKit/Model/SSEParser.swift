@@ -64,6 +64,14 @@ private struct MessageList: SSEEventSink {
 /// line, and hands an event's only `data` line on from where it lies, because it sits on the hot
 /// path of every streamed token.
 public struct SSEParser: Sendable {
+    /// The longest line, or event's data, accepted: a thousand times a long plan. A server that
+    /// goes on past it is sending an endless line, and holding it would only fill memory.
+    public static let largestLine = 8 * 1024 * 1024
+
+    /// Whether a line or an event's data ran past ``largestLine``; the parser then ignores the
+    /// rest of the stream (and has let go of what it held), and the caller should stop reading.
+    public private(set) var overflowed = false
+
     /// Bytes not yet consumed start at `readOffset`; everything before it is spent.
     private var buffer: [UInt8] = []
     private var readOffset = 0
@@ -99,7 +107,21 @@ public struct SSEParser: Sendable {
     }
 
     /// Feeds the next chunk of the body and hands the events it completes to `sink`, in order.
+    /// Once ``overflowed``, does nothing.
     public mutating func push<Sink: SSEEventSink>(_ chunk: Data, into sink: inout Sink) {
+        guard !chunk.isEmpty, !overflowed else { return }
+        pushBytes(chunk, into: &sink)
+        if buffer.count - readOffset > Self.largestLine || dataBytes.count > Self.largestLine {
+            overflowed = true
+            buffer = []
+            dataBytes = []
+            readOffset = 0
+            scannedUpTo = 0
+            dataInPlace = nil
+        }
+    }
+
+    private mutating func pushBytes<Sink: SSEEventSink>(_ chunk: Data, into sink: inout Sink) {
         guard !chunk.isEmpty else { return }
 
         if readOffset == buffer.count && !atStreamStart {
@@ -120,8 +142,8 @@ public struct SSEParser: Sendable {
         if !atStreamStart, let take = chunk.withUnsafeBytes(Self.lengthThroughFirstLineEnd), take < chunk.count {
             // A line is pending, cut off by the last chunk: only the start of this one is needed to
             // finish it, and the rest is read in place rather than copied behind it.
-            push(chunk.prefix(take), into: &sink)
-            push(chunk.dropFirst(take), into: &sink)
+            pushBytes(chunk.prefix(take), into: &sink)
+            pushBytes(chunk.dropFirst(take), into: &sink)
             return
         }
         compactIfWorthwhile()

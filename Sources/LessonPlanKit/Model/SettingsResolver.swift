@@ -101,25 +101,16 @@ public struct ResolvedSettings: Sendable {
             }
             api = flavor
         }
-        var headers: [String: String] = [:]
-        for header in flags.headers {
-            guard let colon = header.firstIndex(of: ":") else {
-                throw SettingsError("--header “\(header)” must look like \"Name: value\".")
-            }
-            let name = header[..<colon].trimmingCharacters(in: .whitespaces)
-            let content = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
-                throw SettingsError("--header “\(header)” has no valid header name before the colon.")
-            }
-            headers[name] = content
-        }
+        let headers = try HeaderRules.parse(flags.headers)
         // The local server needs no key, and the teacher's real one has no business going there.
         let key = flags.local ? nil : value(nil, "OPENAI_API_KEY")
+        if let key { try HeaderRules.checkKey(key) }
         let settings = ModelSettings(
             baseURL: baseURL, endpoint: endpoint, apiKey: key, model: model, maxOutputTokens: maxTokens, api: api,
             extraHeaders: headers, idleTimeout: timeout, deadline: deadline, retryPolicy: RetryPolicy(maxRetries: retries),
             isLocal: flags.local)
-        if let key, !key.isEmpty, !flags.allowInsecure, !Self.isSafe(settings.requestURL) {
+        let sendsCredentials = !(key ?? "").isEmpty || HeaderRules.contains(headers, "Authorization")
+        if sendsCredentials, !flags.allowInsecure, !Self.isSafe(settings.requestURL) {
             throw SettingsError(
                 "Refusing to send the API key over plain http:// to \(settings.requestURL.host ?? "?"); use https, or pass --allow-insecure if you trust that network.")
         }
@@ -140,10 +131,8 @@ public struct ResolvedSettings: Sendable {
         return number
     }
 
-    /// HTTPS anywhere, or plain HTTP to this machine only.
+    /// HTTPS anywhere, or plain HTTP to this machine only (see ``LoopbackAddress``).
     static func isSafe(_ url: URL) -> Bool {
-        if url.scheme?.lowercased() == "https" { return true }
-        let host = (url.host ?? "").lowercased()
-        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        url.scheme?.lowercased() == "https" || LoopbackAddress.isLoopback(url)
     }
 }

@@ -32,8 +32,23 @@ public struct TurnStateMachine: Sendable {
     private var warned = false
     /// The output limit the request carried, for the message when it is hit.
     private let maxOutputTokens: Int
+    /// Answer and refusal bytes allowed before the turn is stopped (see ``largestAnswer(maxOutputTokens:)``).
+    private let answerLimit: Int
+    /// UTF-8 bytes of `text` and `refusal` so far.
+    private var answerBytes = 0
 
-    public init(maxOutputTokens: Int) { self.maxOutputTokens = maxOutputTokens }
+    public init(maxOutputTokens: Int) {
+        self.maxOutputTokens = maxOutputTokens
+        self.answerLimit = Self.largestAnswer(maxOutputTokens: maxOutputTokens)
+    }
+
+    /// The most answer text one turn takes, in UTF-8 bytes: 256 bytes per token of the output
+    /// limit (a token is about 4), at least 256 KB and at most 4 MB. A plan is 5–20 KB; a
+    /// server that sends far more than the limit allows is looping or hostile, and stopping it
+    /// keeps memory bounded.
+    public static func largestAnswer(maxOutputTokens: Int) -> Int {
+        min(4 * 1024 * 1024, max(256 * 1024, 256 * max(maxOutputTokens, 0)))
+    }
 
     /// Whether any answer text has been shown: after that nothing may be retried automatically.
     public var hasShownText: Bool { !text.isEmpty }
@@ -56,11 +71,18 @@ public struct TurnStateMachine: Sendable {
             return .none
         case .textDelta(let delta):
             state = .streaming
-            text += delta
-            return delta.isEmpty ? .none : .show(delta)
+            let (kept, over) = taking(delta)
+            text += kept
+            if over {
+                // What fits is shown with the turn's end; the caller stops reading.
+                _ = finish(.incomplete, because: .answerTooLong(limitBytes: answerLimit))
+            }
+            return kept.isEmpty ? .none : .show(kept)
         case .refusalDelta(let delta):
             state = .streaming
-            refusal += delta
+            let (kept, over) = taking(delta)
+            refusal += kept
+            if over { return finish(.incomplete, because: .answerTooLong(limitBytes: answerLimit)) }
             return .none
         case .completed(let id, let usage):
             responseID = id ?? responseID
@@ -122,6 +144,26 @@ public struct TurnStateMachine: Sendable {
     public mutating func endOfStream() -> Action {
         guard !isFinished else { return .none }
         return finish(.failed, because: .cutOff)
+    }
+
+    /// As much of `delta` as the answer limit leaves room for, cut between characters, and
+    /// whether the limit was passed.
+    private mutating func taking(_ delta: String) -> (kept: String, over: Bool) {
+        let size = delta.utf8.count
+        guard answerBytes + size > answerLimit else {
+            answerBytes += size
+            return (delta, false)
+        }
+        var room = answerLimit - answerBytes
+        var end = delta.startIndex
+        for index in delta.indices {
+            let length = delta[index...index].utf8.count
+            guard length <= room else { break }
+            room -= length
+            end = delta.index(after: index)
+        }
+        answerBytes = answerLimit - room
+        return (String(delta[..<end]), true)
     }
 
     public var isFinished: Bool {

@@ -147,7 +147,14 @@ import TestSupport
 
     // MARK: - Bad input
 
-    @Test(arguments: ["not json", "{\"type\":\"response.output_text.delta\",\"delta\":\"x\"", "{\"type\":\"response.output_text.delta\",\"delta\":\"\\ud800\"}", "{'type':'error'}"])
+    /// A lone surrogate would make the JSON invalid to a strict parser; read as U+FFFD, the
+    /// delta's text is kept instead of dropped.
+    @Test func aLoneSurrogateKeepsTheDelta() {
+        #expect(one("{\"type\":\"response.output_text.delta\",\"delta\":\"x\\ud800y\"}") == .textDelta("x\u{FFFD}y"))
+        #expect(one("{ \"type\":\"response.output_text.delta\",\"delta\":\"\\udc00\"}") == .textDelta("\u{FFFD}"))
+    }
+
+    @Test(arguments: ["not json", "{\"type\":\"response.output_text.delta\",\"delta\":\"x\"", "{'type':'error'}"])
     func nonJSONIsMalformed(data: String) {
         let event = one(data)
         guard case .malformed(let description) = event else {

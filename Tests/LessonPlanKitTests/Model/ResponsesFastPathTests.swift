@@ -65,6 +65,11 @@ import TestSupport
         ResponsesEventDecoder.eventWithoutFastPath(fromJSON: data)
     }
 
+    /// What a delta reads as: NUL becomes U+FFFD on both paths, so no C string is cut short.
+    private static func shown(_ delta: String) -> String {
+        delta.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
+    }
+
     @Test func plainShapesTakeTheFastPathAndAgree() {
         var random = SeededGenerator(seed: 2024)
         var checked = 0
@@ -73,9 +78,9 @@ import TestSupport
             let escaping = Self.escapings[n % Self.escapings.count]
             for data in Self.plainShapes(SSEFixtures.jsonString(delta, escaping: escaping), n) {
                 let fast = ResponsesEventDecoder.textDeltaFastPath(data)
-                #expect(fast == delta, "fast path missed or misread \(data)")
-                #expect(Self.full(data) == .textDelta(delta), "full decoder misread \(data)")
-                #expect(ResponsesEventDecoder.event(fromJSON: data) == .textDelta(delta))
+                #expect(fast == Self.shown(delta), "fast path missed or misread \(data)")
+                #expect(Self.full(data) == .textDelta(Self.shown(delta)), "full decoder misread \(data)")
+                #expect(ResponsesEventDecoder.event(fromJSON: data) == .textDelta(Self.shown(delta)))
                 checked += 1
             }
         }
@@ -112,6 +117,59 @@ import TestSupport
                 }
             }
         }
+    }
+
+    /// Lone surrogates and NUL keep the text around them, as U+FFFD, on both paths alike: the
+    /// fast path takes them (ASCII bytes, so also the raw-bytes path) and says what the full
+    /// decoder says.
+    @Test func loneSurrogatesAndNULBecomeReplacementCharactersOnBothPaths() {
+        let cases: [(String, String)] = [
+            (#""a\ud800b""#, "a\u{FFFD}b"), (#""a\udc00b""#, "a\u{FFFD}b"), (#""a\u0000b""#, "a\u{FFFD}b"),
+            (#""\ud83d\u0041""#, "\u{FFFD}A"), (#""\ud83d\ud83d\ude00""#, "\u{FFFD}😀"), (#""\ud83dx""#, "\u{FFFD}x"),
+            (#""end\ud83d""#, "end\u{FFFD}"), (#""\uDBFF\uDFFF""#, "\u{10FFFF}"), (#""\\ud800""#, "\\ud800"),
+            (#""\ude00\ud83d""#, "\u{FFFD}\u{FFFD}"), (#""x\u0000\ud800\u0000""#, "x\u{FFFD}\u{FFFD}\u{FFFD}"),
+        ]
+        for (delta, expected) in cases {
+            for data in [
+                #"{"type":"response.output_text.delta","delta":\#(delta)}"#,
+                #"{"delta":\#(delta),"type":"response.output_text.delta","item_id":"m"}"#,
+            ] {
+                #expect(ResponsesEventDecoder.textDeltaFastPath(data) == expected, "fast path on \(data)")
+                #expect(Self.full(data) == .textDelta(expected), "full decoder on \(data)")
+                var decoder = ResponsesEventDecoder()
+                var text: [UInt8] = []
+                let raw = Array(data.utf8).withUnsafeBufferPointer { decoder.decode(rawData: $0, appendingTextTo: &text) }
+                #expect(raw == .appendedText && String(decoding: text, as: UTF8.self) == expected, "raw path on \(data)")
+            }
+            // A shape the fast path leaves alone still keeps the text.
+            let spaced = #"{ "type": "response.output_text.delta", "delta": \#(delta) }"#
+            #expect(ResponsesEventDecoder.textDeltaFastPath(spaced) == nil)
+            #expect(ResponsesEventDecoder.event(fromJSON: spaced) == .textDelta(expected))
+        }
+    }
+
+    /// Random deltas with lone surrogates and NUL spliced into their escapes: wherever the fast
+    /// path answers, the full decoder answers the same.
+    @Test func splicedSurrogatesNeverMakeThePathsDisagree() {
+        var random = SeededGenerator(seed: 4242)
+        let splices = [#"\ud800"#, #"\udbff"#, #"\udc00"#, #"\u0000"#, #"\ud83d\ude00"#, #"\ud83d"#, #"\\"#, "x"]
+        var agreed = 0
+        for n in 0..<1_000 {
+            let delta = Self.randomDelta(using: &random)
+            var escaped = SSEFixtures.jsonString(delta, escaping: Self.escapings[n % Self.escapings.count])
+            let body = String(escaped.dropFirst().dropLast())
+            var pieces = [body]
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                pieces.insert(splices.randomElement(using: &random) ?? "", at: Int.random(in: 0...pieces.count, using: &random))
+            }
+            escaped = "\"" + pieces.joined() + "\""
+            for data in Self.plainShapes(escaped, n) {
+                guard let fast = ResponsesEventDecoder.textDeltaFastPath(data) else { continue }
+                #expect(Self.full(data) == .textDelta(fast), "disagree on \(data)")
+                agreed += 1
+            }
+        }
+        #expect(agreed > 3_000)
     }
 
     @Test func otherTypesNeverTakeTheFastPath() {
