@@ -128,6 +128,7 @@ enum Footer {
             parts.append("\(grouped(usage.inputTokens)) in / \(grouped(usage.outputTokens)) out")
         }
         parts.append(String(format: "%.1f s", outcome.seconds))
+        if !outcome.streamed { parts.append("not streamed") }
         if let check = outcome.check, outcome.kept != false {
             parts.append(check.passed ? "✓ plan check" : "✗ plan check: \(check.problems.count == 1 ? "1 problem" : "\(check.problems.count) problems")")
         }

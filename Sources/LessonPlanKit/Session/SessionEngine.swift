@@ -40,6 +40,8 @@ public struct TurnOutcome: Sendable, Equatable {
     public var current: Int?
     /// For a follow-up turn: one sentence on why its plan was kept or not.
     public var keepNote: String?
+    /// Whether the answer came as a stream; false when a proxy sent it whole.
+    public var streamed = true
 
     init(status: TurnStatus, version: Int? = nil, usage: Usage? = nil, seconds: Double = 0, message: String?, text: String = "") {
         self.status = status
@@ -345,12 +347,15 @@ public actor SessionEngine {
         let status: TurnStatus
         if case .finished(let finished) = machine.state { status = finished } else { status = .failed }
         let seconds = started.duration(to: clock.now).seconds
-        let message = status == .cancelled ? "Cancelled; the plan is unchanged." : machine.failure?.errorDescription
+        // Through a proxy, an output limit may be the proxy's own, which the sentence then says.
+        let failure = settings.endpoint == nil ? machine.failure : machine.failure?.throughProxy
+        let message = status == .cancelled ? "Cancelled; the plan is unchanged." : failure?.errorDescription
         let output = request.prefix + machine.text
         var keepNote: String?
         var ended = TurnEnded(
             turn: turn, at: now(), status: status, output: output, usage: machine.usage,
-            responseId: machine.responseID, error: message, version: nil, durationMs: Int(seconds * 1000))
+            responseId: machine.responseID, error: message, version: nil, durationMs: Int(seconds * 1000),
+            streamed: machine.isStreamed ? nil : false)
         if status == .completed {
             switch request.kind {
             case .materials:
@@ -394,6 +399,7 @@ public actor SessionEngine {
         outcome.problems = ended.check?.problems.map(framework.describe) ?? []
         outcome.current = state.currentVersion
         outcome.keepNote = keepNote
+        outcome.streamed = machine.isStreamed
         return outcome
     }
 
@@ -436,8 +442,9 @@ public actor SessionEngine {
             progress(.waiting)
             let failure: RequestFailure
             do {
-                var events = try await client.open(instructions: request.instructions, input: request.input)
-                    .makeAsyncIterator()
+                let answer = try await client.open(instructions: request.instructions, input: request.input)
+                machine.isStreamed = answer.isStreamed
+                var events = answer.makeAsyncIterator()
                 // Text is handed on once per network read, not once per delta, so a fast stream
                 // costs one terminal write per chunk while the first token still shows at once.
                 var batch = ""

@@ -54,6 +54,7 @@ public enum SessionReview {
             facts.append("unfinished (the program stopped during this turn)")
             return block + "   " + facts.joined(separator: " · ") + "\n"
         }
+        if ended.streamed == false { facts.append("not streamed") }
         let base = started.baseVersion.map { " (from v\($0))" } ?? ""
         switch ended.status {
         case .completed where started.kind == .materials:
