@@ -23,6 +23,7 @@ public struct ModelClient: Sendable {
             "Accept": "text/event-stream",
         ]
         if let key = settings.apiKey, !key.isEmpty { headers["Authorization"] = "Bearer \(key)" }
+        Self.addToken(settings, to: &headers)
         for (name, value) in settings.extraHeaders { headers[name] = value }
         let limit = maxOutputTokens ?? settings.maxOutputTokens
         let body: [String: Any]
@@ -53,6 +54,17 @@ public struct ModelClient: Sendable {
         return HTTPRequest(
             url: settings.requestURL, method: "POST", headers: headers, body: data,
             idleTimeout: settings.idleTimeout)
+    }
+
+    /// Puts the teacher's token where the school's proxy looks for it: its own header when the
+    /// settings name one, else `Authorization: Bearer`, in place of the key (the proxy holds that).
+    static func addToken(_ settings: ModelSettings, to headers: inout [String: String]) {
+        guard let token = settings.token, !token.isEmpty else { return }
+        if let name = settings.tokenHeader, !name.isEmpty {
+            headers[name] = token
+        } else {
+            headers["Authorization"] = "Bearer \(token)"
+        }
     }
 
     /// Sends the prompt once and returns when the server has accepted it and the answer starts.
