@@ -42,7 +42,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["LessonPlanKit"],
             path: "Tests/TestSupport",
-            resources: [.copy("fake_openai.py")]
+            resources: [.copy("fake_openai.py"), .copy("worker_host.mjs")]
         ),
         .testTarget(
             name: "LessonPlanKitTests",

@@ -82,7 +82,9 @@ struct App {
     /// Resolves settings and prompt templates, or explains what is wrong with them.
     func settings(from parsed: ParsedArguments) throws(UsageError) -> (ResolvedSettings, PromptLibrary) {
         do {
-            let settings = try ResolvedSettings.resolve(flags: Flags.connection(from: parsed), environment: environment)
+            let settings = try ResolvedSettings.resolve(
+                flags: Flags.connection(from: parsed), environment: environment,
+                file: SettingsFile.load(environment: environment))
             let prompts = try settings.prompts()
             // Only a teacher's folder can be broken: the built-in templates are checked by the test suite,
             // and rendering every template of every framework at each start cost most of the start-up time.

@@ -85,7 +85,7 @@ enum Flags {
             name: "max-output-tokens", value: "N",
             help: "output token limit incl. hidden reasoning (default \(ModelSettings.defaultMaxOutputTokens))"),
         FlagSpec(name: "prompts", value: "DIR", help: "folder of prompt templates to use (env LESSONPLAN_PROMPTS)"),
-        FlagSpec(name: "endpoint", value: "URL", help: "post the request to this full URL (a proxy); the key is then optional"),
+        FlagSpec(name: "endpoint", value: "URL", help: "post the request to this full URL (a proxy); the key is then optional (config file: endpoint)"),
         FlagSpec(name: "header", value: "\"NAME: VALUE\"", help: "extra request header for a proxy (repeatable)", repeatable: true),
         FlagSpec(name: "api", value: "responses|chat", help: "wire format: Responses API (default) or Chat Completions"),
         FlagSpec(name: "timeout", value: "SECONDS", help: "give up when the server is silent this long (default \(Int(ModelSettings.defaultIdleTimeout)))"),

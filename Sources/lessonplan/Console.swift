@@ -193,6 +193,7 @@ enum Footer {
         }
         parts.append(String(format: "%.1f s", outcome.seconds))
         if outcome.notSaved != nil { parts.append("not saved") }
+        if !outcome.streamed { parts.append("not streamed") }
         if let check = outcome.check, outcome.kept != false {
             parts.append(check.passed ? "✓ plan check" : "✗ plan check: \(check.problems.count == 1 ? "1 problem" : "\(check.problems.count) problems")")
         }

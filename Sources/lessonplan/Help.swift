@@ -35,8 +35,14 @@ enum Help {
           LESSONPLAN_HOME        data directory (else $XDG_DATA_HOME/lessonplan, else ~/.local/share/lessonplan)
           LESSONPLAN_PROMPTS     folder of prompt templates overriding the built-in ones
           LESSONPLAN_LOCAL_PORT  port of the offline model for --local (default \(ModelSettings.defaultLocalPort))
+          LESSONPLAN_TOKEN       a teacher's token for a school's proxy (never printed or saved)
           HTTPS_PROXY, NO_PROXY  proxy settings, read by libcurl (see lessonplan doctor)
           NO_COLOR               turn colour off
+
+        Settings file ($XDG_CONFIG_HOME/lessonplan/config, else ~/.config/lessonplan/config):
+          KEY = value lines, # comments; keys: \(SettingsFile.keys.joined(separator: ", ")).
+          Read only when it is your own file with mode 0600 (chmod 600 it). Flags win over the
+          environment, which wins over the file; `lessonplan doctor` shows where each setting came from.
 
         """
     }

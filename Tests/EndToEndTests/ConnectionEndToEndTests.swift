@@ -99,8 +99,12 @@ import TestSupport
             step: .raw(body: "<html><body>\nPlease log in to the school network\n</body></html>").with(["content_type": "text/html"]),
             sentence: "127.0.0.1 answered HTTP 200 with “Please log in to the school network” instead of a model stream"),
         Failure(
+            step: .raw(body: #"{"status":"ok","service":"gateway"}"#).with(["content_type": "application/json"]),
+            sentence: #"127.0.0.1 answered HTTP 200 with “{"status":"ok","service":"gateway"}” instead of a model stream"#),
+        // A whole response object is an answer, read like a stream's end; one without text is empty.
+        Failure(
             step: .raw(body: #"{"id":"resp_1","object":"response","status":"completed"}"#).with(["content_type": "application/json"]),
-            sentence: #"127.0.0.1 answered HTTP 200 with “{"id":"resp_1","object":"response","status":"completed"}” instead of a model stream"#),
+            sentence: "The model answered with no text; the plan is unchanged"),
         Failure(
             step: .failed(message: "The model ran out of capacity.", afterDeltas: 3),
             sentence: "The model could not finish the answer (The model ran out of capacity.)"),

@@ -172,30 +172,27 @@ public final class FakeOpenAIServer: Sendable {
         }
     }
 
-    /// Why the server could not be started or controlled.
+    /// Why the server could not be controlled.
     public enum ServerError: Error, CustomStringConvertible {
         case scriptNotFound
-        case noPortLine(String)
         case control(path: String, status: Int, body: String)
 
         public var description: String {
             switch self {
             case .scriptNotFound: "fake_openai.py is missing from the TestSupport resources"
-            case .noPortLine(let output): "fake_openai.py did not print its port; it printed: \(output)"
             case .control(let path, let status, let body): "\(path) answered \(status): \(body)"
             }
         }
     }
 
     /// The port on 127.0.0.1.
-    public let port: Int
+    public var port: Int { child.port }
     /// `http://127.0.0.1:<port>`, for control calls and paths outside `/v1` (like `/lessonplan`).
-    public let rootURL: URL
+    public var rootURL: URL { child.rootURL }
     /// `http://127.0.0.1:<port>/v1`, what a client uses as its API base URL.
     public let baseURL: URL
 
-    private let process: Process
-    private let stdinPipe: Pipe
+    private let child: LoopbackProcess
     private let session: URLSession
     private let stopped = Mutex(false)
 
@@ -206,29 +203,10 @@ public final class FakeOpenAIServer: Sendable {
             throw ServerError.scriptNotFound
         }
         _ = Self.loopbackBypassesProxies
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--exit-with-stdin"] + (verbose ? ["--verbose"] : [])
-        let stdout = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardInput = stdin
-        process.standardError = FileHandle.standardError
-        try process.run()
-
-        let line = await Self.firstLine(of: stdout.fileHandleForReading)
-        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst("PORT ".count)),
-            let rootURL = URL(string: "http://127.0.0.1:\(port)")
-        else {
-            process.terminate()
-            throw ServerError.noPortLine(line)
-        }
-        self.process = process
-        self.stdinPipe = stdin
-        self.port = port
-        self.rootURL = rootURL
-        baseURL = rootURL.appendingPathComponent("v1")
+        child = try await LoopbackProcess(
+            program: "python3", arguments: [script.path, "--exit-with-stdin"] + (verbose ? ["--verbose"] : []),
+            name: "fake_openai.py", hint: "run scripts/setup.")
+        baseURL = child.rootURL.appendingPathComponent("v1")
         let configuration = URLSessionConfiguration.ephemeral
         configuration.connectionProxyDictionary = [:]
         session = URLSession(configuration: configuration)
@@ -278,13 +256,7 @@ public final class FakeOpenAIServer: Sendable {
         }
         guard first else { return }
         session.invalidateAndCancel()
-        try? stdinPipe.fileHandleForWriting.close()
-        if process.isRunning {
-            process.terminate()
-        }
-        if wait {
-            process.waitUntilExit()
-        }
+        child.stop(wait: wait)
     }
 
     private func control(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
@@ -300,25 +272,9 @@ public final class FakeOpenAIServer: Sendable {
         return data
     }
 
-    /// Reads up to the first newline (or EOF) off the calling task's thread, since reads block.
-    private static func firstLine(of handle: FileHandle) async -> String {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var data = Data()
-                while !data.contains(UInt8(ascii: "\n")) {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    data.append(chunk)
-                }
-                let text = String(decoding: data, as: UTF8.self)
-                continuation.resume(returning: String(text.prefix { $0 != "\n" }))
-            }
-        }
-    }
-
     /// libcurl sends loopback requests through a proxy named in the environment unless NO_PROXY
     /// excludes them; tests must only ever reach 127.0.0.1. Runs once, before any test request.
-    private static let loopbackBypassesProxies: Void = {
+    static let loopbackBypassesProxies: Void = {
         let environment = ProcessInfo.processInfo.environment
         let proxyNames = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
         guard proxyNames.contains(where: { environment[$0] != nil }) else { return }

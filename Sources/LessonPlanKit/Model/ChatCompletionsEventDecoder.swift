@@ -27,6 +27,32 @@ public struct ChatCompletionsEventDecoder: StreamEventDecoder {
         else {
             return [.malformed(malformedDescription("not a JSON object", data: data))]
         }
+        return decode(chunk: json)
+    }
+
+    /// The events of a whole `chat.completion` object, as the stream of the same answer would
+    /// have said them: its `message` is read as one chunk's `delta`, and the body's end ends it.
+    /// - Parameter json: the parsed object (its `object` member says `chat.completion`).
+    public static func events(fromCompletion json: JSONValue) -> [StreamEvent] {
+        var chunk = json.objectValue ?? [:]
+        if let choices = json["choices"]?.arrayValue {
+            chunk["choices"] = .array(
+                choices.map { choice in
+                    var members = choice.objectValue ?? [:]
+                    members["delta"] = members.removeValue(forKey: "message")
+                    return .object(members)
+                })
+        }
+        var decoder = ChatCompletionsEventDecoder()
+        var events = decoder.decode(chunk: .object(chunk))
+        // A whole answer is over when its body is: a missing `finish_reason` means it stopped.
+        if !decoder.ended { events.append(decoder.end()) }
+        return events
+    }
+
+    /// The events of one chunk's JSON object (or of a whole completion's, reshaped as a chunk).
+    private mutating func decode(chunk json: JSONValue) -> [StreamEvent] {
+        guard !ended else { return [] }
         if let error = json["error"], error != .null {
             return [.error(message: error["message"]?.stringValue ?? error.stringValue, code: error["code"]?.codeValue)]
         }

@@ -87,14 +87,27 @@ extension ResolvedSettings {
             key = "not set"
         }
         let retries = model.retryPolicy.maxRetries
+        /// The value, then where it came from when it was set rather than defaulted.
+        func from(_ value: String, _ origin: SettingOrigin, when isSet: Bool = true) -> String {
+            isSet ? "\(value)  (\(origin))" : value
+        }
+        let token = model.token.map { token in
+            ModelSettings.maskedToken(token) + " in " + (model.tokenHeader.map { "header \($0)" } ?? "Authorization: Bearer")
+        }
+        let headerNames = model.extraHeaders.keys.sorted().joined(separator: ", ")
         return [
-            ("API key", key),
-            ("base URL", ModelSettings.redact(model.baseURL)),
-            ("endpoint", model.endpoint.map { ModelSettings.redact($0) } ?? "none"),
+            ("API key", from(key, origins.apiKey, when: !(model.apiKey ?? "").isEmpty)),
+            ("token", from(token ?? "not set", origins.token, when: token != nil)),
+            ("base URL", from(ModelSettings.redact(model.baseURL), origins.baseURL, when: !model.isLocal)),
+            ("endpoint", from(model.endpoint.map { ModelSettings.redact($0) } ?? "none", origins.endpoint, when: model.endpoint != nil)),
             ("posts to", model.redactedURL),
-            ("model", model.model + (model.isLocal ? " (the offline model, --local)" : "")),
+            ("model", from(model.model + (model.isLocal ? " (the offline model, --local)" : ""), origins.model, when: !model.isLocal)),
             ("API", model.api == .responses ? "responses (Responses API)" : "chat (Chat Completions)"),
-            ("headers", model.extraHeaders.isEmpty ? "none" : model.extraHeaders.keys.sorted().joined(separator: ", ")),
+            (
+                "headers",
+                model.extraHeaders.isEmpty
+                    ? "none" : "\(headerNames)  (\(origins.headers.map(\.description).joined(separator: ", ")))"
+            ),
             ("output limit", "\(model.maxOutputTokens) tokens"),
             (
                 "timeouts",

@@ -75,7 +75,7 @@ enum HeaderRules {
     }
 
     /// Tab is allowed inside a value, as HTTP allows it; every other C0 control and DEL is not.
-    private static func hasControlCharacter(_ text: String) -> Bool {
+    static func hasControlCharacter(_ text: String) -> Bool {
         text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }
     }
 

@@ -23,6 +23,7 @@ public struct ModelClient: Sendable {
             "Accept": "text/event-stream",
         ]
         if let key = settings.apiKey, !key.isEmpty { headers["Authorization"] = "Bearer \(key)" }
+        Self.addToken(settings, to: &headers)
         // A `--header` replaces a header of the same name in any case: never two Authorizations.
         headers = HeaderRules.merge(headers, overriddenBy: settings.extraHeaders)
         let limit = maxOutputTokens ?? settings.maxOutputTokens
@@ -55,11 +56,22 @@ public struct ModelClient: Sendable {
         return HTTPRequest(
             url: settings.requestURL, method: "POST", headers: headers, body: data,
             idleTimeout: settings.idleTimeout,
-            originOnlyHeaders: Set(["Authorization"] + settings.extraHeaders.keys))
+            originOnlyHeaders: Set(["Authorization"] + settings.extraHeaders.keys + [settings.tokenHeader].compactMap { $0 }))
     }
 
     /// What hides the key and `--header` values in anything the server says back.
     public var secretMask: SecretMask { SecretMask(settings: settings) }
+
+    /// Puts the teacher's token where the school's proxy looks for it: its own header when the
+    /// settings name one, else `Authorization: Bearer`, in place of the key (the proxy holds that).
+    static func addToken(_ settings: ModelSettings, to headers: inout [String: String]) {
+        guard let token = settings.token, !token.isEmpty else { return }
+        if let name = settings.tokenHeader, !name.isEmpty {
+            headers[name] = token
+        } else {
+            headers["Authorization"] = "Bearer \(token)"
+        }
+    }
 
     /// Sends the prompt once and returns when the server has accepted it and the answer starts.
     ///
@@ -101,9 +113,20 @@ public struct ModelClient: Sendable {
                 describeFailure(status: status, contentType: response.head.header("content-type"), body: body),
                 headers: response.head.headers)
         }
-        if let type = response.head.header("content-type")?.lowercased(),
-            type.hasPrefix("text/html") || type.hasPrefix("text/plain")
-        {
+        let contentType = response.head.header("content-type")
+        if WholeAnswer.isJSON(contentType: contentType) {
+            // A proxy that does not stream (the original demo's worker) sends the whole answer.
+            let whole = try await Self.readWhole(response.body, host: host, headers: response.head.headers)
+            // Masked before it is read, as a stream's events are: the answer may echo a credential.
+            let body = Data(secretMask.mask(String(decoding: whole, as: UTF8.self)).utf8)
+            guard let events = WholeAnswer.events(from: body) else {
+                throw RequestFailure(
+                    .notAStream(status: status, firstLine: Self.firstLine(of: body), host: host),
+                    headers: response.head.headers)
+            }
+            return ModelEventStream(wholeAnswer: events, api: settings.api, status: status, host: host)
+        }
+        if let type = contentType?.lowercased(), type.hasPrefix("text/html") || type.hasPrefix("text/plain") {
             let body = await Self.collect(response.body, limit: 4096)
             throw RequestFailure(
                 .notAStream(status: status, firstLine: Self.firstLine(of: body), host: host),
@@ -118,6 +141,13 @@ public struct ModelClient: Sendable {
         // Some servers send `"error": "text"` instead of an object.
         let message = (detail?["message"]?.stringValue ?? detail?.stringValue).map { Self.scrub($0) }
         let code = detail?["code"]?.codeValue ?? detail?["type"]?.stringValue
+        if settings.endpoint != nil,
+            let refusal = ProxyRefusal.recognise(
+                status: status, message: detail?.stringValue, firstLine: Self.firstLine(of: body),
+                isOpenAIError: detail?.isObject == true)
+        {
+            return .proxyRefused(refusal, url: settings.redactedURL)
+        }
         if status == 404, Self.isAboutTheURL(message: message, code: code, model: settings.model) {
             return .notFound(
                 url: settings.redactedURL, message: message ?? Self.nonEmpty(Self.firstLine(of: body)), api: settings.api)
@@ -160,6 +190,22 @@ public struct ModelClient: Sendable {
         return ""
     }
 
+    /// A whole answer's body, up to ``WholeAnswer/largestBody``; a failure while reading it is a
+    /// transport failure like one mid-stream, so it is retried the same way.
+    /// - Throws: ``RequestFailure`` for a network failure, `CancellationError` when cancelled.
+    static func readWhole(_ body: HTTPBody, host: String, headers: [String: String]) async throws -> Data {
+        var data = Data()
+        do {
+            for try await chunk in body {
+                data.append(chunk)
+                if data.count > WholeAnswer.largestBody { break }
+            }
+        } catch let error as TransportError {
+            throw RequestFailure(.transport(error, host: host), headers: headers)
+        }
+        return data
+    }
+
     static func collect(_ body: HTTPBody, limit: Int) async -> Data {
         var data = Data()
         do {
@@ -172,24 +218,54 @@ public struct ModelClient: Sendable {
     }
 }
 
-/// The events of one streaming answer, decoded as the bytes arrive.
+/// The events of one answer: decoded as the bytes of a stream arrive, or read from a whole answer.
 public struct ModelEventStream: AsyncSequence, Sendable {
     public typealias Element = StreamEvent
-    let body: HTTPBody
+    /// The stream's body, or nil for a whole answer already read into ``wholeEvents``.
+    let body: HTTPBody?
+    let wholeEvents: [StreamEvent]
     let api: APIFlavor
     let status: Int
     let host: String
     /// Hides the key and `--header` values should the server say them back.
     var mask = SecretMask.none
 
+    init(body: HTTPBody, api: APIFlavor, status: Int, host: String, mask: SecretMask = .none) {
+        self.body = body
+        self.mask = mask
+        self.wholeEvents = []
+        self.api = api
+        self.status = status
+        self.host = host
+    }
+
+    /// A whole (non-streamed) answer's events, handed on as a stream's would be.
+    init(wholeAnswer events: [StreamEvent], api: APIFlavor, status: Int, host: String) {
+        self.body = nil
+        self.wholeEvents = events
+        self.api = api
+        self.status = status
+        self.host = host
+    }
+
+    /// Whether the answer arrives as a stream; false when the server sent it whole, which the
+    /// footer and the transcript say.
+    public var isStreamed: Bool { body != nil }
+
     public func makeAsyncIterator() -> Iterator {
         let decoder: any StreamEventDecoder =
             api == .chat ? ChatCompletionsEventDecoder() : ResponsesEventDecoder()
-        return Iterator(body: body.makeAsyncIterator(), decoder: decoder, status: status, host: host, mask: mask)
+        var iterator = Iterator(body: body?.makeAsyncIterator(), decoder: decoder, status: status, host: host, mask: mask)
+        if body == nil {
+            iterator.sink.pending = wholeEvents
+            iterator.sink.sawMessage = true
+            iterator.finished = true
+        }
+        return iterator
     }
 
     public struct Iterator: AsyncIteratorProtocol {
-        var body: HTTPBody.AsyncIterator
+        var body: HTTPBody.AsyncIterator?
         let status: Int
         let host: String
         var parser = SSEParser()
@@ -199,7 +275,7 @@ public struct ModelEventStream: AsyncSequence, Sendable {
         var head = Data()
 
         init(
-            body: HTTPBody.AsyncIterator, decoder: any StreamEventDecoder, status: Int,
+            body: HTTPBody.AsyncIterator?, decoder: any StreamEventDecoder, status: Int,
             host: String, mask: SecretMask
         ) {
             self.body = body
@@ -233,7 +309,7 @@ public struct ModelEventStream: AsyncSequence, Sendable {
                 sink.pending.removeAll(keepingCapacity: true)
                 index = 0
                 do {
-                    if let chunk = try await body.next() {
+                    if let chunk = try await body?.next() {
                         if head.count < 512 { head.append(chunk.prefix(512 - head.count)) }
                         parser.push(chunk, into: &sink)
                         if parser.overflowed {

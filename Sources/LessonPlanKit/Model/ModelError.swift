@@ -33,6 +33,11 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
     case answerTooLong(limitBytes: Int)
     /// One line of the event stream ran past ``SSEParser/largestLine`` without ending.
     case lineTooLong(limitBytes: Int)
+    /// A proxy (`--endpoint`) refused the request with one of the original demo worker's own answers.
+    case proxyRefused(ProxyRefusal, url: String)
+    /// The answer came through a proxy (`--endpoint`) and stopped at an output limit, which the
+    /// proxy may have set itself.
+    case incompleteThroughProxy(maxOutputTokens: Int)
 
     public var errorDescription: String? {
         switch self {
@@ -85,12 +90,23 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
             return "The server sent a line of more than \(Self.size(limit)) without ending it, which no model stream does, so the answer was stopped; check --endpoint / OPENAI_BASE_URL and any proxy in between."
         case .deadline(let seconds):
             return "The answer took longer than the \(Int(seconds.rounded())) s limit and was stopped; the plan is unchanged; type /retry, or raise --deadline."
+        case .proxyRefused(let refusal, let url):
+            return refusal.sentence(url: url)
+        case .incompleteThroughProxy(let limit):
+            return "The answer stopped at an output limit: the proxy at --endpoint may set max_output_tokens itself (the original demo's worker uses 900 when none is sent, this tool asked for \(limit)); the partial text is kept as a draft and /continue finishes it."
         }
     }
 
     /// A byte count as people say it: "4 MB", "100 KB".
     static func size(_ bytes: Int) -> String {
         bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0 ? "\(bytes / (1024 * 1024)) MB" : "\(bytes / 1024) KB"
+    }
+
+    /// The same failure told for an answer that came through a proxy (`--endpoint`): an output
+    /// limit there may be the proxy's, which `--max-output-tokens` cannot raise.
+    public var throughProxy: ModelError {
+        if case .incomplete("max_output_tokens", let limit) = self { return .incompleteThroughProxy(maxOutputTokens: limit) }
+        return self
     }
 
     private static func describeHTTP(status: Int, message: String?, code: String?, model: String, keySuffix: String?)
@@ -117,6 +133,52 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
             return "The server had an error (\(status)\(said)); wait a moment, then type /retry."
         default:
             return "The server answered HTTP \(status)\(said); check OPENAI_BASE_URL / --endpoint."
+        }
+    }
+}
+
+/// The original demo's worker (`POST /lessonplan`) answers these in its own words: plain text, or
+/// `{"error": "Missing input"}`, never OpenAI's error object.
+public enum ProxyRefusal: String, Sendable, Equatable, CaseIterable {
+    /// 400 `{"error": "Missing input"}`: the body had no `input`.
+    case missingInput
+    /// 400 `Bad JSON`: the body did not parse.
+    case badJSON
+    /// 405 `Method not allowed`: it only takes POST.
+    case methodNotAllowed
+    /// 404 `Not found`: nothing at this path.
+    case notFound
+
+    /// The path the original demo's worker answers at.
+    public static let workerPath = "/lessonplan"
+
+    /// Which refusal an error answer is, from its status and body; nil for anything else.
+    /// - Parameters:
+    ///   - message: the body's `error` when it is a string (the worker's JSON form).
+    ///   - firstLine: the body's first line, for the worker's plain-text answers.
+    ///   - isOpenAIError: whether the body is OpenAI's `{"error": {...}}` object, which is the
+    ///     upstream API speaking through the proxy, not the proxy itself.
+    static func recognise(status: Int, message: String?, firstLine: String, isOpenAIError: Bool) -> ProxyRefusal? {
+        guard !isOpenAIError else { return nil }
+        switch status {
+        case 400 where message == "Missing input": return .missingInput
+        case 400 where firstLine == "Bad JSON": return .badJSON
+        case 405: return .methodNotAllowed
+        case 404: return .notFound
+        default: return nil
+        }
+    }
+
+    func sentence(url: String) -> String {
+        switch self {
+        case .missingInput:
+            return "The proxy at \(url) found no input in the request (400 “Missing input”); it takes the Responses API body, so leave out --api chat, or check that nothing in between rewrites the body."
+        case .badJSON:
+            return "The proxy at \(url) could not read the request as JSON (400 “Bad JSON”); check that nothing between this machine and the proxy rewrites or cuts the body."
+        case .methodNotAllowed:
+            return "The proxy at \(url) takes only POST (405 “Method not allowed”); a redirect (http:// to https://, or a missing or extra slash) probably turned the POST into a GET: give --endpoint the final URL."
+        case .notFound:
+            return "Nothing answers at \(url) (404 “Not found”): the endpoint's URL path is probably wrong; the original demo's worker answers only at \(Self.workerPath), e.g. --endpoint https://your-worker.example.workers.dev\(Self.workerPath)."
         }
     }
 }

@@ -44,6 +44,10 @@ public struct ModelSettings: Sendable, Equatable {
     public var retryPolicy: RetryPolicy
     /// Whether this is the offline model started by `scripts/local-model` (`--local`).
     public var isLocal: Bool
+    /// A teacher's token for a school's proxy; sent instead of the key, never shown or saved.
+    public var token: String?
+    /// The header the token goes in; nil sends it as `Authorization: Bearer <token>`.
+    public var tokenHeader: String?
 
     public init(
         baseURL: URL, endpoint: URL? = nil, apiKey: String?, model: String,
@@ -90,6 +94,12 @@ public struct ModelSettings: Sendable, Equatable {
         components.password = nil
         components.query = nil
         return components.string ?? "(invalid URL)"
+    }
+
+    /// A token as it may be shown: `…abcd`, never more than its last four characters.
+    public static func maskedToken(_ token: String?) -> String {
+        guard let token, !token.isEmpty else { return "not set" }
+        return token.count > 8 ? "…" + token.suffix(4) : "…(too short to show)"
     }
 
     /// The key as it may be shown: `sk-…abcd`, never more than its last four characters.

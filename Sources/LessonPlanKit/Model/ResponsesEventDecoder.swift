@@ -153,6 +153,34 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
         }
     }
 
+    /// The events of a whole (non-streamed) Responses API response object, as the stream of the
+    /// same answer would have said them: its id, the text of its `output_text` parts (and any
+    /// `refusal` part as refusal text), then the end its `status` names, read by the same code as
+    /// the stream's last event, so usage, `incomplete_details` and `error` mean the same.
+    /// - Parameter json: the parsed object (its `object` member says `response`).
+    public static func events(fromResponseObject json: JSONValue) -> [StreamEvent] {
+        var events: [StreamEvent] = [.created(responseID: json["id"]?.stringValue)]
+        for item in json["output"]?.arrayValue ?? [] {
+            // Reasoning items carry no `output_text` parts, so they add nothing here.
+            for part in item["content"]?.arrayValue ?? [] {
+                switch part["type"]?.stringValue {
+                case "output_text":
+                    if let text = part["text"]?.stringValue, !text.isEmpty { events.append(.textDelta(text)) }
+                case "refusal":
+                    if let text = part["refusal"]?.stringValue, !text.isEmpty { events.append(.refusalDelta(text)) }
+                default:
+                    break
+                }
+            }
+        }
+        // A status other than completed, incomplete or failed (`in_progress`, `cancelled`) ends in
+        // no event of its own, so the turn reads as cut off.
+        let status = json["status"]?.stringValue ?? "completed"
+        let ending: JSONValue = ["type": .string("response.\(status)"), "response": json]
+        events.append(event(from: ending, data: { "a response object with status \(status)" }))
+        return events
+    }
+
     private static func usage(in response: JSONValue?) -> Usage? {
         Usage(
             json: response?["usage"], inputKey: "input_tokens", outputKey: "output_tokens",

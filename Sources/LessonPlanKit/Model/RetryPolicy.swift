@@ -148,7 +148,8 @@ public struct RetryPolicy: Sendable, Equatable {
         case .localServerDown:
             // It may still be loading its model.
             return true
-        case .noKey, .incomplete, .failed, .streamError, .refusal, .emptyAnswer, .deadline, .answerTooLong, .lineTooLong:
+        case .noKey, .incomplete, .failed, .streamError, .refusal, .emptyAnswer, .deadline, .answerTooLong, .lineTooLong,
+            .proxyRefused, .incompleteThroughProxy:
             return false
         }
     }

@@ -37,6 +37,7 @@ public struct SecretMask: Sendable, Equatable {
     public init(settings: ModelSettings) {
         var secrets: [String] = []
         if let key = settings.apiKey { secrets.append(key) }
+        if let token = settings.token { secrets.append(token) }
         for value in settings.extraHeaders.values {
             secrets.append(value)
             let words = value.split(separator: " ", omittingEmptySubsequences: true)

@@ -31,6 +31,8 @@ public struct ResolvedSettings: Sendable {
     public var dataDirectory: DataDirectory
     /// The override folder for prompt templates, or nil for the built-in ones.
     public var promptsDirectory: URL?
+    /// Where the connection settings came from, for `doctor`.
+    public var origins = SettingOrigins()
 
     /// The prompt templates these settings name.
     /// - Throws: ``PromptError`` for a missing folder or an unreadable file.
@@ -39,17 +41,20 @@ public struct ResolvedSettings: Sendable {
         return try PromptLibrary.load(directory: promptsDirectory)
     }
 
-    /// Flags first, then environment, then defaults.
-    /// - Throws: ``SettingsError`` naming the flag or variable that is wrong.
-    public static func resolve(flags: ConnectionFlags, environment: [String: String]) throws(SettingsError)
-        -> ResolvedSettings
+    /// Flags first, then environment, then the settings file, then defaults.
+    /// - Parameter file: the teacher's settings file (``SettingsFile/load(environment:)``), if any;
+    ///   `--local` ignores it, since it names its own server and needs no key.
+    /// - Throws: ``SettingsError`` naming the flag, variable or file line that is wrong.
+    public static func resolve(flags: ConnectionFlags, environment: [String: String], file: SettingsFile? = nil)
+        throws(SettingsError) -> ResolvedSettings
     {
-        func value(_ flag: String?, _ variable: String) -> String? {
+        let file = flags.local ? nil : file
+        func value(_ flag: String?, _ variable: String, _ fromFile: String? = nil) -> String? {
             if let flag, !flag.isEmpty { return flag }
             if let env = environment[variable]?.trimmingCharacters(in: .whitespacesAndNewlines), !env.isEmpty {
                 return env
             }
-            return nil
+            return fromFile
         }
         if flags.local, flags.endpoint != nil {
             throw SettingsError("--local and --endpoint cannot be combined; --local already names the server on this machine.")
@@ -62,17 +67,28 @@ public struct ResolvedSettings: Sendable {
             }
             baseText = "http://127.0.0.1:\(port)/v1"
         } else {
-            baseText = value(nil, "OPENAI_BASE_URL") ?? ModelSettings.defaultBaseURL
+            baseText = value(nil, "OPENAI_BASE_URL", file?.baseURL) ?? ModelSettings.defaultBaseURL
         }
+        let origins = flags.local ? SettingOrigins() : Self.origins(flags: flags, environment: environment, file: file)
         guard let baseURL = URL(string: baseText), let scheme = baseURL.scheme?.lowercased(),
             scheme == "http" || scheme == "https", baseURL.host != nil
-        else { throw SettingsError("OPENAI_BASE_URL “\(baseText)” is not an http(s) URL; e.g. https://api.openai.com/v1.") }
+        else {
+            if case .file(let path) = origins.baseURL {
+                throw SettingsError("base_url “\(baseText)” in \(path) is not an http(s) URL; e.g. https://api.openai.com/v1.")
+            }
+            throw SettingsError("OPENAI_BASE_URL “\(baseText)” is not an http(s) URL; e.g. https://api.openai.com/v1.")
+        }
 
         var endpoint: URL?
-        if let text = flags.endpoint {
+        if let text = flags.endpoint ?? file?.endpoint {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
                 url.host != nil
-            else { throw SettingsError("--endpoint “\(text)” is not an http(s) URL; give the full URL to post to.") }
+            else {
+                if flags.endpoint == nil, let path = file?.path {
+                    throw SettingsError("endpoint “\(text)” in \(path) is not an http(s) URL; give the full URL to post to.")
+                }
+                throw SettingsError("--endpoint “\(text)” is not an http(s) URL; give the full URL to post to.")
+            }
             endpoint = url
         }
 
@@ -80,7 +96,7 @@ public struct ResolvedSettings: Sendable {
         let model =
             flags.local
             ? (flags.model.flatMap { $0.isEmpty ? nil : $0 } ?? ModelSettings.localModel)
-            : (value(flags.model, "LESSONPLAN_MODEL") ?? ModelSettings.defaultModel)
+            : (value(flags.model, "LESSONPLAN_MODEL", file?.model) ?? ModelSettings.defaultModel)
         let maxTokens = try Self.bounded(
             flags.maxOutputTokens, flag: "--max-output-tokens", in: 256...128_000,
             default: flags.local ? ModelSettings.localMaxOutputTokens : ModelSettings.defaultMaxOutputTokens,
@@ -101,11 +117,11 @@ public struct ResolvedSettings: Sendable {
             }
             api = flavor
         }
-        let headers = try HeaderRules.parse(flags.headers)
+        let headers = try HeaderRules.parse((file?.headers ?? []) + flags.headers)
         // The local server needs no key, and the teacher's real one has no business going there.
-        let key = flags.local ? nil : value(nil, "OPENAI_API_KEY")
+        let key = flags.local ? nil : value(nil, "OPENAI_API_KEY", file?.apiKey)
         if let key { try HeaderRules.checkKey(key) }
-        let settings = ModelSettings(
+        var settings = ModelSettings(
             baseURL: baseURL, endpoint: endpoint, apiKey: key, model: model, maxOutputTokens: maxTokens, api: api,
             extraHeaders: headers, idleTimeout: timeout, deadline: deadline, retryPolicy: RetryPolicy(maxRetries: retries),
             isLocal: flags.local)
@@ -114,9 +130,52 @@ public struct ResolvedSettings: Sendable {
             throw SettingsError(
                 "Refusing to send the API key over plain http:// to \(settings.requestURL.host ?? "?"); use https, or pass --allow-insecure if you trust that network.")
         }
+        if !flags.local {
+            try Self.applyToken(to: &settings, environment: environment, file: file, allowInsecure: flags.allowInsecure)
+        }
         let prompts = value(flags.prompts, "LESSONPLAN_PROMPTS").map { URL(fileURLWithPath: $0, isDirectory: true) }
-        return ResolvedSettings(
+        var resolved = ResolvedSettings(
             model: settings, dataDirectory: DataDirectory.resolve(environment: environment), promptsDirectory: prompts)
+        resolved.origins = origins
+        return resolved
+    }
+
+    /// The teacher's proxy token (`LESSONPLAN_TOKEN`, else the file's `token`) and the header it
+    /// goes in, refused over plain http:// to another machine like the key.
+    /// - Throws: ``SettingsError`` when the token would travel unencrypted.
+    static func applyToken(
+        to settings: inout ModelSettings, environment: [String: String], file: SettingsFile?, allowInsecure: Bool
+    ) throws(SettingsError) {
+        let fromEnvironment = environment["LESSONPLAN_TOKEN"]?.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let token = fromEnvironment.flatMap({ $0.isEmpty ? nil : $0 }) ?? file?.token else { return }
+        guard !HeaderRules.hasControlCharacter(token) else {
+            throw SettingsError("The teacher token has a line break or other control character in it; set it to the token alone, on one line.")
+        }
+        if !allowInsecure, !isSafe(settings.requestURL) {
+            throw SettingsError(
+                "Refusing to send the teacher token over plain http:// to \(settings.requestURL.host ?? "?"); use https, or pass --allow-insecure if you trust that network.")
+        }
+        settings.token = token
+        settings.tokenHeader = file?.tokenHeader
+    }
+
+    /// Where each connection setting comes from, in the order `resolve` looks.
+    static func origins(flags: ConnectionFlags, environment: [String: String], file: SettingsFile?) -> SettingOrigins {
+        let path = file?.path
+        var origins = SettingOrigins()
+        origins.apiKey = .of(
+            flag: nil, nil, environment: environment, "OPENAI_API_KEY", file: file?.apiKey, path: path)
+        origins.token = .of(
+            flag: nil, nil, environment: environment, "LESSONPLAN_TOKEN", file: file?.token, path: path)
+        origins.baseURL = .of(
+            flag: nil, nil, environment: environment, "OPENAI_BASE_URL", file: file?.baseURL, path: path)
+        origins.endpoint = .of(
+            flag: flags.endpoint, "--endpoint", environment: environment, nil, file: file?.endpoint, path: path)
+        origins.model = .of(
+            flag: flags.model, "--model", environment: environment, "LESSONPLAN_MODEL", file: file?.model, path: path)
+        if let path, file?.headers.isEmpty == false { origins.headers.append(.file(path)) }
+        if !flags.headers.isEmpty { origins.headers.append(.flag("--header")) }
+        return origins
     }
 
     /// A numeric flag's value within `range`, or `fallback` when the flag was not given.

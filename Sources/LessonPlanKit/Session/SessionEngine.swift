@@ -42,6 +42,8 @@ public struct TurnOutcome: Sendable, Equatable {
     public var keepNote: String?
     /// Why the turn's records are not on disk yet (kept in memory to be written later); nil when saved.
     public var notSaved: String?
+    /// Whether the answer came as a stream; false when a proxy sent it whole.
+    public var streamed = true
 
     init(status: TurnStatus, version: Int? = nil, usage: Usage? = nil, seconds: Double = 0, message: String?, text: String = "") {
         self.status = status
@@ -367,12 +369,15 @@ public actor SessionEngine {
         let status: TurnStatus
         if case .finished(let finished) = machine.state { status = finished } else { status = .failed }
         let seconds = started.duration(to: clock.now).seconds
-        let message = status == .cancelled ? "Cancelled; the plan is unchanged." : machine.failure?.errorDescription
+        // Through a proxy, an output limit may be the proxy's own, which the sentence then says.
+        let failure = settings.endpoint == nil ? machine.failure : machine.failure?.throughProxy
+        let message = status == .cancelled ? "Cancelled; the plan is unchanged." : failure?.errorDescription
         let output = request.prefix + machine.text
         var keepNote: String?
         var ended = TurnEnded(
             turn: turn, at: now(), status: status, output: output, usage: machine.usage,
-            responseId: machine.responseID, error: message, version: nil, durationMs: Int(seconds * 1000))
+            responseId: machine.responseID, error: message, version: nil, durationMs: Int(seconds * 1000),
+            streamed: machine.isStreamed ? nil : false)
         if status == .completed {
             switch request.kind {
             case .materials:
@@ -412,6 +417,7 @@ public actor SessionEngine {
         outcome.keepNote = keepNote
         // Written later with the next change is not written now: the turn is not saved until then.
         outcome.notSaved = writer.pendingCount > 0 ? (unsaved ?? StoreError.notSaved(path: writer.url.path, reason: "an earlier change is still unwritten")).errorDescription : nil
+        outcome.streamed = machine.isStreamed
         return outcome
     }
 
@@ -454,8 +460,9 @@ public actor SessionEngine {
             progress(.waiting)
             let failure: RequestFailure
             do {
-                var events = try await client.open(instructions: request.instructions, input: request.input)
-                    .makeAsyncIterator()
+                let answer = try await client.open(instructions: request.instructions, input: request.input)
+                machine.isStreamed = answer.isStreamed
+                var events = answer.makeAsyncIterator()
                 // Text is handed on once per network read, not once per delta, so a fast stream
                 // costs one terminal write per chunk while the first token still shows at once.
                 var batch = ""

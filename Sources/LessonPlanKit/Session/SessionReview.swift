@@ -52,6 +52,7 @@ public enum SessionReview {
             facts.append("unfinished (the program stopped during this turn)")
             return block + StyledText("   " + facts.joined(separator: " · ") + "\n")
         }
+        if ended.streamed == false { facts.append("not streamed") }
         let base =
             started.baseVersion.map { state.version($0) == nil ? " (from v\($0), whose line is damaged)" : " (from v\($0))" }
             ?? ""

@@ -38,7 +38,7 @@ enum TranscriptLineScanner {
         case type, v, id, created, inputs, model, baseURL, name, toolVersion, turn, at, command, template
         case baseVersion, instructions, input, maxOutputTokens, status, output, usage, responseID, error
         case version, durationMs, from, to, text, framework, follows, kind, check, readingLevel, kept, materials
-        case retryOf, continues
+        case retryOf, continues, streamed
 
         /// The key as written on disk.
         var key: StaticString {
@@ -79,6 +79,7 @@ enum TranscriptLineScanner {
             case .materials: "materials"
             case .retryOf: "retry_of"
             case .continues: "continues"
+            case .streamed: "streamed"
             }
         }
 
@@ -120,7 +121,7 @@ enum TranscriptLineScanner {
         ]),
         "turn_ended": Field.mask([
             .type, .v, .turn, .at, .status, .output, .usage, .responseID, .error, .version, .durationMs, .check,
-            .readingLevel, .kept, .materials,
+            .readingLevel, .kept, .materials, .streamed,
         ]),
         "undo": Field.mask([.type, .v, .at, .from, .to]),
         "name": Field.mask([.type, .v, .at, .name]),
@@ -256,13 +257,13 @@ enum TranscriptLineScanner {
                     let error = optionalString(.error), let version = optionalInteger(.version),
                     let durationMs = integer(.durationMs), let check = optionalCheck(.check),
                     let readingLevel = optionalReadingLevel(.readingLevel), let kept = optionalBoolean(.kept),
-                    let materials = optionalInteger(.materials)
+                    let materials = optionalInteger(.materials), let streamed = optionalBoolean(.streamed)
                 else { return nil }
                 return .turnEnded(
                     TurnEnded(
                         turn: turn, at: at, status: status, output: output, usage: usage, responseId: responseID,
                         error: error, version: version, durationMs: durationMs, check: check,
-                        readingLevel: readingLevel, kept: kept, materials: materials))
+                        readingLevel: readingLevel, kept: kept, materials: materials, streamed: streamed))
             case "undo":
                 guard let at = date(.at), let from = integer(.from), let to = integer(.to) else { return nil }
                 return .undo(UndoRecord(at: at, from: from, to: to))
@@ -346,7 +347,7 @@ enum TranscriptLineScanner {
             case .v, .turn, .baseVersion, .maxOutputTokens, .version, .durationMs, .from, .to, .follows, .materials,
                 .retryOf, .continues:
                 return integer().map(Value.integer)
-            case .kept:
+            case .kept, .streamed:
                 return boolean().map(Value.boolean)
             case .inputs:
                 return lessonInputs().map(Value.inputs)

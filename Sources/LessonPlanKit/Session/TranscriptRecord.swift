@@ -114,11 +114,14 @@ public struct TurnEnded: Codable, Equatable, Sendable {
     public var kept: Bool?
     /// The number of the handouts a completed `materials` turn created.
     public var materials: Int?
+    /// `false` when the answer came whole rather than streamed (a proxy that does not stream);
+    /// absent for a streamed answer.
+    public var streamed: Bool?
 
     public init(
         turn: Int, at: Date, status: TurnStatus, output: String, usage: Usage?, responseId: String?,
         error: String?, version: Int?, durationMs: Int, check: PlanCheckReport? = nil,
-        readingLevel: ReadingMeasure? = nil, kept: Bool? = nil, materials: Int? = nil
+        readingLevel: ReadingMeasure? = nil, kept: Bool? = nil, materials: Int? = nil, streamed: Bool? = nil
     ) {
         self.turn = turn
         self.at = at
@@ -133,6 +136,7 @@ public struct TurnEnded: Codable, Equatable, Sendable {
         self.readingLevel = readingLevel
         self.kept = kept
         self.materials = materials
+        self.streamed = streamed
     }
 }
 

@@ -28,6 +28,9 @@ public struct TurnStateMachine: Sendable {
     public private(set) var responseID: String?
     /// Why the turn did not complete.
     public private(set) var failure: ModelError?
+    /// Whether the answer came as a stream; the caller clears it for a whole (non-streamed)
+    /// answer, which the footer and the transcript then say.
+    public var isStreamed = true
     private var refusal = ""
     private var warned = false
     /// The output limit the request carried, for the message when it is hit.
@@ -126,6 +129,7 @@ public struct TurnStateMachine: Sendable {
         refusal = ""
         usage = nil
         responseID = nil
+        isStreamed = true
     }
 
     /// The request failed before or during the stream.

@@ -90,7 +90,7 @@ import Testing
             "HTTPS_PROXY": "http://teacher:hunter2@proxy.school.example:3128", "NO_PROXY": "intranet.example",
         ]) { $1 }
         let rows = Dictionary(uniqueKeysWithValues: try resolve(environment: environment).summary(environment: environment))
-        #expect(rows["API key"] == "sk-…6w5v")
+        #expect(rows["API key"] == "sk-…6w5v  (environment OPENAI_API_KEY)")
         #expect(rows["proxy"] == "HTTPS_PROXY=http://proxy.school.example:3128")
         #expect(rows.values.allSatisfy { !$0.contains("SECRETKEY") && !$0.contains("hunter2") })
         let bypass = environment.merging(["NO_PROXY": "localhost,.openai.com"]) { $1 }

@@ -138,7 +138,8 @@ import TestSupport
                     output: text(&random, maxAtoms: 60), usage: usage, responseId: maybe(&random) { text(&$0) },
                     error: maybe(&random) { text(&$0) }, version: maybe(&random, integer), durationMs: integer(&random),
                     check: maybe(&random, check), readingLevel: maybe(&random, readingLevel),
-                    kept: maybe(&random) { Bool.random(using: &$0) }, materials: maybe(&random, integer)))
+                    kept: maybe(&random) { Bool.random(using: &$0) }, materials: maybe(&random, integer),
+                    streamed: maybe(&random) { Bool.random(using: &$0) }))
         case 3:
             return .undo(UndoRecord(at: date(&random), from: integer(&random), to: integer(&random)))
         case 4:
@@ -274,6 +275,7 @@ import TestSupport
                 ("duration_ms", .integer(e.durationMs)), ("check", e.check.map(checkJSON)),
                 ("reading_level", e.readingLevel.map(readingLevelJSON)),
                 ("kept", e.kept.map { JSON.raw($0 ? "true" : "false") }), ("materials", e.materials.map(JSON.integer)),
+                ("streamed", e.streamed.map { JSON.raw($0 ? "true" : "false") }),
             ]
         case .undo(let u):
             out += [("at", timestamp(u.at)), ("from", .integer(u.from)), ("to", .integer(u.to))]
@@ -725,7 +727,7 @@ import TestSupport
                     durationMs: 0))
                 == [
                     "turn", "at", "status", "output", "usage", "responseId", "error", "version", "durationMs", "check",
-                    "readingLevel", "kept", "materials",
+                    "readingLevel", "kept", "materials", "streamed",
                 ])
         // The plan check and reading level are read by the scanner too (a field it does not know
         // sends each of them to JSONDecoder on the side, at about 20 µs a value).

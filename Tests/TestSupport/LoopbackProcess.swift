@@ -1,0 +1,106 @@
+import Foundation
+import Synchronization
+
+/// A helper server the tests start as a child process: it listens on 127.0.0.1 and prints
+/// `PORT <n>` as its first line. The one runner for `fake_openai.py` and `worker_host.mjs`.
+///
+/// The child gets a pipe as stdin and is started with a flag that makes it exit when that pipe
+/// closes, so it dies with the test process even if that is killed.
+public final class LoopbackProcess: Sendable {
+    /// Why a helper could not be started.
+    public enum LaunchError: Error, CustomStringConvertible {
+        case missingProgram(name: String, hint: String)
+        case noPortLine(name: String, output: String)
+
+        public var description: String {
+            switch self {
+            case .missingProgram(let name, let hint): "\(name) is not installed or not on PATH; \(hint)"
+            case .noPortLine(let name, let output): "\(name) did not print its port; it printed: \(output)"
+            }
+        }
+    }
+
+    /// The port on 127.0.0.1.
+    public let port: Int
+    /// `http://127.0.0.1:<port>`.
+    public let rootURL: URL
+
+    private let process: Process
+    private let stdinPipe: Pipe
+    private let stopped = Mutex(false)
+
+    /// Starts `program` (looked up on PATH) with `arguments` and waits for its port line.
+    /// - Parameters:
+    ///   - name: how failures name the helper.
+    ///   - hint: what to do when the program is missing, e.g. which script installs it.
+    public init(program: String, arguments: [String], name: String, hint: String) async throws {
+        guard let executable = Self.find(program) else { throw LaunchError.missingProgram(name: program, hint: hint) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let stdout = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardInput = stdin
+        process.standardError = FileHandle.standardError
+        try process.run()
+
+        let line = await Self.firstLine(of: stdout.fileHandleForReading)
+        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst("PORT ".count)),
+            let rootURL = URL(string: "http://127.0.0.1:\(port)")
+        else {
+            process.terminate()
+            throw LaunchError.noPortLine(name: name, output: line)
+        }
+        self.process = process
+        self.stdinPipe = stdin
+        self.port = port
+        self.rootURL = rootURL
+    }
+
+    deinit {
+        stop(wait: false)
+    }
+
+    /// Ends the process; with `wait`, returns only once it is gone and its port is closed.
+    public func stop(wait: Bool = true) {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        try? stdinPipe.fileHandleForWriting.close()
+        if process.isRunning {
+            process.terminate()
+        }
+        if wait {
+            process.waitUntilExit()
+        }
+    }
+
+    /// The program's path on PATH, or nil when it is not installed.
+    static func find(_ program: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appending(path: program)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    /// Reads up to the first newline (or EOF) off the calling task's thread, since reads block.
+    private static func firstLine(of handle: FileHandle) async -> String {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var data = Data()
+                while !data.contains(UInt8(ascii: "\n")) {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    data.append(chunk)
+                }
+                let text = String(decoding: data, as: UTF8.self)
+                continuation.resume(returning: String(text.prefix { $0 != "\n" }))
+            }
+        }
+    }
+}
