@@ -2,7 +2,7 @@ import Foundation
 import LessonPlanKit
 import Testing
 
-@Suite struct PlanStructureTests {
+@Suite struct PlanDocumentTests {
     let headings = PlanCorpus.headings
 
     @Test(arguments: [
@@ -37,7 +37,8 @@ import Testing
         ("10) Homework & Extension (Optional):", "Homework / Extension (optional)", nil),
     ] as [(String, String, Int?)])
     func recognisesDecoratedHeadings(line: String, heading: String, minutes: Int?) {
-        #expect(PlanStructure.matchHeading(line, in: headings) == HeadingMatch(heading: heading, minutes: minutes))
+        let match = PlanDocument.matchHeading(line, in: headings)
+        #expect(match?.heading == heading && match?.minutes == minutes)
     }
 
     @Test(arguments: [
@@ -46,19 +47,19 @@ import Testing
         "Practice", "5 min",
     ])
     func leavesBodyLinesAlone(line: String) {
-        #expect(PlanStructure.matchHeading(line, in: headings) == nil)
+        #expect(PlanDocument.matchHeading(line, in: headings) == nil)
     }
 
     @Test func keysIgnoreCaseSpacingPunctuationAndParentheses() {
-        #expect(PlanStructure.key("Warm-Up (5 min)") == "warmup")
-        #expect(PlanStructure.key("Homework / Extension (optional)") == "homeworkextension")
-        #expect(PlanStructure.key("Check for Understanding") == "checkforunderstanding")
+        #expect(PlanDocument.key("Warm-Up (5 min)") == "warmup")
+        #expect(PlanDocument.key("Homework / Extension (optional)") == "homeworkextension")
+        #expect(PlanDocument.key("Check for Understanding") == "checkforunderstanding")
     }
 
     @Test func cutsPlanIntoSectionsWithPreambleRangesAndBodies() {
         let plan = "Title line\n\n1) Materials\n- pencils\n\n2) Warm-Up (5 min)\nThink of a number.\n\n\n3) Exit Ticket\n"
-        let structure = PlanStructure(parsing: plan, headings: headings)
-        #expect(structure.preamble == ["Title line"])
+        let structure = PlanDocument(parsing: plan, headings: headings)
+        #expect(structure.title == ["Title line"])
         #expect(
             structure.sections == [
                 PlanSection(heading: "Materials", title: "1) Materials", lineRange: 2..<5, body: ["- pencils"], minutes: nil),
@@ -74,18 +75,18 @@ import Testing
     }
 
     @Test func readsCRLFAndCRLineEndings() {
-        let crlf = PlanStructure(parsing: "Materials\r\nPaper\r\nWarm-Up\r\n0-5 min: draw", headings: headings)
+        let crlf = PlanDocument(parsing: "Materials\r\nPaper\r\nWarm-Up\r\n0-5 min: draw", headings: headings)
         #expect(crlf.sections.map(\.heading) == ["Materials", "Warm-Up (5 min)"])
         #expect(crlf.sections.map(\.body) == [["Paper"], ["0-5 min: draw"]])
         #expect(crlf.sections.last?.minutes == 5)
-        let cr = PlanStructure(parsing: "Materials\rPaper", headings: headings)
+        let cr = PlanDocument(parsing: "Materials\rPaper", headings: headings)
         #expect(cr.sections.first?.body == ["Paper"])
     }
 
     @Test func planWithoutHeadingsIsAllPreamble() {
-        let structure = PlanStructure(parsing: "Just some text\nabout plants.", headings: headings)
+        let structure = PlanDocument(parsing: "Just some text\nabout plants.", headings: headings)
         #expect(structure.sections.isEmpty)
-        #expect(structure.preamble == ["Just some text", "about plants."])
+        #expect(structure.title == ["Just some text", "about plants."])
     }
 
     // MARK: Minutes
@@ -100,7 +101,7 @@ import Testing
         (["Partners talk for 4 minutes.", "Total time: 45 minutes"], 4),
     ] as [([String], Int)])
     func bodyTimesGiveMinutes(body: [String], minutes: Int) {
-        #expect(PlanStructure.bodyMinutes(body) == minutes)
+        #expect(PlanDocument.bodyMinutes(body) == minutes)
     }
 
     @Test(arguments: [
@@ -108,25 +109,25 @@ import Testing
         ["10:00–10:15 Model the steps."], ["Objective: compare fractions."], [],
     ])
     func otherNumbersAreNotTimes(body: [String]) {
-        #expect(PlanStructure.bodyMinutes(body) == nil)
+        #expect(PlanDocument.bodyMinutes(body) == nil)
     }
 
     @Test func headingTimeWinsOverBody() {
         let match = HeadingMatch(heading: "Direct Instruction", minutes: 10)
-        #expect(PlanStructure.sectionMinutes(headingLine: match, body: ["0–15 min: model"]) == 10)
-        #expect(PlanStructure.sectionMinutes(headingLine: match, body: []) == 10)
+        #expect(PlanDocument.sectionMinutes(headingLine: match, body: ["0–15 min: model"]) == 10)
+        #expect(PlanDocument.sectionMinutes(headingLine: match, body: []) == 10)
     }
 
     @Test func copiedTemplateTimeGivesWayToBodyTimes() {
         let copied = HeadingMatch(heading: "Warm-Up (5 min)", minutes: 5)
-        #expect(PlanStructure.sectionMinutes(headingLine: copied, body: ["Do-now for 10 minutes."]) == 10)
-        #expect(PlanStructure.sectionMinutes(headingLine: copied, body: ["Do-now."]) == 5)
+        #expect(PlanDocument.sectionMinutes(headingLine: copied, body: ["Do-now for 10 minutes."]) == 10)
+        #expect(PlanDocument.sectionMinutes(headingLine: copied, body: ["Do-now."]) == 5)
         let changed = HeadingMatch(heading: "Warm-Up (5 min)", minutes: 10)
-        #expect(PlanStructure.sectionMinutes(headingLine: changed, body: ["0–5 min: do-now"]) == 10)
+        #expect(PlanDocument.sectionMinutes(headingLine: changed, body: ["0–5 min: do-now"]) == 10)
     }
 
     @Test func untimedSectionsHaveNoMinutes() {
-        let structure = PlanStructure(parsing: PlanCorpus.goodNumbered, headings: headings)
+        let structure = PlanDocument(parsing: PlanCorpus.goodNumbered, headings: headings)
         let untimed = structure.sections.filter { $0.minutes == nil }.map(\.heading)
         #expect(untimed == ["Learning Objective", "Materials", "Differentiation", "Homework / Extension (optional)"])
     }
