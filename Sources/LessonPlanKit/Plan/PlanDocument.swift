@@ -114,6 +114,12 @@ public struct TeacherNote: Equatable, Sendable {
     public var reason: TeacherReason
     /// Lines under a teacher heading that go with it.
     public var linesUnder: Int
+
+    public init(line: String, reason: TeacherReason, linesUnder: Int = 0) {
+        self.line = line
+        self.reason = reason
+        self.linesUnder = linesUnder
+    }
 }
 
 /// A plan read once, by one reader, for its framework: what the check, pacing, reading level, handouts and
@@ -231,7 +237,8 @@ public struct PlanDocument: Equatable, Sendable {
                 continue
             }
             let restarts =
-                (shape.number ?? 0) >= 2 && Self.nextListNumber(after: index, markers: markers, matches: matches) == 1
+                (shape.number ?? 0) >= 2 && lastItemNumber != (shape.number ?? 0) - 1
+                && Self.nextListNumber(after: index, markers: markers, matches: matches) == 1
             let continues =
                 shape.number.map { number in
                     (lastSectionNumber.map { number == $0 + 1 } ?? (number == 1 && !seenSection))
@@ -458,7 +465,10 @@ struct HeadingShape: Sendable {
 
     init?(_ line: String) {
         var text = line.trimmingCharacters(in: .whitespaces)
-        guard text.count >= 2, text.count <= 80, text.contains(where: \.isLetter) else { return nil }
+        // Blanks to fill in (`Answer: ______`) are a place to write, never a heading.
+        guard text.count >= 2, text.count <= 80, text.contains(where: \.isLetter), !text.contains("___") else {
+            return nil
+        }
         var style = HeadingStyle.plain
         if text.hasPrefix("#") {
             let depth = text.prefix { $0 == "#" }.count

@@ -487,11 +487,16 @@ public enum PlanExport {
                     + "<div class=\"timeline-track\">\(bars)<div class=\"timeline-end\" style=\"left: \(endAt)%\"></div>"
                     + "</div></div>")
         }
+        // The label reads away from the page's edge: after the mark early in the track, before it late.
+        let early = lesson * 10 < total * 6
+        let endLabel =
+            early
+            ? "<span class=\"axis-end\" style=\"left: \(endAt)%\">▲ Lesson ends at \(document.minutes) min</span>"
+            : "<span class=\"axis-end axis-end-left\" style=\"right: \(percent(total - lesson, of: total))%\">"
+                + "Lesson ends at \(document.minutes) min ▲</span>"
         out.append(
             "<div class=\"timeline-row timeline-axis\"><span class=\"timeline-label\"></span>"
-                + "<div class=\"timeline-scale\"><span class=\"axis-start\">0</span>"
-                + "<span class=\"axis-end\" style=\"left: \(endAt)%\">▲ Lesson ends at \(document.minutes) min</span>"
-                + "</div></div>")
+                + "<div class=\"timeline-scale\"><span class=\"axis-start\">0</span>\(endLabel)</div></div>")
         out.append("</div>")
         var notes = Pacing.notes(document.pacing, lessonMinutes: document.minutes).map(\.description)
         if let footnote = Pacing.placementNote(document.pacing) { notes.append(footnote) }
@@ -539,7 +544,8 @@ public enum PlanExport {
         .timeline-end { position: absolute; top: -0.25rem; bottom: -0.25rem; width: 0; border-left: 2px solid #b00020; }
         .timeline-scale { position: relative; flex: 1 1 auto; height: 1.2rem; font-size: 0.8rem; }
         .axis-start { position: absolute; left: 0; }
-        .axis-end { position: absolute; transform: translateX(-50%); white-space: nowrap; color: #7a0015; }
+        .axis-end { position: absolute; margin-left: -0.35rem; white-space: nowrap; color: #7a0015; }
+        .axis-end-left { margin-left: 0; margin-right: -0.35rem; }
         .write-in { display: flex; gap: 1.5rem; margin: 0.6rem 0 1rem; }
         .write-in span { flex: 1 1 auto; display: flex; align-items: flex-end; }
         .write-in span:first-child { flex-grow: 2; }
