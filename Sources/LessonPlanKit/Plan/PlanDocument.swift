@@ -302,7 +302,8 @@ public struct PlanDocument: Equatable, Sendable {
                 continue
             }
             if inTitle, roles[index] == .body, markers[index] == nil {
-                blocks.append(.title(PlanDocument.withoutMarkup(trimmed)))
+                // Blanks to write on keep their underscores; other title lines lose their markup.
+                blocks.append(.title(trimmed.contains("___") ? trimmed : PlanDocument.withoutMarkup(trimmed)))
                 continue
             }
             inTitle = false
