@@ -489,18 +489,22 @@ struct HeadingShape: Sendable {
         }
         if bold, case .plain = style { style = .bold }
         var number: Int?
-        if let match = text.prefixMatch(of: Self.numbering) {
+        if let lead = text.first, lead.isNumber || lead == "(", let match = text.prefixMatch(of: Self.numbering) {
             number = Int(match.1)
             text = String(text[match.range.upperBound...])
             if case .plain = style { style = .numbered }
             if case .bold = style { style = .numbered }
         }
-        text = text.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "__", with: "")
-            .trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
+        if text.contains("**") || text.contains("__") {
+            text = text.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "__", with: "")
+        }
+        text = text.trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
         // Cheap refusals first: most body lines are sentences or list items.
         guard let first = text.first, first.isLetter, first.isUppercase || !first.isCased,
             let end = text.last, !".?!,;".contains(end), !text.contains("?")
         else { return nil }
+        // A heading is a few words; a trailing time adds at most a few more.
+        guard text.utf8.lazy.filter({ $0 == UInt8(ascii: " ") }).count <= 12 else { return nil }
         let endsWithColon = text.hasSuffix(":")
         let peeled = PlanDocument.peelSuffixes(text)
         let core = peeled.core.trimmingCharacters(in: .whitespaces)

@@ -343,6 +343,15 @@ enum MinuteText {
     ///
     /// A time in running words (`Share for 5 minutes.`) is an instruction, not a stamp.
     static func trailingStamp(in text: String) -> Range<String.Index>? {
+        // A closing stamp ends in a bracket, a digit (a clock) or a minutes word; most lines end otherwise.
+        let tail = text.utf8.reversed().drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: ".") }
+        guard let last = tail.first else { return nil }
+        let letters = String(decoding: tail.prefix(7).reversed(), as: UTF8.self).lowercased()
+        guard last == UInt8(ascii: ")") || last == UInt8(ascii: "]") || (last >= 48 && last <= 57)
+            || letters.hasSuffix("min") || letters.hasSuffix("mins") || letters.hasSuffix("minute")
+            || letters.hasSuffix("minutes")
+        else { return nil }
+        guard text.utf8.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         let trimmed = Substring(text)
         guard let time = trailingTime(in: trimmed) else { return nil }
         let written = trimmed[time.start...].trimmingCharacters(in: .whitespaces)
@@ -380,6 +389,15 @@ public enum ListMarker: Sendable {
 
     /// The marker opening `text` (already trimmed and without bold markers): its kind, number and the rest.
     static func parse(_ text: String) -> (kind: Kind, number: Int?, rest: Substring)? {
+        // Every marker opens with a digit, a bracket, a bullet, or a letter followed by `.`, `)` or a digit
+        // (`Q1`), or spells Question or Prompt: a cheap look at two characters spares the patterns.
+        guard let first = text.unicodeScalars.first else { return nil }
+        if CharacterSet.letters.contains(first) {
+            let second = text.unicodeScalars.dropFirst().first
+            let lower = Character(first).lowercased()
+            let opensWord = lower == "q" || lower == "p"
+            guard opensWord || second == "." || second == ")" else { return nil }
+        }
         for marker in markers {
             if let match = text.prefixMatch(of: marker.pattern) {
                 let number = marker.kind == .numbered ? Int(match.0.filter(\.isNumber)) : nil
