@@ -140,13 +140,14 @@ public struct TeacherNote: Equatable, Sendable {
 ///
 /// **Other headings.** A line shaped like a heading that the framework does not name is kept as a heading
 /// of its own, never as a list item. It is shaped like one when it is short, has no sentence end (`.`, `?`,
-/// `!`) and is a markdown heading, a wholly bold line, an ALL-CAPS line, a Title-Case line ending in a colon
-/// or a time, a short line between a blank line and a list that it names (`Practice`), or a numbered line that continues the plan's section numbering (`9) Wrap-up` after
-/// `8) Check for Understanding`), is followed by a list that restarts at 1, or states a time. It opens a
-/// section of its own (ending the one before, so `9) Wrap-up`'s prompts are not counted as CFU questions)
-/// when it continues the numbering, is followed by a restarting list, states a time, is ALL CAPS, is a
-/// markdown heading no deeper than the framework's, or the plan has no framework heading at all; otherwise
-/// it is a sub-heading inside its section.
+/// `!`), no blanks to fill in, and is a markdown heading, a wholly bold line, an ALL-CAPS line, a
+/// Title-Case line ending in a colon or a time, a short line between a blank line and the list it names
+/// (`Practice`), or a numbered line (numbered as ``ListMarker`` numbers items) that continues the plan's
+/// section numbering (`9) Wrap-up` after `8) Check for Understanding`), is followed by a list that restarts
+/// at 1, or states a time. It opens a section of its own (ending the one before, so `9) Wrap-up`'s prompts
+/// are not counted as CFU questions) when it continues the numbering, is followed by a restarting list,
+/// states a time, is ALL CAPS, is a markdown heading no deeper than the framework's, or the plan has no
+/// framework heading at all; otherwise it is a sub-heading inside its section.
 ///
 /// **Lists.** Items follow ``ListMarker``. Numbered items are numbered by their own list: counting restarts
 /// at 1 after every heading and wherever the plan writes `1`, so exit-ticket prompts written `10. 11. 12.`
@@ -462,8 +463,6 @@ struct HeadingShape: Sendable {
     /// Six words or fewer.
     let short: Bool
 
-    private static let numbering = SharedRegex(/^\(?(\d{1,2})[.)]\s+/)
-
     init?(_ line: String) {
         var text = line.trimmingCharacters(in: .whitespaces)
         // Blanks to fill in (`Answer: ______`) are a place to write, never a heading.
@@ -489,9 +488,12 @@ struct HeadingShape: Sendable {
         }
         if bold, case .plain = style { style = .bold }
         var number: Int?
-        if let lead = text.first, lead.isNumber || lead == "(", let match = text.prefixMatch(of: Self.numbering) {
-            number = Int(match.1)
-            text = String(text[match.range.upperBound...])
+        // Numbered the way list items are (``ListMarker``): the reader decides which of the two it is.
+        if let lead = text.first, lead.isNumber || lead == "(", let marker = ListMarker.parse(text),
+            marker.kind == .numbered, let written = marker.number
+        {
+            number = written
+            text = String(marker.rest)
             if case .plain = style { style = .numbered }
             if case .bold = style { style = .numbered }
         }
