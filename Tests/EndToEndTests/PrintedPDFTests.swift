@@ -113,6 +113,7 @@ import TestSupport
         let (document, plan) = Self.export(Self.plan(for: framework, minutes: 45), framework: framework)
         let html = PlanExport.renderHTML(document, plan: plan)
         let (text, pdf) = try Self.printed(html, name: "plan-\(name)")
+        defer { try? FileManager.default.removeItem(at: pdf.deletingLastPathComponent()) }
         #expect(Self.numbered(1, "Predict: will a grape float?", in: text), "\(text)")
         #expect(Self.numbered(2, "Explain why a steel ship floats.", in: text))
         #expect(Self.numbered(3, "Draw an object that sinks.", in: text))
@@ -134,6 +135,7 @@ import TestSupport
         let (document, parsed) = Self.export(plan, framework: framework)
         let html = PlanExport.renderHTML(document, plan: parsed)
         let (text, pdf) = try Self.printed(html, name: "failing")
+        defer { try? FileManager.default.removeItem(at: pdf.deletingLastPathComponent()) }
         #expect(text.contains("This version does not pass the plan check"))
         #expect(text.contains("This version does not pass the plan check (2 problems)"))
         #expect(text.contains("The plan has no “Materials” section."))
@@ -177,6 +179,7 @@ import TestSupport
             currentVersion: 1, kind: .materials, planVersion: 1, latestPlanVersion: 2)
         let plan = PlanDocument(parsing: handouts, headings: try PromptLibrary.builtIn.framework(Framework.defaultName).headings)
         let (text, pdf) = try Self.printed(PlanExport.renderHTML(document, plan: plan), name: "handouts")
+        defer { try? FileManager.default.removeItem(at: pdf.deletingLastPathComponent()) }
         #expect(text.contains("Name") && text.contains("Date") && text.contains("Class"))
         #expect(Self.numbered(1, "Predict: will a grape float?", in: text) && Self.numbered(3, "Draw an object that sinks.", in: text))
         #expect(!Self.numbered(10, "Predict", in: text))
