@@ -10,11 +10,13 @@ struct Exporter {
     /// The current plan, read with its own framework's headings.
     /// - Returns: whether the export was written.
     @discardableResult
-    func export(_ state: SessionState, format: ExportFormat, to path: String?, force: Bool) -> Bool {
+    func export(_ state: SessionState, format: ExportFormat, to path: String?, force: Bool, showModel: Bool = false)
+        -> Bool
+    {
         let data: Data
         do {
             let framework = try prompts.framework(state.currentFramework)
-            data = try SessionReview.export(state, format: format, framework: framework)
+            data = try SessionReview.export(state, format: format, framework: framework, showModel: showModel)
         } catch {
             console.error(error.message)
             return false
@@ -22,13 +24,19 @@ struct Exporter {
         return write(data, format: format, to: path, force: force, what: "v\(state.currentVersion ?? 0)")
     }
 
-    /// The latest student handouts.
+    /// The latest student handouts, with a warning when they were made from an older plan version.
     /// - Returns: whether the export was written.
     @discardableResult
     func exportMaterials(_ state: SessionState, format: ExportFormat, to path: String?, force: Bool) -> Bool {
         let data: Data
         do {
-            data = try SessionReview.exportMaterials(state, format: format)
+            let made = state.materials.last?.planVersion.flatMap(state.version)
+            let framework = try prompts.framework(made?.framework ?? state.currentFramework)
+            data = try SessionReview.exportMaterials(state, format: format, framework: framework)
+            if let stale = SessionReview.staleHandouts(state) {
+                console.note(
+                    "These handouts were made from v\(stale.madeFrom), but the plan is now v\(stale.current); the page says so. Type /materials to make new ones.")
+            }
         } catch {
             console.error(error.message)
             return false

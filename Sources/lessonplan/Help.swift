@@ -111,14 +111,16 @@ enum Help {
                 """
         case "export":
             return """
-                Usage: lessonplan export <session> --format md|html|json [-o FILE] [--force] [--materials]
+                Usage: lessonplan export <session> --format md|html|json [-o FILE] [--force] [--materials] [--show-model]
 
-                  md    the current plan as Markdown, under a header block of the inputs
-                  html  one self-contained printable page: inputs, plan, pacing table and timeline
-                  json  the inputs, every version with its command, and the current plan
+                  md    the current plan as Markdown: version and local date, pacing, inputs, plan
+                  html  one self-contained printable page: the same, with a pacing timeline
+                  json  the inputs, every version with its command, the current plan, pacing and check
 
-                Sections and pacing are read with the plan's own framework. --materials exports the
-                latest student handouts (/materials) instead of the plan.
+                Sections and pacing are read with the plan's own framework. A version that fails the
+                plan check is exported with a banner naming its problems. --materials exports the
+                latest student handouts (/materials) instead of the plan, marked when they were made
+                from an older plan version. --show-model names the model in the teacher's header.
                 Without -o the export goes to stdout. An existing FILE is only replaced with --force.
                 In a session, /export [materials] md|html|json [FILE] does the same.
 

@@ -348,11 +348,15 @@ final class InteractiveSession: @unchecked Sendable {
             }
         }
         if refinement.kind == .materials {
-            let notes = StudentMaterials.teacherOnlyLines(first.text)
+            let plan = await engine.state.current
+            let headings = (try? await engine.framework(of: plan).headings) ?? []
+            let notes = StudentMaterials.teacherNotes(first.text, headings: headings)
             if notes.isEmpty {
-                console.line("✓ No teacher-only notes found. /export materials html FILE writes a printable page.")
+                console.line(
+                    "✓ Checked the handouts for \(StudentMaterials.checkedFor): none found. /export materials html FILE writes a printable page.")
             } else {
-                for note in notes { console.line("✗ Looks meant for the teacher: \(note)") }
+                for note in notes { console.line("✗ \(MaterialsNotes.describe(note))") }
+                console.line("The printable page (/export materials html FILE) leaves these out; /materials makes new handouts.")
             }
         }
     }

@@ -17,36 +17,33 @@ struct QualityViews {
             console.error(error.message)
             return
         }
-        let report = framework.check(current.text, lessonMinutes: current.inputs.minutes)
+        let document = framework.document(of: current.text)
+        let report = framework.check(document, lessonMinutes: current.inputs.minutes)
         console.line(
             console.dim("── plan check of v\(current.number) · \(framework.name) framework · \(current.inputs.minutes)-minute lesson"))
         var lines: [String] = []
-        let structure = PlanStructure(parsing: current.text, headings: framework.headings)
-        let found = Set(structure.sections.map(\.heading))
+        let found = Set(document.sections.map(\.heading))
         lines.append("Headings: \(found.count) of \(framework.headings.count) present.")
         if let paced = report.pacedMinutes {
             lines.append("Pacing: the timed sections add up to \(paced) of \(report.lessonMinutes) minutes.")
         }
-        if let heading = framework.cfuHeading, let section = structure.section(heading) {
+        if let heading = framework.cfuHeading, let section = document.section(heading) {
             lines.append("\(heading): \(PlanChecker.countItems(section.body)) questions (at least \(framework.cfuQuestions)).")
         }
-        if let heading = framework.exitTicketHeading, let section = structure.section(heading) {
+        if let heading = framework.exitTicketHeading, let section = document.section(heading) {
             lines.append("\(heading): \(PlanChecker.countItems(section.body)) prompts (exactly \(framework.exitTicketPrompts)).")
         }
         if report.passed {
             lines.append("✓ The plan passes the check.")
         } else {
             lines.append("✗ \(report.problems.count == 1 ? "1 problem" : "\(report.problems.count) problems"), worst first:")
-            let ranked = report.problems.enumerated().sorted {
-                ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset)
-            }
-            lines += ranked.map { "  ✗ \(framework.describe($0.element))" }
+            lines += ExportCheck(report, framework: framework).problems.map { "  ✗ \($0)" }
             lines.append("/repair asks once for a plan without them; it is kept only if it checks better.")
         }
         console.line(lines.joined(separator: "\n"))
     }
 
-    /// The current plan's pacing as a timeline.
+    /// The current plan's pacing as a timeline: stated times where the plan gives them, the lesson's end marked.
     func pacing(engine: SessionEngine) async {
         guard let current = await plan(engine) else { return }
         let framework: Framework
@@ -54,30 +51,29 @@ struct QualityViews {
             console.error(error.message)
             return
         }
-        let structure = PlanStructure(parsing: current.text, headings: framework.headings)
-        let segments = framework.pacing(of: current.text)
-        let timed = Set(segments.map(\.heading))
-        let untimed = structure.sections.map(\.heading).filter { !timed.contains($0) }
+        let document = framework.document(of: current.text)
+        let segments = framework.pacing(of: document)
         console.line(console.dim("── pacing of v\(current.number) · \(current.inputs.minutes)-minute lesson"))
         console.out(
             PacingChart.render(
-                segments, lessonMinutes: current.inputs.minutes, untimed: untimed, width: console.columns,
-                colour: console.colour))
+                segments, lessonMinutes: current.inputs.minutes, untimed: framework.untimedSections(of: document),
+                width: console.columns))
     }
 
-    /// The reading level of the current plan's student-facing text.
+    /// The reading level of the current plan's student-facing text, naming only the sections it measured.
     func level(engine: SessionEngine) async {
         guard let current = await plan(engine) else { return }
-        let measure: ReadingMeasure
         let framework: Framework
-        do {
-            framework = try await engine.framework(of: current)
-            measure = try await engine.readingLevel(current)
-        } catch {
+        do { framework = try await engine.framework(of: current) } catch {
             console.error(error.message)
             return
         }
-        console.line(console.dim("── reading level of v\(current.number) · \(framework.studentFacingHeadings.joined(separator: ", "))"))
+        let document = framework.document(of: current.text)
+        let measure = ReadingMeasure(studentText: framework.studentFacingText(of: document), band: current.inputs.grade)
+        let sections = ReadingLevel.measuredSections(of: document, studentFacing: framework.studentFacingHeadings)
+        let measured = sections.present.isEmpty ? "no student-facing section" : sections.present.joined(separator: ", ")
+        let missing = sections.missing.isEmpty ? "" : " · not in the plan: \(sections.missing.joined(separator: ", "))"
+        console.line(console.dim("── reading level of v\(current.number) · measured: \(measured)\(missing)"))
         guard measure.grade != nil else {
             console.line("There is no student-facing text to measure in v\(current.number) (the sections students read are empty or missing).")
             return
@@ -111,5 +107,20 @@ struct QualityViews {
             return nil
         }
         return current
+    }
+}
+
+/// The `/materials` check's findings in words: what each teacher-only part is.
+enum MaterialsNotes {
+    static func describe(_ note: TeacherNote) -> String {
+        switch note.reason {
+        case .heading:
+            let under = note.linesUnder == 0 ? "" : note.linesUnder == 1 ? " and the line under it" : " and the \(note.linesUnder) lines under it"
+            return "Teacher-only section: “\(note.line)”\(under)"
+        case .underHeading, .label:
+            return "Looks meant for the teacher: \(note.line)"
+        case .minuteStamp:
+            return "Minute stamp (the teacher's timing): \(note.line)"
+        }
     }
 }

@@ -24,6 +24,7 @@ struct SessionCommands {
         FlagSpec(name: "output", value: "FILE", help: "the same as -o"),
         FlagSpec(name: "force", value: nil, help: "replace FILE if it exists"),
         FlagSpec(name: "materials", value: nil, help: "export the latest student handouts (/materials) instead of the plan"),
+        FlagSpec(name: "show-model", value: nil, help: "name the model in the teacher's header"),
     ]
 
     private var store: SessionStore {
@@ -241,7 +242,8 @@ struct SessionCommands {
             let written =
                 parsed.has("materials")
                 ? exporter.exportMaterials(state, format: format, to: path, force: parsed.has("force"))
-                : exporter.export(state, format: format, to: path, force: parsed.has("force"))
+                : exporter.export(
+                    state, format: format, to: path, force: parsed.has("force"), showModel: parsed.has("show-model"))
             return written ? 0 : 1
         } catch {
             console.error(error.message)

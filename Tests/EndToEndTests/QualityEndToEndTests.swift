@@ -247,12 +247,19 @@ import TestSupport
         #expect(rows.first?.hasPrefix("Warm-Up (5 min)") == true && rows.first?.contains(" 0–5 ") == true)
         #expect(rows.first?.contains("5 min  █") == true)
         #expect(rows.last?.hasPrefix("Exit Ticket") == true && rows.last?.contains("37–40") == true)
-        #expect(rows.last?.hasSuffix("█") == true)
+        // The lesson-end mark closes every row of a plan that fills the lesson exactly.
+        #expect(rows.last?.hasSuffix("█│") == true)
+        #expect(out.contains("▲ lesson ends at 40 min") || out.contains("lesson ends at 40 min ▲"))
         // Each bar starts where the one before ended: later rows have more dots in front.
         let leads = rows.map { $0.split(separator: "█", maxSplits: 1)[0].filter { $0 == "·" }.count }
         #expect(leads == leads.sorted() && leads.first == 0)
         #expect(out.contains("The sections add up to the lesson's 40 minutes."))
-        #expect(out.contains("No time given: Learning Objective, Materials, Differentiation, Homework / Extension (optional)."))
+        // Prose under the chart wraps between words to the terminal's width.
+        let chart = out.components(separatedBy: "── pacing of v1").last ?? ""
+        #expect(chart.split(separator: "\n").allSatisfy { $0.count <= 80 })
+        #expect(
+            out.replacingOccurrences(of: "\n", with: " ").contains(
+                "No time given: Learning Objective, Materials, Differentiation, Homework / Extension (optional)."))
         #expect(!out.contains("\u{1B}["))
     }
 
@@ -335,13 +342,15 @@ import TestSupport
                 """)
         #expect(result.status == 0, "\(result.stderr)")
         let out = result.stdout
-        #expect(out.contains("── reading level of v1 · Guided Practice, Independent Practice, Check for Understanding, Exit Ticket"))
+        #expect(out.contains("── reading level of v1 · measured: Guided Practice, Independent Practice, Check for Understanding, Exit Ticket\n"))
         #expect(out.contains("Flesch–Kincaid grade ") && out.contains("words of student-facing text; ✓ within the 2–5.5 expected for grades 3–5."))
         #expect(result.stderr.contains("There are no student handouts yet; type /materials"))
         #expect(out.contains("“4-ESS2-1 Make observations of the effects of weathering” — addressed by Guided Practice."))
         #expect(out.contains("✓ Every standard is quoted word for word."))
         #expect(out.contains("── handouts 1 · "))
-        #expect(out.contains("✓ No teacher-only notes found."))
+        #expect(
+            out.contains(
+                "✓ Checked the handouts for answers and answer keys, look-fors, teacher notes, teacher-only sections (differentiation, materials, pacing) and minute stamps: none found."))
         let text = try String(contentsOf: handout, encoding: .utf8)
         #expect(text.hasPrefix("# Student materials: Tides\n"))
         #expect(text.contains("Name: ______________") && text.contains("Exit ticket"))
@@ -367,13 +376,39 @@ import TestSupport
         try HTMLCheck.parses(page.stdout)
         try await server.script([
             .text(Self.overPaced.replacingOccurrences(of: "Materials\n- Globe", with: "Materials\n- Globe\nStandards: make observations of weathering")),
-            .text("Tides handout\nName: ____\n1. What pulls the ocean?\n- Answer: the moon\nTeacher note: collect these.\n"),
+            .text(
+                "Tides handout\nName: ____\n1. What pulls the ocean?\n- Answer: the moon\nTeacher note: collect these.\n\n"
+                    + "7) Differentiation\n- Support: a word bank\n\nExit Ticket (5 min)\n1. Name the force.\n"),
         ])
         let flagged = try await binary.run(
             ["resume", "tides", "--no-repair"], input: "/standards Make observations of the effects of weathering\n/materials\n/quit\n")
         #expect(flagged.stdout.contains("✗ Not quoted word for word: “Make observations of the effects of weathering”"))
         #expect(flagged.stdout.contains("✗ Looks meant for the teacher: - Answer: the moon"))
         #expect(flagged.stdout.contains("✗ Looks meant for the teacher: Teacher note: collect these."))
+        #expect(flagged.stdout.contains("✗ Teacher-only section: “7) Differentiation” and the line under it"))
+        #expect(flagged.stdout.contains("✗ Minute stamp (the teacher's timing): Exit Ticket (5 min)"))
+        #expect(!flagged.stdout.contains("none found"))
+    }
+
+    @Test func handoutsFromAnOlderVersionAreWarnedAboutAndMarked() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let page = binary.home.appending(path: "handouts.html")
+        let result = try await binary.run(
+            ["--grade", "4", "--topic", "Tides", "--minutes", "45", "--name", "stale"],
+            input: "/materials\n/shorten 40\n/export materials html \(page.path)\n/quit\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("These handouts were made from v1, but the plan is now v2; the page says so."))
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("<p class=\"stale\">Made from plan v1; the plan is now v2."))
+        #expect(html.contains("<div class=\"write-in\"><span>Name <i></i></span><span>Date <i></i></span><span>Class <i></i></span></div>"))
+        #expect(html.contains("Handouts 1 from plan v1"))
+        // The teacher's export of v2 shows its version and no model name unless asked.
+        let plan = try await binary.run(["export", "stale", "--format", "html"])
+        #expect(plan.stdout.contains("<p class=\"version\">Version 2 of 2 · ") && !plan.stdout.contains(">Model<"))
+        let named = try await binary.run(["export", "stale", "--format", "md", "--show-model"])
+        #expect(named.stdout.contains("- **Model:** "))
     }
 
     @Test func anOlderTranscriptWithoutChecksIsCheckedWhenResumed() async throws {
@@ -389,5 +424,9 @@ import TestSupport
         #expect(resumed.stdout.contains("✗ The plan has no “Materials” section."))
         #expect(resumed.stdout.contains("No section says how many minutes it takes, so there is no timeline to draw."))
         #expect(resumed.stdout.contains("There is no student-facing text to measure in v1"))
+        // /level names only the sections it measured, and says which are missing.
+        #expect(
+            resumed.stdout.contains(
+                "── reading level of v1 · measured: no student-facing section · not in the plan: Guided Practice, Independent Practice, Check for Understanding, Exit Ticket"))
     }
 }

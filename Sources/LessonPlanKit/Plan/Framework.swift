@@ -59,19 +59,46 @@ public struct Framework: Equatable, Sendable {
             exitTicketPrompts: exitTicketPrompts, unpacedHeadings: Set(unpacedHeadings))
     }
 
-    /// Checks a plan written in this framework against a lesson of `minutes`.
-    public func check(_ plan: String, lessonMinutes minutes: Int) -> PlanCheckReport {
-        checker.check(plan, lessonMinutes: minutes)
+    /// A plan of this framework read once, for the check, pacing, reading level and exports alike.
+    public func document(of plan: String) -> PlanDocument {
+        PlanDocument(parsing: plan, headings: headings)
     }
 
-    /// The timed sections of a plan laid end to end, homework and other unpaced sections left out.
+    /// Checks a plan written in this framework against a lesson of `minutes`.
+    public func check(_ plan: String, lessonMinutes minutes: Int) -> PlanCheckReport {
+        checker.check(document(of: plan), lessonMinutes: minutes)
+    }
+
+    /// Checks a plan already read.
+    public func check(_ document: PlanDocument, lessonMinutes minutes: Int) -> PlanCheckReport {
+        checker.check(document, lessonMinutes: minutes)
+    }
+
+    /// The timed sections of a plan on the lesson's clock, homework and other unpaced sections left out.
     public func pacing(of plan: String) -> [PacingSegment] {
-        Pacing.segments(of: PlanStructure(parsing: plan, headings: headings).sections, excluding: Set(unpacedHeadings))
+        pacing(of: document(of: plan))
+    }
+
+    /// The timed sections of a plan already read.
+    public func pacing(of document: PlanDocument) -> [PacingSegment] {
+        Pacing.segments(of: document, excluding: Set(unpacedHeadings))
+    }
+
+    /// The sections of a plan already read that are timed but left out of pacing, or name no time.
+    public func untimedSections(of document: PlanDocument) -> [String] {
+        let timed = Set(pacing(of: document).map(\.heading))
+        var seen: Set<String> = []
+        return document.sections.map(\.heading).filter { !timed.contains($0) && seen.insert($0).inserted }
     }
 
     /// The text students read in a plan of this framework.
     public func studentFacingText(of plan: String) -> String {
-        ReadingLevel.studentFacingText(of: plan, headings: headings, studentFacing: studentFacingHeadings)
+        studentFacingText(of: document(of: plan))
+    }
+
+    /// The text students read in a plan already read.
+    public func studentFacingText(of document: PlanDocument) -> String {
+        ReadingLevel.studentFacingText(of: document, studentFacing: studentFacingHeadings)
     }
 
     /// A problem in one sentence that names this framework's sections, so a 5E repair is not asked for a "Check for Understanding".
@@ -81,7 +108,7 @@ public struct Framework: Equatable, Sendable {
             "“\(cfuHeading ?? "The check for understanding")” asks \(Self.count(found, "question")); it needs at least \(minimum)."
         case .exitTicketPrompts(let found, let expected) where exitTicketHeading != "Exit Ticket":
             "“\(exitTicketHeading ?? "The exit ticket")” has \(Self.count(found, "exit-ticket prompt")); it needs exactly \(expected)."
-        case .warmUpMinutes(let found, let expected) where warmUpHeading.map(PlanStructure.key) != PlanStructure.key("Warm-Up"):
+        case .warmUpMinutes(let found, let expected) where warmUpHeading.map(PlanDocument.key) != PlanDocument.key("Warm-Up"):
             "“\(warmUpHeading ?? "The warm-up")” takes \(found) min; it should take \(expected)."
         default:
             problem.description
@@ -134,7 +161,7 @@ extension Framework {
             throw .badFramework(file: headingsFile, line: 1, reason: "it lists no headings; write one heading per line")
         }
         // Keyed once here, not per checks.txt line: matching a value compares it with every heading.
-        let headingKeys = headings.map(PlanStructure.key)
+        let headingKeys = headings.map(PlanDocument.key)
         var framework = Framework(name: name, headings: headings)
         guard let checks else { return framework }
         var warmUpLine = 0
@@ -150,7 +177,7 @@ extension Framework {
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             func heading() throws(PromptError) -> String? {
                 if value.lowercased() == "none" || value.isEmpty { return nil }
-                let valueKey = PlanStructure.key(value)
+                let valueKey = PlanDocument.key(value)
                 guard let position = headingKeys.firstIndex(of: valueKey) else {
                     throw .badFramework(
                         file: checksFile, line: number,

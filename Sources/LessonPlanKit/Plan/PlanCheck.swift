@@ -187,7 +187,7 @@ private struct LenientProblem: Decodable {
 ///
 /// A check the framework has no use for is switched off by passing nil for its heading (a 5E plan has no
 /// exit ticket). Item counting (``countItems(_:)``) decides how many CFU questions and exit-ticket prompts
-/// a section has; pacing follows ``PlanStructure`` and ``Pacing``.
+/// a section has; pacing follows ``PlanDocument`` and ``Pacing``.
 public struct PlanChecker: Sendable {
     /// Longest answer, in UTF-8 bytes, that is read as a plan and checked: a lesson plan is 5–20 KB,
     /// and reading one costs a few microseconds a byte, so a runaway answer would stall the footer.
@@ -232,7 +232,11 @@ public struct PlanChecker: Sendable {
 
     /// Every problem the plan has, with the pacing total, checked against a lesson of `lessonMinutes`.
     public func check(_ plan: String, lessonMinutes: Int) -> PlanCheckReport {
-        let structure = PlanStructure(parsing: plan, headings: headings)
+        check(PlanDocument(parsing: plan, headings: headings), lessonMinutes: lessonMinutes)
+    }
+
+    /// Every problem of a plan already read, so the check sees the sections every other reader sees.
+    public func check(_ structure: PlanDocument, lessonMinutes: Int) -> PlanCheckReport {
         var problems: [PlanProblem] = []
 
         var occurrences: [String: Int] = [:]
@@ -273,7 +277,7 @@ public struct PlanChecker: Sendable {
                 problems.append(.exitTicketPrompts(found: found, expected: exitTicketPrompts))
             }
         }
-        if Self.hasCodeFence(plan) {
+        if structure.hasCodeFence {
             problems.append(.codeFence)
         }
         return PlanCheckReport(problems: problems, pacedMinutes: paced, lessonMinutes: lessonMinutes)
@@ -281,13 +285,12 @@ public struct PlanChecker: Sendable {
 
     /// Counts the questions or prompts in a section body, so list styles and bare questions both count.
     ///
-    /// Each line is one of: a numbered item (`1.`, `2)`, `(3)`, `Q4:`, `Question 5 -`, `Prompt 6:`), a
-    /// lettered item (`a)`, `B.`), a bulleted item (`-`, `–`, `*`, `•`, `+`), a line ending in `?`, or other
-    /// text; bold markers are ignored, so `**1.** Why?` is numbered. The count uses the first kind present
+    /// Each line is one of: a numbered, lettered or bulleted item (``ListMarker``), a line ending in `?`,
+    /// or other text. The count uses the first kind present
     /// in that order, counting only the least-indented lines of that kind, so sub-bullets and lettered
     /// answer choices under numbered questions are not counted. Lines that introduce a list (ending in `:`,
-    /// such as "- During guided practice, ask:") and lines that label support text (`Answer:`,
-    /// `Sample answer:`, `Look-fors:`, `Teacher note:`, `A:`) never count.
+    /// such as "- During guided practice, ask:") and lines the teacher alone reads (``TeacherLabel``)
+    /// never count.
     public static func countItems(_ body: [String]) -> Int {
         var kinds: [[(indent: Int, text: String)]] = [[], [], [], []]
         for line in body {
@@ -298,14 +301,6 @@ public struct PlanChecker: Sendable {
             return 0
         }
         return chosen.filter { $0.indent == indent }.count
-    }
-
-    /// Whether any line opens a markdown code fence (```` ``` ```` or `~~~`).
-    public static func hasCodeFence(_ plan: String) -> Bool {
-        PlanStructure.lines(of: plan).contains { line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            return trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~")
-        }
     }
 
     /// The headings, by first appearance, whose removal leaves the longest in-order run.
@@ -347,35 +342,20 @@ public struct PlanChecker: Sendable {
 
 /// One line of a section body classified for counting: kind 0 numbered, 1 lettered, 2 bulleted, 3 question.
 private struct ListItem {
-    /// List markers in the order they are tried, compiled once since every body line is classified (see ``SharedRegex``).
-    private static let markers: [(kind: Int, pattern: SharedRegex<Substring>)] = [
-        (0, SharedRegex(/(?i)^\(?\d{1,2}[.):](?!\d)\s*/)),
-        (0, SharedRegex(/(?i)^(?:q|question|prompt)\s*\d{1,2}\s*[.):\-–—]?\s*/)),
-        (1, SharedRegex(/^\(?[A-Za-z][.)]\s+/)),
-        (2, SharedRegex(/^[-–*•‣◦▪+·]\s+/)),
-    ]
-
     let kind: Int
     let indent: Int
     let text: String
 
     init?(_ line: String) {
-        let trimmed = line.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "__", with: "")
-            .trimmingCharacters(in: .whitespaces)
+        let trimmed = ListMarker.plain(line)
         guard !trimmed.isEmpty else { return nil }
-        indent = line.prefix { $0 == " " || $0 == "\t" }.reduce(0) { $0 + ($1 == "\t" ? 4 : 1) }
-        var found: (kind: Int, rest: Substring)?
-        for marker in Self.markers {
-            if let match = trimmed.prefixMatch(of: marker.pattern) {
-                found = (marker.kind, trimmed[match.range.upperBound...])
-                break
-            }
-        }
+        indent = ListMarker.indent(of: line)
+        let found = ListMarker.parse(trimmed)
         let rest = found?.rest ?? Substring(trimmed)
         let plain = rest.trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
-        if SupportText.isLabelled(plain) || plain.hasSuffix(":") { return nil }
+        if TeacherLabel.isLabelled(plain) || plain.hasSuffix(":") { return nil }
         if let found {
-            kind = found.kind
+            kind = found.kind.rawValue
         } else if plain.trimmingCharacters(in: CharacterSet(charactersIn: "\"'”’)]*_ ")).hasSuffix("?") {
             kind = 3
         } else {
@@ -383,16 +363,4 @@ private struct ListItem {
         }
         text = plain
     }
-}
-
-/// Teacher-facing text that sits among student items: answers, look-fors, notes.
-enum SupportText {
-    /// Whether a line starts with a support label such as `Answer:`, `Sample answer -`, `Look-fors:` or `A:`.
-    static func isLabelled(_ text: String) -> Bool {
-        text.prefixMatch(of: label) != nil
-    }
-
-    /// Compiled once: every counted and every student-facing line is tested (see ``SharedRegex``).
-    private static let label = SharedRegex(
-        /(?i)^(?:sample |expected |possible |model )?(?:answers?|answer key|look[- ]fors?|teacher notes?|notes?|a)\s*[:\-–—]/)
 }

@@ -17,7 +17,7 @@ public enum ReadingLevel {
         var words = 0
         var syllableCount = 0
         var sentences = 0
-        for line in PlanStructure.lines(of: text) {
+        for line in PlanDocument.lines(of: text) {
             var wordsInSentence = 0
             for token in line.split(whereSeparator: \.isWhitespace) {
                 if token.contains(where: \.isLetter) {
@@ -58,7 +58,7 @@ public enum ReadingLevel {
         return letters.split { !$0.isLetter }.reduce(0) { $0 + syllablesInPart(Array($1)) }
     }
 
-    /// The student-facing lines of a plan, one per line, without list markers, times or support labels.
+    /// The student-facing lines of a plan, one per line, without list markers, times or teacher-only lines.
     /// - Parameters:
     ///   - plan: The plan text.
     ///   - headings: The framework's expected headings, used to find the sections.
@@ -66,34 +66,38 @@ public enum ReadingLevel {
     public static func studentFacingText(
         of plan: String, headings: [String], studentFacing: [String] = studentFacingHeadings
     ) -> String {
-        studentFacingText(of: PlanStructure(parsing: plan, headings: headings).sections, studentFacing: studentFacing)
+        studentFacingText(of: PlanDocument(parsing: plan, headings: headings), studentFacing: studentFacing)
     }
 
-    /// The student-facing lines of already parsed sections, in plan order.
-    public static func studentFacingText(of sections: [PlanSection], studentFacing: [String] = studentFacingHeadings)
+    /// The student-facing lines of a plan already read, in plan order: items and text of the sections students
+    /// read, minute stamps taken off, teacher-only lines (answers, look-fors, notes) and sub-headings left out.
+    public static func studentFacingText(of document: PlanDocument, studentFacing: [String] = studentFacingHeadings)
         -> String
     {
         var kept: [String] = []
-        for section in sections where studentFacing.contains(section.heading) {
-            for line in section.body {
-                let text = line.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "__", with: "")
-                    .trimmingCharacters(in: .whitespaces)
-                    .replacing(listMarker, with: "")
-                    .replacing(minutesThenRange, with: "")
-                    .replacing(minuteTime, with: "")
+        for section in document.sections where studentFacing.contains(section.heading) {
+            for block in document.blocks(of: section) {
+                let text: String
+                switch block {
+                case .item(let item) where item.teacher == nil || item.teacher == .minuteStamp: text = item.text
+                case .text(let line) where line.teacher == nil || line.teacher == .minuteStamp: text = line.text
+                default: continue
+                }
+                let cleaned = MinuteText.withoutStamps(text)
                     .trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
-                if !SupportText.isLabelled(text), text.contains(where: \.isLetter) { kept.append(text) }
+                if cleaned.contains(where: \.isLetter) { kept.append(cleaned) }
             }
         }
         return kept.joined(separator: "\n")
     }
 
-    // Compiled once: every student-facing line of every measured plan is cleaned (see ``SharedRegex``).
-    private static let listMarker = SharedRegex(/^(?:\(?\d{1,2}[.):]|\(?[A-Za-z][.)]|[-–*•‣◦▪+·])\s+/)
-    private static let minutesThenRange = SharedRegex(
-        /(?i)\(?\b(?:minutes?|mins?)\s*\d{1,3}\s*(?:[-–—]|to)\s*\d{1,3}\)?:?/)
-    private static let minuteTime = SharedRegex(
-        /(?i)\(?\d{1,3}\s*(?:(?:[-–—]|to)\s*\d{1,3}\s*)?min(?:ute)?s?\b\.?\)?:?/)
+    /// The student-facing sections a plan has, and those it lacks, so `/level` names only what it measured.
+    public static func measuredSections(of document: PlanDocument, studentFacing: [String]) -> (
+        present: [String], missing: [String]
+    ) {
+        let written = Set(document.sections.map(\.heading))
+        return (studentFacing.filter(written.contains), studentFacing.filter { !written.contains($0) })
+    }
 
     private static let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
 

@@ -43,21 +43,21 @@ public enum StandardsAlignment {
 
 /// Student handouts checked for what only the teacher should see.
 public enum StudentMaterials {
-    /// Lines that look meant for the teacher: answers, answer keys, look-fors and teacher notes.
+    /// What the check looks for, as the ✓ says it.
+    public static let checkedFor =
+        "answers and answer keys, look-fors, teacher notes, teacher-only sections (differentiation, materials, pacing) and minute stamps"
+
+    /// The teacher-only parts of handouts, read as a plan document with the plan's framework headings.
     ///
-    /// List markers are ignored, so `- Answer: 3/4` is found; a multiple-choice option such as `A: 1/2`
-    /// is not, since students read those.
-    public static func teacherOnlyLines(_ text: String) -> [String] {
-        PlanStructure.lines(of: text).compactMap { line in
-            let trimmed = line.replacingOccurrences(of: "**", with: "").trimmingCharacters(in: .whitespaces)
-            let item = trimmed.replacing(listMarker, with: "")
-                .trimmingCharacters(in: .whitespaces)
-            return item.prefixMatch(of: label) != nil ? trimmed : nil
-        }
+    /// A teacher heading such as `7) Differentiation` stands for the lines under it; labelled lines follow
+    /// ``TeacherLabel`` (so a multiple-choice option `A: 1/2 B: 1/3` is left alone); minute stamps are times
+    /// that open or close a line (`0–5 min:`, `(10 min)`), not times in a sentence.
+    public static func teacherNotes(_ text: String, headings: [String]) -> [TeacherNote] {
+        PlanDocument(parsing: text, headings: headings).teacherNotes
     }
 
-    // Compiled once: every line of every handout is tested (see ``SharedRegex``).
-    private static let label = SharedRegex(
-        /(?i)^(?:sample |expected |possible |model |suggested )?(?:answers?|answer key|look[- ]fors?|teacher(?:'s|’s)? notes?|notes? (?:for|to) (?:the )?teacher|teacher|differentiation|pacing)\s*[:\-–—(]/)
-    private static let listMarker = SharedRegex(/^(?:\(?\d{1,2}[.):]|[-–*•‣◦▪+·])\s*/)
+    /// The teacher-only lines of handouts, as written.
+    public static func teacherOnlyLines(_ text: String, headings: [String] = []) -> [String] {
+        teacherNotes(text, headings: headings).map(\.line)
+    }
 }

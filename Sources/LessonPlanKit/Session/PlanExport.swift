@@ -40,11 +40,20 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     public var kind: TurnKind
     /// How the plan's structure is named, e.g. "the 5E model (…)"; empty leaves the row out.
     public var framework: String
+    /// The plan check of the exported version; nil when it was not checked (handouts).
+    public var check: ExportCheck?
+    /// For handouts: the plan version they were made from.
+    public var planVersion: Int?
+    /// For handouts: the session's current plan version, to mark handouts made from an older one.
+    public var latestPlanVersion: Int?
+    /// Whether the teacher's header names the model; a page option, not part of the data.
+    public var showModel = false
 
     public init(
         topic: String, grade: String, minutes: Int, standards: String = "", constraints: String = "",
         model: String = "", created: Date, versions: [ExportVersion], currentVersion: Int,
-        pacing: [PacingSegment] = [], kind: TurnKind = .plan, framework: String = ""
+        pacing: [PacingSegment] = [], kind: TurnKind = .plan, framework: String = "", check: ExportCheck? = nil,
+        planVersion: Int? = nil, latestPlanVersion: Int? = nil, showModel: Bool = false
     ) {
         self.topic = topic
         self.grade = grade
@@ -58,6 +67,21 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         self.pacing = pacing
         self.kind = kind
         self.framework = framework
+        self.check = check
+        self.planVersion = planVersion
+        self.latestPlanVersion = latestPlanVersion
+        self.showModel = showModel
+    }
+
+    /// Whether these are handouts made from an older plan version than the session's current one.
+    public var isStale: Bool {
+        guard kind == .materials, let planVersion, let latestPlanVersion else { return false }
+        return planVersion != latestPlanVersion
+    }
+
+    /// The exported version, if the document has it.
+    public var currentVersionRecord: ExportVersion? {
+        versions.first { $0.number == currentVersion } ?? versions.last
     }
 
     /// The document's title: what it is and the topic.
@@ -70,7 +94,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
 
     // The JSON groups the teacher's inputs and repeats the current text so a reader need not look it up.
     private enum CodingKeys: String, CodingKey {
-        case inputs, versions, currentVersion, currentPlan, pacing, kind
+        case inputs, versions, currentVersion, currentPlan, pacing, kind, check, planVersion, latestPlanVersion
     }
 
     private enum InputKeys: String, CodingKey {
@@ -92,6 +116,9 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         pacing = try container.decodeIfPresent([PacingSegment].self, forKey: .pacing) ?? []
         kind = try container.decodeIfPresent(TurnKind.self, forKey: .kind) ?? .plan
         framework = try inputs.decodeIfPresent(String.self, forKey: .framework) ?? ""
+        check = try container.decodeIfPresent(ExportCheck.self, forKey: .check)
+        planVersion = try container.decodeIfPresent(Int.self, forKey: .planVersion)
+        latestPlanVersion = try container.decodeIfPresent(Int.self, forKey: .latestPlanVersion)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -110,54 +137,115 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         try container.encode(currentText, forKey: .currentPlan)
         try container.encode(pacing, forKey: .pacing)
         try container.encode(kind, forKey: .kind)
+        try container.encodeIfPresent(check, forKey: .check)
+        try container.encodeIfPresent(planVersion, forKey: .planVersion)
+        try container.encodeIfPresent(latestPlanVersion, forKey: .latestPlanVersion)
+    }
+}
+
+/// The plan check as an export shows it: passed or not, and each problem in the framework's words.
+public struct ExportCheck: Codable, Equatable, Sendable {
+    public var passed: Bool
+    /// One sentence per problem, worst first.
+    public var problems: [String]
+
+    public init(passed: Bool, problems: [String]) {
+        self.passed = passed
+        self.problems = problems
+    }
+
+    /// The check of a report, worded by `framework` and ranked worst first, as `/check` ranks them.
+    public init(_ report: PlanCheckReport, framework: Framework) {
+        passed = report.passed
+        problems = report.problems.enumerated()
+            .sorted { ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset) }
+            .map { framework.describe($0.element) }
     }
 }
 
 /// Pure renderers for `/export`: each returns the whole file's contents and the caller writes it.
+///
+/// Every renderer reads the plan through one ``PlanDocument``: the headings, lists and numbering on the
+/// page are the ones the check and pacing saw. A teacher's page carries the check's banner when the
+/// version fails, the version and its local date, and the pacing near the top; a handout page carries
+/// Name / Date / Class lines and room to write, and leaves out everything for the teacher alone.
 public enum PlanExport {
     /// The plan's ten section headings, recognised as headings when no other list is given.
     public static var defaultHeadings: [String] { (try? PromptLibrary.builtIn.headings()) ?? [] }
 
-    /// Lines longer than this are never taken for headings, however they start.
-    static let headingLengthLimit = 80
-
     // MARK: Markdown
 
-    /// The inputs as a header block, then the current plan with headings and lists in Markdown.
-    ///
-    /// Only headings, bullets and numbered items are rewritten; everything else is copied as is.
-    public static func renderMarkdown(_ document: ExportDocument, headings: [String] = defaultHeadings) -> String {
-        var out: [String] = [
-            "# \(document.title)",
-            "",
-        ]
-        for (label, value) in inputRows(document) {
-            out.append("- **\(label):** \(value)")
-        }
-        out.append(contentsOf: ["", "---", ""])
+    /// Reads the current text with `headings`, then renders it as ``renderMarkdown(_:plan:timeZone:)`` does.
+    public static func renderMarkdown(
+        _ document: ExportDocument, headings: [String] = defaultHeadings, timeZone: TimeZone = .current
+    ) -> String {
+        renderMarkdown(document, plan: PlanDocument(parsing: document.currentText, headings: headings), timeZone: timeZone)
+    }
 
-        var previous: Block?
-        for block in blocks(document.currentText, headings: headings) {
+    /// A header block, the check's banner, the pacing, then the plan with headings and lists in Markdown.
+    ///
+    /// Numbered items carry their number in their own list, so a CommonMark renderer shows 1, 2, 3 after
+    /// every heading.
+    public static func renderMarkdown(_ document: ExportDocument, plan: PlanDocument, timeZone: TimeZone = .current)
+        -> String
+    {
+        let handout = document.kind == .materials
+        var out: [String] = ["# \(pageTitle(document, plan: plan))", ""]
+        if handout {
+            out.append("Name: ______________________   Date: ____________   Class: ____________")
+            out.append("")
+            if let mark = staleMark(document) {
+                out.append(contentsOf: ["> **\(mark)**", ""])
+            }
+        } else {
+            if let check = document.check, !check.passed {
+                out.append("> **⚠ \(bannerTitle(check))**")
+                for problem in check.problems { out.append("> - \(problem)") }
+                out.append("")
+            }
+            for (label, value) in inputRows(document, timeZone: timeZone) {
+                out.append("- **\(label):** \(value)")
+            }
+            out.append("")
+            out.append(contentsOf: markdownPacing(document))
+        }
+        out.append(contentsOf: ["---", ""])
+
+        var previous: PageBlock?
+        for block in pageBlocks(plan, handout: handout) {
             switch block {
             case .blank:
                 appendBlank(&out)
-            case .heading(let text):
+            case .title(let text):
+                if previous != nil, previous?.isTitle == false { appendBlank(&out) }
+                out.append(text)
+            case .heading(let text, let level):
                 appendBlank(&out)
-                out.append("## \(text)")
+                out.append("\(level == 2 ? "##" : "###") \(text)")
                 out.append("")
             case .bullet(let text):
                 if let previous, !previous.isBullet { appendBlank(&out) }
                 out.append("- \(text)")
             case .numbered(let number, let text):
-                if let previous, !previous.isNumbered { appendBlank(&out) }
+                if let previous, !previous.isNumbered || handout { appendBlank(&out) }
                 out.append("\(number). \(text)")
-            case .paragraph(let text):
+                if handout {
+                    out.append("")
+                    out.append("   Answer: ______________________________________________")
+                }
+            case .paragraph(let text), .choice(let text):
+                if let previous, previous.isBullet || previous.isNumbered || previous.isTitle { appendBlank(&out) }
+                out.append(text)
+            case .writeIn(let text):
                 if let previous, previous.isBullet || previous.isNumbered { appendBlank(&out) }
                 out.append(text)
             }
             previous = block
         }
         while out.last == "" { out.removeLast() }
+        if handout {
+            out.append(contentsOf: ["", "---", "", "*\(handoutFooter(document, timeZone: timeZone))*"])
+        }
         return out.joined(separator: "\n") + "\n"
     }
 
@@ -166,12 +254,57 @@ public enum PlanExport {
         if out.last != "" { out.append("") }
     }
 
+    private static func markdownPacing(_ document: ExportDocument) -> [String] {
+        var out = ["## Pacing", ""]
+        guard !document.pacing.isEmpty else {
+            return out + ["No section says how many minutes it takes, so there is no pacing to show.", ""]
+        }
+        out.append("| Section | Minutes | Length |")
+        out.append("| --- | --- | --- |")
+        for row in pacingRows(document) {
+            switch row {
+            case .segment(let segment, let over):
+                let name = markdownCell(segment.heading) + (over ? " (past the end)" : "")
+                let mark = Pacing.isStarred(segment, in: document.pacing) ? "\\*" : ""
+                out.append("| \(name) | \(segment.start)–\(segment.end)\(mark) | \(segment.minutes) min |")
+            case .lessonEnd(let minutes):
+                out.append("| **Lesson ends** | **\(minutes)** | |")
+            }
+        }
+        out.append("")
+        for note in Pacing.notes(document.pacing, lessonMinutes: document.minutes) {
+            out.append("- \(note)")
+        }
+        if let footnote = Pacing.placementNote(document.pacing) {
+            out.append(footnote.hasPrefix("*") ? "\\" + footnote : footnote)
+        }
+        if out.last != "" { out.append("") }
+        return out
+    }
+
+    private static func markdownCell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|")
+    }
+
     // MARK: HTML
 
-    /// One self-contained printable page: inputs, plan, pacing table and a CSS timeline, no scripts
-    /// or outside assets, every piece of text escaped.
-    public static func renderHTML(_ document: ExportDocument, headings: [String] = defaultHeadings) -> String {
-        let title = htmlEscape(document.title)
+    /// Reads the current text with `headings`, then renders it as ``renderHTML(_:plan:timeZone:)`` does.
+    public static func renderHTML(
+        _ document: ExportDocument, headings: [String] = defaultHeadings, timeZone: TimeZone = .current
+    ) -> String {
+        renderHTML(document, plan: PlanDocument(parsing: document.currentText, headings: headings), timeZone: timeZone)
+    }
+
+    /// One self-contained printable page, no scripts or outside assets, every piece of text escaped.
+    ///
+    /// A teacher's page: title, the check's banner if the version fails, the version and its local date, the
+    /// pacing (table, timeline with the lesson's end marked and any overrun shaded), the inputs, then the plan.
+    /// A handout page: title, Name / Date / Class, the student parts with room to write, and its version.
+    public static func renderHTML(_ document: ExportDocument, plan: PlanDocument, timeZone: TimeZone = .current)
+        -> String
+    {
+        let handout = document.kind == .materials
+        let title = htmlEscape(pageTitle(document, plan: plan))
         var out: [String] = [
             "<!DOCTYPE html>",
             "<html lang=\"en\">",
@@ -183,19 +316,39 @@ public enum PlanExport {
             stylesheet,
             "</style>",
             "</head>",
-            "<body>",
+            "<body class=\"\(handout ? "handout" : "teacher")\">",
             "<main>",
             "<h1>\(title)</h1>",
-            "<table class=\"inputs\">",
-            "<tbody>",
         ]
-        for (label, value) in inputRows(document) {
-            out.append("<tr><th scope=\"row\">\(htmlEscape(label))</th><td>\(htmlEscape(value))</td></tr>")
+        if handout {
+            out.append(
+                "<div class=\"write-in\"><span>Name <i></i></span><span>Date <i></i></span><span>Class <i></i></span></div>")
+            if let mark = staleMark(document) {
+                out.append("<p class=\"stale\">\(htmlEscape(mark))</p>")
+            }
+        } else {
+            if let check = document.check, !check.passed {
+                out.append("<div class=\"banner\" role=\"alert\">")
+                out.append("<p><strong>\(htmlEscape(bannerTitle(check)))</strong></p>")
+                out.append("<ul>")
+                for problem in check.problems { out.append("<li>\(htmlEscape(problem))</li>") }
+                out.append("</ul>")
+                out.append("</div>")
+            }
+            out.append("<p class=\"version\">\(htmlEscape(versionLine(document, timeZone: timeZone)))</p>")
+            appendPacing(document, to: &out)
+            out.append(contentsOf: ["<table class=\"inputs\">", "<tbody>"])
+            for (label, value) in inputRows(document, timeZone: timeZone) where label != "Version" {
+                out.append("<tr><th scope=\"row\">\(htmlEscape(label))</th><td>\(htmlEscape(value))</td></tr>")
+            }
+            out.append(contentsOf: ["</tbody>", "</table>"])
         }
-        out.append(contentsOf: ["</tbody>", "</table>", "<section class=\"plan\">"])
-        appendPlan(blocks(document.currentText, headings: headings), to: &out)
+        out.append("<section class=\"plan\">")
+        appendPlan(pageBlocks(plan, handout: handout), handout: handout, to: &out)
         out.append("</section>")
-        if document.kind == .plan { appendPacing(document, to: &out) }
+        if handout {
+            out.append("<footer>\(htmlEscape(handoutFooter(document, timeZone: timeZone)))</footer>")
+        }
         out.append(contentsOf: ["</main>", "</body>", "</html>"])
         return out.joined(separator: "\n") + "\n"
     }
@@ -217,14 +370,25 @@ public enum PlanExport {
         return out
     }
 
-    private static func appendPlan(_ blocks: [Block], to out: inout [String]) {
+    private static func appendPlan(_ blocks: [PageBlock], handout: Bool, to out: inout [String]) {
         // The open list, if any: "ul" or "ol".
         var openList: String?
         func closeList() {
             if let list = openList { out.append("</\(list)>") }
             openList = nil
         }
-        for block in blocks {
+        var titles: [String] = []
+        func flushTitles() {
+            guard !titles.isEmpty else { return }
+            out.append("<p class=\"plan-title\">\(titles.map(htmlEscape).joined(separator: "<br>"))</p>")
+            titles = []
+        }
+        for (index, block) in blocks.enumerated() {
+            if case .title(let text) = block {
+                titles.append(text)
+                continue
+            }
+            flushTitles()
             switch block {
             case .bullet(let text):
                 if openList != "ul" {
@@ -239,24 +403,46 @@ public enum PlanExport {
                     out.append(number == 1 ? "<ol>" : "<ol start=\"\(number)\">")
                     openList = "ol"
                 }
-                out.append("<li>\(htmlEscape(text))</li>")
-            case .heading(let text):
+                let followedByWriteIn = blocks.dropFirst(index + 1).first { $0 != .blank }?.isWriteIn ?? false
+                let space = handout && !followedByWriteIn ? "<div class=\"write\"><i></i><i></i><i></i></div>" : ""
+                out.append("<li>\(htmlEscape(text))\(space)</li>")
+            case .heading(let text, let level):
                 closeList()
-                out.append("<h2>\(htmlEscape(text))</h2>")
+                out.append("<h\(level)>\(htmlEscape(text))</h\(level)>")
             case .paragraph(let text):
                 closeList()
                 out.append("<p>\(htmlEscape(text))</p>")
-            case .blank:
+            case .choice(let text):
                 closeList()
+                out.append("<p class=\"choice\">\(htmlEscape(text))</p>")
+            case .writeIn(let text):
+                if handout, text.allSatisfy({ $0 == "_" || $0.isWhitespace }) {
+                    closeList()
+                    out.append("<div class=\"write\"><i></i></div>")
+                } else {
+                    closeList()
+                    out.append("<p class=\"write-line\">\(htmlEscape(text))</p>")
+                }
+            case .blank:
+                // A blank line inside a numbered list (between prompts) keeps the list open.
+                if openList == "ol", case .numbered = blocks.dropFirst(index + 1).first(where: { $0 != .blank }) {
+                    continue
+                }
+                closeList()
+            case .title:
+                break
             }
         }
+        flushTitles()
         closeList()
     }
 
     private static func appendPacing(_ document: ExportDocument, to out: inout [String]) {
         out.append(contentsOf: ["<section class=\"pacing\">", "<h2>Pacing</h2>"])
         guard !document.pacing.isEmpty else {
-            out.append(contentsOf: ["<p>No pacing was given for this plan.</p>", "</section>"])
+            out.append(contentsOf: [
+                "<p>No section says how many minutes it takes, so there is no pacing to show.</p>", "</section>",
+            ])
             return
         }
         out.append(contentsOf: [
@@ -265,23 +451,61 @@ public enum PlanExport {
                 + "<th scope=\"col\">Length</th></tr></thead>",
             "<tbody>",
         ])
-        for row in document.pacing {
-            out.append(
-                "<tr><td>\(htmlEscape(row.heading))</td><td>\(row.start)–\(row.end)</td>"
-                    + "<td>\(row.minutes) min</td></tr>")
+        for row in pacingRows(document) {
+            switch row {
+            case .segment(let segment, let over):
+                let mark = Pacing.isStarred(segment, in: document.pacing) ? "<sup>*</sup>" : ""
+                out.append(
+                    "<tr\(over ? " class=\"over\"" : "")><td>\(htmlEscape(segment.heading))</td>"
+                        + "<td>\(segment.start)–\(segment.end)\(mark)</td><td>\(segment.minutes) min</td></tr>")
+            case .lessonEnd(let minutes):
+                out.append(
+                    "<tr class=\"lesson-end\"><td>Lesson ends</td><td>\(minutes)</td><td></td></tr>")
+            }
         }
         out.append(contentsOf: ["</tbody>", "</table>", "<div class=\"timeline\">"])
         // Bars are scaled to the lesson, or to the last section's end if the pacing runs over.
-        let total = max(document.minutes, document.pacing.map(\.end).max() ?? 0, 1)
+        let lesson = max(document.minutes, 1)
+        let total = max(lesson, document.pacing.map(\.end).max() ?? 0)
+        let endAt = percent(lesson, of: total)
         for row in document.pacing {
-            let left = percent(max(0, min(row.start, total)), of: total)
-            let width = percent(min(row.minutes, total - max(0, min(row.start, total))), of: total)
+            let start = max(0, min(row.start, total))
+            let end = max(start, min(row.end, total))
+            let inside = max(0, min(end, lesson) - start)
+            let past = max(0, end - max(start, lesson))
+            var bars = ""
+            if inside > 0 {
+                bars += "<div class=\"timeline-bar\" style=\"left: \(percent(start, of: total))%; "
+                    + "width: \(percent(inside, of: total))%\"></div>"
+            }
+            if past > 0 {
+                bars += "<div class=\"timeline-bar timeline-over\" style=\"left: \(percent(max(start, lesson), of: total))%; "
+                    + "width: \(percent(past, of: total))%\"></div>"
+            }
             out.append(
                 "<div class=\"timeline-row\"><span class=\"timeline-label\">\(htmlEscape(row.heading))</span>"
-                    + "<div class=\"timeline-track\"><div class=\"timeline-bar\" "
-                    + "style=\"left: \(left)%; width: \(width)%\"></div></div></div>")
+                    + "<div class=\"timeline-track\">\(bars)<div class=\"timeline-end\" style=\"left: \(endAt)%\"></div>"
+                    + "</div></div>")
         }
-        out.append(contentsOf: ["</div>", "</section>"])
+        // The label reads away from the page's edge: after the mark early in the track, before it late.
+        let early = lesson * 10 < total * 6
+        let endLabel =
+            early
+            ? "<span class=\"axis-end\" style=\"left: \(endAt)%\">▲ Lesson ends at \(document.minutes) min</span>"
+            : "<span class=\"axis-end axis-end-left\" style=\"right: \(percent(total - lesson, of: total))%\">"
+                + "Lesson ends at \(document.minutes) min ▲</span>"
+        out.append(
+            "<div class=\"timeline-row timeline-axis\"><span class=\"timeline-label\"></span>"
+                + "<div class=\"timeline-scale\"><span class=\"axis-start\">0</span>\(endLabel)</div></div>")
+        out.append("</div>")
+        var notes = Pacing.notes(document.pacing, lessonMinutes: document.minutes).map(\.description)
+        if let footnote = Pacing.placementNote(document.pacing) { notes.append(footnote) }
+        if !notes.isEmpty {
+            out.append("<ul class=\"pacing-notes\">")
+            for note in notes { out.append("<li>\(htmlEscape(note))</li>") }
+            out.append("</ul>")
+        }
+        out.append("</section>")
     }
 
     /// `part / total` as a percentage with two decimals, computed in integers so no locale can creep in.
@@ -296,21 +520,46 @@ public enum PlanExport {
         :root { color-scheme: light; }
         body { font-family: Georgia, "Times New Roman", serif; line-height: 1.45; color: #111; background: #fff; }
         body { margin: 2rem auto; max-width: 48rem; padding: 0 1rem; }
-        h1 { font-size: 1.6rem; margin-bottom: 0.75rem; }
+        h1 { font-size: 1.6rem; margin-bottom: 0.4rem; }
         h2 { font-size: 1.2rem; margin: 1.4rem 0 0.4rem; border-bottom: 1px solid #ccc; padding-bottom: 0.15rem; }
+        h3 { font-size: 1.05rem; margin: 1rem 0 0.3rem; }
         table { border-collapse: collapse; width: 100%; margin: 0.5rem 0 1rem; }
         th, td { border: 1px solid #bbb; padding: 0.3rem 0.5rem; text-align: left; vertical-align: top; }
         table.inputs th { width: 11rem; background: #f3f3f3; }
-        .timeline { margin: 0.5rem 0 1rem; }
+        .version { margin: 0 0 0.8rem; color: #333; }
+        .banner { border: 2px solid #b00020; background: #fdecee; padding: 0.4rem 0.9rem; margin: 0.6rem 0 1rem; }
+        .banner p { margin: 0.2rem 0; color: #7a0015; }
+        .banner ul { margin: 0.2rem 0 0.3rem; }
+        .plan-title { font-weight: bold; }
+        .choice { margin: 0.1rem 0 0.1rem 2.2rem; }
+        .pacing-table tr.lesson-end td { border-top: 3px solid #b00020; font-weight: bold; color: #7a0015; }
+        .pacing-table tr.over td { background: #fbe3e3; }
+        .pacing-notes { margin: 0.3rem 0 1rem; }
+        .timeline { margin: 0.5rem 0 0.5rem; }
         .timeline-row { display: flex; align-items: center; margin: 0.2rem 0; }
         .timeline-label { flex: 0 0 14rem; font-size: 0.9rem; padding-right: 0.5rem; }
         .timeline-track { position: relative; flex: 1 1 auto; height: 1rem; background: #eee; }
         .timeline-bar { position: absolute; top: 0; bottom: 0; background: #3a7d44; }
+        .timeline-over { background: repeating-linear-gradient(45deg, #b00020 0 4px, #f2b8c0 4px 8px); }
+        .timeline-end { position: absolute; top: -0.25rem; bottom: -0.25rem; width: 0; border-left: 2px solid #b00020; }
+        .timeline-scale { position: relative; flex: 1 1 auto; height: 1.2rem; font-size: 0.8rem; }
+        .axis-start { position: absolute; left: 0; }
+        .axis-end { position: absolute; margin-left: -0.35rem; white-space: nowrap; color: #7a0015; }
+        .axis-end-left { margin-left: 0; margin-right: -0.35rem; }
+        .write-in { display: flex; gap: 1.5rem; margin: 0.6rem 0 1rem; }
+        .write-in span { flex: 1 1 auto; display: flex; align-items: flex-end; }
+        .write-in span:first-child { flex-grow: 2; }
+        .write-in i { flex: 1 1 auto; border-bottom: 1px solid #333; margin-left: 0.4rem; height: 1.2rem; }
+        .write { margin: 0.2rem 0 0.6rem; }
+        .write i { display: block; height: 1.9rem; border-bottom: 1px solid #999; }
+        .stale { border: 2px dashed #b00020; padding: 0.3rem 0.6rem; color: #7a0015; }
+        footer { margin-top: 1.5rem; font-size: 0.8rem; color: #555; border-top: 1px solid #ccc; padding-top: 0.3rem; }
+        body.handout li { margin-bottom: 0.4rem; }
         @media print {
           body { margin: 0; max-width: none; font-size: 11pt; }
-          h2 { break-after: avoid; page-break-after: avoid; }
-          table, li, .timeline-row { break-inside: avoid; page-break-inside: avoid; }
-          .timeline-track, .timeline-bar, table.inputs th {
+          h2, h3 { break-after: avoid; page-break-after: avoid; }
+          table, li, .timeline-row, .banner { break-inside: avoid; page-break-inside: avoid; }
+          .timeline-track, .timeline-bar, .timeline-end, table.inputs th, .banner, .pacing-table tr.over td {
             -webkit-print-color-adjust: exact; print-color-adjust: exact;
           }
         }
@@ -318,9 +567,10 @@ public enum PlanExport {
 
     // MARK: JSON
 
-    /// The inputs, every version, the current version number and its text, pretty-printed with sorted keys.
+    /// The inputs, every version, the current version number and its text, its pacing and its check,
+    /// pretty-printed with sorted keys.
     ///
-    /// Dates are ISO 8601 to the second.
+    /// Dates are ISO 8601 to the second: this is data for programs, not a page.
     /// - Throws: `EncodingError`, which these plain values do not produce in practice.
     public static func renderJSON(_ document: ExportDocument) throws -> Data {
         let encoder = JSONEncoder()
@@ -339,35 +589,106 @@ public enum PlanExport {
 
     // MARK: Shared
 
-    /// The labelled inputs both the Markdown header and the HTML table show.
-    private static func inputRows(_ document: ExportDocument) -> [(String, String)] {
+    /// The page's title: what it is and the topic; the plan's own title lines follow it.
+    private static func pageTitle(_ document: ExportDocument, plan: PlanDocument) -> String {
+        document.title
+    }
+
+    private static func bannerTitle(_ check: ExportCheck) -> String {
+        let count = check.problems.count == 1 ? "1 problem" : "\(check.problems.count) problems"
+        return "This version does not pass the plan check (\(count)); /repair can fix it before you print."
+    }
+
+    /// The version, when it was written in local time, and the command that made it.
+    private static func versionLine(_ document: ExportDocument, timeZone: TimeZone) -> String {
+        "Version " + versionText(document, timeZone: timeZone)
+    }
+
+    /// `2 of 3 · 15 June 2025, 17:06 · /shorten`.
+    private static func versionText(_ document: ExportDocument, timeZone: TimeZone) -> String {
         let count = document.versions.count
-        // Handouts go to students: what the lesson is, not how the plan was made.
-        if document.kind == .materials {
-            return [("Topic", document.topic), ("Grade band", document.grade)]
+        guard count > 0, let version = document.currentVersionRecord else { return "none yet" }
+        return "\(version.number) of \(count) · \(localDate(version.createdAt, timeZone: timeZone)) · \(version.command)"
+    }
+
+    /// A date as a teacher reads it, in the teacher's own time zone: `15 June 2025, 17:06`.
+    public static func localDate(_ date: Date, timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let months = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
+        ]
+        let month = months[max(0, min(11, (parts.month ?? 1) - 1))]
+        let hour = parts.hour ?? 0
+        let minute = parts.minute ?? 0
+        return "\(parts.day ?? 1) \(month) \(parts.year ?? 1970), \(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute)"
+    }
+
+    /// For handouts made from an older plan version: what to tell the teacher on the page.
+    private static func staleMark(_ document: ExportDocument) -> String? {
+        guard document.isStale, let made = document.planVersion, let latest = document.latestPlanVersion else {
+            return nil
         }
+        return "Made from plan v\(made); the plan is now v\(latest). Type /materials to make handouts that match it."
+    }
+
+    private static func handoutFooter(_ document: ExportDocument, timeZone: TimeZone) -> String {
+        let made = document.planVersion.map { " from plan v\($0)" } ?? ""
+        let date = document.currentVersionRecord.map { " · \(localDate($0.createdAt, timeZone: timeZone))" } ?? ""
+        return "Handouts \(document.currentVersion)\(made)\(date)"
+    }
+
+    /// The labelled inputs the Markdown header and the HTML table show.
+    private static func inputRows(_ document: ExportDocument, timeZone: TimeZone) -> [(String, String)] {
         var rows = [
+            ("Version", versionText(document, timeZone: timeZone)),
             ("Grade band", document.grade),
             ("Lesson length", "\(document.minutes) minutes"),
             ("Topic", document.topic),
             ("Standards", document.standards.isEmpty ? "none given" : document.standards),
             ("Constraints", document.constraints.isEmpty ? "none given" : document.constraints),
-            ("Version", count > 0 ? "\(document.currentVersion) of \(count)" : "none"),
-            ("Model", document.model.isEmpty ? "unknown" : document.model),
-            ("Created", document.created.formatted(.iso8601)),
         ]
-        if !document.framework.isEmpty { rows.insert(("Framework", document.framework), at: 3) }
+        if !document.framework.isEmpty { rows.insert(("Framework", document.framework), at: 4) }
+        if document.showModel { rows.append(("Model", document.model.isEmpty ? "unknown" : document.model)) }
         return rows
+    }
+
+    /// The pacing table's rows in time order, with the lesson's end among them and what lies past it marked.
+    private static func pacingRows(_ document: ExportDocument) -> [PacingRow] {
+        var rows: [PacingRow] = []
+        var placedEnd = false
+        for segment in document.pacing {
+            if !placedEnd, segment.start >= document.minutes {
+                rows.append(.lessonEnd(document.minutes))
+                placedEnd = true
+            }
+            rows.append(.segment(segment, over: segment.end > document.minutes))
+        }
+        if !placedEnd { rows.append(.lessonEnd(document.minutes)) }
+        return rows
+    }
+
+    private enum PacingRow {
+        case segment(PacingSegment, over: Bool)
+        case lessonEnd(Int)
     }
 }
 
 extension PlanExport {
-    /// One line of a plan as the exporters see it.
-    enum Block: Equatable, Sendable {
-        case heading(String)
+    /// One line of a plan as a page shows it.
+    enum PageBlock: Equatable, Sendable {
+        case title(String)
+        /// A heading, level 2 for one that opens a section and 3 for a sub-heading.
+        case heading(String, level: Int)
         case bullet(String)
         case numbered(Int, String)
+        /// A lettered option (`a) 1/2`), shown with its letter.
+        case choice(String)
         case paragraph(String)
+        /// Blanks to write on, such as `Name: ______`.
+        case writeIn(String)
         case blank
 
         var isBullet: Bool {
@@ -379,102 +700,48 @@ extension PlanExport {
             if case .numbered = self { return true }
             return false
         }
-    }
-}
 
-extension PlanExport {
-    /// Classifies each line of a plan; a heading followed by ": text" yields a heading and a paragraph.
-    static func blocks(_ text: String, headings: [String]) -> [Block] {
-        let keys = headingKeys(headings)
-        var result: [Block] = []
-        for rawLine in LineDiff.splitLines(text) {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty {
+        var isTitle: Bool {
+            if case .title = self { return true }
+            return false
+        }
+
+        var isWriteIn: Bool {
+            if case .writeIn = self { return true }
+            return false
+        }
+    }
+
+    /// The document's blocks as a page shows them; a handout leaves out teacher-only parts and minute stamps.
+    static func pageBlocks(_ plan: PlanDocument, handout: Bool) -> [PageBlock] {
+        var result: [PageBlock] = []
+        for block in plan.blocks {
+            if handout, let reason = block.teacher, reason != .minuteStamp { continue }
+            switch block {
+            case .blank:
                 result.append(.blank)
-            } else if let (heading, rest) = heading(in: line, keys: keys) {
-                result.append(.heading(heading))
-                if let rest { result.append(.paragraph(rest)) }
-            } else if let item = bullet(in: line) {
-                result.append(.bullet(item))
-            } else if let (number, item) = numbered(in: line) {
-                result.append(.numbered(number, item))
-            } else {
-                result.append(.paragraph(line))
+            case .title(let text):
+                // A handout page prints its own Name / Date / Class lines.
+                if handout && PlanText(text: text, teacher: nil).isWriteIn { continue }
+                result.append(.title(text))
+            case .heading(let heading):
+                result.append(.heading(handout ? heading.plainText : heading.text, level: heading.opensSection ? 2 : 3))
+            case .item(let item):
+                let text = handout ? MinuteText.withoutStamps(item.text) : item.text
+                switch item.kind {
+                case .numbered: result.append(.numbered(item.number ?? 1, text))
+                case .bulleted: result.append(.bullet(text))
+                case .lettered: result.append(.choice("\(item.marker) \(text)"))
+                }
+            case .text(let line):
+                if line.isWriteIn {
+                    if handout, line.text.lowercased().hasPrefix("name") { continue }
+                    result.append(.writeIn(line.text))
+                } else {
+                    result.append(.paragraph(handout ? MinuteText.withoutStamps(line.text) : line.text))
+                }
             }
         }
         return result
-    }
-
-    /// Lower-cased forms a heading may be written in: in full, and without a trailing "(…)".
-    static func headingKeys(_ headings: [String]) -> [String] {
-        var keys: [String] = []
-        for heading in headings {
-            let full = heading.trimmingCharacters(in: .whitespaces).lowercased()
-            guard !full.isEmpty else { continue }
-            keys.append(full)
-            if full.hasSuffix(")"), let open = full.lastIndex(of: "(") {
-                let base = full[..<open].trimmingCharacters(in: .whitespaces)
-                if !base.isEmpty { keys.append(base) }
-            }
-        }
-        // Longest first, so "warm-up (5 min)" wins over "warm-up" and the split keeps the whole heading.
-        return keys.sorted { $0.count > $1.count }
-    }
-
-    /// The heading a short line names, after dropping "#", "**", "1)"/"1." numbering and a trailing colon.
-    static func heading(in line: String, keys: [String]) -> (String, String?)? {
-        guard line.count <= headingLengthLimit else { return nil }
-        var text = Substring(line)
-        while text.hasPrefix("#") { text = text.dropFirst() }
-        text = Substring(text.replacingOccurrences(of: "**", with: ""))
-        text = Substring(text.trimmingCharacters(in: .whitespaces))
-        if let (_, rest) = numberPrefix(text) { text = rest }
-        while let last = text.last, last == ":" || last.isWhitespace { text = text.dropLast() }
-        guard !text.isEmpty else { return nil }
-
-        let lower = text.lowercased()
-        for key in keys where lower.hasPrefix(key) {
-            // Compare on the lower-cased text, then cut the original at the same character count;
-            // fall back to the whole line when lower-casing changed the length.
-            guard lower.count == text.count else { return lower == key ? (String(text), nil) : nil }
-            let after = text.dropFirst(key.count)
-            guard let next = after.first else { return (String(text), nil) }
-            if next.isLetter || next.isNumber { continue }
-            let trimmed = after.drop { $0.isWhitespace }
-            if trimmed.first == ":" {
-                let rest = trimmed.dropFirst().trimmingCharacters(in: .whitespaces)
-                return (String(text.prefix(key.count)), rest.isEmpty ? nil : rest)
-            }
-            // "Differentiation is key." is a sentence about a section, not the section's heading.
-            if let end = text.last, end == "." || end == "?" || end == "!" { return nil }
-            return (String(text), nil)
-        }
-        return nil
-    }
-
-    /// The text of a "-", "*" or "•" item; "**bold**" and "---" are not items.
-    static func bullet(in line: String) -> String? {
-        guard let first = line.first, first == "-" || first == "*" || first == "•" else { return nil }
-        let after = line.dropFirst()
-        guard first == "•" || after.first?.isWhitespace == true else { return nil }
-        let item = after.trimmingCharacters(in: .whitespaces)
-        return item.isEmpty ? nil : item
-    }
-
-    /// The number and text of a "1." or "1)" item.
-    static func numbered(in line: String) -> (Int, String)? {
-        guard let (number, rest) = numberPrefix(Substring(line)), !rest.isEmpty else { return nil }
-        return (number, String(rest))
-    }
-
-    /// Splits "12) text" or "12. text" into 12 and "text"; the marker must be followed by a space.
-    private static func numberPrefix(_ text: Substring) -> (Int, Substring)? {
-        let digits = text.prefix { $0.isASCII && $0.isNumber }
-        guard (1...3).contains(digits.count), let number = Int(digits) else { return nil }
-        let afterDigits = text.dropFirst(digits.count)
-        guard let marker = afterDigits.first, marker == "." || marker == ")" else { return nil }
-        let afterMarker = afterDigits.dropFirst()
-        guard let space = afterMarker.first, space.isWhitespace else { return nil }
-        return (number, afterMarker.drop { $0.isWhitespace })
     }
 }

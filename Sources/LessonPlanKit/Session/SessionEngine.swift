@@ -392,9 +392,10 @@ public actor SessionEngine {
                 if keep != .always { ended.kept = kept }
                 if kept { ended.version = state.nextVersionNumber }
             case .plan:
-                let report = framework.check(output, lessonMinutes: request.inputs.minutes)
+                let plan = framework.document(of: output)
+                let report = framework.check(plan, lessonMinutes: request.inputs.minutes)
                 let level = ReadingMeasure(
-                    studentText: framework.studentFacingText(of: output), band: request.inputs.grade)
+                    studentText: framework.studentFacingText(of: plan), band: request.inputs.grade)
                 ended.check = report
                 ended.readingLevel = level
                 let kept = keep.keeps(check: report, level: level)

@@ -127,33 +127,52 @@ public enum SessionReview {
         return Mutex(formatter)
     }()
 
-    /// Everything an export needs from a session; sections and pacing are read with the plan's framework.
-    public static func document(_ state: SessionState, framework: Framework) -> ExportDocument? {
+    /// Everything an export needs from a session, read once with the plan's framework: sections, pacing, check.
+    /// - Parameter showModel: Name the model in the teacher's header.
+    public static func document(_ state: SessionState, framework: Framework, showModel: Bool = false) -> (
+        export: ExportDocument, plan: PlanDocument
+    )? {
         guard let current = state.current else { return nil }
-        let pacing = framework.pacing(of: current.text)
-        return ExportDocument(
+        let plan = framework.document(of: current.text)
+        let report = framework.check(plan, lessonMinutes: current.inputs.minutes)
+        let document = ExportDocument(
             topic: current.inputs.topic, grade: current.inputs.grade.rawValue, minutes: current.inputs.minutes,
             standards: current.inputs.standards, constraints: current.inputs.constraints, model: state.header.model,
             created: state.header.created,
             versions: state.versions.map {
                 ExportVersion(number: $0.number, command: $0.command, createdAt: $0.createdAt, text: $0.text)
             },
-            currentVersion: current.number, pacing: pacing,
-            framework: framework.name == Framework.defaultName ? "" : framework.title)
+            currentVersion: current.number, pacing: framework.pacing(of: plan),
+            framework: framework.name == Framework.defaultName ? "" : framework.title,
+            check: ExportCheck(report, framework: framework), showModel: showModel)
+        return (document, plan)
     }
 
     /// The bytes of an export in `format`, reading the plan under its framework's headings.
     /// - Throws: ``CommandError`` when there is no plan yet.
-    public static func export(_ state: SessionState, format: ExportFormat, framework: Framework) throws -> Data {
-        guard let document = document(state, framework: framework) else {
+    public static func export(_ state: SessionState, format: ExportFormat, framework: Framework, showModel: Bool = false)
+        throws -> Data
+    {
+        guard let (document, plan) = document(state, framework: framework, showModel: showModel) else {
             throw CommandError("There is no plan to export yet; generate one first.")
         }
-        return try render(document, format: format, headings: framework.headings)
+        return try render(document, plan: plan, format: format)
     }
 
-    /// The bytes of the latest student handouts in `format`.
+    /// Whether the latest handouts were made from an older plan version than the current one.
+    /// - Returns: the plan version they were made from and the current one, or nil when they match.
+    public static func staleHandouts(_ state: SessionState) -> (madeFrom: Int, current: Int)? {
+        guard let materials = state.materials.last, let made = materials.planVersion, let current = state.currentVersion,
+            made != current
+        else { return nil }
+        return (made, current)
+    }
+
+    /// The bytes of the latest student handouts in `format`, read with the framework of the plan they came from.
     /// - Throws: ``CommandError`` when `/materials` has not made any yet.
-    public static func exportMaterials(_ state: SessionState, format: ExportFormat) throws -> Data {
+    public static func exportMaterials(_ state: SessionState, format: ExportFormat, framework: Framework? = nil) throws
+        -> Data
+    {
         guard let materials = state.materials.last else {
             throw CommandError("There are no student handouts yet; type /materials to make them from the plan.")
         }
@@ -164,15 +183,17 @@ public enum SessionReview {
                 ExportVersion(
                     number: materials.number, command: "/materials", createdAt: materials.createdAt, text: materials.text)
             ],
-            currentVersion: materials.number, kind: .materials)
-        return try render(document, format: format, headings: [])
+            currentVersion: materials.number, kind: .materials, planVersion: materials.planVersion,
+            latestPlanVersion: state.currentVersion)
+        let plan = PlanDocument(parsing: materials.text, headings: framework?.headings ?? [])
+        return try render(document, plan: plan, format: format)
     }
 
-    private static func render(_ document: ExportDocument, format: ExportFormat, headings: [String]) throws -> Data {
+    private static func render(_ document: ExportDocument, plan: PlanDocument, format: ExportFormat) throws -> Data {
         switch format {
         // Markdown is read in terminals and editors as it is, so it gets the terminal's sanitiser too.
-        case .md: return Data(TerminalSanitizer.clean(PlanExport.renderMarkdown(document, headings: headings)).utf8)
-        case .html: return Data(PlanExport.renderHTML(document, headings: headings).utf8)
+        case .md: return Data(TerminalSanitizer.clean(PlanExport.renderMarkdown(document, plan: plan)).utf8)
+        case .html: return Data(PlanExport.renderHTML(document, plan: plan).utf8)
         case .json: return try PlanExport.renderJSON(document)
         }
     }

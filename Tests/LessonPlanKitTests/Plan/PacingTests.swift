@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct PacingTests {
     @Test func timedSectionsLineUpEndToEnd() {
-        let sections = PlanStructure(parsing: PlanCorpus.goodNumbered, headings: PlanCorpus.headings).sections
+        let sections = PlanDocument(parsing: PlanCorpus.goodNumbered, headings: PlanCorpus.headings).sections
         #expect(
             Pacing.segments(of: sections) == [
                 PacingSegment(heading: "Warm-Up (5 min)", start: 0, end: 5),
@@ -18,13 +18,13 @@ import Testing
     }
 
     @Test func rangesInBodiesBecomeDurations() {
-        let sections = PlanStructure(parsing: PlanCorpus.goodMarkdownRanges, headings: PlanCorpus.headings).sections
+        let sections = PlanDocument(parsing: PlanCorpus.goodMarkdownRanges, headings: PlanCorpus.headings).sections
         #expect(Pacing.segments(of: sections).map(\.minutes) == [5, 15, 15, 12, 5, 8])
         #expect(Pacing.segments(of: sections).last?.end == 60)
     }
 
     @Test func excludedSectionsTakeNoTime() {
-        let sections = PlanStructure(parsing: PlanCorpus.goodBold, headings: PlanCorpus.headings).sections
+        let sections = PlanDocument(parsing: PlanCorpus.goodBold, headings: PlanCorpus.headings).sections
         let homework = "Homework / Extension (optional)"
         #expect(Pacing.segments(of: sections).last == PacingSegment(heading: homework, start: 45, end: 65))
         #expect(Pacing.total(of: sections, excluding: [homework]) == 45)
@@ -33,7 +33,7 @@ import Testing
 
     @Test func noTimesMeansNoTotal() {
         #expect(Pacing.total(of: []) == nil)
-        let untimed = PlanStructure(parsing: PlanCorpus.untimed, headings: PlanCorpus.headings).sections
+        let untimed = PlanDocument(parsing: PlanCorpus.untimed, headings: PlanCorpus.headings).sections
         #expect(Pacing.segments(of: untimed).isEmpty)
         #expect(Pacing.total(of: untimed) == nil)
     }

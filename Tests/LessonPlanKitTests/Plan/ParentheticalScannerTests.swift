@@ -2,7 +2,7 @@ import Foundation
 @testable import LessonPlanKit
 import Testing
 
-/// `PlanStructure.withoutParentheticals` replaced the regex `\([^()]*\)`; the regex stays here as the oracle.
+/// `PlanDocument.withoutParentheticals` replaced the regex `\([^()]*\)`; the regex stays here as the oracle.
 @Suite struct ParentheticalScannerTests {
     /// What `key` did before the hand-written scanner.
     static func oracle(_ text: String) -> String {
@@ -19,7 +19,7 @@ import Testing
     ]
 
     @Test(arguments: samples) func matchesTheRegexOnSamples(_ text: String) {
-        #expect(PlanStructure.withoutParentheticals(text) == Self.oracle(text))
+        #expect(PlanDocument.withoutParentheticals(text) == Self.oracle(text))
     }
 
     /// Random strings over an alphabet heavy in parentheses, so nesting and stray brackets are common.
@@ -29,14 +29,14 @@ import Testing
         for _ in 0..<5_000 {
             let length = Int(generator.next() % 16)
             let text = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }.joined()
-            #expect(PlanStructure.withoutParentheticals(text) == Self.oracle(text), "\(text.debugDescription)")
+            #expect(PlanDocument.withoutParentheticals(text) == Self.oracle(text), "\(text.debugDescription)")
         }
     }
 
     @Test func keysOfFrameworkHeadingsAreUnchanged() throws {
         for name in PromptLibrary.builtIn.frameworkNames {
             for heading in try PromptLibrary.builtIn.framework(name).headings {
-                #expect(PlanStructure.key(heading) == PlanStructure.keyWords(Self.oracle(heading)).joined())
+                #expect(PlanDocument.key(heading) == PlanDocument.keyWords(Self.oracle(heading)).joined())
             }
         }
     }

@@ -103,3 +103,20 @@ import Testing
         #expect(zip(bands, bands.dropFirst()).allSatisfy { $0.lowerBound < $1.lowerBound && $0.upperBound < $1.upperBound })
     }
 }
+
+@Suite struct MeasuredSectionsTests {
+    @Test func aMissingSectionIsNotAmongThoseMeasured() {
+        let plan = "Guided Practice (10 min)\nLabel the leaf.\n\nCheck for Understanding\n1. What gas?\n"
+        let document = PlanDocument(parsing: plan, headings: PlanCorpus.headings)
+        let sections = ReadingLevel.measuredSections(of: document, studentFacing: ReadingLevel.studentFacingHeadings)
+        #expect(sections.present == ["Guided Practice", "Check for Understanding"])
+        #expect(sections.missing == ["Independent Practice", "Exit Ticket"])
+        #expect(ReadingLevel.studentFacingText(of: document) == "Label the leaf.\nWhat gas?")
+    }
+
+    @Test func theWrapUpsPromptsAreNotMeasuredAsCFUQuestions() {
+        let document = PlanDocument(parsing: PlanDocumentReadingTests.wrapUp, headings: PlanCorpus.headings)
+        let text = ReadingLevel.studentFacingText(of: document)
+        #expect(text.contains("Why do we multiply?") && !text.contains("Find the area of a 2 by 5 rectangle."))
+    }
+}

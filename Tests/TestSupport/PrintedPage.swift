@@ -1,0 +1,85 @@
+import Foundation
+
+/// Prints an HTML page the way a teacher's browser would, so tests assert on what prints, not the markup.
+///
+/// Uses Debian's headless `chromium` (print to PDF) and poppler's `pdftotext` and `pdftoppm`, which
+/// `scripts/setup` installs.
+public enum PrintedPage {
+    /// A tool the printout needs is missing or failed.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Prints `html` to `<name>.pdf` in `directory` with headless Chromium and returns the PDF's location.
+    /// - Throws: ``Failure`` when Chromium is missing, fails, or writes no PDF.
+    public static func pdf(html: String, name: String, in directory: URL) throws -> URL {
+        let page = directory.appending(path: "\(name).html")
+        let pdf = directory.appending(path: "\(name).pdf")
+        try Data(html.utf8).write(to: page)
+        let profile = directory.appending(path: "chromium-profile-\(name)")
+        let chromium = try executable("chromium", package: "chromium")
+        let result = try run(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--no-pdf-header-footer", "--user-data-dir=\(profile.path)", "--print-to-pdf=\(pdf.path)",
+                page.absoluteString,
+            ], in: directory)
+        guard FileManager.default.fileExists(atPath: pdf.path) else {
+            throw Failure(description: "chromium wrote no PDF (status \(result.status)): \(result.output.suffix(2000))")
+        }
+        return pdf
+    }
+
+    /// The PDF's text laid out as printed (`pdftotext -layout`).
+    public static func text(of pdf: URL) throws -> String {
+        let tool = try executable("pdftotext", package: "poppler-utils")
+        let out = pdf.deletingPathExtension().appendingPathExtension("txt")
+        let result = try run(tool, ["-layout", pdf.path, out.path], in: pdf.deletingLastPathComponent())
+        guard result.status == 0 else { throw Failure(description: "pdftotext failed: \(result.output)") }
+        return try String(contentsOf: out, encoding: .utf8)
+    }
+
+    /// The number of pages in the PDF, from its text's form feeds.
+    public static func pages(of text: String) -> Int {
+        text.split(separator: "\u{0C}", omittingEmptySubsequences: true)
+            .filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }.count
+    }
+
+    /// The PDF's first page as a PNG at 60 dpi (`pdftoppm -png -r 60 -f 1 -l 1 -singlefile`), written to `png`.
+    public static func firstPagePNG(of pdf: URL, to png: URL) throws {
+        let tool = try executable("pdftoppm", package: "poppler-utils")
+        let prefix = png.deletingPathExtension()
+        let result = try run(
+            tool, ["-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile", pdf.path, prefix.path],
+            in: pdf.deletingLastPathComponent())
+        guard result.status == 0 else { throw Failure(description: "pdftoppm failed: \(result.output)") }
+    }
+
+    private static func executable(_ name: String, package: String) throws -> URL {
+        for folder in ["/usr/bin", "/usr/local/bin", "/bin"] {
+            let url = URL(fileURLWithPath: folder).appending(path: name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        throw Failure(description: "\(name) is not installed; run scripts/setup (it installs Debian's \(package)).")
+    }
+
+    /// Runs a tool with its output in a file (Chromium is chatty), waiting for it to finish.
+    private static func run(_ tool: URL, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
+        let log = directory.appending(path: "\(tool.lastPathComponent)-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return (process.terminationStatus, output)
+    }
+}
