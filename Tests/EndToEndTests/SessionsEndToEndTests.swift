@@ -301,7 +301,7 @@ import TestSupport
         #expect(unchanged.stdout.contains("No changes; still v2."))
         binary.environment["VISUAL"] = "false"
         let failed = try await binary.run(["resume", "t"], input: "/edit\n/history\n/quit\n")
-        #expect(failed.stderr.contains("The editor exited with status 1; nothing changed, still v2."))
+        #expect(failed.stderr.contains("The editor “false” exited with status 1; nothing changed, still v2."))
         #expect(failed.stdout.contains("→ v2  3–5 · 30 min  /edit (from v1)"))
     }
 }
