@@ -173,7 +173,7 @@ final class Console: @unchecked Sendable {
 enum Footer {
     /// The footer line of a turn.
     static func text(for outcome: TurnOutcome) -> String {
-        let current = outcome.current.map { "v\($0)" } ?? "v–"
+        let still = outcome.current.map { "still v\($0)" } ?? "no plan yet"
         var parts: [String] = []
         switch outcome.status {
         case .completed:
@@ -182,11 +182,11 @@ enum Footer {
             } else if let version = outcome.version {
                 parts.append("v\(version)")
             } else {
-                parts.append("not kept, still \(current)")
+                parts.append("not kept, \(still)")
             }
-        case .incomplete: parts.append("incomplete, still \(current)")
-        case .failed: parts.append("failed, still \(current)")
-        case .cancelled: parts.append("cancelled, still \(current)")
+        case .incomplete: parts.append("incomplete, \(still)")
+        case .failed: parts.append("failed, \(still)")
+        case .cancelled: parts.append("cancelled, \(still); /retry sends it again")
         }
         if let usage = outcome.usage {
             parts.append("\(grouped(usage.inputTokens)) in / \(grouped(usage.outputTokens)) out")

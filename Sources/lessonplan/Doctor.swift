@@ -37,8 +37,8 @@ struct Doctor {
         let result = await interrupts.run { await ConnectionCheck.run(client) }
         let timing = String(format: "%.2f s", result.seconds)
         guard result.ok else {
-            console.error(result.message ?? "The check failed.")
             console.line("  failed after \(timing)")
+            console.error(result.message ?? "The check failed.")
             return 1
         }
         let head = result.secondsToHead.map { String(format: ", first response after %.2f s", $0) } ?? ""

@@ -71,6 +71,9 @@ final class InteractiveSession: @unchecked Sendable {
             await runRequest(
                 engine: engine, command: "/generate", refinement: Refinement(template: "generate", inputs: inputs),
                 interrupts: interrupts)
+            if console.stdinIsTTY, await engine.state.current != nil {
+                console.note(console.dim("Type /help for the commands, or a sentence to revise the plan (e.g. “add a partner activity”)."))
+            }
         }
         return await loop(engine: engine, reader: reader, interrupts: interrupts)
     }
@@ -106,7 +109,7 @@ final class InteractiveSession: @unchecked Sendable {
         for warning in engine.openingWarnings { console.note(warning) }
         let state = await engine.state
         let label = state.name.map { "“\($0)”" } ?? String(state.header.id.prefix(8))
-        console.note("Resumed session \(label): \(state.currentInputs.topic), \(state.versions.count) version(s).")
+        console.note("Resumed session \(label): \(state.currentInputs.topic), \(counted(state.versions.count, "version")).")
         if let current = state.current { show(current) }
         let frameworks = engine.prompts.frameworkNames
         let reader = makeLineReader(historyFile: console.stdinIsTTY ? directory.historyFile : nil) { line in

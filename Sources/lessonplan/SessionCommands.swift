@@ -157,12 +157,13 @@ struct SessionCommands {
         if parsed.has("rerun") { return await rerun(state, parsed: parsed) }
         let label = state.name.map { "“\($0)”" } ?? String(state.header.id.prefix(8))
         let inputs = state.header.inputs
-        console.line("Session \(label) · started \(SessionReview.timestamp(state.header.created)) · \(inputs.grade.rawValue) · \(inputs.minutes) min · \(inputs.topic)")
         let blocks = SessionReview.replay(state, options: options)
+        // The error comes alone, before any header: nothing is replayed.
         if let turn = options.turn, blocks.isEmpty {
             console.error("Session \(label) has no turn \(turn); it has turns 1 to \(state.turns.count).")
             return 2
         }
+        console.line("Session \(label) · started \(SessionReview.timestamp(state.header.created)) · \(inputs.grade.rawValue) · \(inputs.minutes) min · \(inputs.topic)")
         let step = parsed.has("step") && console.stdinIsTTY && console.stdoutIsTTY
         let plain = parsed.has("plain")
         for (index, block) in blocks.enumerated() {
@@ -191,7 +192,7 @@ struct SessionCommands {
             return 2
         }
         let id = await engine.state.header.id
-        console.note("Re-running \(recorded.turns.count) turn(s) of \(recorded.header.id.prefix(8)) into new session \(id.prefix(8))…")
+        console.note("Re-running \(counted(recorded.turns.count, "turn")) of \(recorded.header.id.prefix(8)) into new session \(id.prefix(8))…")
         let interrupts = Interrupts(whenIdle: {})
         let console = self.console
         let steps = await interrupts.run {

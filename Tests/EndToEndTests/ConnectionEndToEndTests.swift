@@ -355,7 +355,7 @@ import TestSupport
         let result = try await binary.run(Self.lesson + ["--max-output-tokens", "256"], input: "/quit\n")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("The answer stopped at the output limit of 256 tokens"))
-        #expect(result.stdout.contains("incomplete, still v–"))
+        #expect(result.stdout.contains("incomplete, no plan yet"))
         #expect(try ends(binary).first?["status"] as? String == "incomplete")
     }
 

@@ -159,7 +159,7 @@ import TestSupport
         // Replay shows both, the rejected repair as not kept.
         let replay = try await binary.run(["replay", String((try binary.transcriptLines().first?["id"] as? String ?? "").prefix(8)), "--plain"])
         #expect(replay.stdout.contains("(auto repair)") && replay.stdout.contains("completed, not kept (from v1)"))
-        #expect(replay.stdout.contains("✗ plan check: 2 problem(s)"))
+        #expect(replay.stdout.contains("✗ plan check: 2 problems"))
     }
 
     @Test func noRepairLeavesTheDraftAndRepairAsksOnRequest() async throws {

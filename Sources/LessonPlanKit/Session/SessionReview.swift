@@ -69,7 +69,7 @@ public enum SessionReview {
             facts.append(ended.status.rawValue)
         }
         if let check = ended.check {
-            facts.append(check.passed ? "✓ plan check" : "✗ plan check: \(check.problems.count) problem(s)")
+            facts.append(check.passed ? "✓ plan check" : "✗ plan check: \(counted(check.problems.count, "problem"))")
         }
         facts.append(String(format: "%.1f s", Double(ended.durationMs) / 1000))
         block.append("   " + facts.joined(separator: " · ") + "\n")
