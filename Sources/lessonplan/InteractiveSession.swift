@@ -72,7 +72,7 @@ final class InteractiveSession: @unchecked Sendable {
                 engine: engine, command: "/generate", refinement: Refinement(template: "generate", inputs: inputs),
                 interrupts: interrupts)
             if console.stdinIsTTY, await engine.state.current != nil {
-                console.note(console.dim("Type /help for the commands, or a sentence to revise the plan (e.g. “add a partner activity”)."))
+                console.note(console.dim("Type /help for commands, or a plain sentence to revise the plan."))
             }
         }
         return await loop(engine: engine, reader: reader, interrupts: interrupts)
