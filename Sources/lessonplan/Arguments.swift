@@ -10,8 +10,9 @@ struct FlagSpec {
 }
 
 /// A command line that cannot be used, with what to type instead.
-struct UsageError: Error {
+struct UsageError: Error, LocalizedError {
     let message: String
+    var errorDescription: String? { message }
 }
 
 /// Flags and positional arguments of one invocation.

@@ -58,6 +58,13 @@ final class Console: @unchecked Sendable {
         emit(1, String(decoding: data, as: UTF8.self))
     }
 
+    /// Prints an exported document: byte-exact when a program reads a page or data, sanitised on a terminal.
+    func document(_ data: Data, format: ExportFormat) {
+        var data = data
+        if data.last != UInt8(ascii: "\n") { data.append(UInt8(ascii: "\n")) }
+        if !format.isReadable, !stdoutIsTTY { raw(data) } else { out(String(decoding: data, as: UTF8.self)) }
+    }
+
     /// Writes one piece of a streamed answer; a CR split from its LF across pieces is still a line end.
     func stream(_ piece: String) {
         stopWaiting()
@@ -166,81 +173,5 @@ final class Console: @unchecked Sendable {
             }
             return nil
         }
-    }
-}
-
-/// Formats the lines after a turn: version, tokens, seconds and the plan check, then one line per problem.
-enum Footer {
-    /// The footer line of a turn.
-    static func text(for outcome: TurnOutcome) -> String {
-        let still = outcome.current.map { "still v\($0)" } ?? "no plan yet"
-        var parts: [String] = []
-        switch outcome.status {
-        case .completed:
-            if let materials = outcome.materials {
-                parts.append("handouts \(materials)")
-            } else if let version = outcome.version {
-                parts.append("v\(version)")
-            } else {
-                parts.append("not kept, \(still)")
-            }
-        case .incomplete: parts.append("incomplete, \(still)")
-        case .failed: parts.append("failed, \(still)")
-        case .cancelled: parts.append("cancelled, \(still); /retry sends it again")
-        }
-        if let usage = outcome.usage {
-            parts.append("\(grouped(usage.inputTokens)) in / \(grouped(usage.outputTokens)) out")
-        }
-        parts.append(String(format: "%.1f s", outcome.seconds))
-        if outcome.notSaved != nil { parts.append("not saved") }
-        if !outcome.streamed { parts.append("not streamed") }
-        if let check = outcome.check, outcome.kept != false {
-            parts.append(check.passed ? "✓ plan check" : "✗ plan check: \(check.problems.count == 1 ? "1 problem" : "\(check.problems.count) problems")")
-        }
-        return "── " + parts.joined(separator: " · ")
-    }
-
-    /// The footer, then the plan check's problems one short line each, then why a follow-up was kept or not.
-    static func lines(for outcome: TurnOutcome) -> [String] {
-        var lines = [text(for: outcome)]
-        if outcome.kept != false {
-            lines += outcome.problems.map { "   ✗ \($0)" }
-        }
-        if let note = outcome.keepNote { lines.append("   \(note)") }
-        return lines
-    }
-
-    /// The line announcing an automatic turn.
-    static func text(for followUp: FollowUp) -> String {
-        switch followUp {
-        case .repair(let draft, let problems):
-            let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
-            return "── repairing v\(draft) once: asking for the same plan without its \(count)…"
-        case .readingLevel(let draft, let measure):
-            return "── v\(draft) reads at grade \(measure.gradeText); grades \(measure.band.rawValue) expect \(measure.expectedText). Asking once more…"
-        }
-    }
-
-    /// The reading levels of the plan a /regrade started from and of the one it ended with, a line each.
-    static func levels(before: ReadingMeasure?, after: ReadingMeasure?) -> String? {
-        guard let after else { return nil }
-        func describe(_ measure: ReadingMeasure) -> String {
-            let mark = measure.grade == nil ? "" : measure.inRange ? " ✓" : " ✗"
-            return "grade \(measure.gradeText) (\(measure.band.rawValue) expects \(measure.expectedText))\(mark)"
-        }
-        var lines = ["Reading level of what students read (Flesch–Kincaid):"]
-        if let before { lines.append("   before: \(describe(before))") }
-        lines.append("   after:  \(describe(after))")
-        return lines.joined(separator: "\n")
-    }
-
-    static func grouped(_ number: Int) -> String {
-        let digits = String(number)
-        var result = ""
-        for (index, character) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(character)
-        }
-        return result
     }
 }

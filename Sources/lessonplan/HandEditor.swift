@@ -1,68 +1,35 @@
 import Foundation
 import LessonPlanKit
 
-/// `/edit`: the current plan in `$VISUAL` / `$EDITOR` (else `vi`); saving makes a new version.
+/// Opens text in `$VISUAL` / `$EDITOR` (else `vi`) for `/edit`, which decides what the result means.
 struct HandEditor {
-    let console: Console
     let environment: [String: String]
     /// Ctrl-C in the editor reaches this process too (same process group): it must not end the session.
     let interrupts: Interrupts
 
-    func edit(engine: SessionEngine, line: String) async {
-        guard let current = await engine.state.current else {
-            console.error("There is no plan to edit yet; type /generate to write one.")
-            return
-        }
-        // Editors expect a final newline; a file saved unchanged must not count as an edit.
-        let original = current.text.hasSuffix("\n") ? current.text : current.text + "\n"
-        let editor: Editor
-        do { editor = try Editor.resolve(environment) } catch {
-            console.error(error.message)
-            return
-        }
+    /// The text as the teacher saved it.
+    /// - Throws: ``UsageError`` when the editor is missing, cannot start or fails, or the file is gone.
+    func edit(_ text: String, fileName: String) throws(UsageError) -> String {
+        let editor = try Editor.resolve(environment)
         let folder = FileManager.default.temporaryDirectory.appending(path: "lessonplan-edit-\(UUID().uuidString)")
-        let file = folder.appending(path: "plan-v\(current.number).txt")
+        let file = folder.appending(path: fileName)
         defer { try? FileManager.default.removeItem(at: folder) }
         // The plan may describe real students: a private folder, a private file.
         guard (try? FileManager.default.createDirectory(
                 at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])) != nil,
             FileManager.default.createFile(
-                atPath: file.path, contents: Data(original.utf8), attributes: [.posixPermissions: 0o600])
+                atPath: file.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
         else {
-            console.error("Cannot write a temporary file for the editor; check that \(folder.deletingLastPathComponent().path) is writable.")
-            return
+            throw UsageError(message: "Cannot write a temporary file for the editor; check that \(folder.deletingLastPathComponent().path) is writable.")
         }
-        let status: Int32
-        do { status = try interrupts.ignoring { () throws(UsageError) -> Int32 in try editor.run(on: file.path, environment: environment) } } catch {
-            console.error(error.message)
-            return
-        }
+        let status = try interrupts.ignoring { () throws(UsageError) -> Int32 in try editor.run(on: file.path, environment: environment) }
         guard status == 0 else {
-            console.error("The editor “\(editor.command)” exited with status \(status); nothing changed, still v\(current.number).")
-            return
+            throw UsageError(message: "The editor “\(editor.command)” exited with status \(status).")
         }
         guard let data = try? Data(contentsOf: file) else {
-            console.error("The edited file is gone; nothing changed, still v\(current.number).")
-            return
+            throw UsageError(message: "The edited file is gone.")
         }
-        let text = String(decoding: data, as: UTF8.self)
-        guard text != original else {
-            console.line("No changes; still v\(current.number).")
-            return
-        }
-        do {
-            if let version = try await engine.handEdit(text, command: line.trimmingCharacters(in: .whitespaces)) {
-                console.line("Saved your edit as v\(version.number) (from v\(current.number)); /diff shows what changed.")
-                if let report = version.check, let framework = try? await engine.framework(of: version) {
-                    let problems = report.problems.map { "   ✗ \(framework.describe($0))" }
-                    console.line(console.dim(report.passed ? "── ✓ plan check" : "── ✗ plan check:\n" + problems.joined(separator: "\n")))
-                }
-            } else {
-                console.line("No changes; still v\(current.number).")
-            }
-        } catch {
-            console.error(error.message)
-        }
+        return String(decoding: data, as: UTF8.self)
     }
 }
 

@@ -1,14 +1,16 @@
 import Foundation
 import LessonPlanKit
-import Synchronization
 
-/// The REPL: writes the first plan, then reads slash commands until /quit or Ctrl-D.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The REPL: writes the first plan, then reads commands until /quit or Ctrl-D. At a terminal it
+/// reads line by line; from a pipe or file it reads the whole script, checks every line, then runs them.
 final class InteractiveSession: @unchecked Sendable {
     let app: App
     var console: Console { app.console }
     private var lastInterrupt: Date?
-    /// Which automatic turns follow a request; `--no-repair` and `/repair on|off` change it.
-    private var followUps = FollowUpOptions()
     /// Whether the teacher was told that quitting now loses changes a full disk kept in memory.
     private var warnedUnsaved = false
 
@@ -36,21 +38,19 @@ final class InteractiveSession: @unchecked Sendable {
             console.error(error.message)
             return 2
         }
-        followUps = Flags.followUps(from: parsed)
         let directory = settings.dataDirectory
         try? directory.prepare()
-        let frameworks = prompts.frameworkNames
-        let reader = makeLineReader(historyFile: console.stdinIsTTY ? directory.historyFile : nil) { line in
-            CommandTable.completions(for: line, frameworks: frameworks)
-        }
+        let reader = lineReader(historyFile: directory.historyFile, frameworks: prompts.frameworkNames)
+        let atTerminal = console.stdinIsTTY
 
         let inputs: LessonInputs
         let name: String?
+        let script: [String]?
         do {
             name = try app.sessionName(parsed)
-            inputs = try app.inputs(from: parsed) { question throws(UsageError) in
-                try self.ask(question, reader: reader)
-            }
+            // Questions are asked only at a terminal; a script gets the defaults, so its first line stays a command.
+            inputs = try app.inputs(from: parsed, ask: atTerminal ? { question throws(UsageError) in try self.ask(question, reader: reader) } : nil)
+            script = try checkedScript(reader)
         } catch {
             if !error.message.isEmpty { console.error(error.message) }
             return error.message.isEmpty ? 0 : 2
@@ -64,28 +64,27 @@ final class InteractiveSession: @unchecked Sendable {
             console.error(error.message)
             return 1
         }
-        let interrupts = makeInterrupts()
+        let runner = makeRunner(engine: engine, reader: reader, followUps: Flags.followUps(from: parsed))
         if settings.model.requiresKey, (settings.model.apiKey ?? "").isEmpty {
             console.error(ModelError.noKey.errorDescription ?? "")
         } else {
-            await runRequest(
-                engine: engine, command: "/generate", refinement: Refinement(template: "generate", inputs: inputs),
-                interrupts: interrupts)
-            if console.stdinIsTTY, await engine.state.current != nil {
+            await runner.run("/generate")
+            if atTerminal, await engine.state.current != nil {
                 console.note(console.dim("Type /help for commands, or a plain sentence to revise the plan."))
             }
         }
-        return await loop(engine: engine, reader: reader, interrupts: interrupts)
+        return atTerminal ? await loop(runner, reader: reader) : await play(script, reader: reader, runner: runner)
     }
 
     /// `lessonplan resume <session>`: the REPL at the session's current version, undo and history intact.
     func resume(_ arguments: [String]) async -> Int32 {
         let engine: SessionEngine
-        let directory: DataDirectory
+        let parsed: ParsedArguments
+        let reader: any LineReader
+        let script: [String]?
         do {
-            let parsed = try ParsedArguments.parse(
+            parsed = try ParsedArguments.parse(
                 arguments, specs: Flags.followUps + Flags.connection + Flags.common, command: "resume")
-            followUps = Flags.followUps(from: parsed)
             if parsed.has("help") {
                 console.out(Help.subcommand("resume") ?? "")
                 return 0
@@ -94,14 +93,15 @@ final class InteractiveSession: @unchecked Sendable {
                 throw UsageError(message: "resume needs one session: an id, an id prefix or a name (see `lessonplan sessions`).")
             }
             var (settings, prompts) = try app.settings(from: parsed)
-            directory = settings.dataDirectory
-            let store = SessionStore(directory: directory)
+            let store = SessionStore(directory: settings.dataDirectory)
             let url = try store.locate(parsed.positionals[0])
             // Without --model the session goes on with the model it was started with.
             if parsed.value("model") == nil, let session = TranscriptReader.header(of: url) {
                 settings.model.model = session.model
             }
             engine = try SessionEngine(resuming: url, store: store, prompts: prompts, client: app.client(for: settings))
+            reader = lineReader(historyFile: settings.dataDirectory.historyFile, frameworks: prompts.frameworkNames)
+            script = try checkedScript(reader)
         } catch {
             console.error(error.message)
             return 2
@@ -110,32 +110,74 @@ final class InteractiveSession: @unchecked Sendable {
         let state = await engine.state
         let label = state.name.map { "“\($0)”" } ?? String(state.header.id.prefix(8))
         console.note("Resumed session \(label): \(state.currentInputs.topic), \(counted(state.versions.count, "version")).")
-        if let current = state.current { show(current) }
-        let frameworks = engine.prompts.frameworkNames
-        let reader = makeLineReader(historyFile: console.stdinIsTTY ? directory.historyFile : nil) { line in
-            CommandTable.completions(for: line, frameworks: frameworks)
-        }
-        return await loop(engine: engine, reader: reader, interrupts: makeInterrupts())
+        if let current = state.current { console.line(ShowCommand.render(current)) }
+        let runner = makeRunner(engine: engine, reader: reader, followUps: Flags.followUps(from: parsed))
+        return console.stdinIsTTY ? await loop(runner, reader: reader) : await play(script, reader: reader, runner: runner)
     }
 
-    private func makeInterrupts() -> Interrupts {
-        Interrupts(whenIdle: { [console] in
+    private func lineReader(historyFile: URL, frameworks: [String]) -> any LineReader {
+        makeLineReader(historyFile: console.stdinIsTTY ? historyFile : nil) { line in
+            CommandTable.completions(for: line, frameworks: frameworks)
+        }
+    }
+
+    private func makeRunner(engine: SessionEngine, reader: any LineReader, followUps: FollowUpOptions) -> CommandRunner {
+        let interrupts = Interrupts(whenIdle: { [console] in
             // Only reached when stdin is not a terminal: at a terminal prompt Ctrl-C is a key.
             console.note("Interrupted.")
             exit(130)
         })
+        let host = ConsoleHost(
+            place: console.stdinIsTTY ? .terminal : .script, console: console, interrupts: interrupts,
+            environment: app.environment, reader: reader)
+        return CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: followUps))
     }
 
-    /// Asks for one missing input until the answer is valid (on a terminal) or fails once (piped).
-    private func ask(_ question: Question, reader: LineReader) throws(UsageError) -> String {
+    /// A script in a file (`lessonplan … < lesson.txt`), read whole and checked before anything is
+    /// sent: a line that names no command, or needs a terminal, stops the run before a request is paid
+    /// for. A pipe is not read ahead (the program writing it may wait for answers); its lines are
+    /// checked one by one as they arrive, before each runs.
+    /// - Returns: the script's lines, or nil when stdin is a terminal or a pipe.
+    private func checkedScript(_ reader: any LineReader) throws(UsageError) -> [String]? {
+        var status = stat()
+        guard !console.stdinIsTTY, fstat(0, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        var lines: [String] = []
+        while case .line(let line) = reader.readLine(prompt: "") {
+            if !line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { lines.append(line) }
+        }
+        let problems = CommandRunner.precheck(lines, place: .script)
+        guard problems.isEmpty else {
+            throw UsageError(message: (problems + ["Nothing was sent; fix the script and run it again."]).joined(separator: "\n"))
+        }
+        return lines
+    }
+
+    /// Runs a script line by line; a failed line does not stop the rest, but the exit status says so.
+    private func play(_ script: [String]?, reader: any LineReader, runner: CommandRunner) async -> Int32 {
+        var remaining = script ?? []
+        while true {
+            let line: String
+            if script != nil {
+                guard !remaining.isEmpty else { break }
+                line = remaining.removeFirst()
+            } else {
+                guard case .line(let next) = reader.readLine(prompt: "") else { break }
+                line = next
+            }
+            guard !line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
+            if await runner.run(line).status == .quit { break }
+        }
+        let left = await leave(runner.engine, again: true) ?? 1
+        return left != 0 ? left : runner.exitStatus
+    }
+
+    /// Asks for one missing input until the answer is valid.
+    private func ask(_ question: Question, reader: any LineReader) throws(UsageError) -> String {
         while true {
             switch reader.readLine(prompt: question.prompt) {
             case .cleared:
                 continue
             case .endOfInput, .interrupted:
-                if !console.stdinIsTTY {
-                    throw UsageError(message: "Input ended before the \(question) was given; pass --\(question) on the command line.")
-                }
                 throw UsageError(message: "")
             case .line(let text):
                 let answer = text.trimmingCharacters(in: .whitespaces).isEmpty ? (question.defaultAnswer ?? "") : text
@@ -143,23 +185,23 @@ final class InteractiveSession: @unchecked Sendable {
                     try question.check(answer)
                     return answer
                 } catch {
-                    if !console.stdinIsTTY { throw UsageError(message: error.message) }
                     console.error(error.message)
                 }
             }
         }
     }
 
-    private func loop(engine: SessionEngine, reader: LineReader, interrupts: Interrupts) async -> Int32 {
+    private func loop(_ runner: CommandRunner, reader: any LineReader) async -> Int32 {
+        let engine = runner.engine
         while true {
             let state = await engine.state
             switch reader.readLine(prompt: promptText(state)) {
             case .endOfInput:
-                if console.stdinIsTTY { console.line() }
-                return await leave(engine: engine, again: true) ?? 1
+                console.line()
+                return await leave(engine, again: true) ?? 1
             case .interrupted:
                 if let last = lastInterrupt, Date().timeIntervalSince(last) < 2 {
-                    if let status = await leave(engine: engine, again: false) { return status }
+                    if let status = await leave(engine, again: false) { return status }
                     continue
                 }
                 lastInterrupt = Date()
@@ -171,19 +213,12 @@ final class InteractiveSession: @unchecked Sendable {
                 lastInterrupt = nil
                 guard !input.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
                 for line in commands(in: input, reader: reader) {
-                    let action: CommandAction
-                    do {
-                        action = try CommandTable.parse(line, context: await engine.commandContext)
-                    } catch {
-                        console.error(error.message)
+                    let outcome = await runner.run(line)
+                    if outcome.status == .quit {
+                        if let status = await leave(engine, again: false) { return status }
                         break
                     }
-                    let unsavedBefore = await engine.unsavedRecords
-                    if await perform(action, line: line, engine: engine, interrupts: interrupts) == false {
-                        if let status = await leave(engine: engine, again: false) { return status }
-                        break
-                    }
-                    await reportSaving(engine: engine, before: unsavedBefore, action: action)
+                    if outcome.status == .failed { break }
                 }
             }
         }
@@ -191,7 +226,7 @@ final class InteractiveSession: @unchecked Sendable {
 
     /// The commands in one input: itself, unless it is a paste of several slash commands, which
     /// run one after another only when the teacher says so (each may be a paid request).
-    private func commands(in input: String, reader: LineReader) -> [String] {
+    private func commands(in input: String, reader: any LineReader) -> [String] {
         let lines = input.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
         guard lines.count > 1, lines.allSatisfy({ $0.hasPrefix("/") }) else { return [input] }
@@ -205,220 +240,6 @@ final class InteractiveSession: @unchecked Sendable {
         return lines
     }
 
-    /// Carries out one command; returns false when the session should end.
-    private func perform(_ action: CommandAction, line: String, engine: SessionEngine, interrupts: Interrupts) async -> Bool {
-        let state = await engine.state
-        switch action {
-        case .quit:
-            return false
-        case .help(let command):
-            if let command, let text = try? CommandTable.helpText(for: command) {
-                console.line(text)
-            } else {
-                console.line(CommandTable.helpText())
-            }
-        case .show(let number):
-            guard let version = number.flatMap(state.version) ?? state.current else {
-                console.error("There is no plan yet; type /generate to write one.")
-                return true
-            }
-            show(version)
-        case .history:
-            console.out(History.render(state))
-        case .undo:
-            do {
-                let target = try await engine.undo()
-                // Automatic turns are recorded as "(auto repair)"; do not wrap them in a second pair.
-                let command = target.command.hasPrefix("(") ? String(target.command.dropFirst().dropLast()) : target.command
-                console.line("Back to v\(target.number) (\(command)); /show prints it.")
-            } catch {
-                console.error(error.message)
-            }
-        case .refine(let refinement):
-            await runRequest(
-                engine: engine, command: line.trimmingCharacters(in: .whitespaces), refinement: refinement,
-                interrupts: interrupts)
-        case .repair:
-            await repair(engine: engine, command: line.trimmingCharacters(in: .whitespaces), interrupts: interrupts)
-        case .autoRepair(let on):
-            followUps.repair = on
-            console.line(
-                on
-                    ? "Automatic repair is on: a plan that fails the check is repaired once."
-                    : "Automatic repair is off: plans that fail the check are shown as they are; /repair fixes one.")
-        case .check:
-            await QualityViews(console: console).check(engine: engine)
-        case .pacing:
-            await QualityViews(console: console).pacing(engine: engine)
-        case .level:
-            await QualityViews(console: console).level(engine: engine)
-        case .frameworks:
-            await QualityViews(console: console).frameworks(engine: engine)
-        case .exportMaterials(let format, let path):
-            Exporter(console: console, prompts: engine.prompts).exportMaterials(state, format: format, to: path, force: false)
-        case .save(let name):
-            do {
-                let written = try await engine.save()
-                if written > 0 {
-                    console.line("Wrote the \(written) change(s) that could not be saved before; nothing is lost.")
-                }
-                if let name {
-                    try await engine.rename(name)
-                    console.line("Saved as “\(name)”; `lessonplan resume \"\(name)\"` reopens it.")
-                } else if written == 0 {
-                    console.line("Everything is saved already; /save <name> also names the session.")
-                }
-            } catch {
-                console.error(error.message)
-            }
-        case .export(let format, let path):
-            Exporter(console: console, prompts: engine.prompts).export(state, format: format, to: path, force: false)
-        case .diff(let from, let to):
-            diff(state, from: from, to: to)
-        case .edit:
-            await HandEditor(console: console, environment: app.environment, interrupts: interrupts).edit(engine: engine, line: line)
-        case .copy:
-            copy(state)
-        case .retry:
-            await runSingle(.retry, engine: engine, interrupts: interrupts)
-        case .continueDraft:
-            await runSingle(.continueDraft, engine: engine, interrupts: interrupts)
-        }
-        return true
-    }
-
-    /// Prints one version under a one-line label.
-    private func show(_ version: PlanVersion) {
-        let lost = version.parentLost ? " · made from v\(version.parent ?? 0), whose line is damaged" : ""
-        console.line(console.dim("── v\(version.number) · \(version.command) · \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min\(lost)"))
-        console.out(version.text.hasSuffix("\n") ? version.text : version.text + "\n")
-    }
-
-    /// `/diff [A [B]]`: defaults to the current version against the one it was made from.
-    private func diff(_ state: SessionState, from: Int?, to: Int?) {
-        guard let current = state.current else {
-            console.error("There is no plan yet; type /generate to write one.")
-            return
-        }
-        let new = to.flatMap(state.version) ?? current
-        guard let old = from.flatMap(state.version) ?? new.parent.flatMap(state.version) else {
-            console.error("v\(new.number) is the first version, so there is nothing to compare it with; try /diff 1 \(state.versions.count).")
-            return
-        }
-        console.line(console.dim("── v\(old.number) → v\(new.number)"))
-        console.out(DiffRendering.render(old: old.text, new: new.text) + "\n")
-    }
-
-    /// `/copy`: OSC 52 asks the terminal to put the text on the clipboard, even over SSH.
-    private func copy(_ state: SessionState) {
-        guard let current = state.current else {
-            console.error("There is no plan to copy yet; type /generate to write one.")
-            return
-        }
-        guard console.stdoutIsTTY else {
-            console.error("/copy needs a terminal; use /export md FILE to save the plan instead.")
-            return
-        }
-        console.copyToClipboard(current.text)
-        console.line("Copied v\(current.number) to the clipboard (through the terminal's OSC 52; if nothing arrives, your terminal may need clipboard access turned on).")
-    }
-
-    /// Streams a request and its automatic follow-ups to the terminal, each turn ending with its footer.
-    private func runRequest(
-        engine: SessionEngine, command: String, refinement: Refinement, interrupts: Interrupts
-    ) async {
-        let console = self.console
-        let printed = Printed()
-        let options = followUps
-        let result = await interrupts.run {
-            await engine.request(command: command, refinement: refinement, options: options) { update in
-                Self.render(update, console: console, printed: printed, waiting: refinement.kind == .materials ? "writing the handouts…" : "writing the plan…")
-            }
-        }
-        if let levels = Footer.levels(before: result.levelBefore, after: result.levelAfter) {
-            console.line(levels)
-        }
-        let first = result.first
-        guard first.status == .completed else { return }
-        if refinement.template == StandardsCommand.templates[0] {
-            let standards = StandardsAlignment.items(refinement.inputs.standards)
-            let final = await engine.state.current?.text ?? first.text
-            let missing = StandardsAlignment.unquoted(standards, in: final)
-            if missing.isEmpty {
-                console.line("✓ Every standard is quoted word for word.")
-            } else {
-                for standard in missing { console.line("✗ Not quoted word for word: “\(standard)”") }
-            }
-        }
-        if refinement.kind == .materials {
-            let plan = await engine.state.current
-            let headings = (try? await engine.framework(of: plan).headings) ?? []
-            let notes = StudentMaterials.teacherNotes(first.text, headings: headings)
-            if notes.isEmpty {
-                console.line(
-                    "✓ Checked the handouts for \(StudentMaterials.checkedFor): none found. /export materials html FILE writes a printable page.")
-            } else {
-                for note in notes { console.line("✗ \(MaterialsNotes.describe(note))") }
-                console.line("The printable page (/export materials html FILE) leaves these out; /materials makes new handouts.")
-            }
-        }
-    }
-
-    /// `/repair`: one request to fix what the check found in the current plan.
-    private func repair(engine: SessionEngine, command: String, interrupts: Interrupts) async {
-        let console = self.console
-        let printed = Printed()
-        let outcome = await interrupts.run {
-            await engine.repair(command: command) { update in
-                Self.render(update, console: console, printed: printed, waiting: "repairing the plan…")
-            }
-        }
-        if outcome == nil, let current = await engine.state.current {
-            console.line("v\(current.number) passes the plan check; there is nothing to repair.")
-        }
-    }
-
-    /// Shows one piece of progress: streamed text, a turn's footer, or the line before an automatic turn.
-    /// `/retry` and `/continue`: one turn, shown like any other.
-    private func runSingle(_ turn: Turn, engine: SessionEngine, interrupts: Interrupts) async {
-        let console = self.console
-        let printed = Printed()
-        _ = await interrupts.run {
-            let outcome = await turn.run(on: engine) { progress in
-                Self.render(.turn(progress), console: console, printed: printed, waiting: "writing the plan…")
-            }
-            Self.render(.ended(outcome), console: console, printed: printed, waiting: "")
-            return outcome
-        }
-    }
-
-    private static func render(_ update: RequestProgress, console: Console, printed: Printed, waiting: String) {
-        switch update {
-        case .turn(.waiting): console.startWaiting(waiting)
-        case .turn(.retrying(let wait)):
-            console.stopWaiting()
-            if printed.needsNewline { console.out("\n") }
-            console.note(wait.description)
-        case .turn(.text(let text)):
-            printed.record(text)
-            console.stream(text)
-        case .turn(.notice(let message)): console.note(message)
-        case .ended(let outcome):
-            console.stopWaiting()
-            console.endStream()
-            if printed.needsNewline { console.out("\n") }
-            printed.reset()
-            if outcome.status != .completed, let message = outcome.message {
-                console.error(message)
-            }
-            if outcome.status != .failed || outcome.seconds > 0 {
-                for line in Footer.lines(for: outcome) { console.line(console.dim(line)) }
-            }
-        case .followUp(let followUp):
-            console.line(console.dim(Footer.text(for: followUp)))
-        }
-    }
-
     private func promptText(_ state: SessionState) -> String {
         let inputs = state.currentInputs
         let version = state.currentVersion.map { "v\($0)" } ?? "no plan"
@@ -426,28 +247,18 @@ final class InteractiveSession: @unchecked Sendable {
         return "lessonplan [\(inputs.grade.rawValue) · \(inputs.minutes) min · \(version)\(framework)]> "
     }
 
-    /// Says once when a command left changes unwritten (a full disk), and when earlier ones got written.
-    private func reportSaving(engine: SessionEngine, before: Int, action: CommandAction) async {
-        let after = await engine.unsavedRecords
-        if after > before, let problem = await engine.saveProblem {
-            console.error(problem.message)
-        } else if before > 0, after == 0, !action.isSave {
-            console.note("The \(before) change(s) that could not be saved before are written now; nothing is lost.")
-        }
-    }
-
     /// Ends the session, unless changes are still unwritten: those are written if the disk
     /// allows; if not, at a terminal the first /quit only warns, and otherwise the exit is 1.
     /// - Parameter again: whether there is no second chance (input ended).
     /// - Returns: the exit status, or nil to stay in the session.
-    private func leave(engine: SessionEngine, again: Bool) async -> Int32? {
+    private func leave(_ engine: SessionEngine, again: Bool) async -> Int32? {
         let unsaved = await engine.unsavedRecords
         guard unsaved > 0 else {
             farewell(await engine.state)
             return 0
         }
         if (try? await engine.save()) != nil {
-            console.note("The \(unsaved) change(s) that could not be saved before are written now; nothing is lost.")
+            console.note("Written now: the \(counted(unsaved, "change")) that could not be saved before; nothing is lost.")
             farewell(await engine.state)
             return 0
         }
@@ -455,10 +266,10 @@ final class InteractiveSession: @unchecked Sendable {
         let path = engine.transcriptURL.path
         if console.stdinIsTTY, !again, !warnedUnsaved {
             warnedUnsaved = true
-            console.error("\(unsaved) change(s) could not be written to \(path) and are lost if you quit now; free some space and type /save, or /export md FILE to keep the plan elsewhere, or /quit again to leave without them.")
+            console.error("Could not write \(counted(unsaved, "change")) to \(path), lost if you quit now; free some space and type /save, or /export md FILE to keep the plan elsewhere, or /quit again to leave without them.")
             return nil
         }
-        console.error("\(unsaved) change(s) could not be written to \(path) and are lost\(reason).")
+        console.error("Could not write \(counted(unsaved, "change")) to \(path)\(reason); \(unsaved == 1 ? "it is" : "they are") lost.")
         return 1
     }
 
@@ -466,48 +277,5 @@ final class InteractiveSession: @unchecked Sendable {
         guard console.stdinIsTTY else { return }
         let id = state.header.id.prefix(8)
         console.note(console.dim("Session \(id) is saved; `lessonplan resume \(id)` continues it."))
-    }
-}
-
-/// Remembers whether streamed text ended mid-line, so the footer starts on its own line.
-final class Printed: Sendable {
-    private let last = Mutex<Character?>(nil)
-
-    func record(_ text: String) {
-        last.withLock { $0 = text.last ?? $0 }
-    }
-
-    /// Forgets the last character, for the next turn's text.
-    func reset() {
-        last.withLock { $0 = nil }
-    }
-
-    var needsNewline: Bool {
-        last.withLock { $0 != nil && $0 != "\n" }
-    }
-}
-
-/// `/history`: one line per version, the current one marked.
-enum History {
-    static func render(_ state: SessionState) -> String {
-        guard !state.versions.isEmpty else { return "No versions yet; type /generate to write the first plan.\n" }
-        var lines: [String] = []
-        for version in state.versions {
-            let marker = version.number == state.currentVersion ? "→" : " "
-            let from = version.parent.map { version.parentLost ? " (from v\($0), whose line is damaged)" : " (from v\($0))" } ?? ""
-            let replacing = version.draft.map { ", replacing v\($0)" } ?? ""
-            let framework = version.framework == Framework.defaultName ? "" : " · \(version.framework)"
-            lines.append(
-                "\(marker) v\(version.number)  \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min\(framework)  \(TerminalSanitizer.cleanLine(version.command, limit: 60))\(replacing)\(from)")
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-extension CommandAction {
-    /// `/save` reports what it wrote itself.
-    var isSave: Bool {
-        if case .save = self { return true }
-        return false
     }
 }

@@ -154,7 +154,7 @@ struct SessionCommands {
             console.error(error.message)
             return 2
         }
-        if parsed.has("rerun") { return await rerun(state, parsed: parsed) }
+        if parsed.has("rerun") { return await rerun(state, parsed: parsed, only: options.turn) }
         let label = state.name.map { "“\($0)”" } ?? String(state.header.id.prefix(8))
         let inputs = state.header.inputs
         let blocks = SessionReview.replay(state, options: options)
@@ -176,12 +176,24 @@ struct SessionCommands {
         return 0
     }
 
-    private func rerun(_ recorded: SessionState, parsed: ParsedArguments) async -> Int32 {
+    /// `replay --rerun`: the requests behind the session's versions sent again into a new session
+    /// through the same runner as the REPL, each compared with what was recorded.
+    private func rerun(_ recorded: SessionState, parsed: ParsedArguments, only: Int?) async -> Int32 {
+        if let only, !recorded.turns.contains(where: { $0.started.turn == only }) {
+            console.error("Session \(recorded.header.id.prefix(8)) has no turn \(only); it has turns 1 to \(recorded.turns.count).")
+            return 2
+        }
         let engine: SessionEngine
+        let model: String
         do {
             var (settings, prompts) = try app.settings(from: parsed)
             if parsed.value("model") == nil, app.environment["LESSONPLAN_MODEL"] == nil {
                 settings.model.model = recorded.header.model
+            }
+            model = settings.model.model
+            // No session is made for a re-run that could not send anything.
+            if settings.model.requiresKey, (settings.model.apiKey ?? "").isEmpty {
+                throw UsageError(message: ModelError.noKey.errorDescription ?? "No API key.")
             }
             engine = try SessionEngine(
                 newSessionWith: recorded.header.inputs, name: nil, store: SessionStore(directory: settings.dataDirectory),
@@ -192,18 +204,20 @@ struct SessionCommands {
             return 2
         }
         let id = await engine.state.header.id
-        console.note("Re-running \(counted(recorded.turns.count, "turn")) of \(recorded.header.id.prefix(8)) into new session \(id.prefix(8))…")
+        let scope = only.map { "turn \($0) (after the turns it revised)" } ?? counted(recorded.turns.count, "turn")
+        console.note("Re-running \(scope) of \(recorded.header.id.prefix(8)) with \(TerminalSanitizer.cleanLine(model, limit: 40)) into new session \(id.prefix(8))…")
         let interrupts = Interrupts(whenIdle: {})
         let console = self.console
+        let host = ConsoleHost(place: .rerun, console: console, interrupts: interrupts, environment: app.environment)
+        let runner = CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: Flags.followUps(from: parsed)))
         let steps = await interrupts.run {
-            await SessionRerun.run(recorded, in: engine, options: Flags.followUps(from: parsed)) { turn, progress in
-                if case .waiting = progress { console.note("→ turn \(turn)") }
+            await SessionRerun.run(recorded, runner: runner, only: only) { turn, command in
+                console.note("→ turn \(turn) · \(TerminalSanitizer.cleanLine(command, limit: 60))")
             }
         }
         var failures = 0
         for step in steps {
-            let title = "── turn \(step.turn) · \(step.command)"
-            console.line(StyledText(title, style: .bold))
+            console.line(StyledText("── turn \(step.turn) · \(TerminalSanitizer.cleanLine(step.command, limit: 60))", style: .bold))
             guard let outcome = step.outcome else {
                 console.line("   skipped: \(step.note ?? "")")
                 continue
@@ -219,7 +233,7 @@ struct SessionCommands {
             }
         }
         console.note("New session \(id.prefix(8)) holds the re-run; `lessonplan replay \(id.prefix(8))` walks it.")
-        return failures == 0 ? 0 : 1
+        return failures == 0 && runner.exitStatus == 0 ? 0 : 1
     }
 
     /// `lessonplan export <session> --format md|html|json [-o FILE] [--force]`.
@@ -238,13 +252,9 @@ struct SessionCommands {
             }
             let state = try load(parsed.positionals[0])
             let prompts = (try? app.settings(from: parsed).1) ?? .builtIn
-            let exporter = Exporter(console: console, prompts: prompts)
-            let path = parsed.value("o") ?? parsed.value("output")
-            let written =
-                parsed.has("materials")
-                ? exporter.exportMaterials(state, format: format, to: path, force: parsed.has("force"))
-                : exporter.export(
-                    state, format: format, to: path, force: parsed.has("force"), showModel: parsed.has("show-model"))
+            let written = Exporter(console: console, prompts: prompts).export(
+                state, format: format, materials: parsed.has("materials"), to: parsed.value("o") ?? parsed.value("output"),
+                force: parsed.has("force"), showModel: parsed.has("show-model"))
             return written ? 0 : 1
         } catch {
             console.error(error.message)

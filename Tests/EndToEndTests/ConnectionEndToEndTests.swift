@@ -214,7 +214,8 @@ import TestSupport
         try await server.script([.plan, .cut(afterDeltas: 5), .plan])
         let result = try await binary.run(Self.lesson, input: "/shorten 30\n/retry\n/history\n/quit\n")
 
-        #expect(result.status == 0, "\(result.stderr)")
+        // The cut turn did not complete; /retry then did, but the script saw a failed turn: exit 1.
+        #expect(result.status == 1, "\(result.stderr)")
         // The partial answer stays on screen, under the footer that says nothing changed.
         let cut = try #require(result.stdout.range(of: "── v1")?.upperBound)
         #expect(result.stdout[cut...].contains("Learning Objective\nStudents will be"))
@@ -243,7 +244,8 @@ import TestSupport
         ])
         let result = try await binary.run(Self.lesson, input: "/shorten 30\n/continue\n/show\n/quit\n")
 
-        #expect(result.status == 0, "\(result.stderr)")
+        // The first answer stopped early; /continue finished it, but the script saw a turn that did not complete.
+        #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("the partial text is kept as a draft: /continue finishes it"))
         #expect(result.stdout.contains("incomplete, still v1"))
         #expect(result.stdout.contains("── v2 · /continue · 6–8 · 30 min\nLearning Objective\nStudents will explain the tides.\nMaterials\n- A globe\n"))
@@ -263,7 +265,8 @@ import TestSupport
         let binary = try LessonplanBinary(baseURL: server.baseURL)
         defer { binary.removeHome() }
         let result = try await binary.run(Self.lesson, input: "/retry\n/continue\n/quit\n")
-        #expect(result.status == 0)
+        // Both lines are rejected (nothing to retry or continue).
+        #expect(result.status == 1)
         #expect(result.stderr.contains("Nothing to retry: the last request completed"))
         #expect(result.stderr.contains("Nothing to continue"))
         #expect(try await server.requests().count == 1)
@@ -283,7 +286,8 @@ import TestSupport
         running.closeInput()
         let result = try await running.wait()
 
-        #expect(result.status == 0, "\(result.stderr)")
+        // The cancelled turn did not complete.
+        #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("Cancelled; the plan is unchanged."))
         #expect(result.stdout.contains("── v2"))
         let ends = try ends(binary)
@@ -353,7 +357,8 @@ import TestSupport
         defer { binary.removeHome() }
         try await server.script([.llama])
         let result = try await binary.run(Self.lesson + ["--max-output-tokens", "256"], input: "/quit\n")
-        #expect(result.status == 0, "\(result.stderr)")
+        // The answer stopped at the limit: a turn that did not complete.
+        #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("The answer stopped at the output limit of 256 tokens"))
         #expect(result.stdout.contains("incomplete, no plan yet"))
         #expect(try ends(binary).first?["status"] as? String == "incomplete")

@@ -82,7 +82,8 @@ import TestSupport
         try await upstream.script([.incomplete(text: "## Learning Objective\nStudents will explain how pla")])
         let result = try await binary.run(Self.lesson + ["--endpoint", endpoint(worker)], input: "/continue\n/quit\n")
 
-        #expect(result.status == 0, "\(result.stderr)")
+        // The first answer stopped early (a turn that did not complete), so the script exits 1.
+        #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("the proxy at --endpoint may set max_output_tokens itself (the original demo's worker uses 900 when none is sent"))
         #expect(result.stderr.contains("/continue finishes it"))
         #expect(result.stdout.contains("incomplete, no plan yet"))

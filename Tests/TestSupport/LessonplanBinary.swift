@@ -55,6 +55,15 @@ public struct LessonplanBinary: Sendable {
         return try await running.wait(timeout: timeout)
     }
 
+    /// Runs to completion with stdin read from a regular file, as `lessonplan … < lesson.txt` does.
+    public func run(_ arguments: [String], stdinFile: URL, timeout: Duration = .seconds(60)) async throws -> Result {
+        let running = try start(
+            ["-c", #"file=$1; shift; exec "$@" < "$file""#, "sh", stdinFile.path, url.path] + arguments,
+            executable: URL(fileURLWithPath: "/bin/sh"))
+        running.closeInput()
+        return try await running.wait(timeout: timeout)
+    }
+
     /// Runs to completion and reports the process's peak resident memory (its high-water mark,
     /// as the kernel counts it in `wait4`'s rusage), in MiB.
     ///

@@ -30,4 +30,79 @@ public enum PlanFixtures {
         10) Homework / Extension (optional)
         Watch the tide for a week.
         """
+
+    /// A plan in the default framework that passes the check for a lesson of `minutes` (at least 25):
+    /// a 5-minute warm-up and timed sections whose minutes add up exactly. `number` is written into
+    /// its last line, so a test can tell answers apart.
+    public static func passing(minutes: Int, number: Int = 1, topic: String = "Tides") -> String {
+        let rest = minutes - 5
+        let direct = rest * 3 / 10
+        let guided = rest / 4
+        let cfu = rest / 10
+        let exit = rest / 10
+        let independent = rest - direct - guided - cfu - exit
+        let t2 = 5 + direct
+        let t3 = t2 + guided
+        let t4 = t3 + independent
+        let t5 = t4 + cfu
+        return """
+            Learning Objective
+            Students will be able to explain the key ideas of \(topic) and apply them to a new example.
+
+            Materials
+            - Slides or board notes on \(topic)
+            - Exit ticket slips
+
+            Warm-Up (5 min)
+            - Minutes 0–5: Quick-write: what do you already know about \(topic)? Pair-share two ideas.
+
+            Direct Instruction
+            (\(direct) min)
+            - Minutes 5–\(t2): Introduce the key vocabulary with one worked example; pause for questions.
+
+            Guided Practice
+            (\(guided) min)
+            - Minutes \(t2)–\(t3): In pairs, students work through two examples while the teacher circulates.
+
+            Independent Practice
+            (\(independent) min)
+            - Minutes \(t3)–\(t4): Students complete three practice items on their own.
+
+            Differentiation
+            - Support: sentence frames and a labelled diagram.
+            - Extension: students write their own example and explain it to a partner.
+
+            Check for Understanding
+            (\(cfu) min)
+            - Minutes \(t4)–\(t5):
+            1. What is the main idea of \(topic)?
+            2. How does the worked example show it?
+            3. Where could you see this outside school?
+
+            Exit Ticket
+            (\(exit) min)
+            - Minutes \(t5)–\(minutes):
+            1. One thing I learned…
+            2. One question I still have…
+            3. One way I could use this…
+
+            Homework / Extension (optional)
+            - Find one real-world example of \(topic) and describe it in two sentences.
+
+            Plan #\(number), \(minutes) minutes in total.
+            """
+    }
+
+    /// The lesson length a request's prompt asks for ("Duration: 45 minutes", "in 30 minutes instead of").
+    public static func requestedMinutes(in body: Data) -> Int? {
+        let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        let input = object?["input"] as? String ?? ""
+        for pattern in [#"in (\d+) minutes instead of"#, #"Duration: (\d+) minutes"#, #"exactly (\d+) minutes"#] {
+            if let range = input.range(of: pattern, options: .regularExpression) {
+                let digits = input[range].filter(\.isNumber)
+                return Int(digits)
+            }
+        }
+        return nil
+    }
 }

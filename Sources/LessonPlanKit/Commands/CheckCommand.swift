@@ -1,14 +1,57 @@
 import Foundation
 
 /// `/check`: the full plan check of the current plan, as the footer only summarises it.
-public enum CheckCommand: SlashCommand {
+public struct CheckCommand: Command, Equatable {
     public static let name = "check"
     public static let usage = "/check"
     public static let summary = "the full plan check: headings, pacing, warm-up, CFU questions, exit ticket"
     public static let details = "The check runs after every turn and is saved with it; the footer lists its problems in one line each."
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+    public init() {}
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
-        return .check
+        return Self()
+    }
+
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        guard let current = await run.currentPlan() else { return .failed }
+        let framework: Framework
+        do { framework = try await run.engine.framework(of: current) } catch {
+            run.host.error(error.message)
+            return .failed
+        }
+        run.host.show(Self.report(of: current, framework: framework))
+        return .done
+    }
+
+    /// What `/check` prints: counts, then each problem worst first.
+    public static func report(of version: PlanVersion, framework: Framework) -> StyledText {
+        let document = framework.document(of: version.text)
+        let report = framework.check(document, lessonMinutes: version.inputs.minutes)
+        var text = StyledText(
+            "── plan check of v\(version.number) · \(framework.name) framework · \(version.inputs.minutes)-minute lesson\n",
+            style: .dim)
+        var lines: [String] = []
+        let found = Set(document.sections.map(\.heading))
+        lines.append("Headings: \(found.count) of \(framework.headings.count) present.")
+        if let paced = report.pacedMinutes {
+            lines.append("Pacing: the timed sections add up to \(paced) of \(report.lessonMinutes) minutes.")
+        }
+        if let heading = framework.cfuHeading, let section = document.section(heading) {
+            lines.append("\(heading): \(PlanChecker.countItems(section.body)) questions (at least \(framework.cfuQuestions)).")
+        }
+        if let heading = framework.exitTicketHeading, let section = document.section(heading) {
+            lines.append("\(heading): \(PlanChecker.countItems(section.body)) prompts (exactly \(framework.exitTicketPrompts)).")
+        }
+        if report.passed {
+            lines.append("✓ The plan passes the check.")
+        } else {
+            lines.append("✗ \(counted(report.problems.count, "problem")), worst first:")
+            lines += ExportCheck(report, framework: framework).problems.map { "  ✗ \($0)" }
+            lines.append("/repair asks once for a plan without them; it is kept only if it checks better.")
+        }
+        text.append(lines.joined(separator: "\n"))
+        return text
     }
 }

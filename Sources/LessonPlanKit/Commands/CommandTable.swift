@@ -3,7 +3,7 @@ import Foundation
 /// The one list of slash commands: dispatch, `/help` and Tab completion all read it.
 public enum CommandTable {
     // Key paths into these metatypes (`all.map(\.name)`) crash the 6.3.1 compiler; use closures.
-    public static let all: [any SlashCommand.Type] = [
+    public static let all: [any Command.Type] = [
         GenerateCommand.self,
         ShortenCommand.self,
         LengthenCommand.self,
@@ -32,22 +32,31 @@ public enum CommandTable {
     ]
 
     /// The command with this name (without the slash), if any.
-    public static func command(named name: String) -> (any SlashCommand.Type)? {
+    public static func command(named name: String) -> (any Command.Type)? {
         all.first { $0.name == name.lowercased() }
     }
 
     /// Parses one line typed at the prompt. A line without a leading slash is a free-form revision.
     /// - Throws: ``CommandError`` for an unknown command, bad arguments, or a command that needs a plan first.
-    public static func parse(_ line: String, context: CommandContext) throws(CommandError) -> CommandAction {
+    public static func parse(_ line: String, context: CommandContext) throws(CommandError) -> any Command {
+        let (command, arguments) = try resolve(line)
+        if command.needsPlan, context.currentVersion == nil {
+            if command.name == ReviseCommand.name, !isSlashed(line) {
+                throw CommandError("There is no plan to revise yet; type /generate to write one.")
+            }
+            throw CommandError("/\(command.name) needs a plan first; type /generate to write one.")
+        }
+        return try command.parse(arguments, context: context)
+    }
+
+    /// The command a line names and its arguments, without looking at the session: what can be
+    /// checked before anything is sent.
+    /// - Throws: ``CommandError`` for a name that is not a command, with the nearest one.
+    public static func resolve(_ line: String) throws(CommandError) -> (command: any Command.Type, arguments: String) {
         var trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         // `help`, `quit`, `exit` and `?` alone are what a newcomer types to get help or out: never a paid revision.
         if let command = bareWords[trimmed.lowercased()] { trimmed = command }
-        guard trimmed.hasPrefix("/") else {
-            guard context.currentVersion != nil else {
-                throw CommandError("There is no plan to revise yet; type /generate to write one.")
-            }
-            return try ReviseCommand.parse(trimmed, context: context)
-        }
+        guard trimmed.hasPrefix("/") else { return (ReviseCommand.self, trimmed) }
         let body = trimmed.dropFirst()
         let name = String(body.prefix { !$0.isWhitespace })
         let arguments = body.dropFirst(name.count).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -55,10 +64,11 @@ public enum CommandTable {
             let hint = suggestion(for: name).map { "did you mean /\($0)? " } ?? ""
             throw CommandError("/\(name) is not a command; \(hint)type /help to list them.")
         }
-        if command.needsPlan, context.currentVersion == nil {
-            throw CommandError("/\(command.name) needs a plan first; type /generate to write one.")
-        }
-        return try command.parse(arguments, context: context)
+        return (command, arguments)
+    }
+
+    private static func isSlashed(_ line: String) -> Bool {
+        line.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("/")
     }
 
     /// The lines that run a command without the slash.
@@ -118,7 +128,8 @@ public enum CommandTable {
             command.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.summary
         }
         lines.append("")
-        lines.append("Any line that does not start with / asks for that change, like /revise.")
+        lines.append("Any line that does not start with / asks for that change, like /revise;")
+        lines.append("help, ?, quit and exit typed alone run /help and /quit.")
         lines.append("Ctrl-C cancels a request (connecting, waiting, retrying or streaming); Ctrl-C twice, Ctrl-D or /quit leaves.")
         return lines.joined(separator: "\n")
     }

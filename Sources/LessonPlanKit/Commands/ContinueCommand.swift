@@ -1,7 +1,7 @@
 import Foundation
 
 /// `/continue`: finish a plan that stopped at the output limit, joining the two parts into one version.
-public enum ContinueCommand: SlashCommand {
+public struct ContinueCommand: Command, Equatable {
     public static let name = "continue"
     public static let templates = ["continue"]
     public static let usage = "/continue"
@@ -10,11 +10,17 @@ public enum ContinueCommand: SlashCommand {
         "The model is shown the draft and asked to write only the rest; draft and rest become one new version."
     public static let needsPlan = false
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+    public init() {}
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
         guard context.draftCommand != nil else {
             throw CommandError("Nothing to continue: /continue finishes a plan that stopped early, and the last answer did not.")
         }
-        return .continueDraft
+        return Self()
+    }
+
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        await run.single { engine, progress in await engine.continueDraft(progress: progress) }
     }
 }

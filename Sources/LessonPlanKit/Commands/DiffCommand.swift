@@ -1,24 +1,52 @@
 import Foundation
 
 /// `/diff [A [B]]`: what changed between two versions.
-public enum DiffCommand: SlashCommand {
+public struct DiffCommand: Command, Equatable {
     public static let name = "diff"
     public static let usage = "/diff [A [B]]"
     public static let summary = "show what changed between versions (default: previous and current)"
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+    /// The older version; nil for the one the newer was made from.
+    public let from: Int?
+    /// The newer version; nil for the current one.
+    public let to: Int?
+
+    public init(from: Int?, to: Int?) {
+        self.from = from
+        self.to = to
+    }
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         let parts = arguments.split(separator: " ").map(String.init)
         switch parts.count {
         case 0:
-            return .diff(from: nil, to: nil)
+            return Self(from: nil, to: nil)
         case 1:
-            return .diff(from: try ShowCommand.parseVersion(parts[0], context: context), to: nil)
+            return Self(from: try ShowCommand.parseVersion(parts[0], context: context), to: nil)
         case 2:
-            return .diff(
+            return Self(
                 from: try ShowCommand.parseVersion(parts[0], context: context),
                 to: try ShowCommand.parseVersion(parts[1], context: context))
         default:
             throw CommandError("/diff takes at most two versions, e.g. /diff 1 3.")
         }
+    }
+
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        let state = await run.engine.state
+        guard let current = state.current else {
+            run.host.error("There is no plan yet; type /generate to write one.")
+            return .failed
+        }
+        let new = to.flatMap(state.version) ?? current
+        guard let old = from.flatMap(state.version) ?? new.parent.flatMap(state.version) else {
+            run.host.error(
+                "v\(new.number) is the first version, so there is nothing to compare it with; try /diff 1 \(state.versions.count).")
+            return .failed
+        }
+        var text = StyledText("── v\(old.number) → v\(new.number)\n", style: .dim)
+        text.append(DiffRendering.render(old: old.text, new: new.text))
+        run.host.show(text)
+        return .done
     }
 }

@@ -1,27 +1,39 @@
 import Foundation
 
-/// `/differentiate [ell|iep|advanced|all]`: stronger supports for some learners, same objective.
-public enum DifferentiateCommand: SlashCommand {
+/// `/differentiate [ell] [iep] [advanced] | all`: stronger supports for some learners, same objective.
+public struct DifferentiateCommand: RequestCommand, Equatable {
     public static let name = "differentiate"
     public static let templates = ["differentiate"]
-    public static let usage = "/differentiate [ell|iep|advanced|all]"
+    public static let usage = "/differentiate [ell|iep|advanced|all]…"
     public static let summary = "strengthen supports for those learners (default all) without lowering the objective"
+    public static let details = "Name one focus or several, e.g. /differentiate ell iep."
 
     /// The focuses and how the prompt names them.
     static let focuses: [(key: String, description: String)] = [
         ("ell", "English language learners"),
         ("iep", "students with IEPs or 504 plans"),
         ("advanced", "advanced learners who need more challenge"),
-        ("all", "English language learners, students with IEPs or 504 plans, and advanced learners"),
     ]
-    public static var argumentCompletions: [String] { focuses.map(\.key) }
+    public static var argumentCompletions: [String] { focuses.map(\.key) + ["all"] }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
-        let key = arguments.isEmpty ? "all" : arguments.lowercased()
-        guard let focus = focuses.first(where: { $0.key == key }) else {
-            throw CommandError("“\(arguments)” is not a focus for /differentiate; use ell, iep, advanced or all.")
+    public let refinement: Refinement
+
+    public init(refinement: Refinement) { self.refinement = refinement }
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+        let words = arguments.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "+" }).map(String.init)
+            .filter { $0 != "and" }
+        var chosen: [(key: String, description: String)] = []
+        for word in words where word != "all" {
+            guard let focus = focuses.first(where: { $0.key == word }) else {
+                throw CommandError("“\(word)” is not a focus for /differentiate; use ell, iep, advanced or all (several are fine).")
+            }
+            if !chosen.contains(where: { $0.key == focus.key }) { chosen.append(focus) }
         }
-        return .refine(
-            Refinement(template: templates[0], inputs: context.inputs, values: ["focus": focus.description]))
+        if chosen.isEmpty { chosen = focuses }
+        let names = chosen.map(\.description)
+        let description =
+            names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + (names.count > 2 ? "," : "") + " and " + names.last!
+        return Self(refinement: Refinement(template: templates[0], inputs: context.inputs, values: ["focus": description]))
     }
 }

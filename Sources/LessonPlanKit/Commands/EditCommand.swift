@@ -1,13 +1,48 @@
 import Foundation
 
 /// `/edit`: fix the plan by hand in `$VISUAL` / `$EDITOR`.
-public enum EditCommand: SlashCommand {
+public struct EditCommand: Command, Equatable {
     public static let name = "edit"
     public static let usage = "/edit"
     public static let summary = "edit the plan yourself in $VISUAL / $EDITOR (vi); saving makes a new version"
+    public static let needsTerminal = true
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+    public init() {}
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
-        return .edit
+        return Self()
+    }
+
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        guard let current = await run.currentPlan() else { return .failed }
+        // Editors expect a final newline; a file saved unchanged must not count as an edit.
+        let original = current.text.hasSuffix("\n") ? current.text : current.text + "\n"
+        let edited: String
+        do { edited = try await run.host.edit(original, fileName: "plan-v\(current.number).txt") } catch {
+            run.host.error("\(error.message) Nothing changed; still v\(current.number).")
+            return .failed
+        }
+        guard edited != original else {
+            run.host.show(StyledText("No changes; still v\(current.number)."))
+            return .done
+        }
+        do {
+            guard let version = try await run.engine.handEdit(edited, command: run.line) else {
+                run.host.show(StyledText("No changes; still v\(current.number)."))
+                return .done
+            }
+            var text = StyledText("Saved your edit as v\(version.number) (from v\(current.number)); /diff shows what changed.\n")
+            if let report = version.check, let framework = try? await run.engine.framework(of: version) {
+                let problems = report.problems.map { "   ✗ \(framework.describe($0))" }
+                text.append(report.passed ? "── ✓ plan check" : "── ✗ plan check:\n" + problems.joined(separator: "\n"), style: .dim)
+            }
+            run.host.show(text)
+            run.host.deliver(.plan)
+            return .done
+        } catch {
+            run.host.error(error.message)
+            return .failed
+        }
     }
 }

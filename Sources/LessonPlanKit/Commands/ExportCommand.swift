@@ -1,24 +1,127 @@
 import Foundation
 
-/// `/export [materials] md|html|json [FILE]`: the current plan, or the latest handouts, as a document.
-public enum ExportCommand: SlashCommand {
+/// `/export [materials] md|html|json [FILE] [--force]`: the current plan, or the latest handouts, as a document.
+public struct ExportCommand: Command, Equatable {
     public static let name = "export"
-    public static let usage = "/export [materials] md|html|json [FILE]"
+    public static let usage = "/export [materials] md|html|json [FILE] [--force]"
     public static let summary = "write the plan (or the handouts) as Markdown, a printable HTML page, or JSON"
-    public static let details = "An existing FILE is not overwritten; choose another name or use `lessonplan export … --force`."
+    public static let details = """
+        Without FILE, Markdown and JSON are printed and an HTML page is written to <topic>-v<N>.html in the current
+        folder. An existing file is kept: at a terminal you are asked whether to replace it; elsewhere add --force.
+        """
     public static var argumentCompletions: [String] { ExportFormat.allCases.map { $0.rawValue } + ["materials"] }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
-        var rest = arguments
-        let materials = rest.lowercased() == "materials" || rest.lowercased().hasPrefix("materials ")
-        if materials { rest = String(rest.dropFirst("materials".count)).trimmingCharacters(in: .whitespaces) }
-        let parts = rest.split(separator: " ", maxSplits: 1).map(String.init)
-        guard let first = parts.first, let format = ExportFormat(text: first) else {
+    public let format: ExportFormat
+    /// The handouts instead of the plan.
+    public let materials: Bool
+    /// The file as typed; nil to print (Markdown, JSON) or to write the default file (HTML).
+    public let path: String?
+    /// Replace the file if it exists.
+    public let force: Bool
+
+    public init(format: ExportFormat, materials: Bool = false, path: String? = nil, force: Bool = false) {
+        self.format = format
+        self.materials = materials
+        self.path = path
+        self.force = force
+    }
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+        var words = arguments.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let force = words.contains("--force")
+        words.removeAll { $0 == "--force" }
+        let materials = words.first?.lowercased() == "materials"
+        if materials { words.removeFirst() }
+        guard let first = words.first, let format = ExportFormat(text: first) else {
             let example = materials ? "/export materials md" : "/export md"
             throw CommandError("/export needs a format: \(example), html or json, then an optional file name.")
         }
-        let given = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil
-        let path = given?.isEmpty == true ? nil : given
-        return materials ? .exportMaterials(format: format, path: path) : .export(format: format, path: path)
+        let rest = words.dropFirst().joined(separator: " ")
+        if rest.hasPrefix("-") {
+            throw CommandError("“\(rest)” is not an option of /export; the only one is --force (replace the file).")
+        }
+        return Self(format: format, materials: materials, path: rest.isEmpty ? nil : rest, force: force)
+    }
+
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        let state = await run.engine.state
+        let data: Data
+        do {
+            data = try Self.document(state, format: format, materials: materials, prompts: run.engine.prompts)
+        } catch {
+            run.host.error(error.message)
+            return .failed
+        }
+        if materials, let stale = SessionReview.staleHandouts(state) {
+            run.host.note(
+                StyledText(
+                    "These handouts were made from v\(stale.madeFrom), but the plan is now v\(stale.current); the page says so. Type /materials to make new ones."))
+        }
+        let what = materials ? "the handouts" : "v\(state.currentVersion ?? 0)"
+        guard let target = path ?? defaultFile(state) else {
+            run.host.deliver(.document(data, format))
+            return .done
+        }
+        let expanded = (target as NSString).expandingTildeInPath
+        let url = (expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded) : run.host.workingDirectory.appending(path: expanded))
+            .standardizedFileURL
+        var replace = force
+        while true {
+            do {
+                try PrivateFiles.write(data, to: url, replace: replace)
+                run.host.note(StyledText("Wrote \(format.rawValue.uppercased()) of \(what) to \(url.path)."))
+                return .done
+            } catch {
+                if case .exists = error, !replace, run.host.place.isTerminal,
+                    run.host.confirm("\(url.path) already exists. Replace it? [y/N] ")
+                {
+                    replace = true
+                    continue
+                }
+                if case .exists = error, run.host.place.isTerminal {
+                    run.host.show(StyledText("Kept \(url.path) as it was; nothing written."))
+                    return .done
+                }
+                if case .exists = error {
+                    run.host.error(error.message)
+                } else {
+                    run.host.error("Cannot write \(url.path): check that the folder exists, is writable and has space.")
+                }
+                return .failed
+            }
+        }
+    }
+
+    /// Where a page goes when no file is named: a page poured onto a terminal helps nobody.
+    private func defaultFile(_ state: SessionState) -> String? {
+        guard format == .html else { return nil }
+        let topic = (materials ? state.materials.last?.inputs.topic : nil) ?? state.currentInputs.topic
+        let number = materials ? state.materials.last?.planVersion ?? state.currentVersion ?? 0 : state.currentVersion ?? 0
+        return "\(Self.slug(topic))-v\(number)\(materials ? "-handouts" : "").html"
+    }
+
+    /// A file-name-safe form of a topic: lower case letters and digits joined by hyphens, at most 40 characters.
+    static func slug(_ topic: String) -> String {
+        let words = topic.lowercased().split { !($0.isLetter || $0.isNumber) || !$0.isASCII }
+        var slug = ""
+        for word in words {
+            let next = slug.isEmpty ? String(word) : slug + "-" + word
+            if next.count > 40 { break }
+            slug = next
+        }
+        return slug.isEmpty ? "lesson-plan" : slug
+    }
+
+    /// The bytes of the plan (or its latest handouts), read with its own framework's headings.
+    public static func document(
+        _ state: SessionState, format: ExportFormat, materials: Bool, prompts: PromptLibrary, showModel: Bool = false
+    ) throws -> Data {
+        if materials {
+            let made = state.materials.last?.planVersion.flatMap(state.version)
+            let framework = try prompts.framework(made?.framework ?? state.currentFramework)
+            return try SessionReview.exportMaterials(state, format: format, framework: framework)
+        }
+        let framework = try prompts.framework(state.currentFramework)
+        return try SessionReview.export(state, format: format, framework: framework, showModel: showModel)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `/framework [name]`: which lesson structure the plan follows, and converting it to another.
-public enum FrameworkCommand: SlashCommand {
+public struct FrameworkCommand: Command, Equatable {
     public static let name = "framework"
     public static let templates = ["convert"]
     public static let usage = "/framework [name]"
@@ -12,21 +12,44 @@ public enum FrameworkCommand: SlashCommand {
         """
     public static let needsPlan = false
 
+    /// The request that rewrites the plan; nil to list the frameworks.
+    public let refinement: Refinement?
+
+    public init(refinement: Refinement?) { self.refinement = refinement }
+
     public static func argumentCompletions(frameworks: [String]) -> [String] { frameworks }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
-        guard !arguments.isEmpty else { return .frameworks }
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+        guard !arguments.isEmpty else { return Self(refinement: nil) }
         let name = arguments.lowercased()
         guard context.frameworks.contains(name) else {
             throw CommandError(
                 "“\(arguments)” is not a framework; use \(context.frameworks.joined(separator: ", ")).")
         }
         guard context.currentVersion != nil else {
-            return .refine(Refinement(template: GenerateCommand.templates[0], inputs: context.inputs, framework: name))
+            return Self(refinement: Refinement(template: GenerateCommand.templates[0], inputs: context.inputs, framework: name))
         }
         guard name != context.framework else {
             throw CommandError("The plan already follows the \(name) framework; name another one (/framework lists them).")
         }
-        return .refine(Refinement(template: templates[0], inputs: context.inputs, framework: name))
+        return Self(refinement: Refinement(template: templates[0], inputs: context.inputs, framework: name))
+    }
+
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        if let refinement { return await run.request(refinement) }
+        let prompts = run.engine.prompts
+        let current = await run.engine.state.currentFramework
+        var lines: [String] = []
+        for name in prompts.frameworkNames {
+            let marker = name == current ? "→" : " "
+            if let framework = try? prompts.framework(name) {
+                lines.append("\(marker) \(name.padding(toLength: 16, withPad: " ", startingAt: 0))\(framework.headings.joined(separator: " · "))")
+            } else {
+                lines.append("\(marker) \(name)")
+            }
+        }
+        lines.append("/framework NAME rewrites the plan in that structure.")
+        run.host.show(StyledText(lines.joined(separator: "\n")))
+        return .done
     }
 }

@@ -1,7 +1,11 @@
 import Foundation
 
 /// `/lengthen [minutes]`: the same lesson with more time.
-public enum LengthenCommand: SlashCommand {
+public struct LengthenCommand: RequestCommand, Equatable {
+    public let refinement: Refinement
+
+    public init(refinement: Refinement) { self.refinement = refinement }
+
     public static let name = "lengthen"
     public static let templates = ["lengthen"]
     public static let usage = "/lengthen [minutes]"
@@ -9,7 +13,7 @@ public enum LengthenCommand: SlashCommand {
     public static let details =
         "Without a number the new length is one and a half times the current one, rounded to 5 and at most 180."
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         let current = context.inputs.minutes
         let target: Int
         if arguments.isEmpty {
@@ -25,6 +29,6 @@ public enum LengthenCommand: SlashCommand {
         }
         var inputs = context.inputs
         inputs.minutes = target
-        return .refine(Refinement(template: templates[0], inputs: inputs))
+        return Self(refinement: Refinement(template: templates[0], inputs: inputs))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// `/level`: how hard the student-facing text of the plan is to read, against the band's range.
-public enum LevelCommand: SlashCommand {
+/// `/level`: the reading level of the current plan's student-facing text against its band.
+public struct LevelCommand: Command, Equatable {
     public static let name = "level"
     public static let usage = "/level"
     public static let summary = "reading level (Flesch–Kincaid) of what students read, against the band's range"
@@ -10,8 +10,41 @@ public enum LevelCommand: SlashCommand {
         /regrade measures the new plan and, if it misses its band's range, asks once more with the measured level.
         """
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+    public init() {}
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
-        return .level
+        return Self()
+    }
+
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        guard let current = await run.currentPlan() else { return .failed }
+        let framework: Framework
+        do { framework = try await run.engine.framework(of: current) } catch {
+            run.host.error(error.message)
+            return .failed
+        }
+        run.host.show(Self.report(of: current, framework: framework))
+        return .done
+    }
+
+    /// What `/level` prints, naming only the sections it measured.
+    public static func report(of version: PlanVersion, framework: Framework) -> StyledText {
+        let document = framework.document(of: version.text)
+        let measure = ReadingMeasure(studentText: framework.studentFacingText(of: document), band: version.inputs.grade)
+        let sections = ReadingLevel.measuredSections(of: document, studentFacing: framework.studentFacingHeadings)
+        let measured = sections.present.isEmpty ? "no student-facing section" : sections.present.joined(separator: ", ")
+        let missing = sections.missing.isEmpty ? "" : " · not in the plan: \(sections.missing.joined(separator: ", "))"
+        var text = StyledText("── reading level of v\(version.number) · measured: \(measured)\(missing)\n", style: .dim)
+        guard measure.grade != nil else {
+            text.append("There is no student-facing text to measure in v\(version.number) (the sections students read are empty or missing).")
+            return text
+        }
+        let verdict =
+            measure.inRange
+            ? "✓ within the \(measure.expectedText) expected for grades \(measure.band.rawValue)"
+            : "✗ outside the \(measure.expectedText) expected for grades \(measure.band.rawValue)"
+        text.append("Flesch–Kincaid grade \(measure.gradeText) over \(measure.words) words of student-facing text; \(verdict).")
+        return text
     }
 }

@@ -1,15 +1,51 @@
 import Foundation
 
 /// `/materials`: the plan's student handouts, with nothing meant only for the teacher.
-public enum MaterialsCommand: SlashCommand {
+public struct MaterialsCommand: RequestCommand, Equatable {
     public static let name = "materials"
     public static let templates = ["materials"]
     public static let usage = "/materials"
     public static let summary = "student handouts from the plan (tasks, questions, exit ticket), no teacher notes"
     public static let details = "The handouts are kept beside the plan, not as a version of it; /export materials md|html|json [FILE] writes them."
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+    public let refinement: Refinement
+
+    public init(refinement: Refinement) { self.refinement = refinement }
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
-        return .refine(Refinement(template: templates[0], inputs: context.inputs, kind: .materials))
+        return Self(refinement: Refinement(template: templates[0], inputs: context.inputs, kind: .materials))
+    }
+
+    /// Sends the request, then checks the handouts for anything meant only for the teacher.
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        let (outcome, result) = await run.requestResult(refinement, waiting: "writing the handouts…")
+        guard result.first.status == .completed else { return outcome }
+        let plan = await run.engine.state.current
+        let headings = (try? await run.engine.framework(of: plan).headings) ?? []
+        let notes = StudentMaterials.teacherNotes(result.first.text, headings: headings)
+        if notes.isEmpty {
+            run.host.show(
+                StyledText("✓ Checked the handouts for \(StudentMaterials.checkedFor): none found. /export materials html FILE writes a printable page."))
+        } else {
+            for note in notes { run.host.show(StyledText("✗ \(MaterialsNotes.describe(note))")) }
+            run.host.show(StyledText("The printable page (/export materials html FILE) leaves these out; /materials makes new handouts."))
+        }
+        return outcome
+    }
+}
+
+/// The `/materials` check's findings in words: what each teacher-only part is.
+public enum MaterialsNotes {
+    public static func describe(_ note: TeacherNote) -> String {
+        switch note.reason {
+        case .heading:
+            let under = note.linesUnder == 0 ? "" : note.linesUnder == 1 ? " and the line under it" : " and the \(note.linesUnder) lines under it"
+            return "Teacher-only section: “\(note.line)”\(under)"
+        case .underHeading, .label:
+            return "Looks meant for the teacher: \(note.line)"
+        case .minuteStamp:
+            return "Minute stamp (the teacher's timing): \(note.line)"
+        }
     }
 }

@@ -1,13 +1,32 @@
 import Foundation
 
-/// `/pacing`: the lesson as a timeline, one bar per timed section.
-public enum PacingCommand: SlashCommand {
+/// `/pacing`: the current plan's pacing as a timeline against the lesson's length.
+public struct PacingCommand: Command, Equatable {
     public static let name = "pacing"
     public static let usage = "/pacing"
     public static let summary = "draw the lesson as a timeline: one bar per section, labelled with its minutes"
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+    public init() {}
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
-        return .pacing
+        return Self()
+    }
+
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        guard let current = await run.currentPlan() else { return .failed }
+        let framework: Framework
+        do { framework = try await run.engine.framework(of: current) } catch {
+            run.host.error(error.message)
+            return .failed
+        }
+        let document = framework.document(of: current.text)
+        var text = StyledText("── pacing of v\(current.number) · \(current.inputs.minutes)-minute lesson\n", style: .dim)
+        text.append(
+            PacingChart.render(
+                framework.pacing(of: document), lessonMinutes: current.inputs.minutes,
+                untimed: framework.untimedSections(of: document), width: run.host.columns))
+        run.host.show(text)
+        return .done
     }
 }

@@ -1,14 +1,20 @@
 import Foundation
 
 /// `/quit`: leave; everything is already saved.
-public enum QuitCommand: SlashCommand {
+public struct QuitCommand: Command, Equatable {
     public static let name = "quit"
     public static let usage = "/quit"
     public static let summary = "leave (Ctrl-D too); the session is already saved"
     public static let needsPlan = false
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+    public init() {}
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
-        return .quit
+        return Self()
+    }
+
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        CommandOutcome(status: .quit)
     }
 }

@@ -1,7 +1,11 @@
 import Foundation
 
 /// `/regrade <band>`: the same lesson for another grade band.
-public enum RegradeCommand: SlashCommand {
+public struct RegradeCommand: RequestCommand, Equatable {
+    public let refinement: Refinement
+
+    public init(refinement: Refinement) { self.refinement = refinement }
+
     public static let name = "regrade"
     public static let templates = ["regrade", "level"]
     public static let usage = "/regrade <band>"
@@ -9,7 +13,7 @@ public enum RegradeCommand: SlashCommand {
     public static let details = "The band is written as K–2, 3–5, 6–8 or 9–12 (3-5, 3 to 5 or a single grade such as 4 work too)."
     public static var argumentCompletions: [String] { GradeBand.allCases.map(\.rawValue) }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard !arguments.isEmpty else {
             throw CommandError("/regrade needs a grade band; type e.g. /regrade 3–5 (K–2, 3–5, 6–8 or 9–12).")
         }
@@ -20,6 +24,6 @@ public enum RegradeCommand: SlashCommand {
         }
         var inputs = context.inputs
         inputs.grade = band
-        return .refine(Refinement(template: templates[0], inputs: inputs))
+        return Self(refinement: Refinement(template: templates[0], inputs: inputs))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `/repair [on|off]`: fix the plan's problems now, or turn the automatic repair on or off.
-public enum RepairCommand: SlashCommand {
+public struct RepairCommand: Command, Equatable {
     public static let name = "repair"
     public static let templates = ["repair"]
     public static let usage = "/repair [on|off]"
@@ -14,17 +14,48 @@ public enum RepairCommand: SlashCommand {
     // `/repair on|off` works before the first plan; a repair itself needs one, checked in `parse`.
     public static let needsPlan = false
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+    /// nil: repair now; true or false: turn the automatic repair on or off.
+    public let automatic: Bool?
+
+    public init(automatic: Bool?) { self.automatic = automatic }
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         switch arguments.lowercased() {
-        case "on": return .autoRepair(true)
-        case "off": return .autoRepair(false)
+        case "on": return Self(automatic: true)
+        case "off": return Self(automatic: false)
         case "":
             guard context.currentVersion != nil else {
                 throw CommandError("/repair needs a plan first; type /generate to write one.")
             }
-            return .repair
+            return Self(automatic: nil)
         default:
             throw CommandError("“\(arguments)” is not an option of /repair; type /repair, /repair on or /repair off.")
         }
+    }
+
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        if let automatic {
+            run.settings.followUps.repair = automatic
+            run.host.show(
+                StyledText(
+                    automatic
+                        ? "Automatic repair is on: a plan that fails the check is repaired once."
+                        : "Automatic repair is off: plans that fail the check are shown as they are; /repair fixes one."))
+            return .done
+        }
+        let engine = run.engine
+        let host = run.host
+        let line = run.line
+        let outcome = await host.cancellable {
+            await engine.repair(command: line) { update in host.progress(update, waiting: "repairing the plan…") }
+        }
+        guard let outcome else {
+            if let current = await engine.state.current {
+                host.show(StyledText("v\(current.number) passes the plan check; there is nothing to repair."))
+            }
+            return .done
+        }
+        if outcome.status == .completed { host.deliver(.plan) }
+        return CommandOutcome(status: outcome.status == .completed ? .done : .failed, turns: [outcome])
     }
 }

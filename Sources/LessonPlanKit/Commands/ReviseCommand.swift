@@ -1,7 +1,11 @@
 import Foundation
 
 /// `/revise <text>`, and any line without a slash: a change asked for in the teacher's own words.
-public enum ReviseCommand: SlashCommand {
+public struct ReviseCommand: RequestCommand, Equatable {
+    public let refinement: Refinement
+
+    public init(refinement: Refinement) { self.refinement = refinement }
+
     public static let name = "revise"
     public static let templates = ["revise"]
     public static let usage = "/revise <text>"
@@ -9,13 +13,13 @@ public enum ReviseCommand: SlashCommand {
     /// Longest request accepted, the same limit as the optional inputs.
     static let limit = LessonInputs.optionalFieldLimit
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard !arguments.isEmpty else {
             throw CommandError("/revise needs the change you want, e.g. /revise add a think-pair-share.")
         }
         guard arguments.count <= limit else {
             throw CommandError("That request is \(arguments.count) characters long; keep it to \(limit).")
         }
-        return .refine(Refinement(template: templates[0], inputs: context.inputs, values: ["request": arguments]))
+        return Self(refinement: Refinement(template: templates[0], inputs: context.inputs, values: ["request": arguments]))
     }
 }

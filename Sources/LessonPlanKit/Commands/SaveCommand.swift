@@ -1,16 +1,40 @@
 import Foundation
 
 /// `/save [name]`: write anything a full disk kept in memory, and name the session so it can be resumed by name.
-public enum SaveCommand: SlashCommand {
+public struct SaveCommand: Command, Equatable {
     public static let name = "save"
     public static let usage = "/save [name]"
     public static let summary = "name this session to resume it by name; alone, write what a full disk kept unsaved"
     public static let needsPlan = false
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
-        guard !arguments.isEmpty else { return .save(name: nil) }
-        do { return .save(name: try SessionStore.validName(arguments)) } catch {
+    /// The session's new name, if one was given.
+    public let sessionName: String?
+
+    public init(sessionName: String?) { self.sessionName = sessionName }
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+        guard !arguments.isEmpty else { return Self(sessionName: nil) }
+        do { return Self(sessionName: try SessionStore.validName(arguments)) } catch {
             throw CommandError(error.errorDescription ?? "That name cannot be used.")
+        }
+    }
+
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        do {
+            let written = try await run.engine.save()
+            if written > 0 {
+                run.host.show(StyledText("Wrote the \(counted(written, "change")) that could not be saved before; nothing is lost."))
+            }
+            if let sessionName {
+                try await run.engine.rename(sessionName)
+                run.host.show(StyledText("Saved as “\(sessionName)”; `lessonplan resume \"\(sessionName)\"` reopens it."))
+            } else if written == 0 {
+                run.host.show(StyledText("Everything is saved already; /save <name> also names the session."))
+            }
+            return .done
+        } catch {
+            run.host.error(error.message)
+            return .failed
         }
     }
 }

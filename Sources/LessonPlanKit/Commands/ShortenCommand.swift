@@ -1,7 +1,11 @@
 import Foundation
 
 /// `/shorten [minutes]`: the same lesson in less time.
-public enum ShortenCommand: SlashCommand {
+public struct ShortenCommand: RequestCommand, Equatable {
+    public let refinement: Refinement
+
+    public init(refinement: Refinement) { self.refinement = refinement }
+
     public static let name = "shorten"
     public static let templates = ["shorten"]
     public static let usage = "/shorten [minutes]"
@@ -9,7 +13,7 @@ public enum ShortenCommand: SlashCommand {
     public static let details =
         "Without a number the new length is two thirds of the current one, rounded to 5 and at least 10. All headings stay and the pacing re-sums to the new length."
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         let current = context.inputs.minutes
         let target: Int
         if arguments.isEmpty {
@@ -25,6 +29,6 @@ public enum ShortenCommand: SlashCommand {
         }
         var inputs = context.inputs
         inputs.minutes = target
-        return .refine(Refinement(template: templates[0], inputs: inputs))
+        return Self(refinement: Refinement(template: templates[0], inputs: inputs))
     }
 }

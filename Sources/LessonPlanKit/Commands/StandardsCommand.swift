@@ -1,7 +1,7 @@
 import Foundation
 
 /// `/standards <text>`: align the plan to standards, quoted word for word, each tied to an activity.
-public enum StandardsCommand: SlashCommand {
+public struct StandardsCommand: RequestCommand, Equatable {
     public static let name = "standards"
     public static let templates = ["standards"]
     public static let usage = "/standards <text>"
@@ -11,7 +11,11 @@ public enum StandardsCommand: SlashCommand {
         later refinements too, and the footer says whether each is quoted word for word.
         """
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> CommandAction {
+    public let refinement: Refinement
+
+    public init(refinement: Refinement) { self.refinement = refinement }
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard !arguments.isEmpty else {
             throw CommandError("/standards needs the standards' text, e.g. /standards CCSS.MATH.4.NF.A.1 Explain why a fraction a/b is equivalent to (n × a)/(n × b).")
         }
@@ -21,6 +25,21 @@ public enum StandardsCommand: SlashCommand {
         } catch {
             throw CommandError(error.message)
         }
-        return .refine(Refinement(template: templates[0], inputs: inputs))
+        return Self(refinement: Refinement(template: templates[0], inputs: inputs))
+    }
+
+    /// Sends the request, then says whether every standard is quoted word for word in the plan it left.
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        let (outcome, result) = await run.requestResult(refinement)
+        guard result.first.status == .completed else { return outcome }
+        let standards = StandardsAlignment.items(refinement.inputs.standards)
+        let final = await run.engine.state.current?.text ?? result.first.text
+        let missing = StandardsAlignment.unquoted(standards, in: final)
+        if missing.isEmpty {
+            run.host.show(StyledText("✓ Every standard is quoted word for word."))
+        } else {
+            for standard in missing { run.host.show(StyledText("✗ Not quoted word for word: “\(standard)”")) }
+        }
+        return outcome
     }
 }

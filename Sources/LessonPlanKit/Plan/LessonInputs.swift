@@ -38,8 +38,11 @@ public struct LessonInputs: Codable, Equatable, Sendable {
     /// Reads a lesson length: a whole number of minutes in ``minutesRange``, never clamped.
     public static func parseMinutes(_ text: String) throws(InputError) -> Int {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber),
-            let minutes = Int(trimmed), minutesRange.contains(minutes)
+        // A unit may follow, as people write it: `30 minutes`, `30 min`, `30min`, `30m`.
+        let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
+        let unit = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces).lowercased()
+        guard !digits.isEmpty, ["", "m", "min", "mins", "minute", "minutes"].contains(unit),
+            let minutes = Int(digits), minutesRange.contains(minutes)
         else { throw .minutes(trimmed) }
         return minutes
     }

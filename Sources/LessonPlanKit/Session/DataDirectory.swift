@@ -130,7 +130,7 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
         case .unsafeDirectory(let path, let reason, let fix):
             "\(path) \(reason); run `\(fix)` and try again."
         case .exists(let path):
-            "\(path) already exists; choose another file name, or pass --force to `lessonplan export` to replace it."
+            "\(path) already exists; choose another file name, or add --force to replace it."
         case .notSaved(let path, let reason):
             "Could not write to \(path) (\(reason)); the file still ends on its last complete line, and what was not saved is kept in memory and written with the next change or when you type /save."
         }

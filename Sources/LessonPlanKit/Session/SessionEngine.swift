@@ -144,13 +144,6 @@ public actor SessionEngine {
         self.damaged = loaded.isDamaged
     }
 
-    /// The command context for what the teacher types next, with the frameworks the templates offer.
-    public var commandContext: CommandContext {
-        var context = state.commandContext
-        context.frameworks = prompts.frameworkNames
-        return context
-    }
-
     /// The framework a version is written in (the session's before the first plan).
     /// - Throws: ``PromptError`` when the prompt templates lack it or its `checks.txt` is broken.
     public func framework(of version: PlanVersion?) throws(PromptError) -> Framework {
@@ -520,15 +513,15 @@ public actor SessionEngine {
 
     /// Moves back to the version the current one was made from, and records it (in memory until
     /// it can be written, when the disk is full; ``unsavedRecords`` says so).
-    /// - Throws: ``CommandError`` when there is nothing to undo.
+    /// - Throws: ``SessionError`` when there is nothing to undo.
     @discardableResult
     public func undo() throws -> PlanVersion {
-        guard let from = state.currentVersion else { throw CommandError("There is no plan yet, so nothing to undo.") }
+        guard let from = state.currentVersion else { throw SessionError("There is no plan yet, so nothing to undo.") }
         guard let to = state.undoTarget, let target = state.version(to) else {
             if let draft = state.current?.draft {
-                throw CommandError("Nothing to undo: v\(from) is the first plan (it replaced its draft v\(draft), which /show \(draft) prints).")
+                throw SessionError("Nothing to undo: v\(from) is the first plan (it replaced its draft v\(draft), which /show \(draft) prints).")
             }
-            throw CommandError("Nothing to undo: v\(from) is the first version.")
+            throw SessionError("Nothing to undo: v\(from) is the first version.")
         }
         append(.undo(UndoRecord(at: now(), from: from, to: to)))
         return target
@@ -536,10 +529,10 @@ public actor SessionEngine {
 
     /// Records a plan the teacher edited by hand as a new version; unchanged text makes none.
     /// - Returns: the new version, or nil when the text did not change.
-    /// - Throws: ``CommandError`` without a plan. A record that cannot be written is kept in memory.
+    /// - Throws: ``SessionError`` without a plan. A record that cannot be written is kept in memory.
     @discardableResult
     public func handEdit(_ text: String, command: String = "/edit") throws -> PlanVersion? {
-        guard let current = state.current else { throw CommandError("There is no plan to edit yet; type /generate first.") }
+        guard let current = state.current else { throw SessionError("There is no plan to edit yet; type /generate first.") }
         guard text != current.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         let number = state.nextVersionNumber
         let report = try? framework(of: current).check(text, lessonMinutes: current.inputs.minutes)
@@ -637,4 +630,12 @@ final class DeadlineFlag: Sendable {
     private let flag = Mutex(false)
     func set() { flag.withLock { $0 = true } }
     var isSet: Bool { flag.withLock { $0 } }
+}
+
+/// Something the session cannot do right now (undo past the first plan, edit before one), in one
+/// sentence that says what to do instead.
+public struct SessionError: Error, Equatable, Sendable, LocalizedError {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var errorDescription: String? { message }
 }

@@ -149,12 +149,12 @@ public enum SessionReview {
     }
 
     /// The bytes of an export in `format`, reading the plan under its framework's headings.
-    /// - Throws: ``CommandError`` when there is no plan yet.
+    /// - Throws: ``ExportError`` when there is no plan yet.
     public static func export(_ state: SessionState, format: ExportFormat, framework: Framework, showModel: Bool = false)
         throws -> Data
     {
         guard let (document, plan) = document(state, framework: framework, showModel: showModel) else {
-            throw CommandError("There is no plan to export yet; generate one first.")
+            throw ExportError("There is no plan to export yet; generate one first.")
         }
         return try render(document, plan: plan, format: format)
     }
@@ -169,12 +169,12 @@ public enum SessionReview {
     }
 
     /// The bytes of the latest student handouts in `format`, read with the framework of the plan they came from.
-    /// - Throws: ``CommandError`` when `/materials` has not made any yet.
+    /// - Throws: ``ExportError`` when `/materials` has not made any yet.
     public static func exportMaterials(_ state: SessionState, format: ExportFormat, framework: Framework? = nil) throws
         -> Data
     {
         guard let materials = state.materials.last else {
-            throw CommandError("There are no student handouts yet; type /materials to make them from the plan.")
+            throw ExportError("There are no student handouts yet; type /materials to make them from the plan.")
         }
         let document = ExportDocument(
             topic: materials.inputs.topic, grade: materials.inputs.grade.rawValue, minutes: materials.inputs.minutes,

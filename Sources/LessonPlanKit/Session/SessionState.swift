@@ -106,14 +106,6 @@ public struct SessionState: Sendable {
     /// The number the next turn gets.
     public var nextTurnNumber: Int { (turns.last?.started.turn ?? 0) + 1 }
 
-    /// The command context for parsing what the teacher types next.
-    public var commandContext: CommandContext {
-        CommandContext(
-            inputs: currentInputs, currentVersion: currentVersion, versionCount: versions.count,
-            framework: currentFramework, retryCommand: retryTarget?.command,
-            draftCommand: draft?.command)
-    }
-
     /// The last command typed, for `sessions`.
     public var lastCommand: String? { turns.last?.started.command }
 

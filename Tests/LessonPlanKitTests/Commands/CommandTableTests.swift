@@ -1,3 +1,4 @@
+import Foundation
 import LessonPlanKit
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
     }
 
     func refinement(_ line: String) throws -> Refinement {
-        guard case .refine(let refinement) = try CommandTable.parse(line, context: context) else {
+        guard let refinement = (try CommandTable.parse(line, context: context) as? any RequestCommand)?.refinement else {
             Issue.record("\(line) did not parse to a refinement")
             throw CommandError("not a refinement")
         }
@@ -22,7 +23,7 @@ import Testing
         let r = try refinement("/shorten")
         #expect(r.template == "shorten" && r.inputs.minutes == 30)
         let short = CommandContext(inputs: try LessonInputs(grade: .sixTo8, topic: "x", minutes: 14), currentVersion: 1, versionCount: 1)
-        guard case .refine(let floor) = try CommandTable.parse("/shorten", context: short) else { throw CommandError("") }
+        guard let floor = (try CommandTable.parse("/shorten", context: short) as? any RequestCommand)?.refinement else { throw CommandError("") }
         #expect(floor.inputs.minutes == 10)
         #expect(try refinement("/shorten 20").inputs.minutes == 20)
     }
@@ -36,7 +37,7 @@ import Testing
     @Test func lengthenDefaultsToHalfAgainCappedAt180() throws {
         #expect(try refinement("/lengthen").inputs.minutes == 70)  // 67.5 → 70
         let long = CommandContext(inputs: try LessonInputs(grade: .sixTo8, topic: "x", minutes: 150), currentVersion: 1, versionCount: 1)
-        guard case .refine(let capped) = try CommandTable.parse("/lengthen", context: long) else { throw CommandError("") }
+        guard let capped = (try CommandTable.parse("/lengthen", context: long) as? any RequestCommand)?.refinement else { throw CommandError("") }
         #expect(capped.inputs.minutes == 180)
         #expect(throws: CommandError.self) { try CommandTable.parse("/lengthen 30", context: context) }
     }
@@ -73,15 +74,15 @@ import Testing
     }
 
     @Test func versionCommands() throws {
-        #expect(try CommandTable.parse("/undo", context: context) == .undo)
-        #expect(try CommandTable.parse("/show", context: context) == .show(version: nil))
-        #expect(try CommandTable.parse("/show v1", context: context) == .show(version: 1))
-        #expect(try CommandTable.parse("/show 2", context: context) == .show(version: 2))
+        #expect(try CommandTable.parse("/undo", context: context) as? UndoCommand == UndoCommand())
+        #expect(try CommandTable.parse("/show", context: context) as? ShowCommand == ShowCommand(version: nil))
+        #expect(try CommandTable.parse("/show v1", context: context) as? ShowCommand == ShowCommand(version: 1))
+        #expect(try CommandTable.parse("/show 2", context: context) as? ShowCommand == ShowCommand(version: 2))
         #expect(throws: CommandError.self) { try CommandTable.parse("/show 3", context: context) }
         #expect(throws: CommandError.self) { try CommandTable.parse("/undo now", context: context) }
-        #expect(try CommandTable.parse("/history", context: context) == .history)
-        #expect(try CommandTable.parse("/quit", context: context) == .quit)
-        #expect(try CommandTable.parse("/help shorten", context: context) == .help(command: "shorten"))
+        #expect(try CommandTable.parse("/history", context: context) as? HistoryCommand == HistoryCommand())
+        #expect(try CommandTable.parse("/quit", context: context) as? QuitCommand == QuitCommand())
+        #expect(try CommandTable.parse("/help shorten", context: context) as? HelpCommand == HelpCommand(command: "shorten"))
     }
 
     @Test func unknownCommandsSayWhatToDo() {
@@ -98,8 +99,8 @@ import Testing
         let empty = CommandContext(inputs: inputs, currentVersion: nil, versionCount: 0)
         #expect(throws: CommandError.self) { try CommandTable.parse("/shorten", context: empty) }
         #expect(throws: CommandError.self) { try CommandTable.parse("make it fun", context: empty) }
-        #expect(try CommandTable.parse("/generate", context: empty) == .refine(Refinement(template: "generate", inputs: inputs)))
-        #expect(try CommandTable.parse("/help", context: empty) == .help(command: nil))
+        #expect(try CommandTable.parse("/generate", context: empty) as? GenerateCommand == GenerateCommand(refinement: Refinement(template: "generate", inputs: inputs)))
+        #expect(try CommandTable.parse("/help", context: empty) as? HelpCommand == HelpCommand(command: nil))
     }
 
     @Test func completionComesFromTheTable() {
@@ -125,4 +126,18 @@ import Testing
 
 extension Error {
     var message: String { (self as? CommandError)?.message ?? "\(self)" }
+}
+
+/// The README's command table is tested against the command types: every command is in it,
+/// typed exactly as `/help` shows it.
+@Suite struct ReadmeCommandTableTests {
+    @Test func everyCommandIsInTheReadmeAsHelpShowsIt() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appending(path: "README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8).replacingOccurrences(of: "\\|", with: "|")
+        for command in CommandTable.all {
+            #expect(text.contains("| `\(command.usage)`") || text.contains(", `\(command.usage)`") || text.contains("`\(command.usage)`,"),
+                "README's command table lacks `\(command.usage)`")
+        }
+    }
 }

@@ -13,9 +13,9 @@ import Testing
     }
 
     @Test func viewsTakeNoArguments() throws {
-        #expect(try CommandTable.parse("/check", context: context) == .check)
-        #expect(try CommandTable.parse("/pacing", context: context) == .pacing)
-        #expect(try CommandTable.parse("/level", context: context) == .level)
+        #expect(try CommandTable.parse("/check", context: context) as? CheckCommand == CheckCommand())
+        #expect(try CommandTable.parse("/pacing", context: context) as? PacingCommand == PacingCommand())
+        #expect(try CommandTable.parse("/level", context: context) as? LevelCommand == LevelCommand())
         #expect(throws: CommandError.self) { try CommandTable.parse("/pacing wide", context: context) }
         let empty = CommandContext(inputs: inputs, currentVersion: nil, versionCount: 0)
         for line in ["/check", "/pacing", "/level", "/materials", "/standards x"] {
@@ -24,10 +24,10 @@ import Testing
     }
 
     @Test func repairNowOrSwitchTheAutomaticOne() throws {
-        #expect(try CommandTable.parse("/repair", context: context) == .repair)
-        #expect(try CommandTable.parse("/repair OFF", context: context) == .autoRepair(false))
+        #expect(try CommandTable.parse("/repair", context: context) as? RepairCommand == RepairCommand(automatic: nil))
+        #expect(try CommandTable.parse("/repair OFF", context: context) as? RepairCommand == RepairCommand(automatic: false))
         let empty = CommandContext(inputs: inputs, currentVersion: nil, versionCount: 0)
-        #expect(try CommandTable.parse("/repair on", context: empty) == .autoRepair(true))
+        #expect(try CommandTable.parse("/repair on", context: empty) as? RepairCommand == RepairCommand(automatic: true))
         #expect(throws: CommandError("/repair needs a plan first; type /generate to write one.")) {
             try CommandTable.parse("/repair", context: empty)
         }
@@ -35,14 +35,14 @@ import Testing
     }
 
     @Test func frameworkConvertsListsOrStartsAPlan() throws {
-        #expect(try CommandTable.parse("/framework", context: context) == .frameworks)
+        #expect(try CommandTable.parse("/framework", context: context) as? FrameworkCommand == FrameworkCommand(refinement: nil))
         #expect(
-            try CommandTable.parse("/framework 5E", context: context)
-                == .refine(Refinement(template: "convert", inputs: inputs, framework: "5e")))
+            try CommandTable.parse("/framework 5E", context: context) as? FrameworkCommand
+                == FrameworkCommand(refinement: Refinement(template: "convert", inputs: inputs, framework: "5e")))
         let empty = CommandContext(inputs: inputs, currentVersion: nil, versionCount: 0, frameworks: frameworks)
         #expect(
-            try CommandTable.parse("/framework hunter", context: empty)
-                == .refine(Refinement(template: "generate", inputs: inputs, framework: "hunter")))
+            try CommandTable.parse("/framework hunter", context: empty) as? FrameworkCommand
+                == FrameworkCommand(refinement: Refinement(template: "generate", inputs: inputs, framework: "hunter")))
         #expect(throws: CommandError("“montessori” is not a framework; use default, 5e, gradual-release, hunter, ubd.")) {
             try CommandTable.parse("/framework montessori", context: context)
         }
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func standardsBecomeTheLessonsStandards() throws {
-        guard case .refine(let refinement) = try CommandTable.parse("/standards  RI.4.1 Refer to details ", context: context)
+        guard let refinement = (try CommandTable.parse("/standards  RI.4.1 Refer to details ", context: context) as? any RequestCommand)?.refinement
         else { throw CommandError("not a refinement") }
         #expect(refinement.template == "standards" && refinement.inputs.standards == "RI.4.1 Refer to details")
         #expect(throws: CommandError.self) { try CommandTable.parse("/standards", context: context) }
@@ -59,22 +59,22 @@ import Testing
     }
 
     @Test func materialsAreHandoutsNotAPlan() throws {
-        guard case .refine(let refinement) = try CommandTable.parse("/materials", context: context) else {
+        guard let refinement = (try CommandTable.parse("/materials", context: context) as? any RequestCommand)?.refinement else {
             throw CommandError("not a refinement")
         }
         #expect(refinement.kind == .materials && refinement.template == "materials" && !refinement.measuresReadingLevel)
-        #expect(try CommandTable.parse("/export materials html out.html", context: context) == .exportMaterials(format: .html, path: "out.html"))
-        #expect(try CommandTable.parse("/export materials md", context: context) == .exportMaterials(format: .md, path: nil))
-        #expect(try CommandTable.parse("/export md materials.md", context: context) == .export(format: .md, path: "materials.md"))
+        #expect(try CommandTable.parse("/export materials html out.html", context: context) as? ExportCommand == ExportCommand(format: .html, materials: true, path: "out.html"))
+        #expect(try CommandTable.parse("/export materials md", context: context) as? ExportCommand == ExportCommand(format: .md, materials: true, path: nil))
+        #expect(try CommandTable.parse("/export md materials.md", context: context) as? ExportCommand == ExportCommand(format: .md, path: "materials.md"))
         #expect(throws: CommandError.self) { try CommandTable.parse("/export materials", context: context) }
     }
 
     @Test func onlyARegradeMeasuresTheReadingLevel() throws {
-        guard case .refine(let regrade) = try CommandTable.parse("/regrade 3-5", context: context) else {
+        guard let regrade = (try CommandTable.parse("/regrade 3-5", context: context) as? any RequestCommand)?.refinement else {
             throw CommandError("not a refinement")
         }
         #expect(regrade.measuresReadingLevel)
-        guard case .refine(let shorten) = try CommandTable.parse("/shorten", context: context) else {
+        guard let shorten = (try CommandTable.parse("/shorten", context: context) as? any RequestCommand)?.refinement else {
             throw CommandError("not a refinement")
         }
         #expect(!shorten.measuresReadingLevel)

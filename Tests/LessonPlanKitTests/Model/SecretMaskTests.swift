@@ -1,5 +1,6 @@
 import Foundation
 @testable import LessonPlanKit
+import TestSupport
 import Testing
 
 /// A key or `--header` value the server says back never reaches the screen or the transcript.
@@ -80,29 +81,5 @@ import Testing
         }
         #expect(text == "The key is [hidden]. Token: [hidden].")
         #expect(ended)
-    }
-}
-
-/// A transport that answers every request with 200 and these body chunks.
-struct ScriptedTransport: HTTPTransport {
-    let chunks: [Data]
-    var contentType = "text/event-stream"
-
-    func send(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
-        HTTPStreamingResponse(
-            head: HTTPResponseHead(status: 200, headers: ["Content-Type": contentType]),
-            body: HTTPBody(ScriptedBody(chunks)))
-    }
-}
-
-/// Hands out its chunks one per read.
-final class ScriptedBody: HTTPBodySource, @unchecked Sendable {
-    private let lock = NSLock()
-    private var chunks: [Data]
-
-    init(_ chunks: [Data]) { self.chunks = chunks }
-
-    func next() async throws -> Data? {
-        lock.withLock { chunks.isEmpty ? nil : chunks.removeFirst() }
     }
 }

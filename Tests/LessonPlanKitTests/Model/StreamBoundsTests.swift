@@ -1,5 +1,6 @@
 import Foundation
 @testable import LessonPlanKit
+import TestSupport
 import Testing
 
 /// What a hostile or broken stream can cost: bounded text, bounded lines, and damaged text kept

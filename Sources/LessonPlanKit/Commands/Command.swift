@@ -1,0 +1,278 @@
+import Foundation
+import Synchronization
+
+/// What the session looks like when a command is parsed, so commands can validate against it.
+public struct CommandContext: Sendable {
+    /// Inputs of the current plan (or of the session when no plan exists yet).
+    public var inputs: LessonInputs
+    /// The current version number, nil before the first plan.
+    public var currentVersion: Int?
+    /// How many versions exist.
+    public var versionCount: Int
+    /// The framework of the current plan (or of the session before the first plan).
+    public var framework: String
+    /// The frameworks the prompt templates offer, for `/framework`.
+    public var frameworks: [String]
+
+    /// The command of the last turn when it did not complete, which `/retry` would send again.
+    public var retryCommand: String?
+    /// The command whose answer stopped early, leaving a draft that `/continue` would finish.
+    public var draftCommand: String?
+
+    public init(
+        inputs: LessonInputs, currentVersion: Int?, versionCount: Int, framework: String = Framework.defaultName,
+        frameworks: [String] = [Framework.defaultName], retryCommand: String? = nil, draftCommand: String? = nil
+    ) {
+        self.inputs = inputs
+        self.currentVersion = currentVersion
+        self.versionCount = versionCount
+        self.framework = framework
+        self.frameworks = frameworks
+        self.retryCommand = retryCommand
+        self.draftCommand = draftCommand
+    }
+}
+
+/// A command typed at the prompt that cannot be used, in one sentence that says what to type.
+public struct CommandError: Error, Equatable, Sendable, LocalizedError {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var errorDescription: String? { message }
+}
+
+/// One slash command: its name, help text, argument completions, the parsing of its arguments,
+/// and what it does.
+///
+/// Every command lives in its own file and is listed once in ``CommandTable/all``, which drives
+/// parsing, `/help`, Tab completion and the README's table. The REPL, piped scripts,
+/// `generate --then` and `replay --rerun` all run commands through one ``CommandRunner``; what
+/// differs between them is the ``CommandHost``.
+public protocol Command: Sendable {
+    /// The name typed after the slash.
+    static var name: String { get }
+    /// How the command is typed, e.g. `/shorten [minutes]`.
+    static var usage: String { get }
+    /// One line for `/help`.
+    static var summary: String { get }
+    /// A few more lines for `/help <command>`.
+    static var details: String { get }
+    /// Candidates Tab offers for the first argument.
+    static var argumentCompletions: [String] { get }
+    /// Candidates Tab offers when they depend on the prompt templates, such as framework names.
+    static func argumentCompletions(frameworks: [String]) -> [String]
+    /// Whether the command needs an existing plan to work on.
+    static var needsPlan: Bool { get }
+    /// Whether the command needs a teacher at a terminal (an editor, the clipboard); checked before
+    /// anything is sent, so a script that uses it fails before a request is paid for.
+    static var needsTerminal: Bool { get }
+    /// The prompt templates the command renders, checked when a prompts folder is loaded.
+    static var templates: [String] { get }
+    /// Checks the arguments against the session and says what to do.
+    /// - Throws: ``CommandError`` naming what was wrong and what to type instead.
+    static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self
+    /// Does what the command says, printing through `run.host`.
+    func run(_ run: CommandRun) async -> CommandOutcome
+}
+
+extension Command {
+    public static var details: String { "" }
+    public static var argumentCompletions: [String] { [] }
+    public static func argumentCompletions(frameworks: [String]) -> [String] { argumentCompletions }
+    public static var needsPlan: Bool { true }
+    public static var needsTerminal: Bool { false }
+    public static var templates: [String] { [] }
+
+    /// Rejects arguments for commands that take none.
+    static func expectNoArguments(_ arguments: String) throws(CommandError) {
+        guard arguments.isEmpty else {
+            throw CommandError("/\(name) takes no arguments; type \(usage).")
+        }
+    }
+}
+
+/// A command that sends one request built from a prompt template with the current plan as context.
+public protocol RequestCommand: Command {
+    /// The template and inputs of the request.
+    var refinement: Refinement { get }
+}
+
+extension RequestCommand {
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        await run.request(refinement)
+    }
+}
+
+/// Where commands run; each place is one ``CommandHost``.
+public enum CommandPlace: String, Sendable {
+    /// The REPL with a teacher at a terminal.
+    case terminal
+    /// The REPL reading commands from a pipe or file.
+    case script
+    /// `lessonplan generate --then …`.
+    case then
+    /// `lessonplan replay --rerun`.
+    case rerun
+
+    /// Whether a teacher can answer questions, use an editor or a clipboard.
+    public var isTerminal: Bool { self == .terminal }
+
+    /// How the place is named in a sentence.
+    public var described: String {
+        switch self {
+        case .terminal: "at the prompt"
+        case .script: "in a script"
+        case .then: "under --then"
+        case .rerun: "in a re-run"
+        }
+    }
+}
+
+/// What a command produced for the caller to keep or print, beyond what it showed as it ran.
+public enum CommandProduct: Sendable, Equatable {
+    /// The current plan changed (or was shown).
+    case plan
+    /// Student handouts.
+    case handouts(String)
+    /// An export the teacher asked for without a file name: text for a terminal, bytes for a program.
+    case document(Data, ExportFormat)
+}
+
+/// What differs between the places a command runs: where output goes, whether there is a
+/// terminal, how to ask yes or no. Every string a host prints passes the terminal sanitiser.
+public protocol CommandHost: Sendable {
+    var place: CommandPlace { get }
+    /// The width to lay tables and charts out for.
+    var columns: Int { get }
+    /// The folder relative file names are written to.
+    var workingDirectory: URL { get }
+    /// Output the teacher asked to see: help, a plan, a diff, a check.
+    func show(_ text: StyledText)
+    /// A remark about what happened ("Wrote …"), kept out of a plan printed to stdout.
+    func note(_ text: StyledText)
+    /// One sentence saying what went wrong and what to do.
+    func error(_ message: String)
+    /// A yes/no question; false where nobody can answer.
+    func confirm(_ question: String) -> Bool
+    /// Progress of a request: streamed text, waiting, retries, footers.
+    func progress(_ update: RequestProgress, waiting: String)
+    /// A command's result: a terminal prints a document; `--then` keeps the last one to print at the end.
+    func deliver(_ product: CommandProduct)
+    /// Runs work that Ctrl-C cancels.
+    func cancellable<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T
+    /// Opens `text` in the teacher's editor and returns what they saved.
+    /// - Throws: ``CommandError`` when the editor cannot be started or fails.
+    func edit(_ text: String, fileName: String) async throws(CommandError) -> String
+    /// Puts `text` on the clipboard.
+    func copy(_ text: String)
+}
+
+/// The settings a session's commands can change as they run (`/repair on|off`).
+public final class SessionSettings: Sendable {
+    private let options: Mutex<FollowUpOptions>
+
+    public init(followUps: FollowUpOptions = FollowUpOptions()) {
+        options = Mutex(followUps)
+    }
+
+    /// Which automatic turns follow a request.
+    public var followUps: FollowUpOptions {
+        get { options.withLock { $0 } }
+        set { options.withLock { $0 = newValue } }
+    }
+}
+
+/// Everything a command's `run` works with.
+public struct CommandRun: Sendable {
+    public let engine: SessionEngine
+    public let host: any CommandHost
+    /// The command as typed, trimmed; it is what the transcript records.
+    public let line: String
+    public let settings: SessionSettings
+
+    public init(engine: SessionEngine, host: any CommandHost, line: String, settings: SessionSettings) {
+        self.engine = engine
+        self.host = host
+        self.line = line
+        self.settings = settings
+    }
+
+    /// The current plan, or nil after saying there is none.
+    func currentPlan() async -> PlanVersion? {
+        guard let current = await engine.state.current else {
+            host.error("There is no plan yet; type /generate to write one.")
+            return nil
+        }
+        return current
+    }
+
+    /// Sends a request and its automatic follow-ups, shown as they stream.
+    func request(_ refinement: Refinement, waiting: String = "writing the plan…") async -> CommandOutcome {
+        await requestResult(refinement, waiting: waiting).outcome
+    }
+
+    /// Sends a request and its automatic follow-ups; returns the engine's result too.
+    func requestResult(_ refinement: Refinement, waiting: String = "writing the plan…") async
+        -> (outcome: CommandOutcome, result: RequestResult)
+    {
+        let engine = engine
+        let host = host
+        let line = line
+        let options = settings.followUps
+        let result = await host.cancellable {
+            await engine.request(command: line, refinement: refinement, options: options) { update in
+                host.progress(update, waiting: waiting)
+            }
+        }
+        if let levels = Footer.levels(before: result.levelBefore, after: result.levelAfter) {
+            host.show(StyledText(levels))
+        }
+        var outcome = CommandOutcome(turns: result.outcomes)
+        if result.first.status != .completed { outcome.status = .failed }
+        if result.first.status == .completed { host.deliver(refinement.kind == .materials ? .handouts(result.first.text) : .plan) }
+        return (outcome, result)
+    }
+
+    /// One turn that repeats or finishes an earlier one, shown like any other.
+    func single(_ turn: @escaping @Sendable (SessionEngine, @escaping @Sendable (TurnProgress) -> Void) async -> TurnOutcome)
+        async -> CommandOutcome
+    {
+        let engine = engine
+        let host = host
+        let outcome = await host.cancellable {
+            let outcome = await turn(engine) { progress in host.progress(.turn(progress), waiting: "writing the plan…") }
+            host.progress(.ended(outcome), waiting: "")
+            return outcome
+        }
+        if outcome.status == .completed { host.deliver(.plan) }
+        return CommandOutcome(status: outcome.status == .completed ? .done : .failed, turns: [outcome])
+    }
+}
+
+/// How a command ended.
+public struct CommandOutcome: Sendable, Equatable {
+    public enum Status: Sendable, Equatable {
+        /// It did what it said.
+        case done
+        /// It could not: it has said why. A script or `generate` that ran it exits 1.
+        case failed
+        /// The session should end.
+        case quit
+    }
+
+    public var status: Status
+    /// The turns it sent to the model, its own first.
+    public var turns: [TurnOutcome]
+
+    public init(status: Status = .done, turns: [TurnOutcome] = []) {
+        self.status = status
+        self.turns = turns
+    }
+
+    public static let done = CommandOutcome()
+    public static let failed = CommandOutcome(status: .failed)
+}
+
+/// Rounds to the nearest multiple of 5 (halves up).
+func roundedToFive(_ value: Double) -> Int {
+    Int((value / 5).rounded(.toNearestOrAwayFromZero)) * 5
+}

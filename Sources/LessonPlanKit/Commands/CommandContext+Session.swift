@@ -1,0 +1,20 @@
+import Foundation
+
+extension SessionState {
+    /// The command context for parsing what the teacher types next.
+    public var commandContext: CommandContext {
+        CommandContext(
+            inputs: currentInputs, currentVersion: currentVersion, versionCount: versions.count,
+            framework: currentFramework, retryCommand: retryTarget?.command,
+            draftCommand: draft?.command)
+    }
+}
+
+extension SessionEngine {
+    /// The command context for what the teacher types next, with the frameworks the templates offer.
+    public var commandContext: CommandContext {
+        var context = state.commandContext
+        context.frameworks = prompts.frameworkNames
+        return context
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+
+/// Runs commands the same way wherever they come from: the REPL, a piped script,
+/// `generate --then` and `replay --rerun`. What differs between those is the ``CommandHost``.
+public final class CommandRunner: Sendable {
+    public let engine: SessionEngine
+    public let host: any CommandHost
+    public let settings: SessionSettings
+    private let tally = Tally()
+
+    public init(engine: SessionEngine, host: any CommandHost, settings: SessionSettings) {
+        self.engine = engine
+        self.host = host
+        self.settings = settings
+    }
+
+    /// Checks lines before anything is sent: each must name a command, and one that needs a terminal
+    /// cannot run where there is none. Nothing about the session is assumed (it changes as lines run).
+    /// - Returns: one sentence per line that cannot run, naming the line.
+    public static func precheck(_ lines: [String], place: CommandPlace) -> [String] {
+        var problems: [String] = []
+        for line in lines {
+            let shown = TerminalSanitizer.cleanLine(line, limit: 60)
+            do {
+                let (command, _) = try CommandTable.resolve(line)
+                if command.needsTerminal, !place.isTerminal {
+                    problems.append("“\(shown)”: /\(command.name) needs a teacher at a terminal, so it cannot run \(place.described).")
+                }
+            } catch {
+                problems.append("“\(shown)”: \(error.message)")
+            }
+        }
+        return problems
+    }
+
+    /// Parses and runs one line; says what was wrong when it cannot run.
+    @discardableResult
+    public func run(_ line: String) async -> CommandOutcome {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let command: any Command
+        do {
+            let (type, _) = try CommandTable.resolve(trimmed)
+            if type.needsTerminal, !host.place.isTerminal {
+                throw CommandError("/\(type.name) needs a teacher at a terminal, so it cannot run \(host.place.described).")
+            }
+            command = try CommandTable.parse(trimmed, context: await engine.commandContext)
+        } catch {
+            host.error(host.place == .terminal ? error.message : "\(TerminalSanitizer.cleanLine(trimmed, limit: 60)): \(error.message)")
+            tally.add(rejected: 1)
+            return .failed
+        }
+        let unsavedBefore = await engine.unsavedRecords
+        let outcome = await command.run(CommandRun(engine: engine, host: host, line: trimmed, settings: settings))
+        if outcome.status == .failed { tally.add(failed: 1) }
+        await reportSaving(before: unsavedBefore, saved: command is SaveCommand)
+        return outcome
+    }
+
+    /// How the run went: 0 when every line ran and every turn completed, 1 otherwise.
+    public var exitStatus: Int32 { tally.counts.failed + tally.counts.rejected == 0 ? 0 : 1 }
+
+    /// Lines that could not run, and commands that failed.
+    public var counts: (rejected: Int, failed: Int) { tally.counts }
+
+    /// Says once when a command left changes unwritten (a full disk), and when earlier ones got written.
+    private func reportSaving(before: Int, saved: Bool) async {
+        let after = await engine.unsavedRecords
+        if after > before, let problem = await engine.saveProblem {
+            host.error(problem.message)
+        } else if before > 0, after == 0, !saved {
+            host.note(StyledText("Written now: the \(counted(before, "change")) that could not be saved before; nothing is lost."))
+        }
+    }
+}
+
+/// Counts kept across a run, behind a lock (commands run one at a time, but hosts are shared).
+private final class Tally: Sendable {
+    private let state = Mutex<(rejected: Int, failed: Int)>((0, 0))
+
+    func add(rejected: Int = 0, failed: Int = 0) {
+        state.withLock {
+            $0.rejected += rejected
+            $0.failed += failed
+        }
+    }
+
+    var counts: (rejected: Int, failed: Int) { state.withLock { $0 } }
+}

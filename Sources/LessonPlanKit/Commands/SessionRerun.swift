@@ -1,0 +1,105 @@
+import Foundation
+
+/// One recorded turn in a re-run: sent again, or skipped with the reason.
+public struct RerunStep: Sendable {
+    public var turn: Int
+    public var command: String
+    public var recordedStatus: TurnStatus?
+    public var recordedOutput: String
+    /// Nil when the turn was not sent again (its reason is in `note`).
+    public var outcome: TurnOutcome?
+    /// The automatic turns that followed it this time (a repair, a reading-level retry).
+    public var followUps: [TurnOutcome] = []
+    public var note: String?
+}
+
+/// `replay --rerun`: the requests behind a session's versions, sent again against today's model
+/// and templates into a new session, through the same ``CommandRunner`` as the REPL.
+public enum SessionRerun {
+    /// What a re-run does with one recorded event.
+    enum Plan: Equatable {
+        /// Send this command again (the completed attempt behind a version or handouts).
+        case send(turn: Int, command: String)
+        /// Repeat an undo, so later commands revise the version they revised the first time.
+        case undo
+        /// Not sent again, listed with the reason.
+        case skip(turn: Int, command: String, reason: String)
+    }
+
+    /// The recorded events a re-run walks: completed requests are sent again (a `/continue`
+    /// sends the command whose draft it finished, once); cancelled, failed and unfinished attempts,
+    /// automatic turns and hand edits are listed as skipped.
+    /// - Parameter through: with `--turn N`, the last turn to run (earlier ones rebuild the plan it revised).
+    static func plan(_ recorded: SessionState, through: Int? = nil) -> [Plan] {
+        var plan: [Plan] = []
+        // The drafts a later /continue finished: their command is sent once, at the /continue.
+        let continued = Set(recorded.turns.compactMap { $0.ended?.status == .completed ? $0.started.continues : nil })
+        for event in recorded.events {
+            switch event {
+            case .undo:
+                plan.append(.undo)
+            case .handEdit(let edit):
+                plan.append(
+                    .skip(turn: 0, command: edit.command, reason: "a hand edit is not re-run; later turns revise the model's plan instead"))
+            case .turn(let index):
+                let turn = recorded.turns[index]
+                let number = turn.started.turn
+                if let through, number > through { return plan }
+                let command = turn.started.command
+                if turn.started.follows != nil {
+                    plan.append(.skip(turn: number, command: command, reason: "an automatic turn; the re-run makes its own when today's plan calls for one"))
+                } else if turn.ended?.status != .completed, continued.contains(number) {
+                    plan.append(.skip(turn: number, command: command, reason: "a draft that stopped early; it is sent again whole at its /continue"))
+                } else if let status = turn.ended?.status, status != .completed {
+                    plan.append(.skip(turn: number, command: command, reason: "a \(status.rawValue) attempt, not sent again"))
+                } else if turn.ended == nil {
+                    plan.append(.skip(turn: number, command: command, reason: "an attempt that never finished, not sent again"))
+                } else if let draft = turn.started.continues, let original = recorded.turns.first(where: { $0.started.turn == draft }) {
+                    plan.append(.send(turn: number, command: original.started.command))
+                } else {
+                    plan.append(.send(turn: number, command: command))
+                }
+            }
+        }
+        return plan
+    }
+
+    /// Sends the recorded requests again through `runner`, whose engine holds a fresh session with the
+    /// same inputs.
+    /// - Parameters:
+    ///   - only: with `--turn N`, the one turn to compare; the turns before it run to rebuild its plan.
+    ///   - announce: called once as each turn starts.
+    public static func run(
+        _ recorded: SessionState, runner: CommandRunner, only: Int? = nil, announce: @Sendable (Int, String) -> Void = { _, _ in }
+    ) async -> [RerunStep] {
+        var steps: [RerunStep] = []
+        for item in plan(recorded, through: only) {
+            if Task.isCancelled { break }
+            switch item {
+            case .undo:
+                await runner.run("/undo")
+            case .skip(let turn, let command, let reason):
+                guard only == nil || turn == only else { continue }
+                let recordedTurn = recorded.turns.first { $0.started.turn == turn }
+                steps.append(
+                    RerunStep(
+                        turn: turn, command: command, recordedStatus: recordedTurn?.ended?.status,
+                        recordedOutput: recordedTurn?.ended?.output ?? "", outcome: nil, note: reason))
+            case .send(let turn, let command):
+                announce(turn, command)
+                let recordedTurn = recorded.turns.first { $0.started.turn == turn }
+                var step = RerunStep(
+                    turn: turn, command: command, recordedStatus: recordedTurn?.ended?.status,
+                    recordedOutput: recordedTurn?.ended?.output ?? "", outcome: nil, note: nil)
+                let outcome = await runner.run(command)
+                step.outcome = outcome.turns.first
+                step.followUps = Array(outcome.turns.dropFirst())
+                if step.outcome == nil {
+                    step.note = outcome.status == .failed ? "it could not run today (said above)" : "not a request to the model today"
+                }
+                if only == nil || turn == only { steps.append(step) }
+            }
+        }
+        return steps
+    }
+}

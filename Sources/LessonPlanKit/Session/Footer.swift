@@ -1,0 +1,77 @@
+import Foundation
+
+/// Formats the lines after a turn: version, tokens, seconds and the plan check, then one line per problem.
+public enum Footer {
+    /// The footer line of a turn.
+    public static func text(for outcome: TurnOutcome) -> String {
+        let still = outcome.current.map { "still v\($0)" } ?? "no plan yet"
+        var parts: [String] = []
+        switch outcome.status {
+        case .completed:
+            if let materials = outcome.materials {
+                parts.append("handouts \(materials)")
+            } else if let version = outcome.version {
+                parts.append("v\(version)")
+            } else {
+                parts.append("not kept, \(still)")
+            }
+        case .incomplete: parts.append("incomplete, \(still)")
+        case .failed: parts.append("failed, \(still)")
+        case .cancelled: parts.append("cancelled, \(still); /retry sends it again")
+        }
+        if let usage = outcome.usage {
+            parts.append("\(grouped(usage.inputTokens)) in / \(grouped(usage.outputTokens)) out")
+        }
+        parts.append(String(format: "%.1f s", outcome.seconds))
+        if outcome.notSaved != nil { parts.append("not saved") }
+        if !outcome.streamed { parts.append("not streamed") }
+        if let check = outcome.check, outcome.kept != false {
+            parts.append(check.passed ? "✓ plan check" : "✗ plan check: \(check.problems.count == 1 ? "1 problem" : "\(check.problems.count) problems")")
+        }
+        return "── " + parts.joined(separator: " · ")
+    }
+
+    /// The footer, then the plan check's problems one short line each, then why a follow-up was kept or not.
+    public static func lines(for outcome: TurnOutcome) -> [String] {
+        var lines = [text(for: outcome)]
+        if outcome.kept != false {
+            lines += outcome.problems.map { "   ✗ \($0)" }
+        }
+        if let note = outcome.keepNote { lines.append("   \(note)") }
+        return lines
+    }
+
+    /// The line announcing an automatic turn.
+    public static func text(for followUp: FollowUp) -> String {
+        switch followUp {
+        case .repair(let draft, let problems):
+            let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+            return "── repairing v\(draft) once: asking for the same plan without its \(count)…"
+        case .readingLevel(let draft, let measure):
+            return "── v\(draft) reads at grade \(measure.gradeText); grades \(measure.band.rawValue) expect \(measure.expectedText). Asking once more…"
+        }
+    }
+
+    /// The reading levels of the plan a /regrade started from and of the one it ended with, a line each.
+    public static func levels(before: ReadingMeasure?, after: ReadingMeasure?) -> String? {
+        guard let after else { return nil }
+        func describe(_ measure: ReadingMeasure) -> String {
+            let mark = measure.grade == nil ? "" : measure.inRange ? " ✓" : " ✗"
+            return "grade \(measure.gradeText) (\(measure.band.rawValue) expects \(measure.expectedText))\(mark)"
+        }
+        var lines = ["Reading level of what students read (Flesch–Kincaid):"]
+        if let before { lines.append("   before: \(describe(before))") }
+        lines.append("   after:  \(describe(after))")
+        return lines.joined(separator: "\n")
+    }
+
+    public static func grouped(_ number: Int) -> String {
+        let digits = String(number)
+        var result = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(character)
+        }
+        return result
+    }
+}

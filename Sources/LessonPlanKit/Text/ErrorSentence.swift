@@ -1,0 +1,8 @@
+import Foundation
+
+extension Error {
+    /// The one sentence to show for any error this tool raises.
+    public var message: String {
+        (self as? LocalizedError)?.errorDescription ?? String(describing: self)
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import LessonPlanKit
+import Synchronization
+
+/// Where commands run in this process: the REPL (at a terminal or reading a script), `generate --then`
+/// and `replay --rerun`. Everything reaches the terminal through ``Console``, so through the sanitiser.
+/// Unchecked: the line reader is used only by the one command running at a time.
+final class ConsoleHost: CommandHost, @unchecked Sendable {
+    let place: CommandPlace
+    let console: Console
+    private let interrupts: Interrupts
+    private let environment: [String: String]
+    private let reader: (any LineReader)?
+    private let printed = Printed()
+    private let lastProduct = Mutex<CommandProduct?>(nil)
+
+    init(place: CommandPlace, console: Console, interrupts: Interrupts, environment: [String: String], reader: (any LineReader)? = nil) {
+        self.place = place
+        self.console = console
+        self.interrupts = interrupts
+        self.environment = environment
+        self.reader = reader
+    }
+
+    var columns: Int { console.columns }
+    var workingDirectory: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true) }
+
+    /// Whether output the teacher asked for goes to stdout (the REPL) or stays off it (`--then` prints
+    /// only its result there; a re-run prints its own comparison).
+    private var showsOnStdout: Bool { place == .terminal || place == .script }
+
+    func show(_ text: StyledText) {
+        if showsOnStdout { console.line(text) } else if place == .then { console.note(text) }
+    }
+
+    func note(_ text: StyledText) { console.note(text) }
+
+    func error(_ message: String) { console.error(message) }
+
+    func confirm(_ question: String) -> Bool {
+        guard place.isTerminal, let reader, case .line(let answer) = reader.readLine(prompt: question) else { return false }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    func deliver(_ product: CommandProduct) {
+        switch place {
+        case .terminal, .script:
+            if case .document(let data, let format) = product { console.document(data, format: format) }
+        case .then:
+            lastProduct.withLock { $0 = product }
+        case .rerun:
+            break
+        }
+    }
+
+    /// The last result a `--then` step produced, which `generate` prints at the end.
+    var product: CommandProduct? { lastProduct.withLock { $0 } }
+
+    func cancellable<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T {
+        await interrupts.run(work)
+    }
+
+    func edit(_ text: String, fileName: String) async throws(CommandError) -> String {
+        do {
+            return try HandEditor(environment: environment, interrupts: interrupts).edit(text, fileName: fileName)
+        } catch {
+            throw CommandError(error.message)
+        }
+    }
+
+    func copy(_ text: String) { console.copyToClipboard(text) }
+
+    func progress(_ update: RequestProgress, waiting: String) {
+        if showsOnStdout { stream(update, waiting: waiting) } else { report(update) }
+    }
+
+    /// The REPL streams the answer as it arrives and ends each turn with its footer.
+    private func stream(_ update: RequestProgress, waiting: String) {
+        switch update {
+        case .turn(.waiting): console.startWaiting(waiting)
+        case .turn(.retrying(let wait)):
+            console.stopWaiting()
+            if printed.needsNewline { console.out("\n") }
+            console.note(wait.description)
+        case .turn(.text(let text)):
+            printed.record(text)
+            console.stream(text)
+        case .turn(.notice(let message)): console.note(message)
+        case .ended(let outcome):
+            console.stopWaiting()
+            console.endStream()
+            if printed.needsNewline { console.out("\n") }
+            printed.reset()
+            if outcome.status != .completed, let message = outcome.message {
+                console.error(message)
+            }
+            if outcome.status != .failed || outcome.seconds > 0 {
+                for line in Footer.lines(for: outcome) { console.line(console.dim(line)) }
+            }
+        case .followUp(let followUp):
+            console.line(console.dim(Footer.text(for: followUp)))
+        }
+    }
+
+    /// `--then` and re-runs keep stdout for their result: progress, footers and problems go to stderr.
+    private func report(_ update: RequestProgress) {
+        switch update {
+        case .turn(.notice(let message)): console.note(message)
+        case .turn(.retrying(let wait)): console.note(wait.description)
+        case .turn: break
+        case .ended(let outcome):
+            if outcome.status != .completed, let message = outcome.message { console.error(message) }
+            for line in Footer.lines(for: outcome) { console.note(line) }
+        case .followUp(let followUp):
+            console.note(Footer.text(for: followUp))
+        }
+    }
+}
+
+/// Remembers whether streamed text ended mid-line, so the footer starts on its own line.
+final class Printed: Sendable {
+    private let last = Mutex<Character?>(nil)
+
+    func record(_ text: String) {
+        last.withLock { $0 = text.last ?? $0 }
+    }
+
+    /// Forgets the last character, for the next turn's text.
+    func reset() {
+        last.withLock { $0 = nil }
+    }
+
+    var needsNewline: Bool {
+        last.withLock { $0 != nil && $0 != "\n" }
+    }
+}
