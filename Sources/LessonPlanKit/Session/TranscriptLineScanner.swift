@@ -655,12 +655,10 @@ enum TranscriptLineScanner {
             while position < count {
                 switch base[position] {
                 case Byte.quote:
-                    position += 1
-                    while position < count, base[position] != Byte.quote {
-                        // Whatever follows a backslash is escaped, a quote included.
-                        position += base[position] == Byte.backslash ? 2 : 1
+                    guard let end = JSONStringScanner.closingQuote(base, count: count, from: position + 1) else {
+                        return nil
                     }
-                    guard position < count else { return nil }
+                    position = end
                 case Byte.openBrace, Byte.openBracket:
                     depth += 1
                     guard depth <= Self.maxNesting else { return nil }
@@ -723,149 +721,37 @@ enum TranscriptLineScanner {
 
         /// Index of the closing quote of a key with no escapes or control characters.
         func plainStringEnd(from start: Int) -> Int? {
-            var position = start
-            while position < count {
-                let byte = base[position]
-                if byte == Byte.quote { return position }
-                if byte == Byte.backslash || byte < 0x20 { return nil }
-                position += 1
-            }
-            return nil
+            JSONStringScanner.plainStringEnd(base, count: count, from: start)
         }
 
         /// A JSON string from its opening quote; nil for anything a strict parser rejects (a raw
         /// control character, a lone surrogate, an unknown escape, invalid UTF-8).
         mutating func string() -> String? {
-            scanString(building: true)
+            guard index < count, base[index] == Byte.quote else { return nil }
+            let start = index + 1
+            // Most values have no escapes: take the bytes where they lie.
+            if let end = plainStringEnd(from: start) {
+                index = end + 1
+                return String(validating: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
+            }
+            scratch.removeAll(keepingCapacity: true)
+            guard let end = JSONStringScanner.decode(base, count: count, from: start, escapes: .strict, into: &scratch)
+            else { return nil }
+            index = end
+            return String(validating: scratch, as: UTF8.self)
         }
 
         /// Whether a JSON string from its opening quote is one ``string()`` would read, checked
         /// in place without building it: most of a long transcript's bytes are prompt text that
         /// `resume` and `replay` never show.
         mutating func checkedString() -> Bool {
-            scanString(building: false) != nil
+            guard index < count, base[index] == Byte.quote else { return false }
+            var check = JSONStringUTF8Check()
+            guard let end = JSONStringScanner.decode(base, count: count, from: index + 1, escapes: .strict, into: &check)
+            else { return false }
+            index = end
+            return true
         }
-
-        /// Reads a string, or with `building` false only checks it and returns "" for a good one.
-        ///
-        /// Checking each raw run between escapes as UTF-8 is the same as checking the whole
-        /// text: escapes are ASCII, which never falls inside a multi-byte sequence, and a
-        /// `\u` escape is only accepted when it makes a valid scalar.
-        private mutating func scanString(building: Bool) -> String? {
-            guard index < count, base[index] == Byte.quote else { return nil }
-            let start = index + 1
-            // Most values have no escapes: find the end and take the bytes as they are.
-            var position = plainRunEnd(from: start)
-            guard position < count, base[position] >= 0x20 else { return nil }
-            if base[position] == Byte.quote {
-                index = position + 1
-                let text = UnsafeBufferPointer(start: base + start, count: position - start)
-                if building { return String(validating: text, as: UTF8.self) }
-                return Self.isValidUTF8(text) ? "" : nil
-            }
-
-            let firstRun = UnsafeBufferPointer(start: base + start, count: position - start)
-            if building {
-                scratch.removeAll(keepingCapacity: true)
-                scratch.append(contentsOf: firstRun)
-            } else if !Self.isValidUTF8(firstRun) {
-                return nil
-            }
-            while position < count {
-                let byte = base[position]
-                if byte == Byte.quote {
-                    index = position + 1
-                    return building ? String(validating: scratch, as: UTF8.self) : ""
-                }
-                if byte < 0x20 { return nil }
-                guard byte == Byte.backslash else {
-                    // Take the run up to the next quote, backslash or control character at once.
-                    let runStart = position
-                    position = plainRunEnd(from: position + 1)
-                    let run = UnsafeBufferPointer(start: base + runStart, count: position - runStart)
-                    if building {
-                        scratch.append(contentsOf: run)
-                    } else if !Self.isValidUTF8(run) {
-                        return nil
-                    }
-                    continue
-                }
-                guard position + 1 < count else { return nil }
-                let escaped = base[position + 1]
-                position += 2
-                let unescaped: UInt8
-                switch escaped {
-                case Byte.quote, Byte.backslash, Byte.slash: unescaped = escaped
-                case UInt8(ascii: "b"): unescaped = 0x08
-                case UInt8(ascii: "f"): unescaped = 0x0C
-                case UInt8(ascii: "n"): unescaped = 0x0A
-                case UInt8(ascii: "r"): unescaped = 0x0D
-                case UInt8(ascii: "t"): unescaped = 0x09
-                case UInt8(ascii: "u"):
-                    guard let unit = hex4(from: position) else { return nil }
-                    position += 4
-                    var scalar = unit
-                    if (0xD800...0xDBFF).contains(unit) {
-                        guard position + 1 < count, base[position] == Byte.backslash,
-                            base[position + 1] == UInt8(ascii: "u"),
-                            let low = hex4(from: position + 2), (0xDC00...0xDFFF).contains(low)
-                        else { return nil }
-                        position += 6
-                        scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(unit) {
-                        return nil
-                    }
-                    if building { appendUTF8(scalar) }
-                    continue
-                default:
-                    return nil
-                }
-                if building { scratch.append(unescaped) }
-            }
-            return nil
-        }
-
-        /// The index of the first quote, backslash or control character from `start` on, or
-        /// `count`: eight bytes a step, since string contents are nearly all of a transcript.
-        func plainRunEnd(from start: Int) -> Int {
-            var position = start
-            let raw = UnsafeRawPointer(base)
-            while position + 8 <= count {
-                let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-                // A flagged word holds at least one such byte; the loop below finds which.
-                if Self.hasRunEnd(word) { break }
-                position += 8
-            }
-            while position < count {
-                let byte = base[position]
-                if byte == Byte.quote || byte == Byte.backslash || byte < 0x20 { return position }
-                position += 1
-            }
-            return count
-        }
-
-        /// Whether any byte of `word` is `"`, `\` or below 0x20, by the classic bit trick for a zero
-        /// byte (`x - 0x01…` borrows into the high bit only where a byte is zero, or below the
-        /// subtrahend); it never flags a word without such a byte.
-        private static func hasRunEnd(_ word: UInt64) -> Bool {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            let quotes = word ^ (ones &* UInt64(Byte.quote))
-            let backslashes = word ^ (ones &* UInt64(Byte.backslash))
-            let zeroQuote = (quotes &- ones) & ~quotes
-            let zeroBackslash = (backslashes &- ones) & ~backslashes
-            let control = (word &- ones &* 0x20) & ~word
-            return (zeroQuote | zeroBackslash | control) & highs != 0
-        }
-
-        /// UTF-8 checked where it lies, by the standard library's validator, without a copy.
-        private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            (try? UTF8Span(validating: bytes.span)) != nil
-        }
-
-        func hex4(from start: Int) -> UInt32? { JSONEscapes.hex4(base, count: count, from: start) }
-
-        mutating func appendUTF8(_ scalar: UInt32) { JSONEscapes.appendUTF8(scalar, to: &scratch) }
     }
 
     enum Byte {
@@ -875,7 +761,6 @@ enum TranscriptLineScanner {
         static let closeBracket = UInt8(ascii: "]")
         static let quote = UInt8(ascii: "\"")
         static let backslash = UInt8(ascii: "\\")
-        static let slash = UInt8(ascii: "/")
         static let colon = UInt8(ascii: ":")
         static let comma = UInt8(ascii: ",")
         static let minus = UInt8(ascii: "-")
