@@ -16,8 +16,9 @@ import Foundation
 /// the full decoder, which also produces every error. So whenever this returns a record,
 /// ``TranscriptCoder/decodeWithoutFastPath(_:)`` returns the same one.
 ///
-/// A field added to a record type must be added here too, or every line of that type quietly
-/// takes the slow path; `TranscriptFastPathTests` counts the fields to catch that.
+/// The keys are the schema's (`TranscriptSchema.swift`), shared with the writer. A field added to a
+/// record type must be added there and read here too, or every line of that type quietly takes the
+/// slow path; `TranscriptFastPathTests` checks the fields against the record types to catch that.
 enum TranscriptLineScanner {
     /// The record on one line (without its newline), or nil to leave it to the full decoder.
     ///
@@ -33,101 +34,6 @@ enum TranscriptLineScanner {
         return fields.record()
     }
 
-    /// The keys a transcript line may have, across all record types.
-    enum Field: Int, CaseIterable {
-        case type, v, id, created, inputs, model, baseURL, name, toolVersion, turn, at, command, template
-        case baseVersion, instructions, input, maxOutputTokens, status, output, usage, responseID, error
-        case version, durationMs, from, to, text, framework, follows, kind, check, readingLevel, kept, materials
-        case retryOf, continues, streamed
-
-        /// The key as written on disk.
-        var key: StaticString {
-            switch self {
-            case .type: "type"
-            case .v: "v"
-            case .id: "id"
-            case .created: "created"
-            case .inputs: "inputs"
-            case .model: "model"
-            case .baseURL: "base_url"
-            case .name: "name"
-            case .toolVersion: "tool_version"
-            case .turn: "turn"
-            case .at: "at"
-            case .command: "command"
-            case .template: "template"
-            case .baseVersion: "base_version"
-            case .instructions: "instructions"
-            case .input: "input"
-            case .maxOutputTokens: "max_output_tokens"
-            case .status: "status"
-            case .output: "output"
-            case .usage: "usage"
-            case .responseID: "response_id"
-            case .error: "error"
-            case .version: "version"
-            case .durationMs: "duration_ms"
-            case .from: "from"
-            case .to: "to"
-            case .text: "text"
-            case .framework: "framework"
-            case .follows: "follows"
-            case .kind: "kind"
-            case .check: "check"
-            case .readingLevel: "reading_level"
-            case .kept: "kept"
-            case .materials: "materials"
-            case .retryOf: "retry_of"
-            case .continues: "continues"
-            case .streamed: "streamed"
-            }
-        }
-
-        /// One bit per field in a `UInt64`, so there may be at most 64 fields.
-        var bit: UInt64 { 1 << UInt64(rawValue) }
-
-        static func mask(_ fields: [Field]) -> UInt64 { fields.reduce(0) { $0 | $1.bit } }
-
-        /// How many fields there are; `rawValue`s run from 0 to one less.
-        static let count = allCases.count
-
-        /// The field a key names; keys are compared as bytes, so an escaped key never matches.
-        static func named(_ base: UnsafePointer<UInt8>, _ range: Range<Int>) -> Field? {
-            guard range.count < byKeyLength.count else { return nil }
-            for field in byKeyLength[range.count]
-            where memcmp(base + range.lowerBound, field.key.utf8Start, range.count) == 0 {
-                return field
-            }
-            return nil
-        }
-
-        /// Fields by the length of their key, so each key is compared with a few candidates
-        /// rather than all of them (once per key of 20,000 lines, that showed in the profile).
-        private static let byKeyLength: [[Field]] = {
-            var table = [[Field]](repeating: [], count: (allCases.map(\.key.utf8CodeUnitCount).max() ?? 0) + 1)
-            for field in allCases { table[field.key.utf8CodeUnitCount].append(field) }
-            return table
-        }()
-    }
-
-    /// The keys each record type has (the tag and version included), as bit masks of ``Field``.
-    static let keys: [String: UInt64] = [
-        "session": Field.mask([
-            .type, .v, .id, .created, .inputs, .model, .baseURL, .name, .toolVersion, .framework,
-        ]),
-        "turn_started": Field.mask([
-            .type, .v, .turn, .at, .command, .template, .inputs, .baseVersion, .model, .instructions, .input,
-            .maxOutputTokens, .framework, .follows, .kind, .retryOf, .continues,
-        ]),
-        "turn_ended": Field.mask([
-            .type, .v, .turn, .at, .status, .output, .usage, .responseID, .error, .version, .durationMs, .check,
-            .readingLevel, .kept, .materials, .streamed,
-        ]),
-        "undo": Field.mask([.type, .v, .at, .from, .to]),
-        "name": Field.mask([.type, .v, .at, .name]),
-        "hand_edit": Field.mask([.type, .v, .at, .command, .baseVersion, .version, .text, .check]),
-    ]
-
     /// One value as read; which case a field may hold is checked when the record is built.
     enum Value {
         case absent
@@ -141,21 +47,21 @@ enum TranscriptLineScanner {
         case readingLevel(ReadingMeasure)
     }
 
-    /// The values of one line's keys, by ``Field``.
+    /// The values of one line's keys, by ``TranscriptField``.
     struct Fields {
-        var values = [Value](repeating: .absent, count: Field.count)
+        var values = [Value](repeating: .absent, count: TranscriptField.count)
         var present: UInt64 = 0
 
-        subscript(_ field: Field) -> Value { values[field.rawValue] }
+        subscript(_ field: TranscriptField) -> Value { values[field.rawValue] }
 
         /// A required string, or nil when absent, `null` or not a string.
-        func string(_ field: Field) -> String? {
+        func string(_ field: TranscriptField) -> String? {
             if case .string(let text) = self[field] { return text }
             return nil
         }
 
         /// An optional string: `.some(nil)` for absent or `null`, nil for the wrong kind.
-        func optionalString(_ field: Field) -> String?? {
+        func optionalString(_ field: TranscriptField) -> String?? {
             switch self[field] {
             case .absent, .null: return .some(nil)
             case .string(let text): return .some(text)
@@ -163,12 +69,12 @@ enum TranscriptLineScanner {
             }
         }
 
-        func integer(_ field: Field) -> Int? {
+        func integer(_ field: TranscriptField) -> Int? {
             if case .integer(let number) = self[field] { return number }
             return nil
         }
 
-        func optionalInteger(_ field: Field) -> Int?? {
+        func optionalInteger(_ field: TranscriptField) -> Int?? {
             switch self[field] {
             case .absent, .null: return .some(nil)
             case .integer(let number): return .some(number)
@@ -177,39 +83,39 @@ enum TranscriptLineScanner {
         }
 
         /// A date as the full decoder reads one, through the same parser.
-        func date(_ field: Field) -> Date? {
+        func date(_ field: TranscriptField) -> Date? {
             string(field).flatMap(TranscriptCoder.parse)
         }
 
-        func inputs(_ field: Field) -> LessonInputs? {
+        func inputs(_ field: TranscriptField) -> LessonInputs? {
             if case .inputs(let inputs) = self[field] { return inputs }
             return nil
         }
 
-        func optionalUsage(_ field: Field) -> Usage?? {
+        func optionalUsage(_ field: TranscriptField) -> Usage?? {
             optional(field) { if case .usage(let usage) = $0 { usage } else { nil } }
         }
 
-        func optionalBoolean(_ field: Field) -> Bool?? {
+        func optionalBoolean(_ field: TranscriptField) -> Bool?? {
             optional(field) { if case .boolean(let flag) = $0 { flag } else { nil } }
         }
 
-        func optionalCheck(_ field: Field) -> PlanCheckReport?? {
+        func optionalCheck(_ field: TranscriptField) -> PlanCheckReport?? {
             optional(field) { if case .check(let report) = $0 { report } else { nil } }
         }
 
-        func optionalReadingLevel(_ field: Field) -> ReadingMeasure?? {
+        func optionalReadingLevel(_ field: TranscriptField) -> ReadingMeasure?? {
             optional(field) { if case .readingLevel(let measure) = $0 { measure } else { nil } }
         }
 
         /// A turn's kind: a string naming a ``TurnKind``; any other string is for the full decoder to refuse.
-        func optionalTurnKind(_ field: Field) -> TurnKind?? {
+        func optionalTurnKind(_ field: TranscriptField) -> TurnKind?? {
             optional(field) { if case .string(let text) = $0 { TurnKind(rawValue: text) } else { nil } }
         }
 
         /// An optional field: `.some(nil)` for absent or `null`, `.some` of what `take` makes of the
         /// value, or nil when it makes nothing (the wrong kind).
-        private func optional<T>(_ field: Field, _ take: (Value) -> T?) -> T?? {
+        private func optional<T>(_ field: TranscriptField, _ take: (Value) -> T?) -> T?? {
             switch self[field] {
             case .absent, .null: return .some(nil)
             case let value: return take(value).map { .some($0) }
@@ -218,15 +124,15 @@ enum TranscriptLineScanner {
 
         /// The record these values make, or nil when anything is missing, extra or of the wrong kind.
         func record() -> TranscriptRecord? {
-            guard let type = string(.type), let allowed = TranscriptLineScanner.keys[type],
-                present & ~allowed == 0
+            guard let type = string(.type).flatMap(TranscriptRecordType.init(rawValue:)),
+                present & ~type.fieldMask == 0
             else { return nil }
             // The full decoder refuses a newer version and reads anything else as this one.
             guard let version = optionalInteger(.v), (version ?? 0) <= TranscriptRecord.formatVersion else {
                 return nil
             }
             switch type {
-            case "session":
+            case .session:
                 guard let id = string(.id), let created = date(.created), let inputs = inputs(.inputs),
                     let model = string(.model), let baseURL = string(.baseURL), let name = optionalString(.name),
                     let toolVersion = string(.toolVersion), let framework = optionalString(.framework)
@@ -235,7 +141,7 @@ enum TranscriptLineScanner {
                     SessionHeader(
                         id: id, created: created, inputs: inputs, model: model, baseUrl: baseURL, name: name,
                         toolVersion: toolVersion, framework: framework))
-            case "turn_started":
+            case .turnStarted:
                 guard let turn = integer(.turn), let at = date(.at), let command = string(.command),
                     let template = string(.template), let inputs = inputs(.inputs),
                     let baseVersion = optionalInteger(.baseVersion), let model = string(.model),
@@ -250,7 +156,7 @@ enum TranscriptLineScanner {
                         baseVersion: baseVersion, model: model, instructions: instructions, input: input,
                         maxOutputTokens: maxOutputTokens, framework: framework, follows: follows, kind: kind,
                         retryOf: retryOf, continues: continues))
-            case "turn_ended":
+            case .turnEnded:
                 guard let turn = integer(.turn), let at = date(.at),
                     let status = string(.status).flatMap(TurnStatus.init(rawValue:)), let output = string(.output),
                     let usage = optionalUsage(.usage), let responseID = optionalString(.responseID),
@@ -264,21 +170,19 @@ enum TranscriptLineScanner {
                         turn: turn, at: at, status: status, output: output, usage: usage, responseId: responseID,
                         error: error, version: version, durationMs: durationMs, check: check,
                         readingLevel: readingLevel, kept: kept, materials: materials, streamed: streamed))
-            case "undo":
+            case .undo:
                 guard let at = date(.at), let from = integer(.from), let to = integer(.to) else { return nil }
                 return .undo(UndoRecord(at: at, from: from, to: to))
-            case "name":
+            case .name:
                 guard let at = date(.at), let name = string(.name) else { return nil }
                 return .named(NameRecord(at: at, name: name))
-            case "hand_edit":
+            case .handEdit:
                 guard let at = date(.at), let command = string(.command), let baseVersion = integer(.baseVersion),
                     let version = integer(.version), let text = string(.text), let check = optionalCheck(.check)
                 else { return nil }
                 return .handEdit(
                     HandEditRecord(
                         at: at, command: command, baseVersion: baseVersion, version: version, text: text, check: check))
-            default:
-                return nil
             }
         }
     }
@@ -303,7 +207,7 @@ enum TranscriptLineScanner {
         mutating func topLevelObject() -> Fields? {
             var fields = Fields()
             let parsed = object { scanner, key in
-                guard let field = Field.named(scanner.base, key), fields.present & field.bit == 0,
+                guard let field = TranscriptField.named(scanner.base, key), fields.present & field.bit == 0,
                     let value = scanner.value(for: field)
                 else { return false }
                 fields.present |= field.bit
@@ -341,7 +245,7 @@ enum TranscriptLineScanner {
         }
 
         /// The value of a top-level field, read as the kind the field holds, or `null`.
-        mutating func value(for field: Field) -> Value? {
+        mutating func value(for field: TranscriptField) -> Value? {
             if literal(Byte.null) { return .null }
             switch field {
             case .v, .turn, .baseVersion, .maxOutputTokens, .version, .durationMs, .from, .to, .follows, .materials,
@@ -768,4 +672,39 @@ enum TranscriptLineScanner {
         static let zero = UInt8(ascii: "0")
         static let null: StaticString = "null"
     }
+}
+
+/// What the scanner needs of the schema's keys: one bit each, and finding the field a key names.
+extension TranscriptField {
+    /// One bit per field in a `UInt64`, so there may be at most 64 fields.
+    var bit: UInt64 { 1 << UInt64(rawValue) }
+
+    /// How many fields there are; `rawValue`s run from 0 to one less.
+    static let count = allCases.count
+
+    /// The field a key names; keys are compared as bytes, so an escaped key never matches.
+    static func named(_ base: UnsafePointer<UInt8>, _ range: Range<Int>) -> TranscriptField? {
+        guard range.count < byKeyLength.count else { return nil }
+        for field in byKeyLength[range.count]
+        where memcmp(base + range.lowerBound, field.key.utf8Start, range.count) == 0 {
+            return field
+        }
+        return nil
+    }
+
+    /// Fields by the length of their key, so each key is compared with a few candidates rather
+    /// than all of them (once per key of 20,000 lines, that showed in the profile).
+    private static let byKeyLength: [[TranscriptField]] = {
+        var table = [[TranscriptField]](repeating: [], count: (allCases.map(\.key.utf8CodeUnitCount).max() ?? 0) + 1)
+        for field in allCases { table[field.key.utf8CodeUnitCount].append(field) }
+        return table
+    }()
+}
+
+extension TranscriptRecordType {
+    /// The keys a line of this type may have, as a bit mask of ``TranscriptField/bit``.
+    var fieldMask: UInt64 { Self.masks[self] ?? 0 }
+
+    private static let masks: [TranscriptRecordType: UInt64] = Dictionary(
+        uniqueKeysWithValues: allCases.map { type in (type, type.fields.reduce(0) { $0 | $1.bit }) })
 }
