@@ -419,21 +419,25 @@ enum TranscriptLineScanner {
                 return false
             }
             guard parsed, let kind else { return nil }
-            switch (kind, heading, found, expected, minimum) {
-            case ("missing_heading", let heading?, nil, nil, nil): return .missingHeading(heading)
-            case ("duplicate_heading", let heading?, nil, nil, nil): return .duplicateHeading(heading)
-            case ("out_of_order", let heading?, nil, nil, nil): return .outOfOrder(heading)
-            case ("pacing_total", nil, let found?, let expected?, nil): return .pacingTotal(found: found, expected: expected)
-            case ("no_pacing", nil, nil, nil, nil): return .noPacing
-            case ("warm_up_minutes", nil, let found?, let expected?, nil):
-                return .warmUpMinutes(found: found, expected: expected)
-            case ("too_few_cfu_questions", nil, let found?, nil, let minimum?):
-                return .tooFewCFUQuestions(found: found, minimum: minimum)
-            case ("exit_ticket_prompts", nil, let found?, let expected?, nil):
-                return .exitTicketPrompts(found: found, expected: expected)
-            case ("code_fence", nil, nil, nil, nil): return .codeFence
-            default: return nil
+            // The problems these details can make, told apart by the `kind` each writes, so the
+            // kinds are spelled once, in PlanProblem.
+            let candidates: [PlanProblem]
+            switch (heading, found, expected, minimum) {
+            case (let heading?, nil, nil, nil):
+                candidates = [.missingHeading(heading), .duplicateHeading(heading), .outOfOrder(heading)]
+            case (nil, let found?, let expected?, nil):
+                candidates = [
+                    .pacingTotal(found: found, expected: expected), .warmUpMinutes(found: found, expected: expected),
+                    .exitTicketPrompts(found: found, expected: expected),
+                ]
+            case (nil, let found?, nil, let minimum?):
+                candidates = [.tooFewCFUQuestions(found: found, minimum: minimum)]
+            case (nil, nil, nil, nil):
+                candidates = [.noPacing, .codeFence]
+            default:
+                return nil
             }
+            return candidates.first { $0.kind == kind }
         }
 
         /// `{"band":…,"expected_high":…,"expected_low":…,"grade":…,"in_range":…,"words":…}` in any
