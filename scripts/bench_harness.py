@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """lessonplan's benchmark: start-up, first token, throughput, long sessions, transcripts, memory.
 
-Run through ``scripts/bench`` (which builds the release binary first). Everything talks to
+Run through ``scripts/bench`` (which builds the release binary and the fixture writer first). Everything talks to
 ``bench_server.py`` on 127.0.0.1; nothing leaves the machine. Each timed row is the median of
 ``--runs`` runs after one warm-up run, shown with min and max, next to its floor (``/bin/true``
 or ``curl`` doing the same work) and its budget. Exits 1 when a budget is missed.
