@@ -38,6 +38,11 @@ let package = Package(
             name: "lessonplan",
             dependencies: ["LessonPlanKit", "CEditLine"]
         ),
+        // Writes scripts/bench's transcript fixtures through the tool's own writer; not installed.
+        .executableTarget(
+            name: "lessonplan-bench-fixture",
+            dependencies: ["LessonPlanKit"]
+        ),
         .target(
             name: "TestSupport",
             dependencies: ["LessonPlanKit"],

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """lessonplan's benchmark: start-up, first token, throughput, long sessions, transcripts, memory.
 
-Run through ``scripts/bench`` (which builds the release binary first). Everything talks to
+Run through ``scripts/bench`` (which builds the release binary and the fixture writer first). Everything talks to
 ``bench_server.py`` on 127.0.0.1; nothing leaves the machine. Each timed row is the median of
 ``--runs`` runs after one warm-up run, shown with min and max, next to its floor (``/bin/true``
 or ``curl`` doing the same work) and its budget. Exits 1 when a budget is missed.
@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import shutil
 import signal
 import statistics
@@ -267,6 +266,7 @@ class Bench:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.binary = str(Path(args.binary).resolve())
+        self.fixture = str(Path(args.fixture).resolve())
         self.quick = args.quick
         self.runs = args.runs or (3 if self.quick else 7)
         # CI machines are noisy: quick mode checks time budgets at a generous margin.
@@ -504,9 +504,9 @@ class Bench:
                 return
             self.progress(f"transcripts ({m:,} sessions, {n:,} turns)")
             many = self.home("many-sessions")
-            write_sessions(Path(many), m)
+            write_fixture(self.fixture, "sessions", Path(many), m)
             big_home = self.home("big-session")
-            big_id = write_big_session(Path(big_home), n)
+            big_id = write_fixture(self.fixture, "big", Path(big_home), n)
             size = (Path(big_home) / "sessions" / f"{big_id}.jsonl").stat().st_size
             if available["sessions"]:
                 env_many = base_env(many)
@@ -608,147 +608,26 @@ def describe_machine() -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Transcript fixtures, written in the documented format (docs/transcript.md, version 1)
+# Transcript fixtures, written by lessonplan's own transcript writer (Sources/lessonplan-bench-fixture)
 # --------------------------------------------------------------------------------------------
 
-INSTRUCTIONS = ("You are an expert instructional designer. Produce a practical lesson plan that a teacher can "
-                "run immediately.\nOutput must be plain text with headings. No markdown code fences. No "
-                "references to policies.\nReply with the complete lesson plan only: no preamble, no closing "
-                "remarks.\n")
-TOPICS = ["Photosynthesis", "Fractions", "The water cycle", "Persuasive writing", "Plate tectonics",
-          "Ratios and rates", "The French Revolution", "Poetry: imagery", "Electric circuits", "Ecosystems"]
-BANDS = ["K–2", "3–5", "6–8", "9–12"]
-FRAMEWORKS = ["default", "5e", "default", "ubd"]
-COMMANDS = ["/shorten 30", "/differentiate ell", "/lengthen 50", "add a gallery walk", "/regrade 3–5",
-            "make the warm-up more active", "/differentiate all"]
-
-
-def plan_text(topic: str, band: str, minutes: int, turn: int) -> str:
-    """A plan of realistic size (about 1.7 kB) whose lines change a little from turn to turn."""
+def write_fixture(fixture: str, kind: str, home: Path, count: int) -> str:
+    """Runs the fixture writer (`sessions` or `big`) over `home` with the server's plan text as
+    the answer each turn revises; returns what it prints (the big session's id)."""
     sys.path.insert(0, str(HERE))
     from bench_server import PLAN  # noqa: PLC0415 (one source for the plan text)
-    text = PLAN.replace("photosynthesis", topic.lower()).replace("45", str(minutes))
-    lines = text.split("\n")
-    lines[1] = f"Students will be able to explain {topic.lower()} ({band}) and apply it to example {turn}."
-    lines[-3] = f"- Revision {turn}: find one real-world example of {topic.lower()} and describe it."
-    return "\n".join(lines)
-
-
-def stamp(seconds: float) -> str:
-    whole = int(seconds)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{int((seconds - whole) * 1000):03d}Z"
-
-
-def line(record: dict[str, Any]) -> str:
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
-# The grade ranges each band expects (GradeBand.expectedReadingLevel), for `reading_level`.
-EXPECTED_LEVELS = {"K–2": (0, 2.5), "3–5": (2, 5.5), "6–8": (6, 10), "9–12": (8, 14)}
-
-
-def plan_check(passed: bool) -> dict[str, Any]:
-    """A `check` as lessonplan writes it (keys sorted): a pass, or a draft the plan check fails."""
-    if passed:
-        return {"lesson_minutes": 45, "paced_minutes": 45, "passed": True, "problems": []}
-    return {"lesson_minutes": 45, "paced_minutes": 50, "passed": False,
-            "problems": [{"expected": 45, "found": 50, "kind": "pacing_total"},
-                         {"expected": 3, "found": 2, "kind": "exit_ticket_prompts"}]}
-
-
-def reading_level(band: str, turn: int) -> dict[str, Any]:
-    """A `reading_level` as lessonplan writes it (keys sorted; whole numbers without `.0`)."""
-    low, high = EXPECTED_LEVELS[band]
-    grade = round(low + (high - low) * ((turn * 7) % 10) / 10, 1)
-    if grade == int(grade):
-        grade = int(grade)
-    return {"band": band, "expected_high": high, "expected_low": low, "grade": grade, "in_range": True,
-            "words": 120 + turn % 40}
-
-
-def session_lines(session_id: str, created: float, topic: str, band: str, turns: int,
-                  framework: str = "default") -> tuple[list[str], dict]:
-    """A session as lessonplan writes one: every completed plan turn carries its `check` and
-    `reading_level`, every turn its `framework` (the header only when not the default), and every
-    fifth turn, after a draft that fails the plan check, is an `(auto repair)` that is kept."""
-    inputs = {"grade": band, "topic": topic, "minutes": 45, "standards": "", "constraints": ""}
-    header = {"type": "session", "v": 1, "id": session_id, "created": stamp(created), "inputs": inputs,
-              "model": "gpt-5.2", "base_url": "https://api.openai.com/v1", "tool_version": "0.1.0"}
-    if framework != "default":
-        header["framework"] = framework
-    out = [line(header)]
-    at = created
-    plan = ""
-    last_command = None
-    for turn in range(1, turns + 1):
-        repair = turn % 5 == 0
-        command = "/generate" if turn == 1 else "(auto repair)" if repair else COMMANDS[(turn - 2) % len(COMMANDS)]
-        template = "generate" if turn == 1 else "repair" if repair else "revise"
-        at += 20
-        input_text = (f"Here is the current lesson plan for a 45-minute {band} lesson on {topic}:\n\n<<<PLAN\n"
-                      f"{plan}\nPLAN>>>\n\nThe teacher asks for this change:\n{command}\n") if plan else \
-            f"Create a lesson plan.\nGrade band: {band}\nTopic: {topic}\nDuration: 45 minutes\n"
-        started = {"type": "turn_started", "v": 1, "turn": turn, "at": stamp(at), "command": command,
-                   "template": template, "inputs": inputs, "model": "gpt-5.2", "instructions": INSTRUCTIONS,
-                   "input": input_text, "max_output_tokens": 8192, "framework": framework}
-        if turn > 1:
-            started["base_version"] = turn - 1
-        if repair:
-            started["follows"] = turn - 1
-        plan = plan_text(topic, band, 45, turn)
-        at += 9.5
-        out.append(line(started))
-        ended = {"type": "turn_ended", "v": 1, "turn": turn, "at": stamp(at), "status": "completed",
-                 "output": plan, "usage": {"input_tokens": len(input_text) // 4 + 100,
-                                           "output_tokens": len(plan) // 4, "reasoning_tokens": 64},
-                 "response_id": f"resp_{turn:012d}", "version": turn, "duration_ms": 9500,
-                 "check": plan_check(passed=turn % 5 != 4), "reading_level": reading_level(band, turn)}
-        if repair:
-            ended["kept"] = True
-        out.append(line(ended))
-        last_command = command
-    summary = {"id": session_id, "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(created))),
-               "grade": band, "minutes": 45, "topic": topic, "versions": turns}
-    if last_command:
-        summary["lastCommand"] = last_command
-    return out, summary
-
-
-def write_session(directory: Path, session_id: str, created: float, topic: str, band: str, turns: int,
-                  with_summary: bool = True, framework: str = "default") -> None:
-    lines, summary = session_lines(session_id, created, topic, band, turns, framework)
-    data = "".join(lines).encode()
-    path = directory / f"{session_id}.jsonl"
-    path.write_bytes(data)
-    os.chmod(path, 0o600)
-    if with_summary:
-        # The cache the tool keeps beside each transcript (rebuilt by it when stale or missing).
-        summary["transcriptBytes"] = len(data)
-        (directory / f"{session_id}.summary.json").write_text(json.dumps(summary, ensure_ascii=False))
-
-
-def write_sessions(home: Path, count: int) -> None:
-    directory = home / "sessions"
-    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-    rng = random.Random(6)
-    created = time.time() - count * 3600
-    for index in range(count):
-        session_id = f"{rng.getrandbits(64):016x}"
-        write_session(directory, session_id, created + index * 3600, TOPICS[index % len(TOPICS)],
-                      BANDS[index % len(BANDS)], rng.randint(1, 8), framework=FRAMEWORKS[index % len(FRAMEWORKS)])
-
-
-def write_big_session(home: Path, turns: int) -> str:
-    directory = home / "sessions"
-    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-    session_id = "b16b16b16b16b16b"
-    write_session(directory, session_id, time.time() - turns * 30, "Photosynthesis", "6–8", turns)
-    return session_id
+    result = subprocess.run([fixture, kind, str(home), str(count)], input=PLAN.encode(), capture_output=True,
+                            timeout=600, check=False)
+    if result.returncode != 0:
+        raise RuntimeError(f"lessonplan-bench-fixture {kind} failed: {result.stderr.decode(errors='replace').strip()}")
+    return result.stdout.decode().strip()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", required=True, help="the lessonplan binary to measure")
+    parser.add_argument("--fixture", required=True,
+                        help="the lessonplan-bench-fixture binary that writes the transcript fixtures")
     parser.add_argument("--quick", action="store_true", help="fewer runs, smaller sizes, time budgets ×3 (CI)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     parser.add_argument("--runs", type=int, help="timed runs per row (default 7; 3 with --quick)")

@@ -22,7 +22,7 @@ public struct ChatCompletionsEventDecoder: StreamEventDecoder {
             return [end()]
         }
         // A lone surrogate read as U+FFFD keeps the text a strict parser would throw away.
-        guard let json = JSONValue.parse(data) ?? JSONEscapes.replacingLoneSurrogates(data).flatMap(JSONValue.parse),
+        guard let json = JSONValue.parse(data) ?? JSONStringScanner.replacingLoneSurrogates(data).flatMap(JSONValue.parse),
             json.isObject
         else {
             return [.malformed(malformedDescription("not a JSON object", data: data))]
@@ -75,10 +75,10 @@ public struct ChatCompletionsEventDecoder: StreamEventDecoder {
                 let delta = choice["delta"]
                 // `reasoning_content` and `reasoning` are thinking, not answer text: ignored.
                 if let text = delta?["content"]?.stringValue, !text.isEmpty {
-                    events.append(.textDelta(JSONEscapes.replacingNUL(text)))
+                    events.append(.textDelta(JSONStringScanner.replacingNUL(text)))
                 }
                 if let text = delta?["refusal"]?.stringValue, !text.isEmpty {
-                    events.append(.refusalDelta(JSONEscapes.replacingNUL(text)))
+                    events.append(.refusalDelta(JSONStringScanner.replacingNUL(text)))
                 }
                 if let reason = choice["finish_reason"]?.stringValue {
                     finishReason = reason

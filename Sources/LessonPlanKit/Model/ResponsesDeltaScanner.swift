@@ -103,8 +103,11 @@ enum ResponsesDeltaScanner {
                     sawType = true
                     index = valueEnd + 1
                 } else if matches(base, key, deltaKey) {
+                    // A lone surrogate or NUL becomes U+FFFD, as the full decoder reads them
+                    // (see JSONStringScanner.replacingLoneSurrogates and replacingNUL): the text stays.
                     guard base[index] == quote,
-                        let end = decodeString(base, count: count, from: index + 1, into: &text)
+                        let end = JSONStringScanner.decode(
+                            base, count: count, from: index + 1, escapes: .replacing, into: &text)
                     else { return false }
                     sawDelta = true
                     index = end
@@ -129,115 +132,9 @@ enum ResponsesDeltaScanner {
     // MARK: - Pieces
 
     /// Index of the closing quote of a string that has no escapes or control characters.
-    private static func plainStringEnd(_ base: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int? {
-        var index = start
-        // Eight bytes at a time: this loop is most of the cost of reading a delta event.
-        while index + 8 <= count {
-            if let offset = firstQuoteBackslashOrControl(base, at: index) {
-                let end = index + offset
-                return base[end] == quote ? end : nil
-            }
-            index += 8
-        }
-        while index < count {
-            let byte = base[index]
-            if byte == quote { return index }
-            if byte == backslash || byte < 0x20 { return nil }
-            index += 1
-        }
-        return nil
-    }
-
-    /// The offset of the first of the eight bytes at `index` that is `"`, `\\` or below 0x20;
-    /// nil when none is. Uses the standard "has a zero byte" and "has a byte less than n" bit
-    /// tricks: a borrow only ever runs upwards from a flagged byte, so the lowest flag is exact.
     @inline(__always)
-    private static func firstQuoteBackslashOrControl(_ base: UnsafePointer<UInt8>, at index: Int) -> Int? {
-        // Little-endian order puts the first byte in the lowest bits on every machine.
-        let word = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self))
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quotes = word ^ (ones &* UInt64(quote))
-        let backslashes = word ^ (ones &* UInt64(backslash))
-        let flags =
-            ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word) & highs
-        return flags == 0 ? nil : flags.trailingZeroBitCount / 8
-    }
-
-    /// Appends a JSON string's decoded contents, from just after its opening quote, to `output`
-    /// and returns the index after its closing quote; nil (with a partial append) for anything a
-    /// strict parser would reject, such as a raw control character.
-    private static func decodeString(
-        _ base: UnsafePointer<UInt8>, count: Int, from start: Int, into output: inout [UInt8]
-    ) -> Int? {
-        var index = start
-        // Most deltas have no escapes: find the end and take the bytes as they are.
-        while index + 8 <= count {
-            guard let offset = firstQuoteBackslashOrControl(base, at: index) else {
-                index += 8
-                continue
-            }
-            index += offset
-            break
-        }
-        while index < count {
-            let byte = base[index]
-            if byte == quote {
-                output.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
-                return index + 1
-            }
-            if byte == backslash { break }
-            if byte < 0x20 { return nil }
-            index += 1
-        }
-        guard index < count else { return nil }
-
-        output.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
-        while index < count {
-            let byte = base[index]
-            if byte == quote {
-                return index + 1
-            }
-            if byte < 0x20 { return nil }
-            guard byte == backslash else {
-                output.append(byte)
-                index += 1
-                continue
-            }
-            guard index + 1 < count else { return nil }
-            let escaped = base[index + 1]
-            index += 2
-            switch escaped {
-            case quote, backslash, slash: output.append(escaped)
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
-            case UInt8(ascii: "u"):
-                guard let unit = JSONEscapes.hex4(base, count: count, from: index) else { return nil }
-                index += 4
-                // A lone surrogate or NUL becomes U+FFFD, as the full decoder reads them (see
-                // JSONEscapes.replacingLoneSurrogates and replacingNUL): the text stays.
-                var scalar = unit
-                if (0xD800...0xDBFF).contains(unit) {
-                    if index + 1 < count, base[index] == backslash, base[index + 1] == UInt8(ascii: "u"),
-                        let low = JSONEscapes.hex4(base, count: count, from: index + 2), (0xDC00...0xDFFF).contains(low)
-                    {
-                        index += 6
-                        scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                    } else {
-                        scalar = JSONEscapes.replacementScalar
-                    }
-                } else if (0xDC00...0xDFFF).contains(unit) || unit == 0 {
-                    scalar = JSONEscapes.replacementScalar
-                }
-                JSONEscapes.appendUTF8(scalar, to: &output)
-            default:
-                return nil
-            }
-        }
-        return nil
+    private static func plainStringEnd(_ base: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int? {
+        JSONStringScanner.plainStringEnd(base, count: count, from: start)
     }
 
     /// The index after a value that needs no decoding: a plain string, an integer, `true`,
@@ -293,8 +190,6 @@ enum ResponsesDeltaScanner {
     private static let openBrace = UInt8(ascii: "{")
     private static let closeBrace = UInt8(ascii: "}")
     private static let quote = UInt8(ascii: "\"")
-    private static let backslash = UInt8(ascii: "\\")
-    private static let slash = UInt8(ascii: "/")
     private static let colon = UInt8(ascii: ":")
     private static let comma = UInt8(ascii: ",")
 }

@@ -100,7 +100,7 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
         // A lone surrogate makes the JSON invalid to a strict parser; read as U+FFFD it keeps the text.
         guard
             let json = readMembers(Data(data.utf8))
-                ?? JSONEscapes.replacingLoneSurrogates(data).flatMap({ readMembers(Data($0.utf8)) })
+                ?? JSONStringScanner.replacingLoneSurrogates(data).flatMap({ readMembers(Data($0.utf8)) })
         else {
             return .malformed(malformedDescription("not JSON", data: data))
         }
@@ -126,12 +126,12 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
             guard let delta = json["delta"]?.stringValue else {
                 return .malformed(malformedDescription("text delta without a string \"delta\"", data: data()))
             }
-            return .textDelta(JSONEscapes.replacingNUL(delta))
+            return .textDelta(JSONStringScanner.replacingNUL(delta))
         case "response.refusal.delta":
             guard let delta = json["delta"]?.stringValue else {
                 return .malformed(malformedDescription("refusal delta without a string \"delta\"", data: data()))
             }
-            return .refusalDelta(JSONEscapes.replacingNUL(delta))
+            return .refusalDelta(JSONStringScanner.replacingNUL(delta))
         case "response.completed":
             return .completed(responseID: responseID, usage: usage(in: response))
         case "response.incomplete":

@@ -100,15 +100,18 @@ public struct TranscriptCoder: Sendable {
                 outcome = .failure(.newerVersion(version))
                 return
             }
+            guard let type = TranscriptRecordType(rawValue: tag.type) else {
+                outcome = .failure(.unknownType(tag.type))
+                return
+            }
             do {
-                switch tag.type {
-                case "session": outcome = .success(.header(try SessionHeader(from: decoder)))
-                case "turn_started": outcome = .success(.turnStarted(try TurnStarted(from: decoder)))
-                case "turn_ended": outcome = .success(.turnEnded(try TurnEnded(from: decoder)))
-                case "undo": outcome = .success(.undo(try UndoRecord(from: decoder)))
-                case "name": outcome = .success(.named(try NameRecord(from: decoder)))
-                case "hand_edit": outcome = .success(.handEdit(try HandEditRecord(from: decoder)))
-                default: outcome = .failure(.unknownType(tag.type))
+                switch type {
+                case .session: outcome = .success(.header(try SessionHeader(from: decoder)))
+                case .turnStarted: outcome = .success(.turnStarted(try TurnStarted(from: decoder)))
+                case .turnEnded: outcome = .success(.turnEnded(try TurnEnded(from: decoder)))
+                case .undo: outcome = .success(.undo(try UndoRecord(from: decoder)))
+                case .name: outcome = .success(.named(try NameRecord(from: decoder)))
+                case .handEdit: outcome = .success(.handEdit(try HandEditRecord(from: decoder)))
                 }
             } catch {
                 outcome = .failure(.unreadable("a \(tag.type) line is missing fields"))

@@ -16,8 +16,9 @@ import Foundation
 /// the full decoder, which also produces every error. So whenever this returns a record,
 /// ``TranscriptCoder/decodeWithoutFastPath(_:)`` returns the same one.
 ///
-/// A field added to a record type must be added here too, or every line of that type quietly
-/// takes the slow path; `TranscriptFastPathTests` counts the fields to catch that.
+/// The keys are the schema's (`TranscriptSchema.swift`), shared with the writer. A field added to a
+/// record type must be added there and read here too, or every line of that type quietly takes the
+/// slow path; `TranscriptFastPathTests` checks the fields against the record types to catch that.
 enum TranscriptLineScanner {
     /// The record on one line (without its newline), or nil to leave it to the full decoder.
     ///
@@ -33,101 +34,6 @@ enum TranscriptLineScanner {
         return fields.record()
     }
 
-    /// The keys a transcript line may have, across all record types.
-    enum Field: Int, CaseIterable {
-        case type, v, id, created, inputs, model, baseURL, name, toolVersion, turn, at, command, template
-        case baseVersion, instructions, input, maxOutputTokens, status, output, usage, responseID, error
-        case version, durationMs, from, to, text, framework, follows, kind, check, readingLevel, kept, materials
-        case retryOf, continues, streamed
-
-        /// The key as written on disk.
-        var key: StaticString {
-            switch self {
-            case .type: "type"
-            case .v: "v"
-            case .id: "id"
-            case .created: "created"
-            case .inputs: "inputs"
-            case .model: "model"
-            case .baseURL: "base_url"
-            case .name: "name"
-            case .toolVersion: "tool_version"
-            case .turn: "turn"
-            case .at: "at"
-            case .command: "command"
-            case .template: "template"
-            case .baseVersion: "base_version"
-            case .instructions: "instructions"
-            case .input: "input"
-            case .maxOutputTokens: "max_output_tokens"
-            case .status: "status"
-            case .output: "output"
-            case .usage: "usage"
-            case .responseID: "response_id"
-            case .error: "error"
-            case .version: "version"
-            case .durationMs: "duration_ms"
-            case .from: "from"
-            case .to: "to"
-            case .text: "text"
-            case .framework: "framework"
-            case .follows: "follows"
-            case .kind: "kind"
-            case .check: "check"
-            case .readingLevel: "reading_level"
-            case .kept: "kept"
-            case .materials: "materials"
-            case .retryOf: "retry_of"
-            case .continues: "continues"
-            case .streamed: "streamed"
-            }
-        }
-
-        /// One bit per field in a `UInt64`, so there may be at most 64 fields.
-        var bit: UInt64 { 1 << UInt64(rawValue) }
-
-        static func mask(_ fields: [Field]) -> UInt64 { fields.reduce(0) { $0 | $1.bit } }
-
-        /// How many fields there are; `rawValue`s run from 0 to one less.
-        static let count = allCases.count
-
-        /// The field a key names; keys are compared as bytes, so an escaped key never matches.
-        static func named(_ base: UnsafePointer<UInt8>, _ range: Range<Int>) -> Field? {
-            guard range.count < byKeyLength.count else { return nil }
-            for field in byKeyLength[range.count]
-            where memcmp(base + range.lowerBound, field.key.utf8Start, range.count) == 0 {
-                return field
-            }
-            return nil
-        }
-
-        /// Fields by the length of their key, so each key is compared with a few candidates
-        /// rather than all of them (once per key of 20,000 lines, that showed in the profile).
-        private static let byKeyLength: [[Field]] = {
-            var table = [[Field]](repeating: [], count: (allCases.map(\.key.utf8CodeUnitCount).max() ?? 0) + 1)
-            for field in allCases { table[field.key.utf8CodeUnitCount].append(field) }
-            return table
-        }()
-    }
-
-    /// The keys each record type has (the tag and version included), as bit masks of ``Field``.
-    static let keys: [String: UInt64] = [
-        "session": Field.mask([
-            .type, .v, .id, .created, .inputs, .model, .baseURL, .name, .toolVersion, .framework,
-        ]),
-        "turn_started": Field.mask([
-            .type, .v, .turn, .at, .command, .template, .inputs, .baseVersion, .model, .instructions, .input,
-            .maxOutputTokens, .framework, .follows, .kind, .retryOf, .continues,
-        ]),
-        "turn_ended": Field.mask([
-            .type, .v, .turn, .at, .status, .output, .usage, .responseID, .error, .version, .durationMs, .check,
-            .readingLevel, .kept, .materials, .streamed,
-        ]),
-        "undo": Field.mask([.type, .v, .at, .from, .to]),
-        "name": Field.mask([.type, .v, .at, .name]),
-        "hand_edit": Field.mask([.type, .v, .at, .command, .baseVersion, .version, .text, .check]),
-    ]
-
     /// One value as read; which case a field may hold is checked when the record is built.
     enum Value {
         case absent
@@ -141,21 +47,21 @@ enum TranscriptLineScanner {
         case readingLevel(ReadingMeasure)
     }
 
-    /// The values of one line's keys, by ``Field``.
+    /// The values of one line's keys, by ``TranscriptField``.
     struct Fields {
-        var values = [Value](repeating: .absent, count: Field.count)
+        var values = [Value](repeating: .absent, count: TranscriptField.count)
         var present: UInt64 = 0
 
-        subscript(_ field: Field) -> Value { values[field.rawValue] }
+        subscript(_ field: TranscriptField) -> Value { values[field.rawValue] }
 
         /// A required string, or nil when absent, `null` or not a string.
-        func string(_ field: Field) -> String? {
+        func string(_ field: TranscriptField) -> String? {
             if case .string(let text) = self[field] { return text }
             return nil
         }
 
         /// An optional string: `.some(nil)` for absent or `null`, nil for the wrong kind.
-        func optionalString(_ field: Field) -> String?? {
+        func optionalString(_ field: TranscriptField) -> String?? {
             switch self[field] {
             case .absent, .null: return .some(nil)
             case .string(let text): return .some(text)
@@ -163,12 +69,12 @@ enum TranscriptLineScanner {
             }
         }
 
-        func integer(_ field: Field) -> Int? {
+        func integer(_ field: TranscriptField) -> Int? {
             if case .integer(let number) = self[field] { return number }
             return nil
         }
 
-        func optionalInteger(_ field: Field) -> Int?? {
+        func optionalInteger(_ field: TranscriptField) -> Int?? {
             switch self[field] {
             case .absent, .null: return .some(nil)
             case .integer(let number): return .some(number)
@@ -177,39 +83,39 @@ enum TranscriptLineScanner {
         }
 
         /// A date as the full decoder reads one, through the same parser.
-        func date(_ field: Field) -> Date? {
+        func date(_ field: TranscriptField) -> Date? {
             string(field).flatMap(TranscriptCoder.parse)
         }
 
-        func inputs(_ field: Field) -> LessonInputs? {
+        func inputs(_ field: TranscriptField) -> LessonInputs? {
             if case .inputs(let inputs) = self[field] { return inputs }
             return nil
         }
 
-        func optionalUsage(_ field: Field) -> Usage?? {
+        func optionalUsage(_ field: TranscriptField) -> Usage?? {
             optional(field) { if case .usage(let usage) = $0 { usage } else { nil } }
         }
 
-        func optionalBoolean(_ field: Field) -> Bool?? {
+        func optionalBoolean(_ field: TranscriptField) -> Bool?? {
             optional(field) { if case .boolean(let flag) = $0 { flag } else { nil } }
         }
 
-        func optionalCheck(_ field: Field) -> PlanCheckReport?? {
+        func optionalCheck(_ field: TranscriptField) -> PlanCheckReport?? {
             optional(field) { if case .check(let report) = $0 { report } else { nil } }
         }
 
-        func optionalReadingLevel(_ field: Field) -> ReadingMeasure?? {
+        func optionalReadingLevel(_ field: TranscriptField) -> ReadingMeasure?? {
             optional(field) { if case .readingLevel(let measure) = $0 { measure } else { nil } }
         }
 
         /// A turn's kind: a string naming a ``TurnKind``; any other string is for the full decoder to refuse.
-        func optionalTurnKind(_ field: Field) -> TurnKind?? {
+        func optionalTurnKind(_ field: TranscriptField) -> TurnKind?? {
             optional(field) { if case .string(let text) = $0 { TurnKind(rawValue: text) } else { nil } }
         }
 
         /// An optional field: `.some(nil)` for absent or `null`, `.some` of what `take` makes of the
         /// value, or nil when it makes nothing (the wrong kind).
-        private func optional<T>(_ field: Field, _ take: (Value) -> T?) -> T?? {
+        private func optional<T>(_ field: TranscriptField, _ take: (Value) -> T?) -> T?? {
             switch self[field] {
             case .absent, .null: return .some(nil)
             case let value: return take(value).map { .some($0) }
@@ -218,15 +124,15 @@ enum TranscriptLineScanner {
 
         /// The record these values make, or nil when anything is missing, extra or of the wrong kind.
         func record() -> TranscriptRecord? {
-            guard let type = string(.type), let allowed = TranscriptLineScanner.keys[type],
-                present & ~allowed == 0
+            guard let type = string(.type).flatMap(TranscriptRecordType.init(rawValue:)),
+                present & ~type.fieldMask == 0
             else { return nil }
             // The full decoder refuses a newer version and reads anything else as this one.
             guard let version = optionalInteger(.v), (version ?? 0) <= TranscriptRecord.formatVersion else {
                 return nil
             }
             switch type {
-            case "session":
+            case .session:
                 guard let id = string(.id), let created = date(.created), let inputs = inputs(.inputs),
                     let model = string(.model), let baseURL = string(.baseURL), let name = optionalString(.name),
                     let toolVersion = string(.toolVersion), let framework = optionalString(.framework)
@@ -235,7 +141,7 @@ enum TranscriptLineScanner {
                     SessionHeader(
                         id: id, created: created, inputs: inputs, model: model, baseUrl: baseURL, name: name,
                         toolVersion: toolVersion, framework: framework))
-            case "turn_started":
+            case .turnStarted:
                 guard let turn = integer(.turn), let at = date(.at), let command = string(.command),
                     let template = string(.template), let inputs = inputs(.inputs),
                     let baseVersion = optionalInteger(.baseVersion), let model = string(.model),
@@ -250,7 +156,7 @@ enum TranscriptLineScanner {
                         baseVersion: baseVersion, model: model, instructions: instructions, input: input,
                         maxOutputTokens: maxOutputTokens, framework: framework, follows: follows, kind: kind,
                         retryOf: retryOf, continues: continues))
-            case "turn_ended":
+            case .turnEnded:
                 guard let turn = integer(.turn), let at = date(.at),
                     let status = string(.status).flatMap(TurnStatus.init(rawValue:)), let output = string(.output),
                     let usage = optionalUsage(.usage), let responseID = optionalString(.responseID),
@@ -264,21 +170,19 @@ enum TranscriptLineScanner {
                         turn: turn, at: at, status: status, output: output, usage: usage, responseId: responseID,
                         error: error, version: version, durationMs: durationMs, check: check,
                         readingLevel: readingLevel, kept: kept, materials: materials, streamed: streamed))
-            case "undo":
+            case .undo:
                 guard let at = date(.at), let from = integer(.from), let to = integer(.to) else { return nil }
                 return .undo(UndoRecord(at: at, from: from, to: to))
-            case "name":
+            case .name:
                 guard let at = date(.at), let name = string(.name) else { return nil }
                 return .named(NameRecord(at: at, name: name))
-            case "hand_edit":
+            case .handEdit:
                 guard let at = date(.at), let command = string(.command), let baseVersion = integer(.baseVersion),
                     let version = integer(.version), let text = string(.text), let check = optionalCheck(.check)
                 else { return nil }
                 return .handEdit(
                     HandEditRecord(
                         at: at, command: command, baseVersion: baseVersion, version: version, text: text, check: check))
-            default:
-                return nil
             }
         }
     }
@@ -303,7 +207,7 @@ enum TranscriptLineScanner {
         mutating func topLevelObject() -> Fields? {
             var fields = Fields()
             let parsed = object { scanner, key in
-                guard let field = Field.named(scanner.base, key), fields.present & field.bit == 0,
+                guard let field = TranscriptField.named(scanner.base, key), fields.present & field.bit == 0,
                     let value = scanner.value(for: field)
                 else { return false }
                 fields.present |= field.bit
@@ -341,7 +245,7 @@ enum TranscriptLineScanner {
         }
 
         /// The value of a top-level field, read as the kind the field holds, or `null`.
-        mutating func value(for field: Field) -> Value? {
+        mutating func value(for field: TranscriptField) -> Value? {
             if literal(Byte.null) { return .null }
             switch field {
             case .v, .turn, .baseVersion, .maxOutputTokens, .version, .durationMs, .from, .to, .follows, .materials,
@@ -515,21 +419,25 @@ enum TranscriptLineScanner {
                 return false
             }
             guard parsed, let kind else { return nil }
-            switch (kind, heading, found, expected, minimum) {
-            case ("missing_heading", let heading?, nil, nil, nil): return .missingHeading(heading)
-            case ("duplicate_heading", let heading?, nil, nil, nil): return .duplicateHeading(heading)
-            case ("out_of_order", let heading?, nil, nil, nil): return .outOfOrder(heading)
-            case ("pacing_total", nil, let found?, let expected?, nil): return .pacingTotal(found: found, expected: expected)
-            case ("no_pacing", nil, nil, nil, nil): return .noPacing
-            case ("warm_up_minutes", nil, let found?, let expected?, nil):
-                return .warmUpMinutes(found: found, expected: expected)
-            case ("too_few_cfu_questions", nil, let found?, nil, let minimum?):
-                return .tooFewCFUQuestions(found: found, minimum: minimum)
-            case ("exit_ticket_prompts", nil, let found?, let expected?, nil):
-                return .exitTicketPrompts(found: found, expected: expected)
-            case ("code_fence", nil, nil, nil, nil): return .codeFence
-            default: return nil
+            // The problems these details can make, told apart by the `kind` each writes, so the
+            // kinds are spelled once, in PlanProblem.
+            let candidates: [PlanProblem]
+            switch (heading, found, expected, minimum) {
+            case (let heading?, nil, nil, nil):
+                candidates = [.missingHeading(heading), .duplicateHeading(heading), .outOfOrder(heading)]
+            case (nil, let found?, let expected?, nil):
+                candidates = [
+                    .pacingTotal(found: found, expected: expected), .warmUpMinutes(found: found, expected: expected),
+                    .exitTicketPrompts(found: found, expected: expected),
+                ]
+            case (nil, let found?, nil, let minimum?):
+                candidates = [.tooFewCFUQuestions(found: found, minimum: minimum)]
+            case (nil, nil, nil, nil):
+                candidates = [.noPacing, .codeFence]
+            default:
+                return nil
             }
+            return candidates.first { $0.kind == kind }
         }
 
         /// `{"band":…,"expected_high":…,"expected_low":…,"grade":…,"in_range":…,"words":…}` in any
@@ -655,12 +563,10 @@ enum TranscriptLineScanner {
             while position < count {
                 switch base[position] {
                 case Byte.quote:
-                    position += 1
-                    while position < count, base[position] != Byte.quote {
-                        // Whatever follows a backslash is escaped, a quote included.
-                        position += base[position] == Byte.backslash ? 2 : 1
+                    guard let end = JSONStringScanner.closingQuote(base, count: count, from: position + 1) else {
+                        return nil
                     }
-                    guard position < count else { return nil }
+                    position = end
                 case Byte.openBrace, Byte.openBracket:
                     depth += 1
                     guard depth <= Self.maxNesting else { return nil }
@@ -723,149 +629,37 @@ enum TranscriptLineScanner {
 
         /// Index of the closing quote of a key with no escapes or control characters.
         func plainStringEnd(from start: Int) -> Int? {
-            var position = start
-            while position < count {
-                let byte = base[position]
-                if byte == Byte.quote { return position }
-                if byte == Byte.backslash || byte < 0x20 { return nil }
-                position += 1
-            }
-            return nil
+            JSONStringScanner.plainStringEnd(base, count: count, from: start)
         }
 
         /// A JSON string from its opening quote; nil for anything a strict parser rejects (a raw
         /// control character, a lone surrogate, an unknown escape, invalid UTF-8).
         mutating func string() -> String? {
-            scanString(building: true)
+            guard index < count, base[index] == Byte.quote else { return nil }
+            let start = index + 1
+            // Most values have no escapes: take the bytes where they lie.
+            if let end = plainStringEnd(from: start) {
+                index = end + 1
+                return String(validating: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
+            }
+            scratch.removeAll(keepingCapacity: true)
+            guard let end = JSONStringScanner.decode(base, count: count, from: start, escapes: .strict, into: &scratch)
+            else { return nil }
+            index = end
+            return String(validating: scratch, as: UTF8.self)
         }
 
         /// Whether a JSON string from its opening quote is one ``string()`` would read, checked
         /// in place without building it: most of a long transcript's bytes are prompt text that
         /// `resume` and `replay` never show.
         mutating func checkedString() -> Bool {
-            scanString(building: false) != nil
+            guard index < count, base[index] == Byte.quote else { return false }
+            var check = JSONStringUTF8Check()
+            guard let end = JSONStringScanner.decode(base, count: count, from: index + 1, escapes: .strict, into: &check)
+            else { return false }
+            index = end
+            return true
         }
-
-        /// Reads a string, or with `building` false only checks it and returns "" for a good one.
-        ///
-        /// Checking each raw run between escapes as UTF-8 is the same as checking the whole
-        /// text: escapes are ASCII, which never falls inside a multi-byte sequence, and a
-        /// `\u` escape is only accepted when it makes a valid scalar.
-        private mutating func scanString(building: Bool) -> String? {
-            guard index < count, base[index] == Byte.quote else { return nil }
-            let start = index + 1
-            // Most values have no escapes: find the end and take the bytes as they are.
-            var position = plainRunEnd(from: start)
-            guard position < count, base[position] >= 0x20 else { return nil }
-            if base[position] == Byte.quote {
-                index = position + 1
-                let text = UnsafeBufferPointer(start: base + start, count: position - start)
-                if building { return String(validating: text, as: UTF8.self) }
-                return Self.isValidUTF8(text) ? "" : nil
-            }
-
-            let firstRun = UnsafeBufferPointer(start: base + start, count: position - start)
-            if building {
-                scratch.removeAll(keepingCapacity: true)
-                scratch.append(contentsOf: firstRun)
-            } else if !Self.isValidUTF8(firstRun) {
-                return nil
-            }
-            while position < count {
-                let byte = base[position]
-                if byte == Byte.quote {
-                    index = position + 1
-                    return building ? String(validating: scratch, as: UTF8.self) : ""
-                }
-                if byte < 0x20 { return nil }
-                guard byte == Byte.backslash else {
-                    // Take the run up to the next quote, backslash or control character at once.
-                    let runStart = position
-                    position = plainRunEnd(from: position + 1)
-                    let run = UnsafeBufferPointer(start: base + runStart, count: position - runStart)
-                    if building {
-                        scratch.append(contentsOf: run)
-                    } else if !Self.isValidUTF8(run) {
-                        return nil
-                    }
-                    continue
-                }
-                guard position + 1 < count else { return nil }
-                let escaped = base[position + 1]
-                position += 2
-                let unescaped: UInt8
-                switch escaped {
-                case Byte.quote, Byte.backslash, Byte.slash: unescaped = escaped
-                case UInt8(ascii: "b"): unescaped = 0x08
-                case UInt8(ascii: "f"): unescaped = 0x0C
-                case UInt8(ascii: "n"): unescaped = 0x0A
-                case UInt8(ascii: "r"): unescaped = 0x0D
-                case UInt8(ascii: "t"): unescaped = 0x09
-                case UInt8(ascii: "u"):
-                    guard let unit = hex4(from: position) else { return nil }
-                    position += 4
-                    var scalar = unit
-                    if (0xD800...0xDBFF).contains(unit) {
-                        guard position + 1 < count, base[position] == Byte.backslash,
-                            base[position + 1] == UInt8(ascii: "u"),
-                            let low = hex4(from: position + 2), (0xDC00...0xDFFF).contains(low)
-                        else { return nil }
-                        position += 6
-                        scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(unit) {
-                        return nil
-                    }
-                    if building { appendUTF8(scalar) }
-                    continue
-                default:
-                    return nil
-                }
-                if building { scratch.append(unescaped) }
-            }
-            return nil
-        }
-
-        /// The index of the first quote, backslash or control character from `start` on, or
-        /// `count`: eight bytes a step, since string contents are nearly all of a transcript.
-        func plainRunEnd(from start: Int) -> Int {
-            var position = start
-            let raw = UnsafeRawPointer(base)
-            while position + 8 <= count {
-                let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-                // A flagged word holds at least one such byte; the loop below finds which.
-                if Self.hasRunEnd(word) { break }
-                position += 8
-            }
-            while position < count {
-                let byte = base[position]
-                if byte == Byte.quote || byte == Byte.backslash || byte < 0x20 { return position }
-                position += 1
-            }
-            return count
-        }
-
-        /// Whether any byte of `word` is `"`, `\` or below 0x20, by the classic bit trick for a zero
-        /// byte (`x - 0x01…` borrows into the high bit only where a byte is zero, or below the
-        /// subtrahend); it never flags a word without such a byte.
-        private static func hasRunEnd(_ word: UInt64) -> Bool {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            let quotes = word ^ (ones &* UInt64(Byte.quote))
-            let backslashes = word ^ (ones &* UInt64(Byte.backslash))
-            let zeroQuote = (quotes &- ones) & ~quotes
-            let zeroBackslash = (backslashes &- ones) & ~backslashes
-            let control = (word &- ones &* 0x20) & ~word
-            return (zeroQuote | zeroBackslash | control) & highs != 0
-        }
-
-        /// UTF-8 checked where it lies, by the standard library's validator, without a copy.
-        private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            (try? UTF8Span(validating: bytes.span)) != nil
-        }
-
-        func hex4(from start: Int) -> UInt32? { JSONEscapes.hex4(base, count: count, from: start) }
-
-        mutating func appendUTF8(_ scalar: UInt32) { JSONEscapes.appendUTF8(scalar, to: &scratch) }
     }
 
     enum Byte {
@@ -875,7 +669,6 @@ enum TranscriptLineScanner {
         static let closeBracket = UInt8(ascii: "]")
         static let quote = UInt8(ascii: "\"")
         static let backslash = UInt8(ascii: "\\")
-        static let slash = UInt8(ascii: "/")
         static let colon = UInt8(ascii: ":")
         static let comma = UInt8(ascii: ",")
         static let minus = UInt8(ascii: "-")
@@ -883,4 +676,39 @@ enum TranscriptLineScanner {
         static let zero = UInt8(ascii: "0")
         static let null: StaticString = "null"
     }
+}
+
+/// What the scanner needs of the schema's keys: one bit each, and finding the field a key names.
+extension TranscriptField {
+    /// One bit per field in a `UInt64`, so there may be at most 64 fields.
+    var bit: UInt64 { 1 << UInt64(rawValue) }
+
+    /// How many fields there are; `rawValue`s run from 0 to one less.
+    static let count = allCases.count
+
+    /// The field a key names; keys are compared as bytes, so an escaped key never matches.
+    static func named(_ base: UnsafePointer<UInt8>, _ range: Range<Int>) -> TranscriptField? {
+        guard range.count < byKeyLength.count else { return nil }
+        for field in byKeyLength[range.count]
+        where memcmp(base + range.lowerBound, field.key.utf8Start, range.count) == 0 {
+            return field
+        }
+        return nil
+    }
+
+    /// Fields by the length of their key, so each key is compared with a few candidates rather
+    /// than all of them (once per key of 20,000 lines, that showed in the profile).
+    private static let byKeyLength: [[TranscriptField]] = {
+        var table = [[TranscriptField]](repeating: [], count: (allCases.map(\.key.utf8CodeUnitCount).max() ?? 0) + 1)
+        for field in allCases { table[field.key.utf8CodeUnitCount].append(field) }
+        return table
+    }()
+}
+
+extension TranscriptRecordType {
+    /// The keys a line of this type may have, as a bit mask of ``TranscriptField/bit``.
+    var fieldMask: UInt64 { Self.masks[self] ?? 0 }
+
+    private static let masks: [TranscriptRecordType: UInt64] = Dictionary(
+        uniqueKeysWithValues: allCases.map { type in (type, type.fields.reduce(0) { $0 | $1.bit }) })
 }

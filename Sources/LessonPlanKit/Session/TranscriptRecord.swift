@@ -199,15 +199,18 @@ public enum TranscriptRecord: Equatable, Sendable {
     /// The format this build writes; a file with a larger version is refused.
     public static let formatVersion = 1
 
-    /// The `type` tag on disk.
-    public var type: String {
+    /// What the line records; its `type` tag on disk.
+    public var recordType: TranscriptRecordType {
         switch self {
-        case .header: "session"
-        case .turnStarted: "turn_started"
-        case .turnEnded: "turn_ended"
-        case .undo: "undo"
-        case .named: "name"
-        case .handEdit: "hand_edit"
+        case .header: .session
+        case .turnStarted: .turnStarted
+        case .turnEnded: .turnEnded
+        case .undo: .undo
+        case .named: .name
+        case .handEdit: .handEdit
         }
     }
+
+    /// The `type` tag on disk.
+    public var type: String { recordType.rawValue }
 }

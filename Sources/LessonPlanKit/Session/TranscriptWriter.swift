@@ -90,6 +90,17 @@ public final class TranscriptWriter {
         try write(line(for: record))
     }
 
+    /// Appends records as consecutive lines with one write and one `fsync`, all of them or none:
+    /// for a tool that writes a whole transcript at once (the bench's fixtures), where one `fsync`
+    /// a line would take minutes.
+    /// - Throws: ``StoreError/notSaved(path:reason:)`` when the write fails; the file is cut back.
+    package func append(contentsOf records: [TranscriptRecord]) throws(StoreError) {
+        try flushPending()
+        var lines = Data()
+        for record in records { lines.append(line(for: record)) }
+        try write(lines)
+    }
+
     /// Appends one record, or keeps it in memory to be written before the next append (or by
     /// ``flushPending()``) when it cannot be written now.
     /// - Returns: why it could not be written, or nil when it is on disk.

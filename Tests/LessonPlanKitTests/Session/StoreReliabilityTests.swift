@@ -71,6 +71,28 @@ import Testing
         #expect(state.versions.map(\.text) == ["v1 text", "v2 text"] && state.currentVersion == 1)
     }
 
+    /// Records appended together are written all or none, as the same lines one by one would be.
+    @Test func aBatchAppendIsWholeOrCutBack() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let records: [TranscriptRecord] = [
+            .header(try T.header()), .turnStarted(try T.started(1, command: "/generate", base: nil)),
+            .turnEnded(T.ended(1, output: "v1 text", version: 1)),
+        ]
+        let single = home.directory.transcript(id: "0123456789abcdef")
+        let oneByOne = try TranscriptWriter(url: single, opening: .createNew)
+        for record in records { try oneByOne.append(record) }
+
+        let url = home.directory.transcript(id: "fedcba9876543210")
+        let disk = FillingDisk(failures: 1)
+        let writer = try TranscriptWriter(url: url, opening: .createNew, writeBytes: disk.write)
+        #expect(throws: StoreError.self) { try writer.append(contentsOf: records) }
+        #expect(try Self.bytes(url).isEmpty, "the half-written batch is cut off again")
+        try writer.append(contentsOf: records)
+        #expect(try Self.bytes(url) == Self.bytes(single))
+        #expect(try TranscriptReader.read(url).records == records)
+    }
+
     @Test func openingWritesNothingAndATornFileGetsAFreshLine() throws {
         let home = try TemporaryHome()
         defer { home.remove() }

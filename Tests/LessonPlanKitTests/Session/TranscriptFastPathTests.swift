@@ -697,50 +697,66 @@ import TestSupport
         #expect(skipped.map(\.warnings) == kept.map(\.warnings))
     }
 
-    // MARK: - A field added without teaching the fast path
+    // MARK: - A field added without teaching the schema
 
-    /// The fast path knows these fields; a field added to a record type makes every line of that
-    /// type fall back to `JSONDecoder` (correct, but slow) until `TranscriptLineScanner` learns its
-    /// key. When this fails, teach the scanner the new field, then add it here.
-    @Test func theFastPathKnowsEveryField() throws {
-        func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
+    /// Each record type's properties, snake-cased as the full decoder reads them, are exactly the
+    /// keys the schema gives its lines (which the writer writes and the fast path reads). A
+    /// property added to a record type without its key in `TranscriptSchema.swift` fails here; one
+    /// whose key is there but that the fast path does not read fails the round trips above.
+    @Test func theSchemaKnowsEveryField() throws {
+        func keys(_ value: Any) -> Set<String> {
+            Set(
+                Mirror(reflecting: value).children.compactMap(\.label).map { label in
+                    label.reduce(into: "") { out, character in
+                        if character.isUppercase { out += "_" + character.lowercased() } else { out.append(character) }
+                    }
+                })
+        }
+        func schema(_ type: TranscriptRecordType) -> Set<String> {
+            Set(type.fields.filter { $0 != .type && $0 != .v }.map(\.key.description))
+        }
         let t0 = Date(timeIntervalSince1970: 0)
         let inputs = try LessonInputs(grade: .sixTo8, topic: "t", minutes: 45)
-        #expect(labels(inputs) == ["grade", "topic", "minutes", "standards", "constraints"])
-        #expect(labels(Usage(inputTokens: 1, outputTokens: 2)) == ["inputTokens", "outputTokens", "reasoningTokens"])
-        #expect(
-            labels(SessionHeader(id: "", created: t0, inputs: inputs, model: "", baseUrl: "", toolVersion: ""))
-                == ["id", "created", "inputs", "model", "baseUrl", "name", "toolVersion", "framework"])
-        #expect(
-            labels(
+        let samples: [TranscriptRecord] = [
+            .header(SessionHeader(id: "", created: t0, inputs: inputs, model: "", baseUrl: "", toolVersion: "")),
+            .turnStarted(
                 TurnStarted(
                     turn: 1, at: t0, command: "", template: "", inputs: inputs, baseVersion: nil, model: "",
-                    instructions: "", input: "", maxOutputTokens: 1))
-                == [
-                    "turn", "at", "command", "template", "inputs", "baseVersion", "model", "instructions", "input",
-                    "maxOutputTokens", "framework", "follows", "kind", "retryOf", "continues",
-                ])
-        #expect(
-            labels(
+                    instructions: "", input: "", maxOutputTokens: 1)),
+            .turnEnded(
                 TurnEnded(
                     turn: 1, at: t0, status: .completed, output: "", usage: nil, responseId: nil, error: nil, version: nil,
-                    durationMs: 0))
-                == [
-                    "turn", "at", "status", "output", "usage", "responseId", "error", "version", "durationMs", "check",
-                    "readingLevel", "kept", "materials", "streamed",
-                ])
-        // The plan check and reading level are read by the scanner too (a field it does not know
-        // sends each of them to JSONDecoder on the side, at about 20 µs a value).
+                    durationMs: 0)),
+            .undo(UndoRecord(at: t0, from: 1, to: 1)),
+            .named(NameRecord(at: t0, name: "")),
+            .handEdit(HandEditRecord(at: t0, command: "", baseVersion: 1, version: 2, text: "")),
+        ]
+        #expect(Set(samples.map(\.recordType)) == Set(TranscriptRecordType.allCases))
+        for record in samples {
+            let value: Any =
+                switch record {
+                case .header(let value): value
+                case .turnStarted(let value): value
+                case .turnEnded(let value): value
+                case .undo(let value): value
+                case .named(let value): value
+                case .handEdit(let value): value
+                }
+            #expect(keys(value) == schema(record.recordType), "\(record.type)")
+        }
+        // Every key belongs to some record type, and the tag and version to all of them.
+        #expect(Set(TranscriptRecordType.allCases.flatMap(\.fields)) == Set(TranscriptField.allCases))
+        #expect(TranscriptRecordType.allCases.allSatisfy { $0.fields.starts(with: [.type, .v]) })
+
+        // The objects inside a line are read by the scanner too (a key it does not know sends a
+        // plan check or reading level to JSONDecoder on the side, at about 20 µs a value).
+        #expect(keys(inputs) == ["grade", "topic", "minutes", "standards", "constraints"])
+        #expect(keys(Usage(inputTokens: 1, outputTokens: 2)) == ["input_tokens", "output_tokens", "reasoning_tokens"])
         #expect(
-            labels(PlanCheckReport(problems: [], pacedMinutes: nil, lessonMinutes: 45))
-                == ["problems", "pacedMinutes", "lessonMinutes"])
+            keys(PlanCheckReport(problems: [], pacedMinutes: nil, lessonMinutes: 45))
+                == ["problems", "paced_minutes", "lesson_minutes"])
         #expect(
-            labels(ReadingMeasure(studentText: "", band: .sixTo8))
-                == ["grade", "words", "band", "expectedLow", "expectedHigh", "inRange"])
-        #expect(labels(UndoRecord(at: t0, from: 1, to: 1)) == ["at", "from", "to"])
-        #expect(labels(NameRecord(at: t0, name: "")) == ["at", "name"])
-        #expect(
-            labels(HandEditRecord(at: t0, command: "", baseVersion: 1, version: 2, text: ""))
-                == ["at", "command", "baseVersion", "version", "text", "check"])
+            keys(ReadingMeasure(studentText: "", band: .sixTo8))
+                == ["grade", "words", "band", "expected_low", "expected_high", "in_range"])
     }
 }

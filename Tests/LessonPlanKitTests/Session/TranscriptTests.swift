@@ -61,6 +61,55 @@ struct TemporaryHome {
         #expect(ended.contains("\"at\":\"2026-"))
     }
 
+    /// Every field of every record type, written as docs/transcript.md shows it: the tag and
+    /// version first, then the keys in sorted order, absent optionals left out.
+    @Test func linesAreWrittenAsDocumented() throws {
+        let coder = TranscriptCoder()
+        func line(_ record: TranscriptRecord) -> String { String(decoding: coder.encode(record), as: UTF8.self) }
+        let at = #""at":"2026-11-30T00:53:20.125Z""#
+        let inputs = #""inputs":{"constraints":"","grade":"6–8","minutes":45,"standards":"","topic":"Photosynthesis"}"#
+        var header = try Self.header()
+        #expect(
+            line(.header(header))
+                == #"{"type":"session","v":1,"base_url":"https://api.openai.com/v1","created":"2026-11-30T00:53:20.125Z","id":"0123456789abcdef",\#(inputs),"model":"gpt-5.2","tool_version":"test"}"#
+        )
+        header.name = "photo week"
+        header.framework = "5e"
+        #expect(line(.header(header)).contains(#""base_url":"https://api.openai.com/v1","created":"2026-11-30T00:53:20.125Z","framework":"5e","id""#))
+        #expect(line(.header(header)).contains(#""model":"gpt-5.2","name":"photo week","tool_version":"test"}"#))
+
+        var started = try Self.started(3, command: "/retry", base: 2)
+        started.framework = "default"
+        started.follows = 2
+        started.kind = .materials
+        started.retryOf = 1
+        started.continues = 1
+        #expect(
+            line(.turnStarted(started))
+                == #"{"type":"turn_started","v":1,\#(at),"base_version":2,"command":"/retry","continues":1,"follows":2,"framework":"default","input":"plan please",\#(inputs),"instructions":"be good","kind":"materials","max_output_tokens":8192,"model":"gpt-5.2","retry_of":1,"template":"shorten","turn":3}"#
+        )
+
+        var ended = Self.ended(3, status: .failed, output: "x", version: nil)
+        #expect(
+            line(.turnEnded(ended))
+                == #"{"type":"turn_ended","v":1,\#(at),"duration_ms":5,"error":"it broke","output":"x","response_id":"resp_3","status":"failed","turn":3,"usage":{"input_tokens":10,"output_tokens":20}}"#
+        )
+        ended = Self.ended(3, output: "x", version: 3)
+        ended.check = PlanCheckReport(problems: [.pacingTotal(found: 50, expected: 45)], pacedMinutes: 50, lessonMinutes: 45)
+        ended.kept = true
+        ended.materials = 2
+        ended.streamed = false
+        #expect(
+            line(.turnEnded(ended))
+                == #"{"type":"turn_ended","v":1,\#(at),"check":{"lesson_minutes":45,"paced_minutes":50,"passed":false,"problems":[{"expected":45,"found":50,"kind":"pacing_total"}]},"duration_ms":5,"kept":true,"materials":2,"output":"x","response_id":"resp_3","status":"completed","streamed":false,"turn":3,"usage":{"input_tokens":10,"output_tokens":20},"version":3}"#
+        )
+        #expect(line(.undo(UndoRecord(at: Self.t0, from: 2, to: 1))) == #"{"type":"undo","v":1,\#(at),"from":2,"to":1}"#)
+        #expect(line(.named(NameRecord(at: Self.t0, name: "w"))) == #"{"type":"name","v":1,\#(at),"name":"w"}"#)
+        #expect(
+            line(.handEdit(HandEditRecord(at: Self.t0, command: "/edit", baseVersion: 1, version: 2, text: "p")))
+                == #"{"type":"hand_edit","v":1,\#(at),"base_version":1,"command":"/edit","text":"p","version":2}"#)
+    }
+
     @Test func writerAppendsAndReaderFoldsState() throws {
         let home = try TemporaryHome()
         defer { home.remove() }
