@@ -44,12 +44,47 @@ struct Exporter {
         return write(data, format: format, to: path, force: force, what: "the handouts")
     }
 
+    /// The current plan, or the latest handouts, as a docx, odt or pptx made by pandoc; only ever to a file.
+    /// - Returns: whether the document was written.
+    @discardableResult
+    func exportDocument(
+        _ state: SessionState, format: DocumentFormat, to path: String?, force: Bool, materials: Bool,
+        showModel: Bool = false, environment: [String: String]
+    ) -> Bool {
+        guard let path else {
+            console.error("A .\(format.rawValue) is not for a terminal; write it to a file with -o FILE.\(format.rawValue).")
+            return false
+        }
+        let data: Data
+        do {
+            let made = materials ? state.materials.last?.planVersion.flatMap(state.version) : nil
+            let framework = try prompts.framework(made?.framework ?? state.currentFramework)
+            data = try DocumentExport.render(
+                state, format: format, framework: framework, materials: materials, showModel: showModel, prompts: prompts,
+                pandoc: Pandoc.find(environment: environment))
+            if materials, let stale = SessionReview.staleHandouts(state) {
+                console.note(
+                    "These handouts were made from v\(stale.madeFrom), but the plan is now v\(stale.current); the page says so. Type /materials to make new ones.")
+            }
+        } catch {
+            console.error(error.message)
+            return false
+        }
+        let what = materials ? "the handouts" : "v\(state.currentVersion ?? 0)"
+        return write(data, label: format.name, text: false, to: path, force: force, what: what)
+    }
+
     private func write(_ data: Data, format: ExportFormat, to path: String?, force: Bool, what: String) -> Bool {
+        write(data, label: format.rawValue.uppercased(), text: format == .md, to: path, force: force, what: what)
+    }
+
+    /// Writes to `path`, or to stdout when there is none; `text` exports are sanitised on a terminal.
+    private func write(_ data: Data, label: String, text: Bool, to path: String?, force: Bool, what: String) -> Bool {
         guard let path else {
             var data = data
             if data.last != UInt8(ascii: "\n") { data.append(UInt8(ascii: "\n")) }
             // JSON and HTML piped to a program stay byte-exact; on a terminal everything is sanitised.
-            if format != .md, !console.stdoutIsTTY {
+            if !text, !console.stdoutIsTTY {
                 console.raw(data)
             } else {
                 console.out(String(decoding: data, as: UTF8.self))
@@ -68,7 +103,7 @@ struct Exporter {
             }
             return false
         }
-        console.note("Wrote \(format.rawValue.uppercased()) of \(what) to \(url.path).")
+        console.note("Wrote \(label) of \(what) to \(url.path).")
         return true
     }
 }

@@ -48,12 +48,17 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     public var latestPlanVersion: Int?
     /// Whether the teacher's header names the model; a page option, not part of the data.
     public var showModel = false
+    /// A quiz made from this version (`/quiz`): without its key on handouts, with the key on its own page for the teacher.
+    public var quiz: Quiz?
+    /// A rubric made from this version (`/rubric`): the students' version on handouts.
+    public var rubric: Rubric?
 
     public init(
         topic: String, grade: String, minutes: Int, standards: String = "", constraints: String = "",
         model: String = "", created: Date, versions: [ExportVersion], currentVersion: Int,
         pacing: [PacingSegment] = [], kind: TurnKind = .plan, framework: String = "", check: ExportCheck? = nil,
-        planVersion: Int? = nil, latestPlanVersion: Int? = nil, showModel: Bool = false
+        planVersion: Int? = nil, latestPlanVersion: Int? = nil, showModel: Bool = false, quiz: Quiz? = nil,
+        rubric: Rubric? = nil
     ) {
         self.topic = topic
         self.grade = grade
@@ -71,6 +76,8 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         self.planVersion = planVersion
         self.latestPlanVersion = latestPlanVersion
         self.showModel = showModel
+        self.quiz = quiz
+        self.rubric = rubric
     }
 
     /// Whether these are handouts made from an older plan version than the session's current one.
@@ -94,7 +101,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
 
     // The JSON groups the teacher's inputs and repeats the current text so a reader need not look it up.
     private enum CodingKeys: String, CodingKey {
-        case inputs, versions, currentVersion, currentPlan, pacing, kind, check, planVersion, latestPlanVersion
+        case inputs, versions, currentVersion, currentPlan, pacing, kind, check, planVersion, latestPlanVersion, quiz, rubric
     }
 
     private enum InputKeys: String, CodingKey {
@@ -119,6 +126,8 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         check = try container.decodeIfPresent(ExportCheck.self, forKey: .check)
         planVersion = try container.decodeIfPresent(Int.self, forKey: .planVersion)
         latestPlanVersion = try container.decodeIfPresent(Int.self, forKey: .latestPlanVersion)
+        quiz = try container.decodeIfPresent(Quiz.self, forKey: .quiz)
+        rubric = try container.decodeIfPresent(Rubric.self, forKey: .rubric)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -140,6 +149,8 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         try container.encodeIfPresent(check, forKey: .check)
         try container.encodeIfPresent(planVersion, forKey: .planVersion)
         try container.encodeIfPresent(latestPlanVersion, forKey: .latestPlanVersion)
+        try container.encodeIfPresent(quiz, forKey: .quiz)
+        try container.encodeIfPresent(rubric, forKey: .rubric)
     }
 }
 
@@ -594,13 +605,13 @@ public enum PlanExport {
         document.title
     }
 
-    private static func bannerTitle(_ check: ExportCheck) -> String {
+    static func bannerTitle(_ check: ExportCheck) -> String {
         let count = check.problems.count == 1 ? "1 problem" : "\(check.problems.count) problems"
         return "This version does not pass the plan check (\(count)); /repair can fix it before you print."
     }
 
     /// The version, when it was written in local time, and the command that made it.
-    private static func versionLine(_ document: ExportDocument, timeZone: TimeZone) -> String {
+    static func versionLine(_ document: ExportDocument, timeZone: TimeZone) -> String {
         "Version " + versionText(document, timeZone: timeZone)
     }
 
@@ -627,21 +638,21 @@ public enum PlanExport {
     }
 
     /// For handouts made from an older plan version: what to tell the teacher on the page.
-    private static func staleMark(_ document: ExportDocument) -> String? {
+    static func staleMark(_ document: ExportDocument) -> String? {
         guard document.isStale, let made = document.planVersion, let latest = document.latestPlanVersion else {
             return nil
         }
         return "Made from plan v\(made); the plan is now v\(latest). Type /materials to make handouts that match it."
     }
 
-    private static func handoutFooter(_ document: ExportDocument, timeZone: TimeZone) -> String {
+    static func handoutFooter(_ document: ExportDocument, timeZone: TimeZone) -> String {
         let made = document.planVersion.map { " from plan v\($0)" } ?? ""
         let date = document.currentVersionRecord.map { " · \(localDate($0.createdAt, timeZone: timeZone))" } ?? ""
         return "Handouts \(document.currentVersion)\(made)\(date)"
     }
 
     /// The labelled inputs the Markdown header and the HTML table show.
-    private static func inputRows(_ document: ExportDocument, timeZone: TimeZone) -> [(String, String)] {
+    static func inputRows(_ document: ExportDocument, timeZone: TimeZone) -> [(String, String)] {
         var rows = [
             ("Version", versionText(document, timeZone: timeZone)),
             ("Grade band", document.grade),
@@ -656,7 +667,7 @@ public enum PlanExport {
     }
 
     /// The pacing table's rows in time order, with the lesson's end among them and what lies past it marked.
-    private static func pacingRows(_ document: ExportDocument) -> [PacingRow] {
+    static func pacingRows(_ document: ExportDocument) -> [PacingRow] {
         var rows: [PacingRow] = []
         var placedEnd = false
         for segment in document.pacing {
@@ -670,7 +681,7 @@ public enum PlanExport {
         return rows
     }
 
-    private enum PacingRow {
+    enum PacingRow {
         case segment(PacingSegment, over: Bool)
         case lessonEnd(Int)
     }
