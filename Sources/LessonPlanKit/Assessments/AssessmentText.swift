@@ -98,12 +98,9 @@ public enum AssessmentText {
         return out.joined(separator: "\n") + "\n"
     }
 
-    /// The answer key alone: `1. B  2. A …` one item a line, each wrong answer's misconception under it.
+    /// The answer key alone, one item a line: `1. B) Carbon dioxide`.
     public static func answerKey(_ quiz: Quiz) -> [String] {
-        quiz.items.enumerated().map { index, item in
-            let key = item.key.map { "\($0.letter)) \($0.text)" } ?? item.answerLetters.joined(separator: ", ")
-            return "\(index + 1). \(key)"
-        }
+        quiz.items.enumerated().map { "\($0.offset + 1). \($0.element.keyText)" }
     }
 
     /// The rubric as a table that fits `width` columns, every cell wrapped inside its column.

@@ -56,6 +56,12 @@ public struct QuizItem: Codable, Equatable, Sendable {
         return options.first { $0.letter == answerLetters[0] }
     }
 
+    /// The key as an answer sheet shows it: `B) Carbon dioxide`, or what the item marks when that is not one option.
+    public var keyText: String {
+        key.map { "\($0.letter)) \($0.text)" }
+            ?? (answerLetters.isEmpty ? "no answer marked" : "marked " + answerLetters.joined(separator: ", "))
+    }
+
     /// The wrong answers: every option but the key (every option when the key is unclear).
     public var distractors: [QuizOption] {
         options.filter { !answerLetters.contains($0.letter) }

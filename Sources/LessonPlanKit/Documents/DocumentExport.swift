@@ -182,8 +182,7 @@ public enum DocumentExport {
         .orderedList(
             start: 1, numbering: .decimal,
             quiz.items.map { item in
-                let key = item.key.map { "\($0.letter)) \($0.text)" } ?? "no single answer marked"
-                var blocks: [PandocBlock] = [.para([.strong([.text(key)])])]
+                var blocks: [PandocBlock] = [.para([.strong([.text(item.keyText)])])]
                 let reasons = item.distractors.filter { !$0.misconception.isEmpty }
                 if !reasons.isEmpty {
                     blocks.append(.bulletList(reasons.map { [.plain([.text("\($0.letter)) \($0.text): \($0.misconception)")])] }))
@@ -256,7 +255,7 @@ public enum DocumentExport {
                 blocks.append(.header(1, [.text("\(quizTitle(quiz)) · question \(index + 1) of \(quiz.items.count)")]))
                 blocks.append(.para([.text(item.stem)]))
                 blocks.append(.orderedList(start: 1, numbering: .upperAlpha, item.options.map { [.plain([.text($0.text)])] }))
-                var said = [item.key.map { "Answer: \($0.letter)) \($0.text)" } ?? "No single answer is marked."]
+                var said = ["Answer: " + item.keyText]
                 said += item.distractors.filter { !$0.misconception.isEmpty }.map { "\($0.letter): \($0.misconception)" }
                 blocks.append(.div(classes: ["notes"], said.map { .para([.text($0)]) }))
             }

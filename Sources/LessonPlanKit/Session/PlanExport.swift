@@ -254,6 +254,7 @@ public enum PlanExport {
             previous = block
         }
         while out.last == "" { out.removeLast() }
+        out.append(contentsOf: markdownAssessments(document, handout: handout))
         if handout {
             out.append(contentsOf: ["", "---", "", "*\(handoutFooter(document, timeZone: timeZone))*"])
         }
@@ -357,6 +358,7 @@ public enum PlanExport {
         out.append("<section class=\"plan\">")
         appendPlan(pageBlocks(plan, handout: handout), handout: handout, to: &out)
         out.append("</section>")
+        appendAssessments(document, handout: handout, to: &out)
         if handout {
             out.append("<footer>\(htmlEscape(handoutFooter(document, timeZone: timeZone)))</footer>")
         }
@@ -446,6 +448,78 @@ public enum PlanExport {
         }
         flushTitles()
         closeList()
+    }
+
+    /// The quiz without its key, the rubric (the students' on a handout), and for the teacher the key on a new page.
+    private static func appendAssessments(_ document: ExportDocument, handout: Bool, to out: inout [String]) {
+        if let quiz = document.quiz {
+            out.append(contentsOf: ["<section class=\"quiz\">", "<h2>\(quiz.kind == .starter ? "Starter" : "Exit") quiz</h2>", "<ol>"])
+            for item in quiz.items {
+                let options = item.options.map { "<li>\(htmlEscape($0.text))</li>" }.joined()
+                out.append("<li>\(htmlEscape(item.stem))<ol type=\"A\">\(options)</ol></li>")
+            }
+            out.append(contentsOf: ["</ol>", "</section>"])
+        }
+        if let rubric = document.rubric.map({ handout ? $0.forStudents : $0 }) {
+            out.append("<section class=\"rubric\">")
+            out.append("<h2>\(htmlEscape(rubric.task.isEmpty ? "Rubric" : "Rubric: \(rubric.task)"))</h2>")
+            out.append("<table class=\"rubric-table\"><thead><tr><th scope=\"col\">Criterion</th>")
+            out.append(rubric.levels.map { "<th scope=\"col\">\(htmlEscape($0.title))</th>" }.joined() + "</tr></thead><tbody>")
+            for criterion in rubric.criteria {
+                out.append(
+                    "<tr><th scope=\"row\">\(htmlEscape(criterion.name))</th>"
+                        + criterion.cells.map { "<td>\(htmlEscape($0))</td>" }.joined() + "</tr>")
+            }
+            out.append(contentsOf: ["</tbody></table>", "</section>"])
+        }
+        if !handout, let quiz = document.quiz {
+            out.append(contentsOf: ["<section class=\"answer-key\">", "<h2>Answer key: \(quiz.kind == .starter ? "starter" : "exit") quiz</h2>", "<ol>"])
+            for item in quiz.items {
+                let reasons = item.distractors.filter { !$0.misconception.isEmpty }
+                    .map { "<li>\(htmlEscape("\($0.letter)) \($0.text): \($0.misconception)"))</li>" }.joined()
+                out.append(
+                    "<li><strong>\(htmlEscape(item.keyText))</strong>"
+                        + (reasons.isEmpty ? "" : "<ul>\(reasons)</ul>") + "</li>")
+            }
+            out.append("</ol>")
+            if !quiz.misconceptions.isEmpty {
+                out.append("<p><strong>Misconceptions it probes</strong></p><ul>")
+                out.append(contentsOf: quiz.misconceptions.map { "<li>\(htmlEscape($0))</li>" })
+                out.append("</ul>")
+            }
+            out.append("</section>")
+        }
+    }
+
+    /// The same for Markdown: the quiz as numbered items with lettered options, the rubric as a pipe table.
+    private static func markdownAssessments(_ document: ExportDocument, handout: Bool) -> [String] {
+        var out: [String] = []
+        if let quiz = document.quiz {
+            out += ["", "## \(quiz.kind == .starter ? "Starter" : "Exit") quiz", ""]
+            for (index, item) in quiz.items.enumerated() {
+                out.append("\(index + 1). \(item.stem)")
+                out += item.options.map { "    \($0.letter)) \($0.text)" }
+                out.append("")
+            }
+        }
+        if let rubric = document.rubric.map({ handout ? $0.forStudents : $0 }) {
+            out += ["", "## " + (rubric.task.isEmpty ? "Rubric" : "Rubric: \(rubric.task)"), ""]
+            out.append("| Criterion | " + rubric.levels.map { markdownCell($0.title) }.joined(separator: " | ") + " |")
+            out.append("|" + String(repeating: " --- |", count: rubric.levels.count + 1))
+            for criterion in rubric.criteria {
+                out.append("| \(markdownCell(criterion.name)) | " + criterion.cells.map(markdownCell).joined(separator: " | ") + " |")
+            }
+        }
+        if !handout, let quiz = document.quiz {
+            out += ["", "---", "", "## Answer key: \(quiz.kind == .starter ? "starter" : "exit") quiz", ""]
+            for (index, line) in AssessmentText.answerKey(quiz).enumerated() {
+                out.append(line)
+                out += quiz.items[index].distractors.filter { !$0.misconception.isEmpty }
+                    .map { "    - \($0.letter): \($0.misconception)" }
+            }
+        }
+        while out.last == "" { out.removeLast() }
+        return out
     }
 
     private static func appendPacing(_ document: ExportDocument, to out: inout [String]) {
@@ -566,6 +640,9 @@ public enum PlanExport {
         .stale { border: 2px dashed #b00020; padding: 0.3rem 0.6rem; color: #7a0015; }
         footer { margin-top: 1.5rem; font-size: 0.8rem; color: #555; border-top: 1px solid #ccc; padding-top: 0.3rem; }
         body.handout li { margin-bottom: 0.4rem; }
+        .quiz ol[type="A"] { margin: 0.2rem 0 0.6rem; }
+        .rubric-table th[scope="row"] { width: 20%; background: #f3f3f3; }
+        .answer-key { break-before: page; page-break-before: always; }
         @media print {
           body { margin: 0; max-width: none; font-size: 11pt; }
           h2, h3 { break-after: avoid; page-break-after: avoid; }
