@@ -76,7 +76,7 @@ public enum AssessmentText {
     public static func quiz(_ quiz: Quiz, withKey: Bool) -> String {
         var out: [String] = []
         if withKey {
-            out.append("\(quiz.kind == .starter ? "Starter" : "Exit") quiz · \(counted(quiz.items.count, "item")) · answer key")
+            out.append("\(quiz.title) · \(counted(quiz.items.count, "item")) · answer key")
             if !quiz.misconceptions.isEmpty {
                 out.append("Misconceptions it probes:")
                 out += quiz.misconceptions.map { "- \($0)" }

@@ -29,6 +29,12 @@ public struct Quiz: Codable, Equatable, Sendable {
     public var misconceptions: [String]
     public var items: [QuizItem]
 
+    /// `Exit quiz` or `Starter quiz`, as pages head it.
+    public var title: String { "\(kind == .starter ? "Starter" : "Exit") quiz" }
+
+    /// The answer key's heading: `Answer key: exit quiz`.
+    public var keyTitle: String { "Answer key: \(kind.rawValue) quiz" }
+
     public init(kind: Kind, misconceptions: [String] = [], items: [QuizItem]) {
         self.kind = kind
         self.misconceptions = misconceptions

@@ -51,7 +51,7 @@ public enum DocumentExport {
         }
         blocks += planBlocks(PlanExport.pageBlocks(plan, handout: handout), handout: handout)
         if let quiz = document.quiz {
-            blocks.append(.header(1, [.text(quizTitle(quiz))]))
+            blocks.append(.header(1, [.text(quiz.title)]))
             blocks += quizItems(quiz)
         }
         if let rubric = document.rubric {
@@ -61,7 +61,7 @@ public enum DocumentExport {
         }
         if !handout, let quiz = document.quiz {
             blocks.append(pageBreak(format))
-            blocks.append(.header(1, [.text("Answer key: \(quizTitle(quiz).lowercased())")]))
+            blocks.append(.header(1, [.text(quiz.keyTitle)]))
             blocks.append(answerKey(quiz))
             if !quiz.misconceptions.isEmpty {
                 blocks.append(.para([.strong([.text("Misconceptions it probes")])]))
@@ -81,10 +81,6 @@ public enum DocumentExport {
         case .odt: .raw(format: "opendocument", "<text:p text:style-name=\"Pagebreak\"/>")
         case .pptx: .para([])
         }
-    }
-
-    private static func quizTitle(_ quiz: Quiz) -> String {
-        "\(quiz.kind == .starter ? "Starter" : "Exit") quiz"
     }
 
     private static func pacing(_ document: ExportDocument) -> [PandocBlock] {
@@ -252,7 +248,7 @@ public enum DocumentExport {
         flush()
         if let quiz = document.quiz {
             for (index, item) in quiz.items.enumerated() {
-                blocks.append(.header(1, [.text("\(quizTitle(quiz)) · question \(index + 1) of \(quiz.items.count)")]))
+                blocks.append(.header(1, [.text("\(quiz.title) · question \(index + 1) of \(quiz.items.count)")]))
                 blocks.append(.para([.text(item.stem)]))
                 blocks.append(.orderedList(start: 1, numbering: .upperAlpha, item.options.map { [.plain([.text($0.text)])] }))
                 var said = ["Answer: " + item.keyText]

@@ -453,7 +453,7 @@ public enum PlanExport {
     /// The quiz without its key, the rubric (the students' on a handout), and for the teacher the key on a new page.
     private static func appendAssessments(_ document: ExportDocument, handout: Bool, to out: inout [String]) {
         if let quiz = document.quiz {
-            out.append(contentsOf: ["<section class=\"quiz\">", "<h2>\(quiz.kind == .starter ? "Starter" : "Exit") quiz</h2>", "<ol>"])
+            out.append(contentsOf: ["<section class=\"quiz\">", "<h2>\(quiz.title)</h2>", "<ol>"])
             for item in quiz.items {
                 let options = item.options.map { "<li>\(htmlEscape($0.text))</li>" }.joined()
                 out.append("<li>\(htmlEscape(item.stem))<ol type=\"A\">\(options)</ol></li>")
@@ -473,7 +473,7 @@ public enum PlanExport {
             out.append(contentsOf: ["</tbody></table>", "</section>"])
         }
         if !handout, let quiz = document.quiz {
-            out.append(contentsOf: ["<section class=\"answer-key\">", "<h2>Answer key: \(quiz.kind == .starter ? "starter" : "exit") quiz</h2>", "<ol>"])
+            out.append(contentsOf: ["<section class=\"answer-key\">", "<h2>\(quiz.keyTitle)</h2>", "<ol>"])
             for item in quiz.items {
                 let reasons = item.distractors.filter { !$0.misconception.isEmpty }
                     .map { "<li>\(htmlEscape("\($0.letter)) \($0.text): \($0.misconception)"))</li>" }.joined()
@@ -495,7 +495,7 @@ public enum PlanExport {
     private static func markdownAssessments(_ document: ExportDocument, handout: Bool) -> [String] {
         var out: [String] = []
         if let quiz = document.quiz {
-            out += ["", "## \(quiz.kind == .starter ? "Starter" : "Exit") quiz", ""]
+            out += ["", "## \(quiz.title)", ""]
             for (index, item) in quiz.items.enumerated() {
                 out.append("\(index + 1). \(item.stem)")
                 out += item.options.map { "    \($0.letter)) \($0.text)" }
@@ -511,7 +511,7 @@ public enum PlanExport {
             }
         }
         if !handout, let quiz = document.quiz {
-            out += ["", "---", "", "## Answer key: \(quiz.kind == .starter ? "starter" : "exit") quiz", ""]
+            out += ["", "---", "", "## \(quiz.keyTitle)", ""]
             for (index, line) in AssessmentText.answerKey(quiz).enumerated() {
                 out.append(line)
                 out += quiz.items[index].distractors.filter { !$0.misconception.isEmpty }
