@@ -1,8 +1,9 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds every file under the package's top-level `prompts/` folder into LessonPlanKit,
-/// so the built binary carries its default templates wherever it is copied.
+/// Embeds every template under the package's top-level `prompts/` folder into LessonPlanKit, so the
+/// built binary carries its defaults wherever it is copied: the `.txt` prompts, and the reference
+/// documents (`.docx`, `.odt`, `.pptx`) pandoc takes document styles from.
 @main
 struct EmbedPrompts: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -26,7 +27,7 @@ struct EmbedPrompts: BuildToolPlugin {
                 at: directory, includingPropertiesForKeys: [.isRegularFileKey])
         else { return [] }
         var files: [URL] = []
-        for case let url as URL in enumerator where url.pathExtension == "txt" {
+        for case let url as URL in enumerator where ["txt", "docx", "odt", "pptx"].contains(url.pathExtension) {
             files.append(url)
         }
         return files.sorted { $0.path < $1.path }

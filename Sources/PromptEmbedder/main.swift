@@ -1,7 +1,8 @@
 import Foundation
 
 // Usage: PromptEmbedder <output.swift> <prompts-dir> <file>...
-// Writes a Swift file holding each prompt file's text keyed by its path relative to prompts-dir.
+// Writes a Swift file holding each prompt file's text keyed by its path relative to prompts-dir;
+// files that are not .txt (the reference documents) are kept as base64.
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
     FileHandle.standardError.write(Data("usage: PromptEmbedder <output.swift> <prompts-dir> <file>...\n".utf8))
@@ -27,9 +28,18 @@ var source = """
         static let files: [String: String] = [
 
     """
+var binaries: [(key: String, base64: String)] = []
 for path in arguments.dropFirst(3).sorted() {
     let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
     let key = standardized.hasPrefix(root) ? String(standardized.dropFirst(root.count)) : standardized
+    guard path.hasSuffix(".txt") else {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            FileHandle.standardError.write(Data("PromptEmbedder: cannot read \(path)\n".utf8))
+            exit(1)
+        }
+        binaries.append((key, data.base64EncodedString()))
+        continue
+    }
     do {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         source += "        \(literal(key)): \(literal(text)),\n"
@@ -38,6 +48,10 @@ for path in arguments.dropFirst(3).sorted() {
         exit(1)
     }
 }
+source += "    ]\n\n    /// The reference documents, base64, keyed by their path under prompts/.\n"
+source += "    static let binaryFiles: [String: String] = [\n"
+for binary in binaries { source += "        \(literal(binary.key)): \"\(binary.base64)\",\n" }
+source += binaries.isEmpty ? "        :\n" : ""
 source += "    ]\n}\n"
 do {
     try source.write(to: output, atomically: true, encoding: .utf8)

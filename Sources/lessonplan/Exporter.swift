@@ -6,13 +6,19 @@ struct Exporter {
     let console: Console
     /// The prompt templates, whose frameworks say how to read a plan's sections and pacing.
     let prompts: PromptLibrary
+    /// Where pandoc is looked for.
+    let environment: [String: String]
 
     /// The current plan or its latest handouts, read with their own framework's headings.
     /// - Returns: whether the export was written.
     func export(_ state: SessionState, format: ExportFormat, materials: Bool, to path: String?, force: Bool, showModel: Bool) -> Bool {
         let data: Data
         do {
-            data = try ExportCommand.document(state, format: format, materials: materials, prompts: prompts, showModel: showModel)
+            if format.document != nil, path == nil {
+                throw UsageError(message: "A .\(format.rawValue) is not for a terminal; write it to a file with -o FILE.\(format.rawValue).")
+            }
+            data = try ExportCommand.document(
+                state, format: format, materials: materials, prompts: prompts, showModel: showModel, environment: environment)
         } catch {
             console.error(error.message)
             return false
@@ -38,7 +44,7 @@ struct Exporter {
             }
             return false
         }
-        console.note("Wrote \(format.rawValue.uppercased()) of \(what) to \(url.path).")
+        console.note("Wrote \(format.label) of \(what) to \(url.path).")
         return true
     }
 }

@@ -111,17 +111,21 @@ enum Help {
                 """
         case "export":
             return """
-                Usage: lessonplan export <session> --format md|html|json [-o FILE] [--force] [--materials] [--show-model]
+                Usage: lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force] [--materials] [--show-model]
 
                   md    the current plan as Markdown: version and local date, pacing, inputs, plan
                   html  one self-contained printable page: the same, with a pacing timeline
                   json  the inputs, every version with its command, the current plan, pacing and check
+                  docx  a Word document to edit: real headings and numbered lists, the pacing as a table
+                  odt   the same as OpenDocument text (LibreOffice, Google Docs)
+                  pptx  slides: one per section, the teacher's lines in the speaker notes
 
                 Sections and pacing are read with the plan's own framework. A version that fails the
                 plan check is exported with a banner naming its problems. --materials exports the
                 latest student handouts (/materials) instead of the plan, marked when they were made
                 from an older plan version. --show-model names the model in the teacher's header.
-                Without -o the export goes to stdout. An existing FILE is only replaced with --force.
+                Without -o the export goes to stdout; docx, odt and pptx need -o FILE and Debian's
+                pandoc (sudo apt-get install pandoc). An existing FILE is only replaced with --force.
                 In a session, /export [materials] md|html|json [FILE] does the same.
 
                 """

@@ -19,7 +19,9 @@ struct SessionCommands {
     ]
     static let exportFlags = Flags.common + [
         FlagSpec(name: "prompts", value: "DIR", help: "folder of prompt templates whose headings.txt to read"),
-        FlagSpec(name: "format", value: "md|html|json", help: "Markdown, a printable HTML page, or JSON"),
+        FlagSpec(
+            name: "format", value: "md|html|json|docx|odt|pptx",
+            help: "Markdown, a printable HTML page, JSON, or (with -o, through pandoc) Word, OpenDocument or slides"),
         FlagSpec(name: "o", value: "FILE", help: "write to FILE instead of stdout"),
         FlagSpec(name: "output", value: "FILE", help: "the same as -o"),
         FlagSpec(name: "force", value: nil, help: "replace FILE if it exists"),
@@ -236,7 +238,7 @@ struct SessionCommands {
         return failures == 0 && runner.exitStatus == 0 ? 0 : 1
     }
 
-    /// `lessonplan export <session> --format md|html|json [-o FILE] [--force]`.
+    /// `lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force]`.
     func export(_ arguments: [String]) -> Int32 {
         do {
             let parsed = try ParsedArguments.parse(arguments.map { $0 == "-o" ? "--o" : $0 }, specs: Self.exportFlags, command: "export")
@@ -247,12 +249,12 @@ struct SessionCommands {
             guard parsed.positionals.count == 1 else {
                 throw UsageError(message: "export needs one session and a format, e.g. lessonplan export photosynthesis --format html -o plan.html.")
             }
-            guard let text = parsed.value("format"), let format = ExportFormat(text: text) else {
-                throw UsageError(message: "export needs --format md, --format html or --format json.")
+            guard let format = ExportFormat(text: parsed.value("format") ?? "") else {
+                throw UsageError(message: "export needs --format md, html, json, docx, odt or pptx.")
             }
             let state = try load(parsed.positionals[0])
             let prompts = (try? app.settings(from: parsed).1) ?? .builtIn
-            let written = Exporter(console: console, prompts: prompts).export(
+            let written = Exporter(console: console, prompts: prompts, environment: app.environment).export(
                 state, format: format, materials: parsed.has("materials"), to: parsed.value("o") ?? parsed.value("output"),
                 force: parsed.has("force"), showModel: parsed.has("show-model"))
             return written ? 0 : 1

@@ -126,6 +126,31 @@ import TestSupport
         try Self.keep(pdf, as: "printout-failing")
     }
 
+    @Test func aQuizAndRubricPrintWithTheKeyOnAPageOfItsOwn() throws {
+        let (document, plan) = try EditableDocumentTests.document()
+        let (text, pdf) = try Self.printed(PlanExport.renderHTML(document, plan: plan), name: "quiz")
+        defer { try? FileManager.default.removeItem(at: pdf.deletingLastPathComponent()) }
+        #expect(Self.numbered(1, "Why does a steel ship float?", in: text) && Self.numbered(2, "Which will float?", in: text))
+        #expect(text.contains("A prediction tied to density."))
+        let keyPage = try #require(EditableDocumentTests.page(holding: "Answer key", in: text))
+        #expect(keyPage.hasPrefix("Answer key: exit quiz"), "\(keyPage.prefix(200))")
+        #expect(keyPage.contains("B) Its shape pushes aside a lot of water"))
+        #expect(!(text.components(separatedBy: "Answer key").first ?? "").contains("whatever their shape"))
+
+        var handout = document
+        handout.kind = .materials
+        let (students, handoutPDF) = try Self.printed(PlanExport.renderHTML(handout, plan: plan), name: "quiz-handout")
+        defer { try? FileManager.default.removeItem(at: handoutPDF.deletingLastPathComponent()) }
+        #expect(Self.numbered(1, "Why does a steel ship float?", in: students) && students.contains("I used density."))
+        for hidden in ["Answer key", "whatever their shape", "A prediction tied to density."] {
+            #expect(!students.contains(hidden), "the handout prints \(hidden)")
+        }
+        let markdown = PlanExport.renderMarkdown(document, plan: plan)
+        #expect(markdown.contains("## Exit quiz\n\n1. Why does a steel ship float?\n    A) Steel is lighter than water"))
+        #expect(markdown.contains("| Criterion | Beginning (1) | Developing (2) | Proficient (3) | Exemplary (4) |"))
+        #expect(markdown.contains("## Answer key: exit quiz\n\n1. B) Its shape pushes aside a lot of water\n    - A: Materials"))
+    }
+
     @Test func handoutsPrintWithWriteInLinesAndNoTeacherFurniture() throws {
         let handouts = """
             Floating and Sinking — student handout

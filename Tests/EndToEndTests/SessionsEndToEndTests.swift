@@ -196,9 +196,9 @@ import TestSupport
         try HTMLCheck.parses(paced.stdout)
 
         let bad = try await binary.run(["export", "fr", "--format", "pdf"])
-        #expect(bad.status == 2 && bad.stderr.contains("--format md, --format html or --format json"))
+        #expect(bad.status == 2 && bad.stderr.contains("--format md, html, json, docx, odt or pptx"))
 
-        let inSession = try await binary.run(["resume", "fr"], input: "/export md\n/export docx\n/quit\n")
+        let inSession = try await binary.run(["resume", "fr"], input: "/export md\n/export pdf\n/quit\n")
         #expect(inSession.stdout.contains("## Materials"))
         #expect(inSession.stderr.contains("/export needs a format"))
     }

@@ -114,6 +114,10 @@ public struct LessonplanBinary: Sendable {
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
+        // A folder of its own to run in, so a file it writes by a relative name never lands in the repository.
+        let folder = home.appending(path: "work")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        process.currentDirectoryURL = folder
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()

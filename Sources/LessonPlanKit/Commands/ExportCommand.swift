@@ -1,13 +1,14 @@
 import Foundation
 
-/// `/export [materials] md|html|json [FILE] [--force]`: the current plan, or the latest handouts, as a document.
+/// `/export [materials] md|html|json|docx|odt|pptx [FILE] [--force]`: the current plan, or the latest handouts, as a document.
 public struct ExportCommand: Command, Equatable {
     public static let name = "export"
-    public static let usage = "/export [materials] md|html|json [FILE] [--force]"
-    public static let summary = "write the plan (or the handouts) as Markdown, a printable HTML page, or JSON"
+    public static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force]"
+    public static let summary = "write the plan (or the handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file"
     public static let details = """
-        Without FILE, Markdown and JSON are printed and an HTML page is written to <topic>-v<N>.html in the current
-        folder. An existing file is kept: at a terminal you are asked whether to replace it; elsewhere add --force.
+        Without FILE, Markdown and JSON are printed; a page or document is written to <topic>-v<N>.<format> in the
+        current folder. An existing file is kept: at a terminal you are asked whether to replace it; elsewhere add
+        --force. docx, odt and pptx need pandoc.
         """
     public static var argumentCompletions: [String] { ExportFormat.allCases.map { $0.rawValue } + ["materials"] }
 
@@ -34,7 +35,7 @@ public struct ExportCommand: Command, Equatable {
         if materials { words.removeFirst() }
         guard let first = words.first, let format = ExportFormat(text: first) else {
             let example = materials ? "/export materials md" : "/export md"
-            throw CommandError("/export needs a format: \(example), html or json, then an optional file name.")
+            throw CommandError("/export needs a format: \(example), html, json, docx, odt or pptx, then an optional file name.")
         }
         let rest = words.dropFirst().joined(separator: " ")
         if rest.hasPrefix("-") {
@@ -69,7 +70,7 @@ public struct ExportCommand: Command, Equatable {
         while true {
             do {
                 try PrivateFiles.write(data, to: url, replace: replace)
-                run.host.note(StyledText("Wrote \(format.rawValue.uppercased()) of \(what) to \(url.path)."))
+                run.host.note(StyledText("Wrote \(format.label) of \(what) to \(url.path)."))
                 return .done
             } catch {
                 if case .exists = error, !replace, run.host.place.isTerminal,
@@ -92,12 +93,12 @@ public struct ExportCommand: Command, Equatable {
         }
     }
 
-    /// Where a page goes when no file is named: a page poured onto a terminal helps nobody.
+    /// Where a page or document goes when no file is named: one poured onto a terminal helps nobody.
     private func defaultFile(_ state: SessionState) -> String? {
-        guard format == .html else { return nil }
+        guard format == .html || format.document != nil else { return nil }
         let topic = (materials ? state.materials.last?.inputs.topic : nil) ?? state.currentInputs.topic
         let number = materials ? state.materials.last?.planVersion ?? state.currentVersion ?? 0 : state.currentVersion ?? 0
-        return "\(Self.slug(topic))-v\(number)\(materials ? "-handouts" : "").html"
+        return "\(Self.slug(topic))-v\(number)\(materials ? "-handouts" : "").\(format.rawValue)"
     }
 
     /// A file-name-safe form of a topic: lower case letters and digits joined by hyphens, at most 40 characters.
@@ -113,15 +114,19 @@ public struct ExportCommand: Command, Equatable {
     }
 
     /// The bytes of the plan (or its latest handouts), read with its own framework's headings.
+    /// - Parameter environment: where to look for pandoc (its `PATH`), for docx, odt and pptx.
     public static func document(
-        _ state: SessionState, format: ExportFormat, materials: Bool, prompts: PromptLibrary, showModel: Bool = false
+        _ state: SessionState, format: ExportFormat, materials: Bool, prompts: PromptLibrary, showModel: Bool = false,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> Data {
-        if materials {
-            let made = state.materials.last?.planVersion.flatMap(state.version)
-            let framework = try prompts.framework(made?.framework ?? state.currentFramework)
-            return try SessionReview.exportMaterials(state, format: format, framework: framework)
+        let made = materials ? state.materials.last?.planVersion.flatMap(state.version) : nil
+        let framework = try prompts.framework(made?.framework ?? state.currentFramework)
+        if let document = format.document {
+            return try DocumentExport.render(
+                state, format: document, framework: framework, materials: materials, showModel: showModel, prompts: prompts,
+                pandoc: Pandoc.find(environment: environment))
         }
-        let framework = try prompts.framework(state.currentFramework)
+        if materials { return try SessionReview.exportMaterials(state, format: format, framework: framework) }
         return try SessionReview.export(state, format: format, framework: framework, showModel: showModel)
     }
 }

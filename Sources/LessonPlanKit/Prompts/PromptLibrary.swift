@@ -43,22 +43,35 @@ public struct PromptLibrary: Sendable {
         "grade", "topic", "minutes", "standards", "constraints", "plan", "headings", "rules",
         "from_grade", "from_minutes", "focus", "request", "problems", "level", "framework", "draft",
         "from_framework", "expected_level", "warm_up", "warm_up_minutes", "cfu", "cfu_questions", "exit_ticket",
-        "exit_ticket_prompts",
+        "exit_ticket_prompts", "quiz_kind", "quiz_items", "quiz_focus", "rubric_levels", "rubric_level_names",
+        "rubric_header", "rubric_rule",
     ]
 
     /// Where the templates came from, for messages and `doctor`.
     public let location: String
     private let files: [String: String]
+    /// The reference documents (`documents/reference.docx` …) pandoc takes styles from, by relative path.
+    private let binaries: [String: Data]
 
     /// The templates compiled into the binary from the repository's `prompts/` folder.
-    public static let builtIn = PromptLibrary(location: "the built-in templates", files: EmbeddedPrompts.files)
+    public static let builtIn = PromptLibrary(
+        location: "the built-in templates", files: EmbeddedPrompts.files,
+        binaries: EmbeddedPrompts.binaryFiles.compactMapValues { Data(base64Encoded: $0) })
 
-    init(location: String, files: [String: String]) {
+    init(location: String, files: [String: String], binaries: [String: Data] = [:]) {
         self.location = location
         self.files = files
+        self.binaries = binaries
     }
 
-    /// Loads every `.txt` file under `directory` (subfolders included), keyed by relative path.
+    /// The reference document for `format` (`documents/reference.docx` …): the folder's own, else the built-in one.
+    public func referenceDocument(for format: DocumentFormat) -> Data? {
+        let key = "documents/reference.\(format.rawValue)"
+        return binaries[key] ?? (location == Self.builtIn.location ? nil : Self.builtIn.binaries[key])
+    }
+
+    /// Loads every `.txt` file under `directory` (subfolders included), keyed by relative path, and any
+    /// `.docx`, `.odt` or `.pptx` reference documents.
     /// - Throws: ``PromptError`` when the folder is missing or a file is not UTF-8 text.
     public static func load(directory: URL) throws(PromptError) -> PromptLibrary {
         let root = directory.standardizedFileURL
@@ -66,19 +79,24 @@ public struct PromptLibrary: Sendable {
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue
         else { throw .missingDirectory(root.path) }
         var files: [String: String] = [:]
+        var binaries: [String: Data] = [:]
         let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
         let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
         while let url = enumerator?.nextObject() as? URL {
-            guard url.pathExtension == "txt" else { continue }
             let path = url.standardizedFileURL.path
             let key = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : url.lastPathComponent
+            if DocumentFormat(rawValue: url.pathExtension) != nil, let data = FileManager.default.contents(atPath: path) {
+                binaries[key] = data
+                continue
+            }
+            guard url.pathExtension == "txt" else { continue }
             do {
                 files[key] = try String(contentsOf: url, encoding: .utf8)
             } catch {
                 throw .unreadable(file: path, reason: "not UTF-8 text or not readable")
             }
         }
-        return PromptLibrary(location: root.path, files: files)
+        return PromptLibrary(location: root.path, files: files, binaries: binaries)
     }
 
     /// The names of the templates present, without `.txt`.

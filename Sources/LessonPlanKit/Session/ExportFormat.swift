@@ -1,21 +1,30 @@
 import Foundation
 
-/// The formats a plan can be exported in.
+/// The formats a plan can be exported in: text and pages made here, and documents a teacher can
+/// edit, made through pandoc.
 public enum ExportFormat: String, CaseIterable, Sendable {
-    case md, html, json
+    case md, html, json, docx, odt, pptx
 
-    /// Reads `md`, `markdown`, `html` or `json`.
+    /// Reads `md`, `markdown`, `html`, `json`, `docx` (`word`), `odt` or `pptx` (`slides`), any case.
     public init?(text: String) {
         switch text.lowercased() {
         case "md", "markdown": self = .md
         case "html", "htm": self = .html
         case "json": self = .json
-        default: return nil
+        default:
+            guard let document = DocumentFormat(text: text) else { return nil }
+            self.init(rawValue: document.rawValue)
         }
     }
 
     /// Whether the export is text a terminal may show (sanitised), rather than a page or data a program reads.
     public var isReadable: Bool { self == .md }
+
+    /// The editable document this export is, made through pandoc; nil for the formats made here.
+    public var document: DocumentFormat? { DocumentFormat(rawValue: rawValue) }
+
+    /// What the format is called in a sentence ("Wrote … to").
+    public var label: String { document?.name ?? rawValue.uppercased() }
 }
 
 /// An export that cannot be made, in one sentence that says what to do.

@@ -48,12 +48,17 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     public var latestPlanVersion: Int?
     /// Whether the teacher's header names the model; a page option, not part of the data.
     public var showModel = false
+    /// A quiz made from this version (`/quiz`): without its key on handouts, with the key on its own page for the teacher.
+    public var quiz: Quiz?
+    /// A rubric made from this version (`/rubric`): the students' version on handouts.
+    public var rubric: Rubric?
 
     public init(
         topic: String, grade: String, minutes: Int, standards: String = "", constraints: String = "",
         model: String = "", created: Date, versions: [ExportVersion], currentVersion: Int,
         pacing: [PacingSegment] = [], kind: TurnKind = .plan, framework: String = "", check: ExportCheck? = nil,
-        planVersion: Int? = nil, latestPlanVersion: Int? = nil, showModel: Bool = false
+        planVersion: Int? = nil, latestPlanVersion: Int? = nil, showModel: Bool = false, quiz: Quiz? = nil,
+        rubric: Rubric? = nil
     ) {
         self.topic = topic
         self.grade = grade
@@ -71,6 +76,8 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         self.planVersion = planVersion
         self.latestPlanVersion = latestPlanVersion
         self.showModel = showModel
+        self.quiz = quiz
+        self.rubric = rubric
     }
 
     /// Whether these are handouts made from an older plan version than the session's current one.
@@ -94,7 +101,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
 
     // The JSON groups the teacher's inputs and repeats the current text so a reader need not look it up.
     private enum CodingKeys: String, CodingKey {
-        case inputs, versions, currentVersion, currentPlan, pacing, kind, check, planVersion, latestPlanVersion
+        case inputs, versions, currentVersion, currentPlan, pacing, kind, check, planVersion, latestPlanVersion, quiz, rubric
     }
 
     private enum InputKeys: String, CodingKey {
@@ -119,6 +126,8 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         check = try container.decodeIfPresent(ExportCheck.self, forKey: .check)
         planVersion = try container.decodeIfPresent(Int.self, forKey: .planVersion)
         latestPlanVersion = try container.decodeIfPresent(Int.self, forKey: .latestPlanVersion)
+        quiz = try container.decodeIfPresent(Quiz.self, forKey: .quiz)
+        rubric = try container.decodeIfPresent(Rubric.self, forKey: .rubric)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -140,6 +149,8 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         try container.encodeIfPresent(check, forKey: .check)
         try container.encodeIfPresent(planVersion, forKey: .planVersion)
         try container.encodeIfPresent(latestPlanVersion, forKey: .latestPlanVersion)
+        try container.encodeIfPresent(quiz, forKey: .quiz)
+        try container.encodeIfPresent(rubric, forKey: .rubric)
     }
 }
 
@@ -243,6 +254,7 @@ public enum PlanExport {
             previous = block
         }
         while out.last == "" { out.removeLast() }
+        out.append(contentsOf: markdownAssessments(document, handout: handout))
         if handout {
             out.append(contentsOf: ["", "---", "", "*\(handoutFooter(document, timeZone: timeZone))*"])
         }
@@ -346,6 +358,7 @@ public enum PlanExport {
         out.append("<section class=\"plan\">")
         appendPlan(pageBlocks(plan, handout: handout), handout: handout, to: &out)
         out.append("</section>")
+        appendAssessments(document, handout: handout, to: &out)
         if handout {
             out.append("<footer>\(htmlEscape(handoutFooter(document, timeZone: timeZone)))</footer>")
         }
@@ -435,6 +448,78 @@ public enum PlanExport {
         }
         flushTitles()
         closeList()
+    }
+
+    /// The quiz without its key, the rubric (the students' on a handout), and for the teacher the key on a new page.
+    private static func appendAssessments(_ document: ExportDocument, handout: Bool, to out: inout [String]) {
+        if let quiz = document.quiz {
+            out.append(contentsOf: ["<section class=\"quiz\">", "<h2>\(quiz.title)</h2>", "<ol>"])
+            for item in quiz.items {
+                let options = item.options.map { "<li>\(htmlEscape($0.text))</li>" }.joined()
+                out.append("<li>\(htmlEscape(item.stem))<ol type=\"A\">\(options)</ol></li>")
+            }
+            out.append(contentsOf: ["</ol>", "</section>"])
+        }
+        if let rubric = document.rubric.map({ handout ? $0.forStudents : $0 }) {
+            out.append("<section class=\"rubric\">")
+            out.append("<h2>\(htmlEscape(rubric.task.isEmpty ? "Rubric" : "Rubric: \(rubric.task)"))</h2>")
+            out.append("<table class=\"rubric-table\"><thead><tr><th scope=\"col\">Criterion</th>")
+            out.append(rubric.levels.map { "<th scope=\"col\">\(htmlEscape($0.title))</th>" }.joined() + "</tr></thead><tbody>")
+            for criterion in rubric.criteria {
+                out.append(
+                    "<tr><th scope=\"row\">\(htmlEscape(criterion.name))</th>"
+                        + criterion.cells.map { "<td>\(htmlEscape($0))</td>" }.joined() + "</tr>")
+            }
+            out.append(contentsOf: ["</tbody></table>", "</section>"])
+        }
+        if !handout, let quiz = document.quiz {
+            out.append(contentsOf: ["<section class=\"answer-key\">", "<h2>\(quiz.keyTitle)</h2>", "<ol>"])
+            for item in quiz.items {
+                let reasons = item.distractors.filter { !$0.misconception.isEmpty }
+                    .map { "<li>\(htmlEscape("\($0.letter)) \($0.text): \($0.misconception)"))</li>" }.joined()
+                out.append(
+                    "<li><strong>\(htmlEscape(item.keyText))</strong>"
+                        + (reasons.isEmpty ? "" : "<ul>\(reasons)</ul>") + "</li>")
+            }
+            out.append("</ol>")
+            if !quiz.misconceptions.isEmpty {
+                out.append("<p><strong>Misconceptions it probes</strong></p><ul>")
+                out.append(contentsOf: quiz.misconceptions.map { "<li>\(htmlEscape($0))</li>" })
+                out.append("</ul>")
+            }
+            out.append("</section>")
+        }
+    }
+
+    /// The same for Markdown: the quiz as numbered items with lettered options, the rubric as a pipe table.
+    private static func markdownAssessments(_ document: ExportDocument, handout: Bool) -> [String] {
+        var out: [String] = []
+        if let quiz = document.quiz {
+            out += ["", "## \(quiz.title)", ""]
+            for (index, item) in quiz.items.enumerated() {
+                out.append("\(index + 1). \(item.stem)")
+                out += item.options.map { "    \($0.letter)) \($0.text)" }
+                out.append("")
+            }
+        }
+        if let rubric = document.rubric.map({ handout ? $0.forStudents : $0 }) {
+            out += ["", "## " + (rubric.task.isEmpty ? "Rubric" : "Rubric: \(rubric.task)"), ""]
+            out.append("| Criterion | " + rubric.levels.map { markdownCell($0.title) }.joined(separator: " | ") + " |")
+            out.append("|" + String(repeating: " --- |", count: rubric.levels.count + 1))
+            for criterion in rubric.criteria {
+                out.append("| \(markdownCell(criterion.name)) | " + criterion.cells.map(markdownCell).joined(separator: " | ") + " |")
+            }
+        }
+        if !handout, let quiz = document.quiz {
+            out += ["", "---", "", "## \(quiz.keyTitle)", ""]
+            for (index, line) in AssessmentText.answerKey(quiz).enumerated() {
+                out.append(line)
+                out += quiz.items[index].distractors.filter { !$0.misconception.isEmpty }
+                    .map { "    - \($0.letter): \($0.misconception)" }
+            }
+        }
+        while out.last == "" { out.removeLast() }
+        return out
     }
 
     private static func appendPacing(_ document: ExportDocument, to out: inout [String]) {
@@ -555,6 +640,9 @@ public enum PlanExport {
         .stale { border: 2px dashed #b00020; padding: 0.3rem 0.6rem; color: #7a0015; }
         footer { margin-top: 1.5rem; font-size: 0.8rem; color: #555; border-top: 1px solid #ccc; padding-top: 0.3rem; }
         body.handout li { margin-bottom: 0.4rem; }
+        .quiz ol[type="A"] { margin: 0.2rem 0 0.6rem; }
+        .rubric-table th[scope="row"] { width: 20%; background: #f3f3f3; }
+        .answer-key { break-before: page; page-break-before: always; }
         @media print {
           body { margin: 0; max-width: none; font-size: 11pt; }
           h2, h3 { break-after: avoid; page-break-after: avoid; }
@@ -594,13 +682,13 @@ public enum PlanExport {
         document.title
     }
 
-    private static func bannerTitle(_ check: ExportCheck) -> String {
+    static func bannerTitle(_ check: ExportCheck) -> String {
         let count = check.problems.count == 1 ? "1 problem" : "\(check.problems.count) problems"
         return "This version does not pass the plan check (\(count)); /repair can fix it before you print."
     }
 
     /// The version, when it was written in local time, and the command that made it.
-    private static func versionLine(_ document: ExportDocument, timeZone: TimeZone) -> String {
+    static func versionLine(_ document: ExportDocument, timeZone: TimeZone) -> String {
         "Version " + versionText(document, timeZone: timeZone)
     }
 
@@ -627,21 +715,21 @@ public enum PlanExport {
     }
 
     /// For handouts made from an older plan version: what to tell the teacher on the page.
-    private static func staleMark(_ document: ExportDocument) -> String? {
+    static func staleMark(_ document: ExportDocument) -> String? {
         guard document.isStale, let made = document.planVersion, let latest = document.latestPlanVersion else {
             return nil
         }
         return "Made from plan v\(made); the plan is now v\(latest). Type /materials to make handouts that match it."
     }
 
-    private static func handoutFooter(_ document: ExportDocument, timeZone: TimeZone) -> String {
+    static func handoutFooter(_ document: ExportDocument, timeZone: TimeZone) -> String {
         let made = document.planVersion.map { " from plan v\($0)" } ?? ""
         let date = document.currentVersionRecord.map { " · \(localDate($0.createdAt, timeZone: timeZone))" } ?? ""
         return "Handouts \(document.currentVersion)\(made)\(date)"
     }
 
     /// The labelled inputs the Markdown header and the HTML table show.
-    private static func inputRows(_ document: ExportDocument, timeZone: TimeZone) -> [(String, String)] {
+    static func inputRows(_ document: ExportDocument, timeZone: TimeZone) -> [(String, String)] {
         var rows = [
             ("Version", versionText(document, timeZone: timeZone)),
             ("Grade band", document.grade),
@@ -656,7 +744,7 @@ public enum PlanExport {
     }
 
     /// The pacing table's rows in time order, with the lesson's end among them and what lies past it marked.
-    private static func pacingRows(_ document: ExportDocument) -> [PacingRow] {
+    static func pacingRows(_ document: ExportDocument) -> [PacingRow] {
         var rows: [PacingRow] = []
         var placedEnd = false
         for segment in document.pacing {
@@ -670,7 +758,7 @@ public enum PlanExport {
         return rows
     }
 
-    private enum PacingRow {
+    enum PacingRow {
         case segment(PacingSegment, over: Bool)
         case lessonEnd(Int)
     }

@@ -173,6 +173,15 @@ public enum SessionReview {
     public static func exportMaterials(_ state: SessionState, format: ExportFormat, framework: Framework? = nil) throws
         -> Data
     {
+        let (document, plan) = try materialsDocument(state, framework: framework)
+        return try render(document, plan: plan, format: format)
+    }
+
+    /// Everything an export of the latest student handouts needs, read with the framework of the plan they came from.
+    /// - Throws: ``CommandError`` when `/materials` has not made any yet.
+    public static func materialsDocument(_ state: SessionState, framework: Framework? = nil) throws -> (
+        export: ExportDocument, plan: PlanDocument
+    ) {
         guard let materials = state.materials.last else {
             throw ExportError("There are no student handouts yet; type /materials to make them from the plan.")
         }
@@ -185,8 +194,7 @@ public enum SessionReview {
             ],
             currentVersion: materials.number, kind: .materials, planVersion: materials.planVersion,
             latestPlanVersion: state.currentVersion)
-        let plan = PlanDocument(parsing: materials.text, headings: framework?.headings ?? [])
-        return try render(document, plan: plan, format: format)
+        return (document, PlanDocument(parsing: materials.text, headings: framework?.headings ?? []))
     }
 
     private static func render(_ document: ExportDocument, plan: PlanDocument, format: ExportFormat) throws -> Data {
@@ -195,6 +203,9 @@ public enum SessionReview {
         case .md: return Data(TerminalSanitizer.clean(PlanExport.renderMarkdown(document, plan: plan)).utf8)
         case .html: return Data(PlanExport.renderHTML(document, plan: plan).utf8)
         case .json: return try PlanExport.renderJSON(document)
+        case .docx, .odt, .pptx:
+            // Editable documents are made through pandoc (`ExportCommand.document`), not here.
+            throw ExportError("A .\(format.rawValue) is made through pandoc; use /export \(format.rawValue) FILE or lessonplan export --format \(format.rawValue).")
         }
     }
 }

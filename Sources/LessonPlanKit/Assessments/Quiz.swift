@@ -1,0 +1,90 @@
+import Foundation
+
+/// A multiple-choice quiz written from a plan: what `/quiz` keeps beside the plan version it was made from.
+///
+/// A starter quiz tests only what students should already know (and names the misconceptions they may bring);
+/// an exit quiz tests the lesson's own content. Each item has one key and two or three wrong answers, each
+/// wrong answer built on a named misconception the teacher sees and students do not.
+public struct Quiz: Codable, Equatable, Sendable {
+    /// When in the lesson the quiz is given.
+    public enum Kind: String, Codable, CaseIterable, Sendable {
+        case starter, exit
+
+        /// Reads `starter` or `exit` (also `entry`, `pre`, `exit ticket`), any case.
+        public init?(text: String) {
+            switch text.lowercased().trimmingCharacters(in: .whitespaces) {
+            case "starter", "entry", "pre", "prior", "starter quiz": self = .starter
+            case "exit", "post", "exit quiz", "exit ticket": self = .exit
+            default: return nil
+            }
+        }
+    }
+
+    /// The smallest and largest quiz `/quiz N` may ask for, and the default.
+    public static let itemRange = 3...15
+    public static let defaultItems = 5
+
+    public var kind: Kind
+    /// What students may wrongly believe, listed before the items (the starter quiz must name some).
+    public var misconceptions: [String]
+    public var items: [QuizItem]
+
+    /// `Exit quiz` or `Starter quiz`, as pages head it.
+    public var title: String { "\(kind == .starter ? "Starter" : "Exit") quiz" }
+
+    /// The answer key's heading: `Answer key: exit quiz`.
+    public var keyTitle: String { "Answer key: \(kind.rawValue) quiz" }
+
+    public init(kind: Kind, misconceptions: [String] = [], items: [QuizItem]) {
+        self.kind = kind
+        self.misconceptions = misconceptions
+        self.items = items
+    }
+}
+
+/// One multiple-choice question: its stem and lettered options, one of them marked as the answer.
+public struct QuizItem: Codable, Equatable, Sendable {
+    public var stem: String
+    /// The options in the order students see them, lettered A, B, C …
+    public var options: [QuizOption]
+    /// The letters the answer marks as correct, as written; the check wants exactly one that is an option.
+    public var answerLetters: [String]
+
+    public init(stem: String, options: [QuizOption], answerLetters: [String]) {
+        self.stem = stem
+        self.options = options
+        self.answerLetters = answerLetters
+    }
+
+    /// The correct option, when exactly one existing option is marked.
+    public var key: QuizOption? {
+        guard answerLetters.count == 1 else { return nil }
+        return options.first { $0.letter == answerLetters[0] }
+    }
+
+    /// The key as an answer sheet shows it: `B) Carbon dioxide`, or what the item marks when that is not one option.
+    public var keyText: String {
+        key.map { "\($0.letter)) \($0.text)" }
+            ?? (answerLetters.isEmpty ? "no answer marked" : "marked " + answerLetters.joined(separator: ", "))
+    }
+
+    /// The wrong answers: every option but the key (every option when the key is unclear).
+    public var distractors: [QuizOption] {
+        options.filter { !answerLetters.contains($0.letter) }
+    }
+}
+
+/// One lettered option of a quiz item.
+public struct QuizOption: Codable, Equatable, Sendable {
+    /// `A`, `B`, … as the item letters it.
+    public var letter: String
+    public var text: String
+    /// The misconception a wrong answer is built on (teacher only); empty for the key or when none is named.
+    public var misconception: String
+
+    public init(letter: String, text: String, misconception: String = "") {
+        self.letter = letter
+        self.text = text
+        self.misconception = misconception
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// One thing wrong with a quiz, worded so the sentence can go straight into a repair prompt.
+public enum QuizProblem: Equatable, Sendable, CustomStringConvertible {
+    case noItems
+    case itemCount(found: Int, expected: Int)
+    case wrongKind(stated: Quiz.Kind, expected: Quiz.Kind)
+    case noMisconceptions
+    case emptyStem(item: Int)
+    case noKey(item: Int)
+    case severalKeys(item: Int, letters: [String])
+    case keyNotAnOption(item: Int, letter: String)
+    case distractorCount(item: Int, count: Int)
+    case sameOption(item: Int, letters: [String])
+    case emptyOption(item: Int, letter: String)
+    case allOrNone(item: Int, letter: String)
+    case missingMisconception(item: Int, letter: String)
+
+    public var description: String {
+        switch self {
+        case .noItems:
+            "The answer has no numbered quiz items; write each item as “1. question”, its options “A) …”, then “Answer: <letter>”."
+        case .itemCount(let found, let expected):
+            "The quiz has \(counted(found, "item")), not \(expected); write exactly \(expected)."
+        case .wrongKind(let stated, let expected):
+            "The quiz calls itself \(stated == .exit ? "an exit" : "a starter") quiz, but \(expected == .exit ? "an exit" : "a starter") quiz was asked for; write “Quiz: \(expected.rawValue)” and items to match."
+        case .noMisconceptions:
+            "The starter quiz lists no misconceptions; add a “Misconceptions:” list of what students may already wrongly believe, and test only what they learned before this lesson."
+        case .emptyStem(let item):
+            "Item \(item) has no question; write its question after the number."
+        case .noKey(let item):
+            "Item \(item) marks no answer; add one line “Answer: <letter>”."
+        case .severalKeys(let item, let letters):
+            "Item \(item) marks \(listed(letters)) as the answer; mark exactly one option as correct."
+        case .keyNotAnOption(let item, let letter):
+            "Item \(item)'s answer is \(letter), which is not one of its options; give the letter of the correct option."
+        case .distractorCount(let item, let count):
+            "Item \(item) has \(counted(count, "wrong answer")); give 2 or 3 plausible wrong answers besides the key."
+        case .sameOption(let item, let letters):
+            "Item \(item)'s options \(listed(letters)) say the same thing; make every option different."
+        case .emptyOption(let item, let letter):
+            "Item \(item)'s option \(letter) is empty; write its text."
+        case .allOrNone(let item, let letter):
+            "Item \(item)'s option \(letter) is “all of the above” or “none of the above”; replace it with a plausible wrong answer."
+        case .missingMisconception(let item, let letter):
+            "Item \(item)'s wrong answer \(letter) names no misconception; add “Misconception \(letter): …” saying what a student who picks it believes."
+        }
+    }
+
+    private func listed(_ letters: [String]) -> String {
+        guard letters.count > 1, let last = letters.last else { return letters.first ?? "" }
+        return letters.dropLast().joined(separator: ", ") + " and " + last
+    }
+}
+
+/// The deterministic quiz check: what `/quiz` repairs once, as plans are repaired.
+public enum QuizCheck {
+    /// The quiz's problems, in item order after the quiz-wide ones; empty when it passes.
+    /// - Parameters:
+    ///   - expectedItems: How many items were asked for.
+    ///   - kind: The kind asked for; a starter quiz must list the misconceptions it probes.
+    public static func problems(_ quiz: Quiz, expectedItems: Int, kind: Quiz.Kind) -> [QuizProblem] {
+        guard !quiz.items.isEmpty else { return [.noItems] }
+        var problems: [QuizProblem] = []
+        if quiz.items.count != expectedItems { problems.append(.itemCount(found: quiz.items.count, expected: expectedItems)) }
+        if quiz.kind != kind { problems.append(.wrongKind(stated: quiz.kind, expected: kind)) }
+        if kind == .starter, quiz.misconceptions.isEmpty { problems.append(.noMisconceptions) }
+        for (index, item) in quiz.items.enumerated() {
+            problems += self.problems(item, number: index + 1)
+        }
+        return problems
+    }
+
+    /// Whether the quiz passes the check.
+    public static func passes(_ quiz: Quiz, expectedItems: Int, kind: Quiz.Kind) -> Bool {
+        problems(quiz, expectedItems: expectedItems, kind: kind).isEmpty
+    }
+
+    private static func problems(_ item: QuizItem, number: Int) -> [QuizProblem] {
+        var problems: [QuizProblem] = []
+        if item.stem.trimmingCharacters(in: .whitespaces).isEmpty { problems.append(.emptyStem(item: number)) }
+        let letters = Set(item.options.map(\.letter))
+        switch item.answerLetters.count {
+        case 0: problems.append(.noKey(item: number))
+        case 1:
+            if !letters.contains(item.answerLetters[0]) {
+                problems.append(.keyNotAnOption(item: number, letter: item.answerLetters[0]))
+            }
+        default: problems.append(.severalKeys(item: number, letters: item.answerLetters))
+        }
+        let distractors = item.options.count - (item.key == nil ? 0 : 1)
+        if item.key != nil, !(2...3).contains(distractors) {
+            problems.append(.distractorCount(item: number, count: distractors))
+        }
+        var seen: [String: String] = [:]
+        var reported: Set<String> = []
+        for option in item.options {
+            let key = comparable(option.text)
+            if key.isEmpty {
+                problems.append(.emptyOption(item: number, letter: option.letter))
+                continue
+            }
+            if let first = seen[key], !reported.contains(key) {
+                reported.insert(key)
+                let same = item.options.filter { comparable($0.text) == key }.map(\.letter)
+                problems.append(.sameOption(item: number, letters: same.isEmpty ? [first, option.letter] : same))
+            }
+            seen[key] = seen[key] ?? option.letter
+            if isAllOrNone(key) { problems.append(.allOrNone(item: number, letter: option.letter)) }
+        }
+        if item.key != nil {
+            for option in item.distractors
+            where option.misconception.trimmingCharacters(in: .whitespaces).isEmpty && !isAllOrNone(comparable(option.text)) {
+                problems.append(.missingMisconception(item: number, letter: option.letter))
+            }
+        }
+        return problems
+    }
+
+    /// Lower case, letters and digits only, single spaces: `The Soil.` and `the soil` are the same option.
+    static func comparable(_ text: String) -> String {
+        text.lowercased().split { !($0.isLetter || $0.isNumber) }.joined(separator: " ")
+    }
+
+    private static func isAllOrNone(_ key: String) -> Bool {
+        ["all of the above", "none of the above", "all of these", "none of these", "both a and b", "all the above",
+         "none of them", "all of them"].contains { key.hasPrefix($0) }
+    }
+}

@@ -1,0 +1,314 @@
+import Foundation
+
+/// Word-processor documents and slides a teacher can edit, made by pandoc from the one reading of a plan.
+///
+/// The plan is handed to pandoc as its JSON document model, not as Markdown: every list carries its own
+/// start number (exit-ticket prompts written `10. 11. 12.` after their heading are a list starting at 1),
+/// every text is literal (nothing the model wrote is read as markup), and headings are real Heading 1
+/// (sections) and Heading 2 (sub-headings), so a word processor's navigation pane lists them.
+///
+/// - A teacher's document: the check's banner if the version fails, the version line, the pacing as a
+///   table, the inputs, the plan, then the quiz (without its key) and the rubric, and the quiz's answer key
+///   on a page of its own.
+/// - Handouts: Name / Date / Class, the student parts with a line to answer on under each numbered prompt,
+///   the quiz without its key and the students' rubric.
+/// - Slides: one per section (its title and the lines students read; the teacher's lines in the speaker
+///   notes), one per quiz item (the answer and misconceptions in the notes), and the students' rubric.
+public enum DocumentExport {
+    /// The document's bytes in `format`, written by `pandoc` with `reference` for its styles.
+    /// - Throws: ``DocumentError`` when pandoc is missing or fails.
+    public static func render(
+        _ document: ExportDocument, plan: PlanDocument, format: DocumentFormat, pandoc: Pandoc?, reference: Data?,
+        timeZone: TimeZone = .current
+    ) throws -> Data {
+        guard let pandoc else { throw DocumentError.pandocMissing(format) }
+        let built = format == .pptx ? slides(document, plan: plan) : page(document, plan: plan, format: format, timeZone: timeZone)
+        return try pandoc.convert(built, to: format, reference: reference)
+    }
+
+    // MARK: Word-processor page
+
+    static func page(_ document: ExportDocument, plan: PlanDocument, format: DocumentFormat, timeZone: TimeZone)
+        -> PandocDocument
+    {
+        let handout = document.kind == .materials
+        var blocks: [PandocBlock] = []
+        if handout {
+            blocks.append(.para([.text("Name: ______________________   Date: ____________   Class: ____________")]))
+            if let mark = PlanExport.staleMark(document) { blocks.append(.para([.strong([.text(mark)])])) }
+        } else {
+            if let check = document.check, !check.passed {
+                blocks.append(.para([.strong([.text("⚠ " + PlanExport.bannerTitle(check))])]))
+                blocks.append(.bulletList(check.problems.map { [.plain([.text($0)])] }))
+            }
+            blocks.append(.para([.text(PlanExport.versionLine(document, timeZone: timeZone))]))
+            blocks += pacing(document)
+            blocks.append(
+                .bulletList(
+                    PlanExport.inputRows(document, timeZone: timeZone).filter { $0.0 != "Version" }.map { label, value in
+                        [.plain([.strong([.text(label + ":")]), .text(" " + value)])]
+                    }))
+        }
+        blocks += planBlocks(PlanExport.pageBlocks(plan, handout: handout), handout: handout)
+        if let quiz = document.quiz {
+            blocks.append(.header(1, [.text(quiz.title)]))
+            blocks += quizItems(quiz)
+        }
+        if let rubric = document.rubric {
+            let shown = handout ? rubric.forStudents : rubric
+            blocks.append(.header(1, [.text(rubric.task.isEmpty ? "Rubric" : "Rubric: \(rubric.task)")]))
+            blocks.append(rubricTable(shown))
+        }
+        if !handout, let quiz = document.quiz {
+            blocks.append(pageBreak(format))
+            blocks.append(.header(1, [.text(quiz.keyTitle)]))
+            blocks.append(answerKey(quiz))
+            if !quiz.misconceptions.isEmpty {
+                blocks.append(.para([.strong([.text("Misconceptions it probes")])]))
+                blocks.append(.bulletList(quiz.misconceptions.map { [.plain([.text($0)])] }))
+            }
+        }
+        if handout {
+            blocks.append(.para([.emph([.text(PlanExport.handoutFooter(document, timeZone: timeZone))])]))
+        }
+        return PandocDocument(title: document.title, subtitle: nil, blocks: blocks)
+    }
+
+    /// A page break, as each writer spells one; the odt one needs the `Pagebreak` style of the reference document.
+    static func pageBreak(_ format: DocumentFormat) -> PandocBlock {
+        switch format {
+        case .docx: .raw(format: "openxml", "<w:p><w:r><w:br w:type=\"page\"/></w:r></w:p>")
+        case .odt: .raw(format: "opendocument", "<text:p text:style-name=\"Pagebreak\"/>")
+        case .pptx: .para([])
+        }
+    }
+
+    private static func pacing(_ document: ExportDocument) -> [PandocBlock] {
+        var blocks: [PandocBlock] = [.header(1, [.text("Pacing")])]
+        guard !document.pacing.isEmpty else {
+            return blocks + [.para([.text("No section says how many minutes it takes, so there is no pacing to show.")])]
+        }
+        let rows: [[String]] = PlanExport.pacingRows(document).map { row in
+            switch row {
+            case .segment(let segment, let over):
+                let mark = Pacing.isStarred(segment, in: document.pacing) ? "*" : ""
+                return [segment.heading + (over ? " (past the end)" : ""), "\(segment.start)–\(segment.end)\(mark)", "\(segment.minutes) min"]
+            case .lessonEnd(let minutes):
+                return ["Lesson ends", "\(minutes)", ""]
+            }
+        }
+        blocks.append(.table(header: ["Section", "Minutes", "Length"], rows: rows, widths: [0.5, 0.25, 0.25]))
+        var notes = Pacing.notes(document.pacing, lessonMinutes: document.minutes).map(\.description)
+        if let footnote = Pacing.placementNote(document.pacing) { notes.append(footnote) }
+        if !notes.isEmpty { blocks.append(.bulletList(notes.map { [.plain([.text($0)])] })) }
+        return blocks
+    }
+
+    /// The plan's page blocks as pandoc blocks: runs of numbered items become one list with its own start.
+    static func planBlocks(_ page: [PlanExport.PageBlock], handout: Bool) -> [PandocBlock] {
+        var blocks: [PandocBlock] = []
+        var titles: [String] = []
+        var numbered: (start: Int, items: [[PandocBlock]])?
+        var bullets: [[PandocBlock]] = []
+        func closeLists() {
+            if let list = numbered { blocks.append(.orderedList(start: list.start, numbering: .decimal, list.items)) }
+            numbered = nil
+            if !bullets.isEmpty { blocks.append(.bulletList(bullets)) }
+            bullets = []
+        }
+        func flushTitles() {
+            guard !titles.isEmpty else { return }
+            var inlines: [PandocInline] = []
+            for (index, title) in titles.enumerated() {
+                if index > 0 { inlines.append(.lineBreak) }
+                inlines.append(.strong([.text(title)]))
+            }
+            blocks.append(.para(inlines))
+            titles = []
+        }
+        for (index, block) in page.enumerated() {
+            if case .title(let text) = block {
+                titles.append(text)
+                continue
+            }
+            flushTitles()
+            switch block {
+            case .numbered(let number, let text):
+                if !bullets.isEmpty || (numbered != nil && number == 1) { closeLists() }
+                var item: [PandocBlock] = [.para([.text(text)])]
+                let nextIsWriteIn = page.dropFirst(index + 1).first { $0 != .blank }?.isWriteIn ?? false
+                if handout && !nextIsWriteIn { item.append(.para([.text("_______________________________________________")])) }
+                if numbered == nil { numbered = (number, []) }
+                numbered?.items.append(item)
+            case .bullet(let text):
+                if numbered != nil { closeLists() }
+                bullets.append([.plain([.text(text)])])
+            case .blank:
+                // A blank line between numbered prompts keeps their list open, as on the printed page.
+                if numbered != nil, case .numbered = page.dropFirst(index + 1).first(where: { $0 != .blank }) { continue }
+                closeLists()
+            case .heading(let text, let level):
+                closeLists()
+                blocks.append(.header(level == 2 ? 1 : 2, [.text(text)]))
+            case .paragraph(let text), .choice(let text), .writeIn(let text):
+                closeLists()
+                blocks.append(.para([.text(text)]))
+            case .title:
+                break
+            }
+        }
+        flushTitles()
+        closeLists()
+        return blocks
+    }
+
+    /// The items as one numbered list, each with its options lettered A), B) ….
+    private static func quizItems(_ quiz: Quiz) -> [PandocBlock] {
+        let items: [[PandocBlock]] = quiz.items.map { item in
+            [
+                .para([.text(item.stem)]),
+                .orderedList(start: 1, numbering: .upperAlpha, item.options.map { [.plain([.text($0.text)])] }),
+            ]
+        }
+        return [.orderedList(start: 1, numbering: .decimal, items)]
+    }
+
+    /// Each item's key, and under it what each wrong answer's choice says about the student.
+    private static func answerKey(_ quiz: Quiz) -> PandocBlock {
+        .orderedList(
+            start: 1, numbering: .decimal,
+            quiz.items.map { item in
+                var blocks: [PandocBlock] = [.para([.strong([.text(item.keyText)])])]
+                let reasons = item.distractors.filter { !$0.misconception.isEmpty }
+                if !reasons.isEmpty {
+                    blocks.append(.bulletList(reasons.map { [.plain([.text("\($0.letter)) \($0.text): \($0.misconception)")])] }))
+                }
+                return blocks
+            })
+    }
+
+    private static func rubricTable(_ rubric: Rubric) -> PandocBlock {
+        let count = rubric.levels.count
+        let first = count > 0 ? 0.22 : 1
+        return .table(
+            header: ["Criterion"] + rubric.levels.map(\.title),
+            rows: rubric.criteria.map { [$0.name] + $0.cells },
+            widths: [first] + Array(repeating: (1 - first) / Double(max(count, 1)), count: count))
+    }
+
+    // MARK: Slides
+
+    /// A heading without any time it states, even one the framework's own name carries (`Warm-Up (5 min)`).
+    private static func untimed(_ heading: String) -> String {
+        var text = heading
+        while case let shorter = HeadingShape.withoutTime(text), shorter != text, !shorter.isEmpty { text = shorter }
+        return text
+    }
+
+    static func slides(_ document: ExportDocument, plan: PlanDocument) -> PandocDocument {
+        var blocks: [PandocBlock] = []
+        var title: String?
+        var body: [PlanBlock] = []
+        var notes: [String] = []
+        func flush() {
+            guard let heading = title else { return }
+            blocks.append(.header(1, [.text(heading)]))
+            let page = body.isEmpty ? [] : PlanExport.pageBlocks(document: body)
+            blocks += planBlocks(page, handout: false)
+            if !notes.isEmpty { blocks.append(.div(classes: ["notes"], notes.map { .para([.text($0)]) })) }
+            title = nil
+            body = []
+            notes = []
+        }
+        for (index, block) in plan.blocks.enumerated() {
+            switch block {
+            case .title: continue
+            case .heading(let heading) where heading.opensSection:
+                flush()
+                title = untimed(heading.plainText)
+                if heading.teacher == .heading { notes.append("This section is for the teacher.") }
+                continue
+            default: break
+            }
+            guard title != nil else { continue }
+            if let reason = block.teacher, reason != .minuteStamp {
+                if case .blank = block { continue }
+                notes.append(ListMarker.plain(plan.lines[index]))
+            } else if case .heading(let heading) = block, heading.teacher == .minuteStamp {
+                // A sub-heading stamped with a time: students see the words, the teacher the time.
+                body.append(.heading(PlanHeading(
+                    text: heading.plainText, plainText: heading.plainText, framework: nil, opensSection: false,
+                    minutes: nil, teacher: nil)))
+                notes.append(heading.text)
+            } else {
+                if block.teacher == .minuteStamp { notes.append(ListMarker.plain(plan.lines[index])) }
+                body.append(block)
+            }
+        }
+        flush()
+        if let quiz = document.quiz {
+            for (index, item) in quiz.items.enumerated() {
+                blocks.append(.header(1, [.text("\(quiz.title) · question \(index + 1) of \(quiz.items.count)")]))
+                blocks.append(.para([.text(item.stem)]))
+                blocks.append(.orderedList(start: 1, numbering: .upperAlpha, item.options.map { [.plain([.text($0.text)])] }))
+                var said = ["Answer: " + item.keyText]
+                said += item.distractors.filter { !$0.misconception.isEmpty }.map { "\($0.letter): \($0.misconception)" }
+                blocks.append(.div(classes: ["notes"], said.map { .para([.text($0)]) }))
+            }
+        }
+        if let rubric = document.rubric {
+            blocks.append(.header(1, [.text(rubric.task.isEmpty ? "How your work is marked" : rubric.task)]))
+            blocks.append(rubricTable(rubric.forStudents))
+        }
+        let subtitle = "Grades \(document.grade) · \(document.minutes) minutes"
+        return PandocDocument(title: document.topic, subtitle: subtitle, blocks: blocks)
+    }
+}
+
+extension PlanExport {
+    /// Blocks already chosen for students (a slide's body) as page blocks, minute stamps dropped.
+    static func pageBlocks(document blocks: [PlanBlock]) -> [PageBlock] {
+        var page = PlanDocument(parsing: "", headings: [])
+        page.blocks = blocks.map { block in
+            // Nothing here is teacher-only any more; the stamps go, as on a handout.
+            switch block {
+            case .item(var item):
+                item.teacher = nil
+                return .item(item)
+            case .text(var text):
+                text.teacher = nil
+                return .text(text)
+            default: return block
+            }
+        }
+        return pageBlocks(page, handout: true).filter { if case .title = $0 { false } else { true } }
+    }
+}
+
+extension DocumentExport {
+    /// A session's current plan (or, with `materials`, its latest handouts) as a document in `format`.
+    ///
+    /// - Parameters:
+    ///   - quiz: A quiz made from the plan, put in (without its key for students, the key on its own page for the teacher).
+    ///   - rubric: A rubric made from the plan; handouts and slides carry its students' version.
+    ///   - prompts: Where the reference document for `format` comes from.
+    /// - Throws: ``CommandError`` when there is no plan (or no handouts) yet, ``DocumentError`` when pandoc fails.
+    public static func render(
+        _ state: SessionState, format: DocumentFormat, framework: Framework, materials: Bool = false, quiz: Quiz? = nil,
+        rubric: Rubric? = nil, showModel: Bool = false, prompts: PromptLibrary, pandoc: Pandoc?
+    ) throws -> Data {
+        var (document, plan): (ExportDocument, PlanDocument)
+        if materials {
+            (document, plan) = try SessionReview.materialsDocument(state, framework: framework)
+        } else {
+            guard let read = SessionReview.document(state, framework: framework, showModel: showModel) else {
+                throw DocumentError.noPlan
+            }
+            (document, plan) = read
+        }
+        document.quiz = quiz
+        document.rubric = rubric
+        return try render(
+            document, plan: plan, format: format, pandoc: pandoc, reference: prompts.referenceDocument(for: format))
+    }
+}

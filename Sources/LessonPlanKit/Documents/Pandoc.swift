@@ -1,0 +1,128 @@
+import Foundation
+
+/// A document a teacher can open and edit in a word processor or presentation program.
+public enum DocumentFormat: String, CaseIterable, Sendable {
+    case docx, odt, pptx
+
+    /// Reads `docx`, `word`, `odt`, `pptx` or `slides`, any case.
+    public init?(text: String) {
+        switch text.lowercased() {
+        case "docx", "word": self = .docx
+        case "odt", "opendocument": self = .odt
+        case "pptx", "slides", "powerpoint": self = .pptx
+        default: return nil
+        }
+    }
+
+    /// What the format is, in a teacher's words.
+    public var name: String {
+        switch self {
+        case .docx: "Word document"
+        case .odt: "OpenDocument text"
+        case .pptx: "PowerPoint slides"
+        }
+    }
+}
+
+/// Why a document could not be made, in one sentence that says what to do.
+public enum DocumentError: Error, Equatable, Sendable, LocalizedError {
+    case pandocMissing(DocumentFormat)
+    case pandocFailed(DocumentFormat, status: Int32, message: String)
+    case noPlan
+
+    public var errorDescription: String? {
+        switch self {
+        case .pandocMissing(let format):
+            "Making a .\(format.rawValue) needs pandoc, which is not installed; install it (on Debian or Ubuntu: sudo apt-get install pandoc) and try again."
+        case .pandocFailed(let format, let status, let message):
+            "pandoc could not write the .\(format.rawValue) (status \(status)\(message.isEmpty ? "" : ": \(message)")); check that pandoc 2.11 or newer is installed."
+        case .noPlan:
+            "There is no plan to export yet; generate one first."
+        }
+    }
+}
+
+/// Runs the system's `pandoc` to turn a document into docx, odt or pptx; found on `PATH` or at a given path.
+public struct Pandoc: Sendable {
+    /// The pandoc executable.
+    public let executable: URL
+
+    public init(executable: URL) {
+        self.executable = executable
+    }
+
+    /// The first `pandoc` on `PATH` (from `environment`), or nil when there is none.
+    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) -> Pandoc? {
+        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let url = URL(fileURLWithPath: String(folder)).appending(path: "pandoc")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return Pandoc(executable: url) }
+        }
+        return nil
+    }
+
+    /// The JSON API version this pandoc reads and writes, e.g. `[1, 22, 2, 1]`.
+    /// - Throws: ``DocumentError/pandocFailed(_:status:message:)`` when pandoc does not answer.
+    func apiVersion(for format: DocumentFormat) throws -> [Int] {
+        let answer = try run(["-f", "markdown", "-t", "json"], input: Data(), format: format)
+        let object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any]
+        guard let version = object?["pandoc-api-version"] as? [Int], !version.isEmpty else {
+            throw DocumentError.pandocFailed(format, status: 0, message: "it gave no pandoc-api-version")
+        }
+        return version
+    }
+
+    /// Converts `document` to `format` with `reference` (a .docx, .odt or .pptx) for its styles.
+    /// - Returns: the file's bytes.
+    func convert(_ document: PandocDocument, to format: DocumentFormat, reference: Data?) throws -> Data {
+        let json = try document.json(apiVersion: try apiVersion(for: format))
+        let folder = FileManager.default.temporaryDirectory.appending(path: "lessonplan-doc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appending(path: "out.\(format.rawValue)")
+        var arguments = ["-f", "json", "-t", format.rawValue, "-o", output.path]
+        if let reference {
+            let file = folder.appending(path: "reference.\(format.rawValue)")
+            try reference.write(to: file)
+            arguments.append("--reference-doc=\(file.path)")
+        }
+        if format == .pptx { arguments.append("--slide-level=1") }
+        _ = try run(arguments, input: json, format: format, in: folder)
+        guard let data = try? Data(contentsOf: output), !data.isEmpty else {
+            throw DocumentError.pandocFailed(format, status: 0, message: "it wrote no file")
+        }
+        return data
+    }
+
+    /// Runs pandoc with `input` on stdin; stdout and stderr go to files so neither pipe can fill and stall it.
+    private func run(_ arguments: [String], input: Data, format: DocumentFormat, in folder: URL? = nil) throws -> Data {
+        let scratch = folder ?? FileManager.default.temporaryDirectory.appending(path: "lessonplan-pandoc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { if folder == nil { try? FileManager.default.removeItem(at: scratch) } }
+        let inputFile = scratch.appending(path: "in-\(UUID().uuidString)")
+        let outFile = scratch.appending(path: "stdout-\(UUID().uuidString)")
+        let errFile = scratch.appending(path: "stderr-\(UUID().uuidString)")
+        try input.write(to: inputFile)
+        FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = scratch
+        do {
+            process.standardInput = try FileHandle(forReadingFrom: inputFile)
+            process.standardOutput = try FileHandle(forWritingTo: outFile)
+            process.standardError = try FileHandle(forWritingTo: errFile)
+            try process.run()
+        } catch {
+            throw DocumentError.pandocMissing(format)
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let message = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
+            let first = message.split(separator: "\n").first.map { String($0.prefix(200)) } ?? ""
+            throw DocumentError.pandocFailed(format, status: process.terminationStatus, message: first)
+        }
+        return (try? Data(contentsOf: outFile)) ?? Data()
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+@testable import LessonPlanKit
+import Testing
+
+/// The document handed to pandoc, checked as data: no pandoc needed (EditableDocumentTests runs the real one).
+@Suite struct DocumentExportTests {
+    static let plan = """
+        Tides
+
+        Exit Ticket (0–5 min)
+        Answer these, then hand in the slip:
+        10. What pulls the ocean?
+        11. How many tides a day? What is a *spring* tide?
+        Answer: the moon; two
+        """
+
+    static func document(kind: TurnKind = .plan) -> (ExportDocument, PlanDocument) {
+        let quiz = Quiz(
+            kind: .exit, misconceptions: ["The sun causes tides."],
+            items: [
+                QuizItem(
+                    stem: "What mostly causes tides?",
+                    options: [
+                        QuizOption(letter: "A", text: "The sun", misconception: "The sun causes tides."),
+                        QuizOption(letter: "B", text: "The moon"),
+                        QuizOption(letter: "C", text: "Wind", misconception: "Waves and tides are the same."),
+                    ], answerLetters: ["B"])
+            ])
+        let document = ExportDocument(
+            topic: "Tides", grade: "4", minutes: 5, created: Date(timeIntervalSince1970: 0),
+            versions: [ExportVersion(number: 1, command: "/generate", createdAt: Date(timeIntervalSince1970: 0), text: plan)],
+            currentVersion: 1, kind: kind, quiz: quiz)
+        return (document, PlanDocument(parsing: plan, headings: ["Exit Ticket"]))
+    }
+
+    /// Every string of the JSON, in order, with the type tag of the object that holds it.
+    static func strings(_ json: Any, into out: inout [String]) {
+        if let object = json as? [String: Any] {
+            if object["t"] as? String == "Str", let text = object["c"] as? String { out.append(text) }
+            if let tag = object["t"] as? String, tag != "Str", tag != "Space" { out.append("<\(tag)>") }
+            if object["t"] != nil {
+                if let content = object["c"] { strings(content, into: &out) }
+            } else {
+                for key in object.keys.sorted() { strings(object[key] as Any, into: &out) }
+            }
+        } else if let array = json as? [Any] {
+            for element in array { strings(element, into: &out) }
+        }
+    }
+
+    @Test func listsCarryTheirOwnStartAndTextStaysLiteral() throws {
+        let (document, plan) = Self.document()
+        let page = DocumentExport.page(document, plan: plan, format: .docx, timeZone: .gmt)
+        let lists = page.blocks.compactMap { block -> (Int, Int)? in
+            if case .orderedList(let start, .decimal, let items) = block { return (start, items.count) }
+            return nil
+        }
+        // The exit ticket (written 10, 11) is a list from 1; the quiz is another; the key a third.
+        #expect(lists.map(\.0) == [1, 1, 1] && lists.map(\.1) == [2, 1, 1])
+        let json = try JSONSerialization.jsonObject(with: page.json(apiVersion: [1, 22, 2, 1]))
+        var texts: [String] = []
+        Self.strings(json, into: &texts)
+        // Markdown the model wrote is not read as markup; the teacher's answer stays on the teacher's page.
+        #expect(texts.contains("*spring*") && !texts.contains("<Emph>"))
+        #expect(texts.contains("moon;"))
+        let key = try #require(texts.firstIndex(of: "key:"))
+        #expect(texts[..<key].contains("<RawBlock>"), "the key opens a new page")
+        #expect(texts[key...].contains("sun") && texts[key...].contains("Waves"))
+    }
+
+    @Test func handoutsLeaveOutTheKeyAndTheTeachersLines() throws {
+        let (document, plan) = Self.document(kind: .materials)
+        let page = DocumentExport.page(document, plan: plan, format: .odt, timeZone: .gmt)
+        var texts: [String] = []
+        Self.strings(try JSONSerialization.jsonObject(with: page.json(apiVersion: [1, 22, 2, 1])), into: &texts)
+        for hidden in ["key:", "Waves", "moon;", "(0–5", "<RawBlock>"] { #expect(!texts.contains(hidden), "\(hidden)") }
+        #expect(texts.contains("Name:") && texts.contains("Wind"))
+    }
+
+    @Test func slidesPutTheTeachersLinesInTheNotes() throws {
+        let (document, plan) = Self.document()
+        let slides = DocumentExport.slides(document, plan: plan)
+        guard case .header(1, let title) = slides.blocks.first else { Issue.record("no slide title"); return }
+        #expect(title == [.text("Exit Ticket")])
+        let notes = slides.blocks.compactMap { block -> [PandocBlock]? in
+            if case .div(["notes"], let inside) = block { return inside }
+            return nil
+        }
+        #expect(notes.count == 2)
+        #expect(notes[0].contains(.para([.text("Answer: the moon; two")])))
+        #expect(notes[1].first == .para([.text("Answer: B) The moon")]))
+    }
+
+    @Test func controlCharactersNeverReachTheXML() {
+        #expect(PandocDocument.clean("a\u{1B}[31mb\u{0}c\u{202E}d") == "a [31mb cd")
+    }
+
+    @Test func theReferenceDocumentsAreBuiltIn() throws {
+        for format in [DocumentFormat.docx, .odt] {
+            let data = try #require(PromptLibrary.builtIn.referenceDocument(for: format))
+            #expect(data.prefix(2) == Data("PK".utf8))
+        }
+        #expect(PromptLibrary.builtIn.referenceDocument(for: .pptx) == nil)
+        #expect(DocumentFormat(text: "Word") == .docx && DocumentFormat(text: "slides") == .pptx && DocumentFormat(text: "pdf") == nil)
+    }
+}
