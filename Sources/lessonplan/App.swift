@@ -36,7 +36,7 @@ struct App {
             console.line("lessonplan \(Self.version)")
             return 0
         case "--help", "-h":
-            console.out(Help.overview())
+            console.prose(Help.overview())
             return 0
         case "help":
             return help(Array(arguments.dropFirst()))
@@ -63,11 +63,11 @@ struct App {
 
     private func help(_ arguments: [String]) -> Int32 {
         guard let topic = arguments.first else {
-            console.out(Help.overview())
+            console.prose(Help.overview())
             return 0
         }
         if let text = Help.subcommand(topic) {
-            console.out(text)
+            console.prose(text)
             return 0
         }
         do {

@@ -27,12 +27,19 @@ final class Console: @unchecked Sendable {
         columnsFromEnvironment = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
     }
 
-    /// Columns to fit output to: the terminal's width, else `COLUMNS`, else 80.
-    var columns: Int {
+    /// Columns to fit stdout to: the terminal's width, else `COLUMNS`, else 80.
+    var columns: Int { columns(of: 1) }
+
+    /// Columns to fit a stream to: its terminal's width, else `COLUMNS`, else 80 (as `man` and
+    /// Python's argparse do), so help and messages piped to a file or a pager still read at 80.
+    func columns(of fd: Int32) -> Int {
         var size = winsize()
-        if stdoutIsTTY, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if isatty(fd) == 1, ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return columnsFromEnvironment ?? 80
     }
+
+    /// Writes the tool's own prose to stdout (help, tables, messages), wrapped between words to the width.
+    func prose(_ text: String) { out(TextWrapper.wrap(StyledText(text), width: columns)) }
 
     /// Writes text to stdout through the sanitiser: nothing printed can be a terminal command.
     func out(_ text: String) {
@@ -46,11 +53,11 @@ final class Console: @unchecked Sendable {
         emit(1, text.rendered(colour: colour))
     }
 
-    /// Writes a line to stdout.
-    func line(_ text: String = "") { out(text + "\n") }
+    /// Writes a line of the tool's own prose to stdout, wrapped between words to the width.
+    func line(_ text: String = "") { prose(text + "\n") }
 
-    /// Writes a styled line to stdout.
-    func line(_ text: StyledText) { out(text + "\n") }
+    /// Writes a styled line to stdout, wrapped between words to the width.
+    func line(_ text: StyledText) { out(TextWrapper.wrap(text + "\n", width: columns)) }
 
     /// Writes bytes to stdout unchanged: only for data formats (JSON, HTML) going to a file or a program.
     func raw(_ data: Data) {
@@ -73,13 +80,13 @@ final class Console: @unchecked Sendable {
     /// Writes one line to stderr.
     func note(_ text: String) {
         stopWaiting()
-        emit(2, TerminalSanitizer.clean(text) + "\n")
+        emit(2, TextWrapper.wrap(TerminalSanitizer.clean(text), width: columns(of: 2)) + "\n")
     }
 
     /// Writes one styled line to stderr.
     func note(_ text: StyledText) {
         stopWaiting()
-        emit(2, text.rendered(colour: colour && stderrIsTTY) + "\n")
+        emit(2, TextWrapper.wrap(text, width: columns(of: 2)).rendered(colour: colour && stderrIsTTY) + "\n")
     }
 
     /// A message in dim text on a colour terminal (used for footers and hints).
@@ -88,7 +95,8 @@ final class Console: @unchecked Sendable {
     /// An error sentence, red on a colour terminal.
     func error(_ text: String) {
         stopWaiting()
-        emit(2, StyledText(text, style: .red).rendered(colour: stderrIsTTY && colour) + "\n")
+        let wrapped = TextWrapper.wrap(StyledText(text, style: .red), width: columns(of: 2))
+        emit(2, wrapped.rendered(colour: stderrIsTTY && colour) + "\n")
     }
 
     /// Asks the terminal to put `text` on the clipboard (OSC 52): only `/copy` calls this, with the plan.

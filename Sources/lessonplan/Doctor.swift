@@ -14,7 +14,7 @@ struct Doctor {
         do {
             let parsed = try ParsedArguments.parse(arguments, specs: Self.flags, command: "doctor")
             if parsed.has("help") {
-                console.out(Help.subcommand("doctor") ?? "")
+                console.prose(Help.subcommand("doctor") ?? "")
                 return 0
             }
             if let extra = parsed.positionals.first {

@@ -24,7 +24,7 @@ final class InteractiveSession: @unchecked Sendable {
         do {
             parsed = try ParsedArguments.parse(arguments, specs: Self.flags, command: "lessonplan")
             if parsed.has("help") {
-                console.out(Help.overview())
+                console.prose(Help.overview())
                 return 0
             }
             if let extra = parsed.positionals.first {
@@ -87,7 +87,7 @@ final class InteractiveSession: @unchecked Sendable {
                 arguments, specs: Flags.followUps + Flags.connection + Flags.common, command: "resume")
             followUps = Flags.followUps(from: parsed)
             if parsed.has("help") {
-                console.out(Help.subcommand("resume") ?? "")
+                console.prose(Help.subcommand("resume") ?? "")
                 return 0
             }
             guard parsed.positionals.count == 1 else {

@@ -39,7 +39,7 @@ struct SessionCommands {
             return 2
         }
         if parsed.has("help") {
-            console.out(Help.subcommand("sessions") ?? "")
+            console.prose(Help.subcommand("sessions") ?? "")
             return 0
         }
         if parsed.positionals.first == "rm" { return remove(parsed) }
@@ -135,7 +135,7 @@ struct SessionCommands {
         do {
             parsed = try ParsedArguments.parse(arguments, specs: Self.replayFlags, command: "replay")
             if parsed.has("help") {
-                console.out(Help.subcommand("replay") ?? "")
+                console.prose(Help.subcommand("replay") ?? "")
                 return 0
             }
             guard parsed.positionals.count == 1 else {
@@ -227,7 +227,7 @@ struct SessionCommands {
         do {
             let parsed = try ParsedArguments.parse(arguments.map { $0 == "-o" ? "--o" : $0 }, specs: Self.exportFlags, command: "export")
             if parsed.has("help") {
-                console.out(Help.subcommand("export") ?? "")
+                console.prose(Help.subcommand("export") ?? "")
                 return 0
             }
             guard parsed.positionals.count == 1 else {
