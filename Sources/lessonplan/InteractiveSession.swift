@@ -108,8 +108,7 @@ final class InteractiveSession: @unchecked Sendable {
         }
         for warning in engine.openingWarnings { console.note(warning) }
         let state = await engine.state
-        let label = state.name.map { "“\($0)”" } ?? String(state.header.id.prefix(8))
-        console.note("Resumed session \(label): \(state.currentInputs.topic), \(counted(state.versions.count, "version")).")
+        console.note(SessionReview.resumeNote(state))
         if let current = state.current { show(current) }
         let frameworks = engine.prompts.frameworkNames
         let reader = makeLineReader(historyFile: console.stdinIsTTY ? directory.historyFile : nil) { line in
