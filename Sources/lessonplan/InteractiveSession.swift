@@ -66,7 +66,7 @@ final class InteractiveSession: @unchecked Sendable {
         }
         let interrupts = makeInterrupts()
         if settings.model.requiresKey, (settings.model.apiKey ?? "").isEmpty {
-            console.error(ModelError.noKey.errorDescription ?? "")
+            console.error(SessionAdvice.noKeyAtStart(in: await engine.state))
         } else {
             await runRequest(
                 engine: engine, command: "/generate", refinement: Refinement(template: "generate", inputs: inputs),

@@ -151,11 +151,22 @@ import TestSupport
         let binary = try LessonplanBinary(baseURL: server.baseURL, apiKey: nil)
         defer { binary.removeHome() }
         let result = try await binary.run(
-            ["--grade", "K", "--topic", "Tides", "--minutes", "30"], input: "/help\n/generate\n/quit\n")
+            ["--grade", "K", "--topic", "Tides", "--minutes", "30", "--name", "tides week"], input: "/help\n/generate\n/quit\n")
         #expect(result.status == 0)
-        #expect(result.stderr.contains("No API key is set; export OPENAI_API_KEY"))
+        // It says how to get out and back, not "try again": no key, no request, whatever is typed.
+        #expect(result.stderr.contains("No API key is set, so no plan was written; the session is saved. Type /quit, set the key (export OPENAI_API_KEY=…"))
+        #expect(result.stderr.contains("then `lessonplan resume \"tides week\"` and /generate."))
+        #expect(result.stderr.contains("No API key is set, so nothing was sent; the session is saved."))
+        #expect(!result.stderr.contains("try again"))
+        // Once the key is set, resume goes on with the same inputs.
+        var withKey = binary
+        withKey.environment["OPENAI_API_KEY"] = "sk-test.SECRETKEY-9z8y7x6w5v"
+        let resumed = try await withKey.run(["resume", "tides week"], input: "/generate\n/quit\n")
+        #expect(resumed.status == 0 && resumed.stderr.contains("no plan yet; /generate writes one"), "\(resumed.stderr)")
+        #expect(try await server.requests().count == 1)
+        let requestsAfterResume = 1
         #expect(result.stdout.contains("/shorten [minutes]"))
-        #expect(try await server.requests().isEmpty)
+        #expect(try await server.requests().count == requestsAfterResume)
         let oneShot = try await binary.run(["generate", "--topic", "Tides"])
         #expect(oneShot.status == 1 && oneShot.stderr.contains("No API key is set"))
     }

@@ -299,8 +299,11 @@ import Testing
             toolVersion: "test", retryClock: RecordingRetryClock())
         let outcome = await engine.run(command: "/generate", refinement: Refinement(template: "generate", inputs: inputs)) { _ in }
         #expect(outcome.status == .failed)
-        #expect(outcome.message == ModelError.noKey.errorDescription)
+        let id = await engine.state.header.id.prefix(8)
+        #expect(outcome.message?.hasPrefix("No API key is set, so nothing was sent; the session is saved.") == true)
+        #expect(outcome.message?.hasSuffix("then `lessonplan resume \(id)` goes on from here.") == true, "\(outcome.message ?? "")")
+        #expect(outcome.message.map { !$0.contains("try again") } == true)
         #expect(try await server.requests().isEmpty)
-        #expect(await engine.state.turns.last?.ended?.error == ModelError.noKey.errorDescription)
+        #expect(await engine.state.turns.last?.ended?.error == outcome.message)
     }
 }
