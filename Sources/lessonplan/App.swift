@@ -115,13 +115,13 @@ struct App {
         -> LessonInputs
     {
         do {
-            let grade: GradeBand
+            let grade: (band: GradeBand, grade: Int?)
             if let text = parsed.value("grade") {
-                grade = try GradeBand.parse(text)
+                grade = try GradeBand.parseGiven(text)
             } else if let ask {
-                grade = try GradeBand.parse(try ask(.grade))
+                grade = try GradeBand.parseGiven(try ask(.grade))
             } else {
-                grade = .sixTo8
+                grade = (.sixTo8, nil)
             }
             let topic: String
             if let text = parsed.value("topic") {
@@ -140,8 +140,8 @@ struct App {
                 minutes = 45
             }
             return try LessonInputs(
-                grade: grade, topic: topic, minutes: minutes, standards: parsed.value("standards") ?? "",
-                constraints: parsed.value("constraints") ?? "")
+                grade: grade.band, topic: topic, minutes: minutes, standards: parsed.value("standards") ?? "",
+                constraints: parsed.value("constraints") ?? "", givenGrade: grade.grade)
         } catch let error as UsageError {
             throw error
         } catch let error as InputError {

@@ -49,7 +49,7 @@ import TestSupport
         #expect(second.contains(firstPlan.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(second.contains("in 30 minutes instead of 45"))
         let third = try #require(requests[2].inputText)
-        #expect(third.contains("for grade band 3–5 instead of 6–8"))
+        #expect(third.contains("Rewrite it for grades 3–5 instead of grades 6–8."))
         #expect(!third.contains(firstPlan.trimmingCharacters(in: .whitespacesAndNewlines)))
         let starts = lines.filter { $0["type"] as? String == "turn_started" }
         #expect(starts.map { $0["command"] as? String } == ["/generate", "/shorten", "/regrade 3–5"])
@@ -144,6 +144,28 @@ import TestSupport
 
         let bad = try await binary.run([], input: "9–12\nVolcanoes\n500\n")
         #expect(bad.status == 2 && bad.stderr.contains("from 10 to 180"))
+    }
+
+    @Test func theGradeATeacherGaveReachesThePromptAndSurvivesResume() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let first = try await binary.run(["--grade", "4", "--topic", "Tides", "--minutes", "30", "--name", "g4"], input: "/quit\n")
+        #expect(first.status == 0, "\(first.stderr)")
+        let generate = try #require(try await server.requests().first?.inputText)
+        #expect(generate.contains("Grade: grade 4 (band 3–5)\n"))
+        // The transcript keeps the given grade beside the band; a resumed session's prompts still say it.
+        let header = try #require(try binary.transcriptLines().first?["inputs"] as? [String: Any])
+        #expect(header["grade"] as? String == "3–5" && header["given_grade"] as? Int == 4)
+        _ = try await binary.run(["resume", "g4"], input: "/shorten 20\n/regrade 6-8\n/quit\n")
+        let requests = try await server.requests()
+        #expect(requests.count == 3)
+        #expect(requests[1].inputText?.contains("30-minute lesson on Tides for grade 4 (band 3–5):") == true)
+        #expect(requests[2].inputText?.contains("Rewrite it for grades 6–8 instead of grade 4 (band 3–5).") == true)
+        // A band stays a band.
+        _ = try await binary.run(["generate", "--grade", "3–5", "--topic", "Tides"])
+        let band = try #require(try await server.requests().last?.inputText)
+        #expect(band.contains("Grade: grades 3–5\n"))
     }
 
     @Test func noKeyStillStartsAndSaysHowToSetIt() async throws {

@@ -267,7 +267,7 @@ import Testing
         #expect(state.draft == nil)
         let request = try #require(try await fixture.server.requests().last?.inputText)
         #expect(request.contains("<<<DRAFT\nLearning Objective\nStudents will\nDRAFT>>>"))
-        #expect(request.contains("30-minute 6–8 lesson on Tides"))
+        #expect(request.contains("30-minute lesson on Tides for grades 6–8"))
     }
 
     @Test func retryingAFailedContinueStillJoinsTheDraft() async throws {

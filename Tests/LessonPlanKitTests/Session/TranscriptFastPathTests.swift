@@ -55,6 +55,7 @@ import TestSupport
         inputs.minutes = integer(&random)
         inputs.standards = text(&random)
         inputs.constraints = text(&random)
+        inputs.givenGrade = maybe(&random, integer)
         return inputs
     }
 
@@ -200,10 +201,12 @@ import TestSupport
     }
 
     private static func inputsJSON(_ inputs: LessonInputs) -> JSON {
-        .object([
+        var members: [(String, JSON)] = [
             ("grade", .string(inputs.grade.rawValue)), ("topic", .string(inputs.topic)), ("minutes", .integer(inputs.minutes)),
             ("standards", .string(inputs.standards)), ("constraints", .string(inputs.constraints)),
-        ])
+        ]
+        if let given = inputs.givenGrade { members.insert(("given_grade", .integer(given)), at: 2) }
+        return .object(members)
     }
 
     /// A plan check in another order than the tool's (which sorts keys), `paced_minutes` as `null`
@@ -706,7 +709,7 @@ import TestSupport
         func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
         let t0 = Date(timeIntervalSince1970: 0)
         let inputs = try LessonInputs(grade: .sixTo8, topic: "t", minutes: 45)
-        #expect(labels(inputs) == ["grade", "topic", "minutes", "standards", "constraints"])
+        #expect(labels(inputs) == ["grade", "topic", "minutes", "standards", "constraints", "givenGrade"])
         #expect(labels(Usage(inputTokens: 1, outputTokens: 2)) == ["inputTokens", "outputTokens", "reasoningTokens"])
         #expect(
             labels(SessionHeader(id: "", created: t0, inputs: inputs, model: "", baseUrl: "", toolVersion: ""))
