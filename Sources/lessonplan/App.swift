@@ -18,7 +18,7 @@ struct App {
         ("generate", "lessonplan generate --grade … --topic … --minutes … [--then \"/shorten 30\"]…",
          "one-shot: write a plan, apply each --then command, print the final plan"),
         ("resume", "lessonplan resume <session>", "reopen a saved session at its current version"),
-        ("sessions", "lessonplan sessions [--json] | sessions rm <session> [--yes]", "list saved sessions, or remove one"),
+        ("sessions", "lessonplan sessions [--json] | sessions rm <session> | sessions prune", "list saved sessions, remove one, or remove those without a plan"),
         ("replay", "lessonplan replay <session> [--full] [--turn N] [--plain] [--step]",
          "walk a session turn by turn with diffs (no key or network needed)"),
         ("replay --rerun", "lessonplan replay --rerun <session> [--model M] [--prompts DIR] [--no-repair]",

@@ -70,8 +70,9 @@ enum Help {
             return """
                 Usage: lessonplan sessions [--json]
                        lessonplan sessions rm <session> [--yes]
+                       lessonplan sessions prune [--yes]
 
-                Lists saved sessions, newest first: id, name, created, grade band, minutes, topic, number of versions and the last command. `rm` removes one; it asks first at a terminal and needs --yes otherwise. A session open in another lessonplan cannot be removed.
+                Lists saved sessions, newest first: id, name, created, grade band, minutes, topic, number of versions and the last command. `rm` removes one; `prune` removes every session that never got a plan (0 versions); both ask first at a terminal and need --yes otherwise. A session open in another lessonplan cannot be removed. A session is named by its id, its name, or a unique prefix of either, in any case.
 
                 """
         case "replay":
