@@ -18,7 +18,7 @@ struct App {
         ("generate", "lessonplan generate --grade … --topic … --minutes … [--then \"/shorten 30\"]…",
          "one-shot: write a plan, apply each --then command, print the final plan"),
         ("resume", "lessonplan resume <session>", "reopen a saved session at its current version"),
-        ("sessions", "lessonplan sessions [--json] | sessions rm <session> [--yes]", "list saved sessions, or remove one"),
+        ("sessions", "lessonplan sessions [--json] | sessions rm <session> | sessions prune", "list saved sessions, remove one, or remove those without a plan"),
         ("replay", "lessonplan replay <session> [--full] [--turn N] [--plain] [--step]",
          "walk a session turn by turn with diffs (no key or network needed)"),
         ("replay --rerun", "lessonplan replay --rerun <session> [--model M] [--prompts DIR] [--no-repair]",
@@ -36,7 +36,7 @@ struct App {
             console.line("lessonplan \(Self.version)")
             return 0
         case "--help", "-h":
-            console.out(Help.overview())
+            console.prose(Help.overview())
             return 0
         case "help":
             return help(Array(arguments.dropFirst()))
@@ -63,11 +63,11 @@ struct App {
 
     private func help(_ arguments: [String]) -> Int32 {
         guard let topic = arguments.first else {
-            console.out(Help.overview())
+            console.prose(Help.overview())
             return 0
         }
         if let text = Help.subcommand(topic) {
-            console.out(text)
+            console.prose(text)
             return 0
         }
         do {
@@ -115,13 +115,13 @@ struct App {
         -> LessonInputs
     {
         do {
-            let grade: GradeBand
+            let grade: (band: GradeBand, grade: Int?)
             if let text = parsed.value("grade") {
-                grade = try GradeBand.parse(text)
+                grade = try GradeBand.parseGiven(text)
             } else if let ask {
-                grade = try GradeBand.parse(try ask(.grade))
+                grade = try GradeBand.parseGiven(try ask(.grade))
             } else {
-                grade = .sixTo8
+                grade = (.sixTo8, nil)
             }
             let topic: String
             if let text = parsed.value("topic") {
@@ -140,8 +140,8 @@ struct App {
                 minutes = 45
             }
             return try LessonInputs(
-                grade: grade, topic: topic, minutes: minutes, standards: parsed.value("standards") ?? "",
-                constraints: parsed.value("constraints") ?? "")
+                grade: grade.band, topic: topic, minutes: minutes, standards: parsed.value("standards") ?? "",
+                constraints: parsed.value("constraints") ?? "", givenGrade: grade.grade)
         } catch let error as UsageError {
             throw error
         } catch let error as InputError {

@@ -27,12 +27,29 @@ final class Console: @unchecked Sendable {
         columnsFromEnvironment = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
     }
 
-    /// Columns to fit output to: the terminal's width, else `COLUMNS`, else 80.
-    var columns: Int {
-        var size = winsize()
-        if stdoutIsTTY, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return columnsFromEnvironment ?? 80
+    /// Columns to fit stdout to: the terminal's width, else `COLUMNS`, else 80.
+    var columns: Int { columns(of: 1) }
+
+    /// Columns to fit help and tables to: the stream's terminal width, else `COLUMNS`, else 80
+    /// (as `man` and Python's argparse do), so `--help` piped to a file or a pager reads at 80.
+    func columns(of fd: Int32) -> Int {
+        terminalColumns(of: fd) ?? columnsFromEnvironment ?? 80
     }
+
+    /// The width of the terminal on `fd`, or nil when it is not a terminal.
+    private func terminalColumns(of fd: Int32) -> Int? {
+        var size = winsize()
+        guard isatty(fd) == 1, ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// Messages wrap at a terminal only: piped, a sentence stays one line for grep and for logs.
+    private func wrappedMessage(_ text: StyledText, fd: Int32) -> StyledText {
+        terminalColumns(of: fd).map { TextWrapper.wrap(text, width: $0) } ?? text
+    }
+
+    /// Writes help text to stdout wrapped between words to ``columns``, piped or not.
+    func prose(_ text: String) { out(TextWrapper.wrap(StyledText(text), width: columns)) }
 
     /// Writes text to stdout through the sanitiser: nothing printed can be a terminal command.
     func out(_ text: String) {
@@ -46,11 +63,11 @@ final class Console: @unchecked Sendable {
         emit(1, text.rendered(colour: colour))
     }
 
-    /// Writes a line to stdout.
-    func line(_ text: String = "") { out(text + "\n") }
+    /// Writes a line of the tool's own prose to stdout, wrapped between words at a terminal.
+    func line(_ text: String = "") { line(StyledText(text)) }
 
-    /// Writes a styled line to stdout.
-    func line(_ text: StyledText) { out(text + "\n") }
+    /// Writes a styled line to stdout, wrapped between words at a terminal.
+    func line(_ text: StyledText) { out(wrappedMessage(text + "\n", fd: 1)) }
 
     /// Writes bytes to stdout unchanged: only for data formats (JSON, HTML) going to a file or a program.
     func raw(_ data: Data) {
@@ -80,13 +97,13 @@ final class Console: @unchecked Sendable {
     /// Writes one line to stderr.
     func note(_ text: String) {
         stopWaiting()
-        emit(2, TerminalSanitizer.clean(text) + "\n")
+        emit(2, wrappedMessage(StyledText(text), fd: 2).rendered(colour: false) + "\n")
     }
 
     /// Writes one styled line to stderr.
     func note(_ text: StyledText) {
         stopWaiting()
-        emit(2, text.rendered(colour: colour && stderrIsTTY) + "\n")
+        emit(2, wrappedMessage(text, fd: 2).rendered(colour: colour && stderrIsTTY) + "\n")
     }
 
     /// A message in dim text on a colour terminal (used for footers and hints).
@@ -95,7 +112,7 @@ final class Console: @unchecked Sendable {
     /// An error sentence, red on a colour terminal.
     func error(_ text: String) {
         stopWaiting()
-        emit(2, StyledText(text, style: .red).rendered(colour: stderrIsTTY && colour) + "\n")
+        emit(2, wrappedMessage(StyledText(text, style: .red), fd: 2).rendered(colour: stderrIsTTY && colour) + "\n")
     }
 
     /// Asks the terminal to put `text` on the clipboard (OSC 52): only `/copy` calls this, with the plan.

@@ -14,7 +14,7 @@ struct Doctor {
         do {
             let parsed = try ParsedArguments.parse(arguments, specs: Self.flags, command: "doctor")
             if parsed.has("help") {
-                console.out(Help.subcommand("doctor") ?? "")
+                console.prose(Help.subcommand("doctor") ?? "")
                 return 0
             }
             if let extra = parsed.positionals.first {
@@ -25,7 +25,12 @@ struct Doctor {
             console.error(error.message)
             return 2
         }
+        // The clock is shown in local time with its zone: a TLS failure's sentence asks to check it.
+        let zone = TimeZone.current
+        let offset = zone.secondsFromGMT()
+        let utc = String(format: "UTC%@%02d:%02d", offset < 0 ? "-" : "+", abs(offset) / 3600, abs(offset) % 3600 / 60)
         let rows = settings.summary(environment: app.environment)
+            + [(label: "local time", value: "\(SessionReview.timestamp(Date())) \(zone.identifier) (\(utc))")]
         let width = (rows.map(\.label.count).max() ?? 0) + 2
         for row in rows {
             console.line("  " + row.label.padding(toLength: width, withPad: " ", startingAt: 0) + row.value)

@@ -2,6 +2,7 @@ import Foundation
 import LessonPlanKit
 
 /// The text of `--help` and `lessonplan help <command>`, built from the same tables as parsing.
+/// Paragraphs are single lines here: ``Console/prose(_:)`` wraps them to the terminal's width.
 enum Help {
     static func overview() -> String {
         """
@@ -9,8 +10,7 @@ enum Help {
 
         Usage:
           lessonplan [--grade BAND] [--topic TEXT] [--minutes N] [options]
-              Start a session: write the first plan, then refine it with slash commands.
-              Inputs you leave out are asked for (defaults: 6–8, 45 minutes).
+              Start a session: write the first plan, then refine it with slash commands. Inputs you leave out are asked for (defaults: 6–8, 45 minutes).
         \(App.subcommands.map { "  \($0.usage)\n      \($0.summary)" }.joined(separator: "\n"))
           lessonplan --version
 
@@ -19,14 +19,13 @@ enum Help {
 
         Plan quality:
         \(Flags.describe(Flags.framework + Flags.followUps))
-          Every plan is checked (headings in order, pacing adds up, warm-up, CFU questions, exit ticket);
-          one that fails is repaired once automatically and the repair kept only if it checks better.
+          Every plan is checked (headings in order, pacing adds up, warm-up, CFU questions, exit ticket); one that fails is repaired once automatically and the repair kept only if it checks better.
 
         Connection:
         \(Flags.describe(Flags.connection))
 
         In the session:
-        \(CommandTable.helpText().split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
+        \(CommandTable.helpText().split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n"))
 
         Environment:
           OPENAI_API_KEY         the API key (never printed or saved)
@@ -40,9 +39,7 @@ enum Help {
           NO_COLOR               turn colour off
 
         Settings file ($XDG_CONFIG_HOME/lessonplan/config, else ~/.config/lessonplan/config):
-          KEY = value lines, # comments; keys: \(SettingsFile.keys.joined(separator: ", ")).
-          Read only when it is your own file with mode 0600 (chmod 600 it). Flags win over the
-          environment, which wins over the file; `lessonplan doctor` shows where each setting came from.
+          KEY = value lines, # comments; keys: \(SettingsFile.keys.joined(separator: ", ")). Read only when it is your own file with mode 0600 (chmod 600 it). Flags win over the environment, which wins over the file; `lessonplan doctor` shows where each setting came from.
 
         """
     }
@@ -53,13 +50,9 @@ enum Help {
             return """
                 Usage: lessonplan generate --grade BAND --topic TEXT [--minutes N] [--then COMMAND]… [options]
 
-                Writes a plan, applies each --then command in order (e.g. --then "/shorten 30"
-                --then "/regrade 3–5"), prints the final plan on stdout and progress on stderr,
-                and saves the session. Exits 0 on success, 1 when a turn fails, 2 for bad usage.
-                Defaults: grade 6–8, 45 minutes; the topic is required.
+                Writes a plan, applies each --then command in order (e.g. --then "/shorten 30" --then "/regrade 3–5"), prints the final plan on stdout and progress on stderr, and saves the session. Exits 0 on success, 1 when a turn fails, 2 for bad usage. Defaults: grade 6–8, 45 minutes; the topic is required.
 
-                Each plan's check goes to stderr; a plan that fails it is repaired once unless --no-repair.
-                With --then /materials last, the handouts are printed instead of the plan.
+                Each plan's check goes to stderr; a plan that fails it is repaired once unless --no-repair. With --then /materials last, the handouts are printed instead of the plan.
 
                 \(Flags.describe(Flags.lesson + Flags.framework + Flags.followUps + [FlagSpec(name: "then", value: "COMMAND", help: "a slash command or a change in words, applied after the first plan (repeatable)")] + Flags.connection))
 
@@ -68,10 +61,7 @@ enum Help {
             return """
                 Usage: lessonplan resume <session> [--model M] [options]
 
-                Reopens a saved session (an id, an id prefix or a name; see `lessonplan sessions`)
-                at the version you last saw, with /undo, /history and /diff as before. Without
-                --model it goes on with the model the session was started with, and its plan keeps
-                its framework.
+                Reopens a saved session (an id, an id prefix or a name; see `lessonplan sessions`) at the version you last saw, with /undo, /history and /diff as before. Without --model it goes on with the model the session was started with, and its plan keeps its framework.
 
                 \(Flags.describe(Flags.followUps + Flags.connection))
 
@@ -80,11 +70,9 @@ enum Help {
             return """
                 Usage: lessonplan sessions [--json]
                        lessonplan sessions rm <session> [--yes]
+                       lessonplan sessions prune [--yes]
 
-                Lists saved sessions, newest first: id, name, created, grade band, minutes, topic,
-                number of versions and the last command. `rm` removes one; it asks first at a
-                terminal and needs --yes otherwise. A session open in another lessonplan cannot be
-                removed.
+                Lists saved sessions, newest first: id, name, created, grade band, minutes, topic, number of versions and the last command. `rm` removes one; `prune` removes every session that never got a plan (0 versions); both ask first at a terminal and need --yes otherwise. A session open in another lessonplan cannot be removed. A session is named by its id, its name, or a unique prefix of either, in any case.
 
                 """
         case "replay":
@@ -92,21 +80,14 @@ enum Help {
                 Usage: lessonplan replay <session | file.jsonl> [--full] [--turn N] [--plain] [--step]
                        lessonplan replay --rerun <session> [--model M] [--prompts DIR] [--no-repair]
 
-                Walks a transcript for review: for each turn its number, time, command as typed,
-                model, tokens and status, and the plan as a coloured line diff against the version
-                it revised. Needs no key and no network.
+                Walks a transcript for review: for each turn its number, time, command as typed, model, tokens and status, and the plan as a coloured line diff against the version it revised. Needs no key and no network.
 
                   --full    print whole plans instead of diffs
                   --turn N  only turn N
                   --plain   no colour (also when NO_COLOR is set or output is not a terminal)
                   --step    on a terminal, wait for Enter between turns
 
-                --rerun sends the same commands again, against today's model and prompt templates,
-                into a new session, then shows turn by turn how each new plan differs from the
-                recorded one. This is how a prompt change is reviewed. It needs a key like any
-                request; without --model it uses the recorded session's model. Recorded automatic
-                turns (repairs, reading-level retries) are not sent again: each command gets the
-                automatic turns today's check calls for (none with --no-repair).
+                --rerun sends the same commands again, against today's model and prompt templates, into a new session, then shows turn by turn how each new plan differs from the recorded one. This is how a prompt change is reviewed. It needs a key like any request; without --model it uses the recorded session's model. Recorded automatic turns (repairs, reading-level retries) are not sent again: each command gets the automatic turns today's check calls for (none with --no-repair).
 
                 """
         case "export":
@@ -120,23 +101,14 @@ enum Help {
                   odt   the same as OpenDocument text (LibreOffice, Google Docs)
                   pptx  slides: one per section, the teacher's lines in the speaker notes
 
-                Sections and pacing are read with the plan's own framework. A version that fails the
-                plan check is exported with a banner naming its problems. --materials exports the
-                latest student handouts (/materials) instead of the plan, marked when they were made
-                from an older plan version. --show-model names the model in the teacher's header.
-                Without -o the export goes to stdout; docx, odt and pptx need -o FILE and Debian's
-                pandoc (sudo apt-get install pandoc). An existing FILE is only replaced with --force.
-                In a session, /export [materials] md|html|json [FILE] does the same.
+                Sections and pacing are read with the plan's own framework. A version that fails the plan check is exported with a banner naming its problems. --materials exports the latest student handouts (/materials) instead of the plan, marked when they were made from an older plan version. --show-model names the model in the teacher's header. Without -o the export goes to stdout; docx, odt and pptx need -o FILE and Debian's pandoc (sudo apt-get install pandoc). An existing FILE is only replaced with --force. In a session, /export [materials] md|html|json|docx|odt|pptx [FILE] [--force] does the same.
 
                 """
         case "doctor":
             return """
                 Usage: lessonplan doctor [options]
 
-                Prints the settings a session would use (the API key only as sk-…abcd), then sends one
-                tiny request ("Say OK.", 16 output tokens, no retries) to the same URL and reports how
-                long the answer took, or the sentence that says what is wrong. Exits 0 when the model
-                answered, 1 when it did not, 2 for bad flags.
+                Prints the settings a session would use (the API key only as sk-…abcd), then sends one tiny request ("Say OK.", 16 output tokens, no retries) to the same URL and reports how long the answer took, or the sentence that says what is wrong. Exits 0 when the model answered, 1 when it did not, 2 for bad flags.
 
                 \(Flags.describe(Flags.connection))
 

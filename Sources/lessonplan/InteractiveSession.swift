@@ -26,7 +26,7 @@ final class InteractiveSession: @unchecked Sendable {
         do {
             parsed = try ParsedArguments.parse(arguments, specs: Self.flags, command: "lessonplan")
             if parsed.has("help") {
-                console.out(Help.overview())
+                console.prose(Help.overview())
                 return 0
             }
             if let extra = parsed.positionals.first {
@@ -66,7 +66,7 @@ final class InteractiveSession: @unchecked Sendable {
         }
         let runner = makeRunner(engine: engine, reader: reader, followUps: Flags.followUps(from: parsed))
         if settings.model.requiresKey, (settings.model.apiKey ?? "").isEmpty {
-            console.error(ModelError.noKey.errorDescription ?? "")
+            console.error(SessionAdvice.noKeyAtStart(in: await engine.state))
         } else {
             await runner.run("/generate")
             if atTerminal, await engine.state.current != nil {
@@ -86,7 +86,7 @@ final class InteractiveSession: @unchecked Sendable {
             parsed = try ParsedArguments.parse(
                 arguments, specs: Flags.followUps + Flags.connection + Flags.common, command: "resume")
             if parsed.has("help") {
-                console.out(Help.subcommand("resume") ?? "")
+                console.prose(Help.subcommand("resume") ?? "")
                 return 0
             }
             guard parsed.positionals.count == 1 else {
@@ -108,8 +108,7 @@ final class InteractiveSession: @unchecked Sendable {
         }
         for warning in engine.openingWarnings { console.note(warning) }
         let state = await engine.state
-        let label = state.name.map { "“\($0)”" } ?? String(state.header.id.prefix(8))
-        console.note("Resumed session \(label): \(state.currentInputs.topic), \(counted(state.versions.count, "version")).")
+        console.note(SessionReview.resumeNote(state))
         if let current = state.current { console.line(ShowCommand.render(current)) }
         let runner = makeRunner(engine: engine, reader: reader, followUps: Flags.followUps(from: parsed))
         return console.stdinIsTTY ? await loop(runner, reader: reader) : await play(script, reader: reader, runner: runner)

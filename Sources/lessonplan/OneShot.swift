@@ -18,7 +18,7 @@ struct OneShot {
         do {
             parsed = try ParsedArguments.parse(arguments, specs: Self.flags, command: "generate")
             if parsed.has("help") {
-                console.out(Help.subcommand("generate") ?? "")
+                console.prose(Help.subcommand("generate") ?? "")
                 return 0
             }
             guard parsed.positionals.isEmpty else {

@@ -8,7 +8,7 @@ struct SessionCommands {
 
     static let listFlags = Flags.common + [
         FlagSpec(name: "json", value: nil, help: "print the list as JSON"),
-        FlagSpec(name: "yes", value: nil, help: "with rm: remove without asking"),
+        FlagSpec(name: "yes", value: nil, help: "with rm or prune: remove without asking"),
     ]
     static let replayFlags = Flags.common + Flags.connection + Flags.followUps + [
         FlagSpec(name: "full", value: nil, help: "print whole plans instead of diffs"),
@@ -41,12 +41,13 @@ struct SessionCommands {
             return 2
         }
         if parsed.has("help") {
-            console.out(Help.subcommand("sessions") ?? "")
+            console.prose(Help.subcommand("sessions") ?? "")
             return 0
         }
         if parsed.positionals.first == "rm" { return remove(parsed) }
+        if parsed.positionals.first == "prune" { return prune(parsed) }
         if let extra = parsed.positionals.first {
-            console.error("sessions: unexpected “\(extra)”; use `lessonplan sessions` or `lessonplan sessions rm <session>`.")
+            console.error("sessions: unexpected “\(extra)”; use `lessonplan sessions`, `lessonplan sessions rm <session>` or `lessonplan sessions prune`.")
             return 2
         }
         let list: SessionList
@@ -75,7 +76,12 @@ struct SessionCommands {
             console.line("No saved sessions yet. Sessions are stored in \(store.directory.sessions.path).")
             return 0
         }
-        if !summaries.isEmpty { console.out(SessionsTable.render(summaries)) }
+        if !summaries.isEmpty { console.out(SessionsTable.render(summaries, width: console.columns)) }
+        let empty = summaries.filter { $0.versions == 0 }.count
+        if empty > 0 {
+            console.line(
+                "\(empty == 1 ? "1 session" : "\(empty) sessions") with 0 versions never got a plan; `lessonplan resume <id>` goes on with one, `lessonplan sessions prune` removes them.")
+        }
         if summaries.contains(where: { $0.damaged == true }) {
             console.line("* damaged: some lines could not be read and are skipped; `lessonplan replay <id>` names them.")
         }
@@ -120,6 +126,42 @@ struct SessionCommands {
         }
     }
 
+    /// `lessonplan sessions prune [--yes]`: removes the sessions that never got a plan.
+    private func prune(_ parsed: ParsedArguments) -> Int32 {
+        guard parsed.positionals.count == 1 else {
+            console.error("sessions prune takes no session; it removes every session without a plan.")
+            return 2
+        }
+        let empty: [SessionSummary]
+        do { empty = try store.listAll().summaries.filter { $0.versions == 0 }.sorted { $0.id < $1.id } } catch {
+            console.error(error.message)
+            return 1
+        }
+        guard !empty.isEmpty else {
+            console.line("Every saved session has a plan; nothing to prune.")
+            return 0
+        }
+        let described = empty.map { "\($0.id.prefix(8)) (\(SessionsTable.clip($0.topic, 40)))" }.joined(separator: ", ")
+        if !parsed.has("yes") {
+            guard console.stdinIsTTY else {
+                console.error("Not removing \(counted(empty.count, "session")) without a plan unless asked; pass --yes when not at a terminal.")
+                return 2
+            }
+            console.out("Remove \(counted(empty.count, "session")) that never got a plan: \(described)? [y/N] ")
+            let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            guard answer == "y" || answer == "yes" else {
+                console.line("Kept.")
+                return 0
+            }
+        }
+        let outcome = store.prune(empty.map(\.id))
+        if !outcome.removed.isEmpty {
+            console.line("Removed \(counted(outcome.removed.count, "session")) without a plan: \(outcome.removed.map { String($0.prefix(8)) }.joined(separator: ", ")).")
+        }
+        for (id, error) in outcome.kept { console.error("Kept \(id.prefix(8)): \(error.message)") }
+        return outcome.kept.isEmpty ? 0 : 1
+    }
+
     /// Loads a session read-only, reporting skipped lines once on stderr.
     private func load(_ reference: String, prompts: TranscriptReader.Prompts = .kept) throws -> SessionState {
         let url = try store.locate(reference)
@@ -137,7 +179,7 @@ struct SessionCommands {
         do {
             parsed = try ParsedArguments.parse(arguments, specs: Self.replayFlags, command: "replay")
             if parsed.has("help") {
-                console.out(Help.subcommand("replay") ?? "")
+                console.prose(Help.subcommand("replay") ?? "")
                 return 0
             }
             guard parsed.positionals.count == 1 else {
@@ -243,7 +285,7 @@ struct SessionCommands {
         do {
             let parsed = try ParsedArguments.parse(arguments.map { $0 == "-o" ? "--o" : $0 }, specs: Self.exportFlags, command: "export")
             if parsed.has("help") {
-                console.out(Help.subcommand("export") ?? "")
+                console.prose(Help.subcommand("export") ?? "")
                 return 0
             }
             guard parsed.positionals.count == 1 else {
@@ -265,28 +307,27 @@ struct SessionCommands {
     }
 }
 
-/// The `sessions` table: newest first, one line each.
+/// The `sessions` table: newest first, one line each, fitted to the terminal's width.
 enum SessionsTable {
-    static func render(_ summaries: [SessionSummary]) -> String {
-        let header = ["ID", "NAME", "CREATED", "GRADES", "MIN", "TOPIC", "VERS", "LAST COMMAND"]
+    static func render(_ summaries: [SessionSummary], width: Int) -> String {
+        let columns = [
+            TextTable.Column("ID"), TextTable.Column("NAME", maximum: 20, minimum: 10),
+            TextTable.Column("CREATED"), TextTable.Column("BAND"), TextTable.Column("MIN"),
+            TextTable.Column("TOPIC", maximum: 28, minimum: 12), TextTable.Column("VERS"),
+            TextTable.Column("LAST COMMAND", maximum: 28, minimum: 12, droppable: true),
+        ]
         let rows = summaries.map { summary -> [String] in
             [
-                String(summary.id.prefix(8)) + (summary.damaged == true ? "*" : ""), clip(summary.name ?? "–", 20), SessionReview.timestamp(summary.created),
-                summary.grade.rawValue, String(summary.minutes), clip(summary.topic, 28), String(summary.versions),
-                clip(summary.lastCommand ?? "–", 28),
+                String(summary.id.prefix(8)) + (summary.damaged == true ? "*" : ""), summary.name ?? "–",
+                SessionReview.timestamp(summary.created, seconds: false), summary.grade.rawValue,
+                String(summary.minutes), summary.topic, String(summary.versions), summary.lastCommand ?? "–",
             ]
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        return ([header] + rows).map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
+        return TextTable(columns: columns, rows: rows).render(width: width)
     }
 
     static func clip(_ text: String, _ limit: Int) -> String {
         // Sanitised before measuring, so a control shown as `␛` or `<U+202E>` is counted as printed.
-        let single = TerminalSanitizer.cleanLine(text, limit: limit * 4)
-        return single.count > limit ? String(single.prefix(limit - 1)) + "…" : single
+        TextTable.clip(TerminalSanitizer.cleanLine(text, limit: limit * 4), to: limit)
     }
 }

@@ -288,7 +288,7 @@ import TestSupport
         let requests = try await server.requests()
         #expect(requests.count == 2)
         let convert = try #require(requests[1].inputText)
-        #expect(convert.contains("written in the default lesson structure, for a 45-minute 6–8 lesson on Density"))
+        #expect(convert.contains("written in the default lesson structure, for a 45-minute lesson on Density for grades 6–8:"))
         #expect(convert.contains("Rewrite the same lesson in the 5E model (Engage, Explore, Explain, Elaborate, Evaluate)."))
         #expect(convert.contains("1) Engage\n2) Explore\n3) Explain\n4) Elaborate\n5) Evaluate"))
         #expect(convert.contains("Under Evaluate, provide at least 3 CFU questions, numbered."))

@@ -49,7 +49,7 @@ import TestSupport
         #expect(second.contains(firstPlan.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(second.contains("in 30 minutes instead of 45"))
         let third = try #require(requests[2].inputText)
-        #expect(third.contains("for grade band 3–5 instead of 6–8"))
+        #expect(third.contains("Rewrite it for grades 3–5 instead of grades 6–8."))
         #expect(!third.contains(firstPlan.trimmingCharacters(in: .whitespacesAndNewlines)))
         let starts = lines.filter { $0["type"] as? String == "turn_started" }
         #expect(starts.map { $0["command"] as? String } == ["/generate", "/shorten", "/regrade 3–5"])
@@ -148,17 +148,50 @@ import TestSupport
         #expect(noTopic.status == 2 && noTopic.stderr.contains("--topic is required"))
     }
 
+    @Test func theGradeATeacherGaveReachesThePromptAndSurvivesResume() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let first = try await binary.run(["--grade", "4", "--topic", "Tides", "--minutes", "30", "--name", "g4"], input: "/quit\n")
+        #expect(first.status == 0, "\(first.stderr)")
+        let generate = try #require(try await server.requests().first?.inputText)
+        #expect(generate.contains("Grade: grade 4 (band 3–5)\n"))
+        // The transcript keeps the given grade beside the band; a resumed session's prompts still say it.
+        let header = try #require(try binary.transcriptLines().first?["inputs"] as? [String: Any])
+        #expect(header["grade"] as? String == "3–5" && header["given_grade"] as? Int == 4)
+        _ = try await binary.run(["resume", "g4"], input: "/shorten 20\n/regrade 6-8\n/quit\n")
+        let requests = try await server.requests()
+        #expect(requests.count == 3)
+        #expect(requests[1].inputText?.contains("30-minute lesson on Tides for grade 4 (band 3–5):") == true)
+        #expect(requests[2].inputText?.contains("Rewrite it for grades 6–8 instead of grade 4 (band 3–5).") == true)
+        // A band stays a band.
+        _ = try await binary.run(["generate", "--grade", "3–5", "--topic", "Tides"])
+        let band = try #require(try await server.requests().last?.inputText)
+        #expect(band.contains("Grade: grades 3–5\n"))
+    }
+
     @Test func noKeyStillStartsAndSaysHowToSetIt() async throws {
         let server = try await FakeOpenAIServer()
         let binary = try LessonplanBinary(baseURL: server.baseURL, apiKey: nil)
         defer { binary.removeHome() }
         let result = try await binary.run(
-            ["--grade", "K", "--topic", "Tides", "--minutes", "30"], input: "/help\n/generate\n/quit\n")
+            ["--grade", "K", "--topic", "Tides", "--minutes", "30", "--name", "tides week"], input: "/help\n/generate\n/quit\n")
         // /generate cannot be sent without a key: the script exits 1.
         #expect(result.status == 1)
-        #expect(result.stderr.contains("No API key is set; export OPENAI_API_KEY"))
+        // It says how to get out and back, not "try again": no key, no request, whatever is typed.
+        #expect(result.stderr.contains("No API key is set, so no plan was written; the session is saved. Type /quit, set the key (export OPENAI_API_KEY=…"))
+        #expect(result.stderr.contains("then `lessonplan resume \"tides week\"` and /generate."))
+        #expect(result.stderr.contains("No API key is set, so nothing was sent; the session is saved."))
+        #expect(!result.stderr.contains("try again"))
+        // Once the key is set, resume goes on with the same inputs.
+        var withKey = binary
+        withKey.environment["OPENAI_API_KEY"] = "sk-test.SECRETKEY-9z8y7x6w5v"
+        let resumed = try await withKey.run(["resume", "tides week"], input: "/generate\n/quit\n")
+        #expect(resumed.status == 0 && resumed.stderr.contains("no plan yet; /generate writes one"), "\(resumed.stderr)")
+        #expect(try await server.requests().count == 1)
+        let requestsAfterResume = 1
         #expect(result.stdout.contains("/shorten [minutes]"))
-        #expect(try await server.requests().isEmpty)
+        #expect(try await server.requests().count == requestsAfterResume)
         let oneShot = try await binary.run(["generate", "--topic", "Tides"])
         #expect(oneShot.status == 1 && oneShot.stderr.contains("No API key is set"))
     }

@@ -72,7 +72,7 @@ import TestSupport
         let requests = try await upstream.requests()
         #expect(requests.count == 3)
         #expect(requests[1].inputText?.contains("in 30 minutes instead of 45") == true)
-        #expect(requests[2].inputText?.contains("for grade band 3–5 instead of 6–8") == true)
+        #expect(requests[2].inputText?.contains("Rewrite it for grades 3–5 instead of grades 6–8.") == true)
         worker.stop()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LessonPlanKit
 import Testing
 import TestSupport
 
@@ -22,11 +23,14 @@ import TestSupport
 
         try await makeSession(binary)
         _ = try await binary.run(["generate", "--grade", "K", "--topic", "Seasons <&>", "--minutes", "20"])
-        let list = try await binary.run(["sessions"])
+        // Wide enough for every column (80 leaves out the last command; see theSessionsTableFitsTheWidth).
+        var wide = binary
+        wide.environment["COLUMNS"] = "120"
+        let list = try await wide.run(["sessions"])
         let lines = list.stdout.split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("ID"))
-        #expect(lines[1].contains("Seasons <&>") && lines[1].contains("K–2") && lines[1].contains("/generate"))
+        #expect(lines[1].contains("Seasons <&>") && lines[1].contains("K–2") && lines[1].contains("/generate"), "\(list.stdout)")
         #expect(lines[2].contains("photo week") && lines[2].contains("6–8") && lines[2].contains("30"))
         #expect(lines[2].contains("/regrade 3–5"))
 
@@ -88,7 +92,102 @@ import TestSupport
         }
         let result = try await binary.run(["replay", "abc"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("“abc” matches 2 sessions (abc10000 Topic abc1, abc20000 Topic abc2)"))
+        #expect(result.stderr.contains("“abc” matches 2 sessions: abc10000 (Topic abc1), abc20000 (Topic abc2); type more"))
+    }
+
+    /// Writes hand-made transcripts into a fresh data directory; each is (id, topic, name, with a plan).
+    func writeSessions(_ binary: LessonplanBinary, _ sessions: [(String, String, String?, Bool)]) throws {
+        let folder = binary.home.appending(path: "sessions")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (id, topic, name, planned) in sessions {
+            let text = Transcripts.header(id: id, topic: topic, name: name) + (planned ? Transcripts.completedTurn(1, text: "A plan", topic: topic) : "")
+            try text.write(to: folder.appending(path: "\(id).jsonl"), atomically: true, encoding: .utf8)
+        }
+    }
+
+    @Test func namesMatchInAnyCaseAndByAUniquePrefixLikeIds() async throws {
+        let binary = try LessonplanBinary(baseURL: nil)
+        defer { binary.removeHome() }
+        try writeSessions(binary, [
+            ("aaa1000000000000", "Photosynthesis", "Photo week", true), ("bbb2000000000000", "Light", "photo lab", true),
+            ("ccc3000000000000", "Tides", nil, true),
+        ])
+        for reference in ["Photo week", "PHOTO WEEK", "photo w", "aaa1", "AAA1"] {
+            let found = try await binary.run(["replay", reference, "--plain"])
+            #expect(found.status == 0 && found.stdout.hasPrefix("Session “Photo week”"), "\(reference): \(found.stderr)")
+        }
+        let ambiguous = try await binary.run(["replay", "Photo"])
+        #expect(ambiguous.status == 2)
+        #expect(ambiguous.stderr == "“Photo” matches 2 sessions: aaa10000 “Photo week”, bbb20000 “photo lab”; type more of the id or the name.\n")
+        let none = try await binary.run(["replay", "photos"])
+        #expect(none.status == 2 && none.stderr.contains("No session matches “photos”"))
+    }
+
+    @Test func datesAreShownInLocalTimeAndStayUTCInJSON() async throws {
+        var binary = try LessonplanBinary(baseURL: nil)
+        defer { binary.removeHome() }
+        try writeSessions(binary, [("aaa1000000000000", "Tides", "tides", true)])
+        // The transcript says 09:00 UTC; Tokyo is nine hours ahead, New York five behind in November.
+        binary.environment["TZ"] = "Asia/Tokyo"
+        let tokyo = try await binary.run(["sessions"])
+        #expect(tokyo.stdout.contains("2026-11-28 18:00 "), "\(tokyo.stdout)")
+        let replay = try await binary.run(["replay", "tides", "--plain"])
+        #expect(replay.stdout.hasPrefix("Session “tides” · started 2026-11-28 18:00:00 · "))
+        #expect(replay.stdout.contains("── turn 1 · 2026-11-28 18:00:01 · /generate"))
+        let resumed = try await binary.run(["resume", "tides"], input: "/quit\n")
+        #expect(resumed.stderr.contains("started 2026-11-28 18:00, last changed 2026-11-28 18:00"), "\(resumed.stderr)")
+        let json = try await binary.run(["sessions", "--json"])
+        #expect(json.stdout.contains("\"created\" : \"2026-11-28T09:00:00Z\""), "\(json.stdout)")
+        binary.environment["TZ"] = "America/New_York"
+        let newYork = try await binary.run(["sessions"])
+        #expect(newYork.stdout.contains("2026-11-28 04:00 "), "\(newYork.stdout)")
+        let doctor = try await binary.run(["doctor", "--endpoint", "http://127.0.0.1:9/x", "--max-retries", "0"])
+        #expect(doctor.stdout.contains("local time"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("America/New_York"), "\(doctor.stdout)")
+    }
+
+    @Test func sessionsWithoutAPlanAreListedAsEmptyAndPruned() async throws {
+        let binary = try LessonplanBinary(baseURL: nil)
+        defer { binary.removeHome() }
+        try writeSessions(binary, [
+            ("aaa1000000000000", "Tides", nil, true), ("bbb2000000000000", "Volcanoes", nil, false),
+            ("ccc3000000000000", "Magnets", nil, false),
+        ])
+        let list = try await binary.run(["sessions"])
+        #expect(list.stdout.contains("2 sessions with 0 versions never got a plan; `lessonplan resume <id>` goes on with one, `lessonplan sessions prune` removes them."))
+        let piped = try await binary.run(["sessions", "prune"])
+        #expect(piped.status == 2 && piped.stderr.contains("pass --yes when not at a terminal"))
+        let pruned = try await binary.run(["sessions", "prune", "--yes"])
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        #expect(pruned.stdout.contains("Removed 2 sessions without a plan: bbb20000, ccc30000."))
+        let after = try await binary.run(["sessions"])
+        #expect(after.stdout.contains("Tides") && !after.stdout.contains("Volcanoes") && !after.stdout.contains("0 versions"))
+        let again = try await binary.run(["sessions", "prune", "--yes"])
+        #expect(again.stdout.contains("Every saved session has a plan; nothing to prune."))
+    }
+
+    @Test func theSessionsTableFitsTheWidth() async throws {
+        var binary = try LessonplanBinary(baseURL: nil)
+        defer { binary.removeHome() }
+        try writeSessions(binary, [
+            ("aaa1000000000000", "The water cycle and why clouds form over warm seas", "a session name of 20", true),
+            ("bbb2000000000000", "分数と小数のくらべかた、図をつかって", "分数", true),
+        ])
+        let piped = try await binary.run(["sessions"])
+        let lines = piped.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 80 }, "\(piped.stdout)")
+        #expect(lines[2].contains("The water cycle") && lines[2].contains("…"), "long topics are clipped to fit: \(piped.stdout)")
+        #expect(!piped.stdout.contains("LAST COMMAND"), "at 80 the last command gives way")
+        // Columns line up on screen: the Japanese row is as wide as the other when wide characters count twice.
+        #expect(DisplayWidth.of(lines[1]) == DisplayWidth.of(lines[2]), "\(piped.stdout)")
+        binary.environment["COLUMNS"] = "200"
+        let wide = try await binary.run(["sessions"])
+        #expect(wide.stdout.contains("LAST COMMAND") && wide.stdout.contains("a session name of 20"))
+        binary.environment["COLUMNS"] = "100"
+        let narrow = try await binary.run(["sessions"])
+        #expect(narrow.stdout.split(separator: "\n").allSatisfy { DisplayWidth.of($0) <= 100 }, "\(narrow.stdout)")
+        #expect(narrow.stdout.contains("LAST COMMAND") && narrow.stdout.contains("The water cycle and…"), "topics give way before the last command: \(narrow.stdout)")
     }
 
     @Test func replayShowsEveryTurnWithDiffsWithoutAKey() async throws {
@@ -303,12 +402,13 @@ import TestSupport
 
 /// Hand-written transcript lines in the documented format, for damaged-file tests.
 enum Transcripts {
-    static func header(id: String, topic: String) -> String {
-        "{\"type\":\"session\",\"v\":1,\"id\":\"\(id)\",\"created\":\"2026-11-28T09:00:00.000Z\",\"inputs\":{\"grade\":\"6–8\",\"topic\":\"\(topic)\",\"minutes\":45,\"standards\":\"\",\"constraints\":\"\"},\"model\":\"gpt-5.2\",\"base_url\":\"https://api.openai.com/v1\",\"tool_version\":\"0.1.0\"}\n"
+    static func header(id: String, topic: String, name: String? = nil) -> String {
+        let named = name.map { "\"name\":\"\($0)\"," } ?? ""
+        return "{\"type\":\"session\",\"v\":1,\"id\":\"\(id)\",\(named)\"created\":\"2026-11-28T09:00:00.000Z\",\"inputs\":{\"grade\":\"6–8\",\"topic\":\"\(topic)\",\"minutes\":45,\"standards\":\"\",\"constraints\":\"\"},\"model\":\"gpt-5.2\",\"base_url\":\"https://api.openai.com/v1\",\"tool_version\":\"0.1.0\"}\n"
     }
 
-    static func completedTurn(_ turn: Int, text: String) -> String {
-        let inputs = "{\"grade\":\"6–8\",\"topic\":\"x\",\"minutes\":45,\"standards\":\"\",\"constraints\":\"\"}"
+    static func completedTurn(_ turn: Int, text: String, topic: String = "x") -> String {
+        let inputs = "{\"grade\":\"6–8\",\"topic\":\"\(topic)\",\"minutes\":45,\"standards\":\"\",\"constraints\":\"\"}"
         return "{\"type\":\"turn_started\",\"v\":1,\"turn\":\(turn),\"at\":\"2026-11-28T09:00:01.000Z\",\"command\":\"/generate\",\"template\":\"generate\",\"inputs\":\(inputs),\"model\":\"gpt-5.2\",\"instructions\":\"i\",\"input\":\"p\",\"max_output_tokens\":8192}\n"
             + "{\"type\":\"turn_ended\",\"v\":1,\"turn\":\(turn),\"at\":\"2026-11-28T09:00:02.000Z\",\"status\":\"completed\",\"output\":\"\(text)\",\"version\":\(turn),\"duration_ms\":1000}\n"
     }

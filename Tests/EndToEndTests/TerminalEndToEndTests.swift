@@ -1,4 +1,5 @@
 import Foundation
+import LessonPlanKit
 import Testing
 import TestSupport
 
@@ -14,7 +15,7 @@ import TestSupport
         var start: String { "'\(binary.url.path)' --grade 4 --topic Tides --minutes 30" }
     }
 
-    func setUp(_ extra: [String: String] = [:]) async throws -> Setup {
+    func setUp(_ extra: [String: String] = [:], columns: Int = 80) async throws -> Setup {
         let server = try await FakeOpenAIServer()
         let binary = try LessonplanBinary(baseURL: server.baseURL)
         let temporary = binary.home.appending(path: "tmp")
@@ -23,12 +24,16 @@ import TestSupport
         environment["TERM"] = "screen"
         environment["TMPDIR"] = temporary.path
         environment.merge(extra) { $1 }
-        return Setup(server: server, binary: binary, terminal: try TerminalSession(environment: environment), temporary: temporary)
+        return Setup(
+            server: server, binary: binary, terminal: try TerminalSession(columns: columns, rows: 60, environment: environment),
+            temporary: temporary)
     }
 
     /// A session on Tides started at the shell prompt, its first plan shown; cleaned up afterwards.
-    func inSession(_ extra: [String: String] = [:], _ body: (Setup, TerminalSession) async throws -> Void) async throws {
-        let setup = try await setUp(extra)
+    func inSession(
+        _ extra: [String: String] = [:], columns: Int = 80, _ body: (Setup, TerminalSession) async throws -> Void
+    ) async throws {
+        let setup = try await setUp(extra, columns: columns)
         defer {
             setup.terminal.close()
             setup.binary.removeHome()
@@ -131,5 +136,46 @@ import TestSupport
         let saved = try String(contentsOf: file, encoding: .utf8)
         #expect(saved.contains("Learning Objective"))
         #expect(!saved.contains("]>"), "the prompt went to the terminal, not into the file")
+    }
+
+    /// The screen's lines as the terminal drew them (tmux joins a line the terminal wrapped itself).
+    func drawnLines(_ screen: String) -> [Substring] {
+        screen.split(separator: "\n").map { line in line[..<(line.lastIndex { $0 != " " }.map(line.index(after:)) ?? line.startIndex)] }
+    }
+
+    @Test(arguments: [80, 120])
+    func helpAndMessagesWrapBetweenWordsToTheTerminalWidth(columns: Int) async throws {
+        try await inSession(columns: columns) { setup, terminal in
+            try terminal.type("/help")
+            try await terminal.waitFor("or /quit leaves.")
+            try terminal.type("/regrade 3-7")
+            var screen = try await terminal.waitFor("v1]>", count: 3)
+            // The tool's own words from /help on; the plan above is the model's text, printed as it came.
+            let lines = Array(drawnLines(screen).drop { !$0.hasSuffix("]> /help") }.dropFirst())
+            #expect(lines.count > 20, "\(screen)")
+            #expect(lines.allSatisfy { DisplayWidth.of($0) <= columns }, "\(screen)")
+            if columns > 80 {
+                #expect(lines.contains { DisplayWidth.of($0) > 80 }, "the width is used, not a fixed 80:\n\(screen)")
+            }
+            // The /help table keeps its columns: a wrapped description continues under its own column.
+            let row = try #require(lines.firstIndex { $0.hasPrefix("/differentiate [ell|iep|advanced|all]") })
+            let start = try #require(lines[row].range(of: "strengthen")).lowerBound
+            let column = lines[row].distance(from: lines[row].startIndex, to: start)
+            if DisplayWidth.of(lines[row]) + 10 > columns {
+                #expect(lines[row + 1].prefix(column).allSatisfy { $0 == " " } && lines[row + 1].dropFirst(column).first != " ", "\(screen)")
+            }
+            // The error sentence is whole once its line breaks are read as spaces: no word was cut.
+            let sentence = "“3-7” is not a grade band; use \(GradeBand.acceptedForms)."
+            let flowing = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            #expect(flowing.contains(sentence), "\(screen)")
+
+            // --help at the shell fits the terminal too.
+            try terminal.type("/quit")
+            try await terminal.waitFor("continues it.")
+            try terminal.type("'\(setup.binary.url.path)' --help")
+            screen = try await terminal.waitFor("turn colour off")
+            let help = drawnLines(screen).drop { !$0.hasSuffix("' --help") }.dropFirst()
+            #expect(help.count > 60 && help.allSatisfy { DisplayWidth.of($0) <= columns }, "\(screen)")
+        }
     }
 }

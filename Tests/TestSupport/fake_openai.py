@@ -224,7 +224,12 @@ def find_minutes(text: str) -> int:
 
 def find_grade_band(text: str) -> str:
     """The grade band a prompt asks for, as written there; the target of a regrade wins."""
+    # "grade 4 (band 3–5)" or "grades 3–5", as prompts/ write {{grade_level}}; older wording after.
+    level = r"(?:grade \S+ \(band ([^)\s]+)\)|grades ([^\s,.;:)]+))"
     patterns = [
+        r"Rewrite it for " + level,
+        r"Grade:\s*" + level,
+        r"lesson on .+? for " + level,
         r"for grade band\s+([^\s,.;]+)",
         r"Grade band:\s*([^\n]+)",
         r"-minute\s+(\S+)\s+lesson",
@@ -232,12 +237,17 @@ def find_grade_band(text: str) -> str:
     for pattern in patterns:
         match = re.search(pattern, text, re.IGNORECASE)
         if match:
-            return match.group(1).strip().rstrip(".,;")
+            found = next(group for group in match.groups() if group)
+            return found.strip().rstrip(".,;")
     return "6–8"
 
 
 def find_topic(text: str) -> str:
-    match = re.search(r"Topic:\s*([^\n]+)", text) or re.search(r"lesson on (.+?):\s*$", text, re.MULTILINE)
+    match = (
+        re.search(r"Topic:\s*([^\n]+)", text)
+        or re.search(r"lesson on (.+?) for grades? .+?:\s*$", text, re.MULTILINE)
+        or re.search(r"lesson on (.+?):\s*$", text, re.MULTILINE)
+    )
     return match.group(1).strip() if match else "the topic"
 
 

@@ -123,9 +123,16 @@ public enum CommandTable {
 
     /// The `/help` table: one line per command.
     public static func helpText() -> String {
-        let width = all.map { $0.usage.count }.max() ?? 0
-        var lines = all.map { command in
-            command.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.summary
+        // Usages wider than the column get a line of their own, so the summaries keep room at 80 columns.
+        let width = min(all.map { $0.usage.count }.max() ?? 0, usageColumn)
+        var lines: [String] = []
+        for command in all {
+            if command.usage.count > width {
+                lines.append(command.usage)
+                lines.append(String(repeating: " ", count: width + 2) + command.summary)
+            } else {
+                lines.append(command.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.summary)
+            }
         }
         lines.append("")
         lines.append("Any line that does not start with / asks for that change, like /revise;")
@@ -133,6 +140,9 @@ public enum CommandTable {
         lines.append("Ctrl-C cancels a request (connecting, waiting, retrying or streaming); Ctrl-C twice, Ctrl-D or /quit leaves.")
         return lines.joined(separator: "\n")
     }
+
+    /// The widest usage that shares its line with its summary in `/help`.
+    static let usageColumn = 38
 
     /// `/help <command>`: usage, summary and details of one command.
     public static func helpText(for name: String) throws(CommandError) -> String {

@@ -17,13 +17,13 @@ public struct RegradeCommand: RequestCommand, Equatable {
         guard !arguments.isEmpty else {
             throw CommandError("/regrade needs a grade band; type e.g. /regrade 3–5 (K–2, 3–5, 6–8 or 9–12).")
         }
-        let band: GradeBand
-        do { band = try GradeBand.parse(arguments) } catch { throw CommandError(error.message) }
+        let (band, given): (GradeBand, Int?)
+        do { (band, given) = try GradeBand.parseGiven(arguments) } catch { throw CommandError(error.message) }
         guard band != context.inputs.grade else {
             throw CommandError("The plan is already for grades \(band.rawValue); name another band.")
         }
         var inputs = context.inputs
-        inputs.grade = band
+        inputs.setGrade(band, given: given)
         return Self(refinement: Refinement(template: templates[0], inputs: inputs))
     }
 }

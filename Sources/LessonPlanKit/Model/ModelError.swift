@@ -42,7 +42,7 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .noKey:
-            return "No API key is set; export OPENAI_API_KEY=… (or use --endpoint with a proxy that holds the key) and try again."
+            return "No API key is set; export OPENAI_API_KEY=… (or use --endpoint with a proxy that holds the key) and run the command again."
         case .http(let status, let message, let code, let model, let keySuffix):
             return Self.describeHTTP(status: status, message: message, code: code, model: model, keySuffix: keySuffix)
         case .notFound(let url, let message, let api):

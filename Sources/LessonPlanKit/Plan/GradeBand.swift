@@ -30,6 +30,12 @@ public enum GradeBand: String, CaseIterable, Codable, Sendable, Hashable {
     /// Reads a band the way teachers type it: `3-5`, `3–5`, `3 to 5`, `grades 3-5`, `k-2`, `4`, `K`.
     /// - Throws: ``InputError/gradeBand(_:)`` naming the accepted forms.
     public static func parse(_ text: String) throws(InputError) -> GradeBand {
+        try parseGiven(text).band
+    }
+
+    /// Reads a band as ``parse(_:)`` does, keeping the one grade a teacher gave (`4`, `K` → 0), or nil for a range.
+    /// - Throws: ``InputError/gradeBand(_:)`` naming the accepted forms.
+    public static func parseGiven(_ text: String) throws(InputError) -> (band: GradeBand, grade: Int?) {
         var s = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         for prefix in ["grades", "grade", "gr.", "gr"] where s.hasPrefix(prefix) {
             s = String(s.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
@@ -43,18 +49,21 @@ public enum GradeBand: String, CaseIterable, Codable, Sendable, Hashable {
             .map { $0.trimmingCharacters(in: .whitespaces) }
         switch ends.count {
         case 1:
-            if let grade = singleGrade(ends[0]), let band = GradeBand(grade: grade) { return band }
+            if let grade = singleGrade(ends[0]), let band = GradeBand(grade: grade) { return (band, grade) }
         case 2:
             if let low = singleGrade(ends[0]), let high = singleGrade(ends[1]), low <= high,
                 let band = GradeBand.allCases.first(where: { $0.grades == low...high })
             {
-                return band
+                return (band, nil)
             }
         default:
             break
         }
         throw .gradeBand(text)
     }
+
+    /// How a grade reads in a sentence: `K` for kindergarten, else its number.
+    public static func gradeName(_ grade: Int) -> String { grade == 0 ? "K" : String(grade) }
 
     private static func singleGrade(_ text: String) -> Int? {
         switch text {

@@ -11,14 +11,19 @@ public struct LessonInputs: Codable, Equatable, Sendable {
     public var minutes: Int
     public var standards: String
     public var constraints: String
+    /// The one grade the teacher gave (`--grade 4`; 0 is kindergarten), or nil when a band was given.
+    /// Kept beside the band so the prompt can say "grade 4 (band 3–5)"; absent in older transcripts.
+    public var givenGrade: Int?
 
     /// Builds validated inputs; text fields are trimmed first.
     /// - Throws: ``InputError`` for an empty or overlong topic or an overlong optional field.
-    public init(grade: GradeBand, topic: String, minutes: Int, standards: String = "", constraints: String = "")
-        throws(InputError)
-    {
+    public init(
+        grade: GradeBand, topic: String, minutes: Int, standards: String = "", constraints: String = "",
+        givenGrade: Int? = nil
+    ) throws(InputError) {
         guard Self.minutesRange.contains(minutes) else { throw .minutes(String(minutes)) }
         self.grade = grade
+        self.givenGrade = givenGrade.flatMap { grade.grades.contains($0) ? $0 : nil }
         self.topic = try Self.validTopic(topic)
         self.minutes = minutes
         self.standards = try Self.validOptional(standards, field: "standards")
@@ -27,12 +32,31 @@ public struct LessonInputs: Codable, Equatable, Sendable {
 
     /// Inputs exactly as a transcript recorded them, without the checks new input gets, because
     /// a transcript is read back as written (as the synthesized `Decodable` does).
-    init(recorded grade: GradeBand, topic: String, minutes: Int, standards: String, constraints: String) {
+    init(
+        recorded grade: GradeBand, topic: String, minutes: Int, standards: String, constraints: String,
+        givenGrade: Int? = nil
+    ) {
         self.grade = grade
+        self.givenGrade = givenGrade
         self.topic = topic
         self.minutes = minutes
         self.standards = standards
         self.constraints = constraints
+    }
+
+    /// Who the lesson is for, as the prompt says it: `grade 4 (band 3–5)` when one grade was given
+    /// (and the band still holds it, e.g. not after `/regrade 6–8`), else `grades 3–5`.
+    public var gradeText: String {
+        if let given = givenGrade, grade.grades.contains(given) {
+            return "grade \(GradeBand.gradeName(given)) (band \(grade.rawValue))"
+        }
+        return "grades \(grade.rawValue)"
+    }
+
+    /// Sets the band, keeping the grade a teacher gave only when it is `grade`, as `/regrade 4` gives it.
+    public mutating func setGrade(_ band: GradeBand, given: Int?) {
+        grade = band
+        givenGrade = given.flatMap { band.grades.contains($0) ? $0 : nil }
     }
 
     /// Reads a lesson length: a whole number of minutes in ``minutesRange``, never clamped.

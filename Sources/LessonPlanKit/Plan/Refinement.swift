@@ -35,6 +35,8 @@ public struct Refinement: Equatable, Sendable {
     public func promptValues(currentPlan: String?, currentInputs: LessonInputs?) -> [String: String] {
         var all: [String: String] = [
             "grade": inputs.grade.rawValue,
+            "grade_level": inputs.gradeText,
+            "from_grade_level": (currentInputs ?? inputs).gradeText,
             "topic": inputs.topic,
             "minutes": String(inputs.minutes),
             "standards": inputs.standards,

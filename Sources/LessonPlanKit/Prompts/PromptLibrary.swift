@@ -40,7 +40,7 @@ public enum PromptError: Error, Equatable, Sendable, LocalizedError {
 public struct PromptLibrary: Sendable {
     /// Every placeholder a template may use.
     public static let placeholderNames = [
-        "grade", "topic", "minutes", "standards", "constraints", "plan", "headings", "rules",
+        "grade", "grade_level", "from_grade_level", "topic", "minutes", "standards", "constraints", "plan", "headings", "rules",
         "from_grade", "from_minutes", "focus", "request", "problems", "level", "framework", "draft",
         "from_framework", "expected_level", "warm_up", "warm_up_minutes", "cfu", "cfu_questions", "exit_ticket",
         "exit_ticket_prompts", "quiz_kind", "quiz_items", "quiz_focus", "rubric_levels", "rubric_level_names",

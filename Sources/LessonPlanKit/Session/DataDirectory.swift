@@ -114,7 +114,7 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
         case .notFound(let reference, let directory):
             "No session matches “\(reference)” in \(directory); run `lessonplan sessions` to list them."
         case .ambiguous(let reference, let matches):
-            "“\(reference)” matches \(matches.count) sessions (\(matches.joined(separator: ", "))); type more of the id."
+            "“\(reference)” matches \(matches.count) sessions: \(matches.joined(separator: ", ")); type more of the id or the name."
         case .newerFormat(let path, let version):
             "\(path) was written by a newer lessonplan (transcript format \(version)); update lessonplan to open it."
         case .notATranscript(let path):

@@ -364,7 +364,9 @@ public actor SessionEngine {
         let seconds = started.duration(to: clock.now).seconds
         // Through a proxy, an output limit may be the proxy's own, which the sentence then says.
         let failure = settings.endpoint == nil ? machine.failure : machine.failure?.throughProxy
-        let message = status == .cancelled ? "Cancelled; the plan is unchanged." : failure?.errorDescription
+        var message = status == .cancelled ? "Cancelled; the plan is unchanged." : failure?.errorDescription
+        // Without a key, trying again changes nothing: the sentence names the session to resume once it is set.
+        if failure == .noKey { message = SessionAdvice.noKey(in: state) }
         let output = request.prefix + machine.text
         var keepNote: String?
         var ended = TurnEnded(

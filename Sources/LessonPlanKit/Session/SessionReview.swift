@@ -113,9 +113,22 @@ public enum SessionReview {
         StyledText("── \(label) · \(timestamp(date)) · \(TerminalSanitizer.cleanLine(detail))", style: .bold)
     }
 
-    /// A local date and time to the second, e.g. `2026-11-29 12:31:18`.
-    public static func timestamp(_ date: Date) -> String {
-        timestampFormatter.withLock { $0.string(from: date) }
+    /// A local date and time (the `TZ` of the machine) to the second, e.g. `2026-11-29 12:31:18`,
+    /// or to the minute without `seconds`. UTC stays in the transcript and JSON only.
+    public static func timestamp(_ date: Date, seconds: Bool = true) -> String {
+        let text = timestampFormatter.withLock { $0.string(from: date) }
+        return seconds ? text : String(text.dropLast(3))
+    }
+
+    /// The line `resume` opens with: which session, its topic, its versions, and when it started and
+    /// last changed in local time; a session without a plan says how to get one.
+    public static func resumeNote(_ state: SessionState) -> String {
+        let label = state.name.map { "“\(TerminalSanitizer.cleanLine($0))”" } ?? String(state.header.id.prefix(8))
+        let times = [state.header.created] + state.versions.map(\.createdAt) + state.turns.map { $0.ended?.at ?? $0.started.at }
+        let changed = times.max() ?? state.header.created
+        let when = "started \(timestamp(state.header.created, seconds: false)), last changed \(timestamp(changed, seconds: false))"
+        let versions = state.versions.isEmpty ? "no plan yet; /generate writes one" : counted(state.versions.count, "version")
+        return "Resumed session \(label): \(state.currentInputs.topic), \(versions) (\(when))."
     }
 
     /// One formatter for every timestamp: building a `DateFormatter` opens an ICU formatter,

@@ -168,8 +168,10 @@ public struct SessionStore: Sendable {
         return try body()
     }
 
-    /// Finds a session by exact id, exact name, id prefix, or the path of a transcript file.
-    /// - Throws: ``StoreError/notFound(reference:directory:)`` or ``StoreError/ambiguous(reference:matches:)``.
+    /// Finds a session by exact id, then name (exact, then in any case), then a unique prefix of
+    /// an id or a name (in any case), or the path of a transcript file.
+    /// - Throws: ``StoreError/notFound(reference:directory:)``, or ``StoreError/ambiguous(reference:matches:)``
+    ///   naming the candidates.
     public func locate(_ reference: String) throws(StoreError) -> URL {
         let trimmed = reference.trimmingCharacters(in: .whitespaces)
         if trimmed.hasSuffix(".jsonl") || trimmed.contains("/") {
@@ -182,21 +184,38 @@ public struct SessionStore: Sendable {
         }
         try directory.check()
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.sessions.path)) ?? []
-        let ids = files.filter { $0.hasSuffix(".jsonl") }.map { String($0.dropLast(6)) }
+        let ids = files.filter { $0.hasSuffix(".jsonl") }.map { String($0.dropLast(6)) }.sorted()
         if ids.contains(trimmed) { return directory.transcript(id: trimmed) }
-        let named = ids.filter { id in summary(id: id)?.name == trimmed }
-        if let id = named.first { return directory.transcript(id: id) }
-        let matches = trimmed.isEmpty ? [] : ids.filter { $0.hasPrefix(trimmed.lowercased()) }.sorted()
-        switch matches.count {
-        case 0: throw .notFound(reference: trimmed, directory: directory.sessions.path)
-        case 1: return directory.transcript(id: matches[0])
-        default:
-            let described = matches.map { id in
-                let summary = summary(id: id)
-                return "\(id.prefix(8)) \(summary?.name ?? summary?.topic ?? "")".trimmingCharacters(in: .whitespaces)
-            }
-            throw .ambiguous(reference: trimmed, matches: described)
+        guard !trimmed.isEmpty else { throw .notFound(reference: trimmed, directory: directory.sessions.path) }
+        let summaries = ids.compactMap { summary(id: $0) }
+        let lowered = trimmed.lowercased()
+        let steps: [(SessionSummary) -> Bool] = [
+            { $0.name == trimmed },
+            { $0.name?.lowercased() == lowered },
+        ]
+        for step in steps {
+            let named = summaries.filter(step)
+            if named.count == 1 { return directory.transcript(id: named[0].id) }
+            if named.count > 1 { throw .ambiguous(reference: trimmed, matches: named.map(Self.describe)) }
         }
+        let prefixed = Set(
+            ids.filter { $0.hasPrefix(lowered) }
+                + summaries.filter { $0.name?.lowercased().hasPrefix(lowered) == true }.map(\.id))
+        switch prefixed.count {
+        case 0: throw .notFound(reference: trimmed, directory: directory.sessions.path)
+        case 1: return directory.transcript(id: prefixed.first ?? "")
+        default:
+            throw .ambiguous(
+                reference: trimmed,
+                matches: prefixed.sorted().map { id in summaries.first { $0.id == id }.map(Self.describe) ?? String(id.prefix(8)) })
+        }
+    }
+
+    /// A candidate in an ambiguity: `3f9a01bc “photo week”` or `3f9a01bc (Photosynthesis)`.
+    private static func describe(_ summary: SessionSummary) -> String {
+        let id = String(summary.id.prefix(8))
+        if let name = summary.name { return "\(id) “\(TerminalSanitizer.cleanLine(name, limit: 60))”" }
+        return "\(id) (\(TerminalSanitizer.cleanLine(summary.topic, limit: 40)))"
     }
 
     /// Reads a transcript found by ``locate(_:)``, never through a link inside the sessions folder.
@@ -208,7 +227,8 @@ public struct SessionStore: Sendable {
 
     /// Throws when another session already uses `name`.
     public func ensureNameFree(_ name: String, except id: String) throws(StoreError) {
-        for summary in list() where summary.name == name && summary.id != id {
+        // Names are matched in any case, so they are unique in any case too.
+        for summary in list() where summary.name?.lowercased() == name.lowercased() && summary.id != id {
             throw .nameTaken(name: name, id: summary.id)
         }
     }
@@ -231,6 +251,23 @@ public struct SessionStore: Sendable {
         } catch {
             throw .io(path: url.path, reason: "cannot remove the file")
         }
+    }
+
+    /// Removes the sessions `ids` names that still have no plan version; one open in another
+    /// process (a first plan on its way) or given a plan since is kept, with the reason.
+    public func prune(_ ids: [String]) -> (removed: [String], kept: [(id: String, error: StoreError)]) {
+        var removed: [String] = []
+        var kept: [(id: String, error: StoreError)] = []
+        for id in ids {
+            do {
+                guard let summary = summary(id: id), summary.versions == 0 else { continue }
+                try remove(id: id)
+                removed.append(id)
+            } catch {
+                kept.append((id, error))
+            }
+        }
+        return (removed, kept)
     }
 
     private static var summaryEncoder: JSONEncoder {

@@ -274,8 +274,10 @@ enum TranscriptLineScanner {
             }
         }
 
-        /// `{"grade":…,"topic":…,"minutes":…,"standards":…,"constraints":…}` in any order, all required.
+        /// `{"grade":…,"topic":…,"minutes":…,"standards":…,"constraints":…}` in any order, all required,
+        /// and `"given_grade":…` when one grade was given.
         mutating func lessonInputs() -> LessonInputs? {
+            var givenGrade: Int?
             var grade: GradeBand?
             var topic: String?
             var minutes: Int?
@@ -297,12 +299,16 @@ enum TranscriptLineScanner {
                 } else if scanner.matches(key, "constraints"), constraints == nil {
                     constraints = scanner.string()
                     return constraints != nil
+                } else if scanner.matches(key, "given_grade"), givenGrade == nil {
+                    givenGrade = scanner.integer()
+                    return givenGrade != nil
                 }
                 return false
             }
             guard parsed, let grade, let topic, let minutes, let standards, let constraints else { return nil }
             return LessonInputs(
-                recorded: grade, topic: topic, minutes: minutes, standards: standards, constraints: constraints)
+                recorded: grade, topic: topic, minutes: minutes, standards: standards, constraints: constraints,
+                givenGrade: givenGrade)
         }
 
         /// `{"input_tokens":…,"output_tokens":…,"reasoning_tokens":…}`, the last optional or `null`.

@@ -116,7 +116,7 @@ import Testing
     @Test func helpListsEveryCommandOnce() throws {
         let help = CommandTable.helpText()
         for command in CommandTable.all {
-            let lines = help.split(separator: "\n").filter { $0.hasPrefix(command.usage + " ") }
+            let lines = help.split(separator: "\n").filter { $0 == command.usage || $0.hasPrefix(command.usage + "  ") }
             #expect(lines.count == 1, "\(command.usage)")
         }
         #expect(try CommandTable.helpText(for: "/shorten").contains("two thirds"))

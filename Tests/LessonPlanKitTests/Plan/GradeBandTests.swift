@@ -12,6 +12,24 @@ import Testing
         #expect(try GradeBand.parse(text) == band)
     }
 
+    @Test func aSingleGradeIsKeptBesideItsBand() throws {
+        #expect(try GradeBand.parseGiven("4") == (.threeTo5, 4))
+        #expect(try GradeBand.parseGiven("grade 7th") == (.sixTo8, 7))
+        #expect(try GradeBand.parseGiven("K") == (.kTo2, 0))
+        #expect(try GradeBand.parseGiven("3–5") == (.threeTo5, nil))
+        let given = try LessonInputs(grade: .threeTo5, topic: "Tides", minutes: 30, givenGrade: 4)
+        #expect(given.gradeText == "grade 4 (band 3–5)")
+        #expect(try LessonInputs(grade: .kTo2, topic: "Tides", minutes: 30, givenGrade: 0).gradeText == "grade K (band K–2)")
+        #expect(try LessonInputs(grade: .threeTo5, topic: "Tides", minutes: 30).gradeText == "grades 3–5")
+        // A grade outside the band is not kept; a regrade to another band keeps only a grade it names.
+        #expect(try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 30, givenGrade: 4).givenGrade == nil)
+        var regraded = given
+        regraded.setGrade(.sixTo8, given: nil)
+        #expect(regraded.gradeText == "grades 6–8")
+        regraded.setGrade(.sixTo8, given: 7)
+        #expect(regraded.gradeText == "grade 7 (band 6–8)")
+    }
+
     @Test(arguments: ["", "3-6", "13", "k-5", "5-3", "abc", "3--5", "-1", "3-5-8", "٣", "grades"])
     func rejectsOtherForms(text: String) {
         #expect(throws: InputError.gradeBand(text)) { try GradeBand.parse(text) }

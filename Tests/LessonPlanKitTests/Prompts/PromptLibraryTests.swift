@@ -16,7 +16,7 @@ import Testing
         for heading in ["1) Learning Objective", "3) Warm-Up (5 min)", "9) Exit Ticket", "10) Homework / Extension (optional)"] {
             #expect(text.contains(heading))
         }
-        #expect(text.contains("Grade band: 6–8"))
+        #expect(text.contains("Grade: grades 6–8"))
         #expect(text.contains("Duration: 45 minutes"))
         #expect(text.contains("at least 3 CFU questions"))
         #expect(text.contains("exit ticket with exactly 3 prompts"))

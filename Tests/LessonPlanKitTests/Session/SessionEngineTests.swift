@@ -267,7 +267,7 @@ import Testing
         #expect(state.draft == nil)
         let request = try #require(try await fixture.server.requests().last?.inputText)
         #expect(request.contains("<<<DRAFT\nLearning Objective\nStudents will\nDRAFT>>>"))
-        #expect(request.contains("30-minute 6–8 lesson on Tides"))
+        #expect(request.contains("30-minute lesson on Tides for grades 6–8"))
     }
 
     @Test func retryingAFailedContinueStillJoinsTheDraft() async throws {
@@ -299,8 +299,11 @@ import Testing
             toolVersion: "test", retryClock: RecordingRetryClock())
         let outcome = await engine.run(command: "/generate", refinement: Refinement(template: "generate", inputs: inputs)) { _ in }
         #expect(outcome.status == .failed)
-        #expect(outcome.message == ModelError.noKey.errorDescription)
+        let id = await engine.state.header.id.prefix(8)
+        #expect(outcome.message?.hasPrefix("No API key is set, so nothing was sent; the session is saved.") == true)
+        #expect(outcome.message?.hasSuffix("then `lessonplan resume \(id)` goes on from here.") == true, "\(outcome.message ?? "")")
+        #expect(outcome.message.map { !$0.contains("try again") } == true)
         #expect(try await server.requests().isEmpty)
-        #expect(await engine.state.turns.last?.ended?.error == ModelError.noKey.errorDescription)
+        #expect(await engine.state.turns.last?.ended?.error == outcome.message)
     }
 }

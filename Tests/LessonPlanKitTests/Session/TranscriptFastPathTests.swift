@@ -55,6 +55,7 @@ import TestSupport
         inputs.minutes = integer(&random)
         inputs.standards = text(&random)
         inputs.constraints = text(&random)
+        inputs.givenGrade = maybe(&random, integer)
         return inputs
     }
 
@@ -200,10 +201,12 @@ import TestSupport
     }
 
     private static func inputsJSON(_ inputs: LessonInputs) -> JSON {
-        .object([
+        var members: [(String, JSON)] = [
             ("grade", .string(inputs.grade.rawValue)), ("topic", .string(inputs.topic)), ("minutes", .integer(inputs.minutes)),
             ("standards", .string(inputs.standards)), ("constraints", .string(inputs.constraints)),
-        ])
+        ]
+        if let given = inputs.givenGrade { members.insert(("given_grade", .integer(given)), at: 2) }
+        return .object(members)
     }
 
     /// A plan check in another order than the tool's (which sorts keys), `paced_minutes` as `null`
@@ -750,7 +753,7 @@ import TestSupport
 
         // The objects inside a line are read by the scanner too (a key it does not know sends a
         // plan check or reading level to JSONDecoder on the side, at about 20 µs a value).
-        #expect(keys(inputs) == ["grade", "topic", "minutes", "standards", "constraints"])
+        #expect(keys(inputs) == ["grade", "topic", "minutes", "standards", "constraints", "given_grade"])
         #expect(keys(Usage(inputTokens: 1, outputTokens: 2)) == ["input_tokens", "output_tokens", "reasoning_tokens"])
         #expect(
             keys(PlanCheckReport(problems: [], pacedMinutes: nil, lessonMinutes: 45))
