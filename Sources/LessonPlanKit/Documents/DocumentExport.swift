@@ -309,6 +309,6 @@ extension DocumentExport {
         document.quiz = quiz
         document.rubric = rubric
         return try render(
-            document, plan: plan, format: format, pandoc: pandoc, reference: prompts.referenceDocument(for: format))
+            document, plan: plan, format: format, pandoc: pandoc, reference: prompts.referenceDocument(for: format.rawValue))
     }
 }
