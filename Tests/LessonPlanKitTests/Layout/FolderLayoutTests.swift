@@ -13,6 +13,7 @@ import Testing
         ["Session"],
         ["Documents", "Settings"],
         ["Commands"],
+        ["CLI"],
     ]
 
     static let library = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
