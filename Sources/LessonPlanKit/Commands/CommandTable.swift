@@ -142,7 +142,7 @@ public enum CommandTable {
     }
 
     /// The widest usage that shares its line with its summary in `/help`.
-    static let usageColumn = 38
+    static let usageColumn = 24
 
     /// `/help <command>`: usage, summary and details of one command.
     public static func helpText(for name: String) throws(CommandError) -> String {

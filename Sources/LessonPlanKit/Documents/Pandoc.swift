@@ -80,8 +80,8 @@ public struct Pandoc: Sendable {
         let outFile = scratch.appending(path: "stdout-\(UUID().uuidString)")
         let errFile = scratch.appending(path: "stderr-\(UUID().uuidString)")
         try input.write(to: inputFile)
-        FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
