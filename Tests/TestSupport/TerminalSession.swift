@@ -93,10 +93,15 @@ public final class TerminalSession: Sendable {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        // Nothing else may be inherited: a tmux server holding the test runner's pipes keeps `swift test` waiting.
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
-            if let fd = Int32(entry), fd > 2 { _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC) }
+        // Nothing else may be inherited: a tmux server holding the test runner's pipes keeps `swift test` waiting,
+        // and one holding the socket by which Foundation's Process learns that another test's child exited
+        // leaves that test waiting forever. Closed in the child, so no other thread's new descriptor can slip through.
+        // (glibc 2.34 has posix_spawn_file_actions_addclosefrom_np; Swift's Glibc module does not export it.)
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else {
+            throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "this libc cannot close descriptors in posix_spawn"])
         }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, path, &actions, nil, argv, nil)
         guard spawned == 0 else { throw CocoaError(.executableLoad) }
