@@ -3,12 +3,12 @@ import Foundation
 /// `/export [materials] md|html|json|docx|odt|pptx [FILE] [--force]`: the current plan, or the latest handouts, as a document.
 public struct ExportCommand: Command, Equatable {
     public static let name = "export"
-    public static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force]"
+    public static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model]"
     public static let summary = "write the plan (or the handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file"
     public static let details = """
         Without FILE, Markdown and JSON are printed; a page or document is written to <topic>-v<N>.<format> in the
         current folder. An existing file is kept: at a terminal you are asked whether to replace it; elsewhere add
-        --force. docx, odt and pptx need pandoc.
+        --force. --show-model names the model in the teacher's header. docx, odt and pptx need pandoc.
         """
     public static var argumentCompletions: [String] { ExportFormat.allCases.map { $0.rawValue } + ["materials"] }
 
@@ -19,18 +19,22 @@ public struct ExportCommand: Command, Equatable {
     public let path: String?
     /// Replace the file if it exists.
     public let force: Bool
+    /// Name the model in the teacher's header.
+    public let showModel: Bool
 
-    public init(format: ExportFormat, materials: Bool = false, path: String? = nil, force: Bool = false) {
+    public init(format: ExportFormat, materials: Bool = false, path: String? = nil, force: Bool = false, showModel: Bool = false) {
         self.format = format
         self.materials = materials
         self.path = path
         self.force = force
+        self.showModel = showModel
     }
 
     public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         var words = arguments.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let force = words.contains("--force")
-        words.removeAll { $0 == "--force" }
+        let showModel = words.contains("--show-model")
+        words.removeAll { $0 == "--force" || $0 == "--show-model" }
         let materials = words.first?.lowercased() == "materials"
         if materials { words.removeFirst() }
         guard let first = words.first, let format = ExportFormat(text: first) else {
@@ -39,16 +43,16 @@ public struct ExportCommand: Command, Equatable {
         }
         let rest = words.dropFirst().joined(separator: " ")
         if rest.hasPrefix("-") {
-            throw CommandError("“\(rest)” is not an option of /export; the only one is --force (replace the file).")
+            throw CommandError("“\(rest)” is not an option of /export; use --force (replace the file) or --show-model.")
         }
-        return Self(format: format, materials: materials, path: rest.isEmpty ? nil : rest, force: force)
+        return Self(format: format, materials: materials, path: rest.isEmpty ? nil : rest, force: force, showModel: showModel)
     }
 
     public func run(_ run: CommandRun) async -> CommandOutcome {
         let state = await run.engine.state
         let data: Data
         do {
-            data = try Self.document(state, format: format, materials: materials, prompts: run.engine.prompts)
+            data = try Self.document(state, format: format, materials: materials, prompts: run.engine.prompts, showModel: showModel)
         } catch {
             run.host.error(error.message)
             return .failed

@@ -76,6 +76,7 @@ import Testing
         Row(line: "/export md plan.md", shows: "Wrote MD of v1"),
         Row(line: "/export html", shows: "tides-v1.html"),
         Row(line: "/export docx plan.docx", shows: "Wrote Word document of v1"),
+        Row(line: "/export md --show-model"),
         Row(line: "/export materials html handouts.html", before: ["/materials"], shows: "Wrote HTML of the handouts"),
         Row(line: "/help shorten", shows: "/shorten [minutes]"),
         Row(line: "help", shows: "/shorten [minutes]"),
