@@ -34,7 +34,10 @@ public struct RubricCommand: Command, Equatable {
         let columns = run.host.columns
         let (outcome, result) = await run.assessment(
             .rubric(levels: levels), waiting: "writing the rubric…",
-            shows: { StyledText(Self.table(RubricReader.read($0), text: $0, width: columns)) })
+            shows: { text in
+                let table = Self.table(RubricReader.read(text), text: text, width: columns)
+                return StyledText(table.hasSuffix("\n") ? String(table.dropLast()) : table)
+            })
         guard result.first.status == .completed else { return outcome }
         if let made = result.outcomes.compactMap(\.rubric).last, let rubric = await run.engine.state.rubrics.last, rubric.number == made {
             run.host.deliver(.text(Self.table(rubric.rubric, text: rubric.text, width: columns)))
