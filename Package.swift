@@ -33,10 +33,16 @@ let package = Package(
             dependencies: ["CCurl"],
             plugins: ["EmbedPrompts"]
         ),
-        // The thin executable: flags, the libedit loop, Ctrl-C, rendering.
+        // The terminal: the libedit line editor, Ctrl-C, the editor in the foreground, and the one door
+        // (Console) through which text leaves for stdout and stderr. Its one client is the executable.
+        .target(
+            name: "Terminal",
+            dependencies: ["LessonPlanKit", "CEditLine"]
+        ),
+        // The thin executable: picks the subcommand, wires flags to the library and the library to the terminal.
         .executableTarget(
             name: "lessonplan",
-            dependencies: ["LessonPlanKit", "CEditLine"]
+            dependencies: ["LessonPlanKit", "Terminal"]
         ),
         // Writes scripts/bench's transcript fixtures through the tool's own writer; not installed.
         .executableTarget(

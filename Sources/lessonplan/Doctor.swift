@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanKit
+import Terminal
 
 /// `lessonplan doctor`: the effective settings, then one tiny request to prove they work.
 struct Doctor {
@@ -20,7 +21,7 @@ struct Doctor {
             if let extra = parsed.positionals.first {
                 throw UsageError(message: "doctor: unexpected “\(extra)”; run `lessonplan help doctor`.")
             }
-            (settings, _) = try app.settings(from: parsed)
+            (settings, _) = try app.invocation.settings(from: parsed)
         } catch {
             console.error(error.message)
             return 2
@@ -38,7 +39,7 @@ struct Doctor {
         console.line()
         console.line("Checking the connection with a one-word request to \(settings.model.redactedURL) …")
         let interrupts = Interrupts(whenIdle: {})
-        let client = app.client(for: settings)
+        let client = app.invocation.client(for: settings)
         let result = await interrupts.run { await ConnectionCheck.run(client) }
         let timing = String(format: "%.2f s", result.seconds)
         guard result.ok else {

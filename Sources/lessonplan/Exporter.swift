@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanKit
+import Terminal
 
 /// `lessonplan export`: writes an export to a file (never over an existing one unless forced) or to stdout.
 struct Exporter {

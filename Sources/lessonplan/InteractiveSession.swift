@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanKit
+import Terminal
 
 #if canImport(Glibc)
     import Glibc
@@ -32,8 +33,8 @@ final class InteractiveSession: @unchecked Sendable {
             if let extra = parsed.positionals.first {
                 throw UsageError(message: "Unexpected “\(extra)”; quote values with spaces, e.g. --topic \"The water cycle\".")
             }
-            (settings, prompts) = try app.settings(from: parsed)
-            framework = try app.framework(from: parsed, prompts: prompts)
+            (settings, prompts) = try app.invocation.settings(from: parsed)
+            framework = try app.invocation.framework(from: parsed, prompts: prompts)
         } catch {
             console.error(error.message)
             return 2
@@ -47,9 +48,9 @@ final class InteractiveSession: @unchecked Sendable {
         let name: String?
         let script: [String]?
         do {
-            name = try app.sessionName(parsed)
+            name = try app.invocation.sessionName(parsed)
             // Questions are asked only at a terminal; a script gets the defaults, so its first line stays a command.
-            inputs = try app.inputs(from: parsed, ask: atTerminal ? { question throws(UsageError) in try self.ask(question, reader: reader) } : nil)
+            inputs = try app.invocation.inputs(from: parsed, ask: atTerminal ? { question throws(UsageError) in try self.ask(question, reader: reader) } : nil)
             script = try checkedScript(reader)
         } catch {
             if !error.message.isEmpty { console.error(error.message) }
@@ -59,7 +60,7 @@ final class InteractiveSession: @unchecked Sendable {
         do {
             engine = try SessionEngine(
                 newSessionWith: inputs, name: name, store: SessionStore(directory: directory), prompts: prompts,
-                client: app.client(for: settings), toolVersion: App.version, framework: framework)
+                client: app.invocation.client(for: settings), toolVersion: App.version, framework: framework)
         } catch {
             console.error(error.message)
             return 1
@@ -92,14 +93,14 @@ final class InteractiveSession: @unchecked Sendable {
             guard parsed.positionals.count == 1 else {
                 throw UsageError(message: "resume needs one session: an id, an id prefix or a name (see `lessonplan sessions`).")
             }
-            var (settings, prompts) = try app.settings(from: parsed)
+            var (settings, prompts) = try app.invocation.settings(from: parsed)
             let store = SessionStore(directory: settings.dataDirectory)
             let url = try store.locate(parsed.positionals[0])
             // Without --model the session goes on with the model it was started with.
             if parsed.value("model") == nil, let session = TranscriptReader.header(of: url) {
                 settings.model.model = session.model
             }
-            engine = try SessionEngine(resuming: url, store: store, prompts: prompts, client: app.client(for: settings))
+            engine = try SessionEngine(resuming: url, store: store, prompts: prompts, client: app.invocation.client(for: settings))
             reader = lineReader(historyFile: settings.dataDirectory.historyFile, frameworks: prompts.frameworkNames)
             script = try checkedScript(reader)
         } catch {
@@ -194,7 +195,7 @@ final class InteractiveSession: @unchecked Sendable {
         let engine = runner.engine
         while true {
             let state = await engine.state
-            switch reader.readLine(prompt: promptText(state)) {
+            switch reader.readLine(prompt: ReplInput.prompt(state)) {
             case .endOfInput:
                 console.line()
                 return await leave(engine, again: true) ?? 1
@@ -226,24 +227,13 @@ final class InteractiveSession: @unchecked Sendable {
     /// The commands in one input: itself, unless it is a paste of several slash commands, which
     /// run one after another only when the teacher says so (each may be a paid request).
     private func commands(in input: String, reader: any LineReader) -> [String] {
-        let lines = input.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
-        guard lines.count > 1, lines.allSatisfy({ $0.hasPrefix("/") }) else { return [input] }
+        guard let lines = ReplInput.pastedCommands(in: input) else { return [input] }
         console.note("You pasted \(lines.count) commands: \(lines.joined(separator: ", ")).")
-        guard case .line(let answer) = reader.readLine(prompt: "Run them one after another? [y/N] "),
-            ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
-        else {
+        guard case .line(let answer) = reader.readLine(prompt: "Run them one after another? [y/N] "), ReplInput.isYes(answer) else {
             console.line("Nothing sent.")
             return []
         }
         return lines
-    }
-
-    private func promptText(_ state: SessionState) -> String {
-        let inputs = state.currentInputs
-        let version = state.currentVersion.map { "v\($0)" } ?? "no plan"
-        let framework = state.currentFramework == Framework.defaultName ? "" : " · \(state.currentFramework)"
-        return "lessonplan [\(inputs.grade.rawValue) · \(inputs.minutes) min · \(version)\(framework)]> "
     }
 
     /// Ends the session, unless changes are still unwritten: those are written if the disk

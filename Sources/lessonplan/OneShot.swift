@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanKit
+import Terminal
 
 /// `lessonplan generate`: one plan and its `--then` commands, no questions asked. Every step is
 /// checked before the first request; the run stops at the first step that fails and exits 1.
@@ -29,12 +30,12 @@ struct OneShot {
             guard problems.isEmpty else {
                 throw UsageError(message: problems.map { "--then \($0)" }.joined(separator: "\n") + "\nNothing was sent.")
             }
-            let (settings, prompts) = try app.settings(from: parsed)
-            let inputs = try app.inputs(from: parsed, ask: nil)
-            let framework = try app.framework(from: parsed, prompts: prompts)
+            let (settings, prompts) = try app.invocation.settings(from: parsed)
+            let inputs = try app.invocation.inputs(from: parsed, ask: nil)
+            let framework = try app.invocation.framework(from: parsed, prompts: prompts)
             engine = try SessionEngine(
-                newSessionWith: inputs, name: app.sessionName(parsed), store: SessionStore(directory: settings.dataDirectory),
-                prompts: prompts, client: app.client(for: settings), toolVersion: App.version, framework: framework)
+                newSessionWith: inputs, name: app.invocation.sessionName(parsed), store: SessionStore(directory: settings.dataDirectory),
+                prompts: prompts, client: app.invocation.client(for: settings), toolVersion: App.version, framework: framework)
         } catch {
             console.error(error.message)
             return 2

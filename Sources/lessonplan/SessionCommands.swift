@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanKit
+import Terminal
 
 /// `sessions`, `sessions rm`, `replay` and `export`: looking back at saved sessions. None needs a key.
 struct SessionCommands {
@@ -55,40 +56,13 @@ struct SessionCommands {
             console.error(error.message)
             return 1
         }
-        let summaries = list.summaries
         if parsed.has("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
-            encoder.keyEncodingStrategy = .convertToSnakeCase
-            // Unreadable files follow the sessions as {"file": …, "unreadable": reason}.
-            var items = (try? JSONSerialization.jsonObject(with: encoder.encode(summaries))) as? [Any] ?? []
-            items += list.unreadable.map { ["file": $0.file, "unreadable": $0.reason] }
-            var data =
-                (try? JSONSerialization.data(withJSONObject: items, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
-                ?? Data("[]".utf8)
-            data.append(UInt8(ascii: "\n"))
             // Byte-exact for a program reading it; a terminal still gets the sanitiser.
+            let data = SessionsListing.json(list)
             if console.stdoutIsTTY { console.out(String(decoding: data, as: UTF8.self)) } else { console.raw(data) }
             return 0
         }
-        guard !summaries.isEmpty || !list.unreadable.isEmpty else {
-            console.line("No saved sessions yet. Sessions are stored in \(store.directory.sessions.path).")
-            return 0
-        }
-        if !summaries.isEmpty { console.out(SessionsTable.render(summaries, width: console.columns)) }
-        let empty = summaries.filter { $0.versions == 0 }.count
-        if empty > 0 {
-            console.line(
-                "\(empty == 1 ? "1 session" : "\(empty) sessions") with 0 versions never got a plan; `lessonplan resume <id>` goes on with one, `lessonplan sessions prune` removes them.")
-        }
-        if summaries.contains(where: { $0.damaged == true }) {
-            console.line("* damaged: some lines could not be read and are skipped; `lessonplan replay <id>` names them.")
-        }
-        if !list.unreadable.isEmpty {
-            console.line("Cannot list \(list.unreadable.count) file(s) in \(store.directory.sessions.path):")
-            for file in list.unreadable { console.line("  \(SessionsTable.clip(file.file, 40))  \(file.reason)") }
-        }
+        console.out(SessionsListing.text(list, folder: store.directory.sessions.path, width: console.columns))
         return 0
     }
 
@@ -111,8 +85,7 @@ struct SessionCommands {
                     return 2
                 }
                 console.out("Remove session \(id.prefix(8)) (\(topic))? It cannot be undone. [y/N] ")
-                let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-                guard answer == "y" || answer == "yes" else {
+                guard ReplInput.isYes(readLine() ?? "") else {
                     console.line("Kept.")
                     return 0
                 }
@@ -148,8 +121,7 @@ struct SessionCommands {
                 return 2
             }
             console.out("Remove \(counted(empty.count, "session")) that never got a plan: \(described)? [y/N] ")
-            let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-            guard answer == "y" || answer == "yes" else {
+            guard ReplInput.isYes(readLine() ?? "") else {
                 console.line("Kept.")
                 return 0
             }
@@ -230,7 +202,7 @@ struct SessionCommands {
         let engine: SessionEngine
         let model: String
         do {
-            var (settings, prompts) = try app.settings(from: parsed)
+            var (settings, prompts) = try app.invocation.settings(from: parsed)
             if parsed.value("model") == nil, app.environment["LESSONPLAN_MODEL"] == nil {
                 settings.model.model = recorded.header.model
             }
@@ -241,7 +213,7 @@ struct SessionCommands {
             }
             engine = try SessionEngine(
                 newSessionWith: recorded.header.inputs, name: nil, store: SessionStore(directory: settings.dataDirectory),
-                prompts: prompts, client: app.client(for: settings), toolVersion: App.version,
+                prompts: prompts, client: app.invocation.client(for: settings), toolVersion: App.version,
                 framework: recorded.header.framework ?? Framework.defaultName)
         } catch {
             console.error(error.message)
@@ -259,25 +231,10 @@ struct SessionCommands {
                 console.note("→ turn \(turn) · \(TerminalSanitizer.cleanLine(command, limit: 60))")
             }
         }
-        var failures = 0
-        for step in steps {
-            console.line(StyledText("── turn \(step.turn) · \(TerminalSanitizer.cleanLine(step.command, limit: 60))", style: .bold))
-            guard let outcome = step.outcome else {
-                console.line("   skipped: \(step.note ?? "")")
-                continue
-            }
-            let recordedStatus = step.recordedStatus?.rawValue ?? "unfinished"
-            console.line("   recorded: \(recordedStatus) · now: \(outcome.status.rawValue)" + (outcome.message.map { " (\($0))" } ?? ""))
-            if outcome.status != .completed { failures += 1 }
-            if step.recordedStatus == .completed, outcome.status == .completed {
-                console.out(DiffRendering.render(old: step.recordedOutput, new: outcome.text) + "\n")
-            }
-            for followUp in step.followUps {
-                console.line("   then \(followUp.keepNote ?? "an automatic turn: \(followUp.status.rawValue)")")
-            }
-        }
+        let report = RerunReport(steps)
+        console.out(report.text)
         console.note("New session \(id.prefix(8)) holds the re-run; `lessonplan replay \(id.prefix(8))` walks it.")
-        return failures == 0 && runner.exitStatus == 0 ? 0 : 1
+        return report.failures == 0 && runner.exitStatus == 0 ? 0 : 1
     }
 
     /// `lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force]`.
@@ -295,7 +252,7 @@ struct SessionCommands {
                 throw UsageError(message: "export needs --format md, html, json, docx, odt or pptx.")
             }
             let state = try load(parsed.positionals[0])
-            let prompts = (try? app.settings(from: parsed).1) ?? .builtIn
+            let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn
             let written = Exporter(console: console, prompts: prompts, environment: app.environment).export(
                 state, format: format, materials: parsed.has("materials"), to: parsed.value("o") ?? parsed.value("output"),
                 force: parsed.has("force"), showModel: parsed.has("show-model"))
@@ -304,30 +261,5 @@ struct SessionCommands {
             console.error(error.message)
             return 2
         }
-    }
-}
-
-/// The `sessions` table: newest first, one line each, fitted to the terminal's width.
-enum SessionsTable {
-    static func render(_ summaries: [SessionSummary], width: Int) -> String {
-        let columns = [
-            TextTable.Column("ID"), TextTable.Column("NAME", maximum: 20, minimum: 10),
-            TextTable.Column("CREATED"), TextTable.Column("BAND"), TextTable.Column("MIN"),
-            TextTable.Column("TOPIC", maximum: 28, minimum: 12), TextTable.Column("VERS"),
-            TextTable.Column("LAST COMMAND", maximum: 28, minimum: 12, droppable: true),
-        ]
-        let rows = summaries.map { summary -> [String] in
-            [
-                String(summary.id.prefix(8)) + (summary.damaged == true ? "*" : ""), summary.name ?? "–",
-                SessionReview.timestamp(summary.created, seconds: false), summary.grade.rawValue,
-                String(summary.minutes), summary.topic, String(summary.versions), summary.lastCommand ?? "–",
-            ]
-        }
-        return TextTable(columns: columns, rows: rows).render(width: width)
-    }
-
-    static func clip(_ text: String, _ limit: Int) -> String {
-        // Sanitised before measuring, so a control shown as `␛` or `<U+202E>` is counted as printed.
-        TextTable.clip(TerminalSanitizer.cleanLine(text, limit: limit * 4), to: limit)
     }
 }

@@ -57,7 +57,7 @@ import TestSupport
         let (document, plan) = try document(kind: kind)
         let data = try DocumentExport.render(
             document, plan: plan, format: format, pandoc: Pandoc.find(),
-            reference: PromptLibrary.builtIn.referenceDocument(for: format))
+            reference: PromptLibrary.builtIn.referenceDocument(for: format.rawValue))
         let folder = FileManager.default.temporaryDirectory.appending(path: "lessonplan-doc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appending(path: "plan.\(format.rawValue)")

@@ -125,6 +125,8 @@ import TestSupport
         #expect(topic.status == 2 && topic.stderr.contains("--topic is required"))
         let flag = try await binary.run(["--colour"])
         #expect(flag.status == 2 && flag.stderr.contains("unknown flag --colour"))
+        let near = try await binary.run(["--grades", "4", "--topic", "x"])
+        #expect(near.status == 2 && near.stderr.contains("unknown flag --grades; did you mean --grade?"), "\(near.stderr)")
         let then = try await binary.run(["generate", "--topic", "x", "--then", "/shrink"])
         #expect(then.status == 2 && then.stderr.contains("/shrink is not a command"))
     }

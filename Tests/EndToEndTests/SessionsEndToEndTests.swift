@@ -254,6 +254,43 @@ import TestSupport
         #expect(array[0]["versions"] as? Int == 3 && array[0]["minutes"] as? Int == 30)
     }
 
+    /// A re-run checks the key before it makes a session, honours --turn, and announces each turn once;
+    /// a failed attempt is listed as skipped and the retry that made the version is sent once.
+    @Test func rerunChecksTheKeyFirstAndSendsOnlyTheAttemptsThatMadeVersions() async throws {
+        let server = try await FakeOpenAIServer()
+        var binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await server.script([.plan, .error(status: 500, headers: [:]), .plan])
+        let made = try await binary.run(
+            ["--grade", "6-8", "--topic", "Tides", "--minutes", "45", "--name", "tides", "--max-retries", "0"],
+            input: "/shorten 30\n/retry\n/quit\n")
+        #expect(made.status == 1, "\(made.stderr)")
+        try await server.reset()
+
+        var noKey = binary
+        noKey.environment["OPENAI_API_KEY"] = nil
+        let refused = try await noKey.run(["replay", "--rerun", "tides"])
+        #expect(refused.status == 2 && refused.stderr.contains("No API key is set"), "\(refused.stderr)")
+        #expect(try await server.requests().isEmpty)
+        let afterRefusal = try await binary.run(["sessions", "--json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(afterRefusal.stdout.utf8)) as? [Any])?.count == 1)
+
+        binary.environment["OPENAI_API_KEY"] = "sk-test.SECRETKEY-9z8y7x6w5v"
+        let all = try await binary.run(["replay", "--rerun", "tides", "--plain"])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(all.stdout.contains("── turn 2 · /shorten 30\n   skipped: a failed attempt, not sent again"))
+        #expect(all.stdout.contains("── turn 3 · /shorten 30\n   recorded: completed · now: completed"))
+        #expect(all.stderr.components(separatedBy: "→ turn 3").count == 2)
+        #expect(try await server.requests().count == 2)
+
+        try await server.reset()
+        let one = try await binary.run(["replay", "--rerun", "tides", "--plain", "--turn", "3"])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(!one.stdout.contains("── turn 1") && one.stdout.contains("── turn 3"))
+        let missing = try await binary.run(["replay", "--rerun", "tides", "--turn", "9"])
+        #expect(missing.status == 2 && missing.stderr.contains("has no turn 9"))
+    }
+
     @Test func exportsMarkdownHtmlAndJson() async throws {
         let server = try await FakeOpenAIServer()
         let binary = try LessonplanBinary(baseURL: server.baseURL)

@@ -307,6 +307,6 @@ extension DocumentExport {
             (document, plan) = read
         }
         return try render(
-            document, plan: plan, format: format, pandoc: pandoc, reference: prompts.referenceDocument(for: format))
+            document, plan: plan, format: format, pandoc: pandoc, reference: prompts.referenceDocument(for: format.rawValue))
     }
 }

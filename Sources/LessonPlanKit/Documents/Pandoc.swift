@@ -1,28 +1,5 @@
 import Foundation
 
-/// A document a teacher can open and edit in a word processor or presentation program.
-public enum DocumentFormat: String, CaseIterable, Sendable {
-    case docx, odt, pptx
-
-    /// Reads `docx`, `word`, `odt`, `pptx` or `slides`, any case.
-    public init?(text: String) {
-        switch text.lowercased() {
-        case "docx", "word": self = .docx
-        case "odt", "opendocument": self = .odt
-        case "pptx", "slides", "powerpoint": self = .pptx
-        default: return nil
-        }
-    }
-
-    /// What the format is, in a teacher's words.
-    public var name: String {
-        switch self {
-        case .docx: "Word document"
-        case .odt: "OpenDocument text"
-        case .pptx: "PowerPoint slides"
-        }
-    }
-}
 
 /// Why a document could not be made, in one sentence that says what to do.
 public enum DocumentError: Error, Equatable, Sendable, LocalizedError {

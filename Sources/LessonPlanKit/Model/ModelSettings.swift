@@ -108,3 +108,10 @@ public struct ModelSettings: Sendable, Equatable {
         return key.count > 8 ? "sk-…" + key.suffix(4) : "…(too short to show)"
     }
 }
+
+/// Settings that cannot be used, each with what to type instead.
+public struct SettingsError: Error, Equatable, Sendable, LocalizedError {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var errorDescription: String? { message }
+}

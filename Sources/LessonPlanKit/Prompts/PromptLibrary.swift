@@ -64,9 +64,12 @@ public struct PromptLibrary: Sendable {
         self.binaries = binaries
     }
 
-    /// The reference document for `format` (`documents/reference.docx` …): the folder's own, else the built-in one.
-    public func referenceDocument(for format: DocumentFormat) -> Data? {
-        let key = "documents/reference.\(format.rawValue)"
+    /// The file types a prompts folder may hold reference documents of, for the documents a teacher can edit.
+    static let referenceDocumentExtensions: Set<String> = ["docx", "odt", "pptx"]
+
+    /// The reference document for a file type (`docx` → `documents/reference.docx`): the folder's own, else the built-in one.
+    public func referenceDocument(for fileExtension: String) -> Data? {
+        let key = "documents/reference.\(fileExtension)"
         return binaries[key] ?? (location == Self.builtIn.location ? nil : Self.builtIn.binaries[key])
     }
 
@@ -85,7 +88,7 @@ public struct PromptLibrary: Sendable {
         while let url = enumerator?.nextObject() as? URL {
             let path = url.standardizedFileURL.path
             let key = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : url.lastPathComponent
-            if DocumentFormat(rawValue: url.pathExtension) != nil, let data = FileManager.default.contents(atPath: path) {
+            if Self.referenceDocumentExtensions.contains(url.pathExtension), let data = FileManager.default.contents(atPath: path) {
                 binaries[key] = data
                 continue
             }

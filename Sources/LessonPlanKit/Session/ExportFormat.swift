@@ -27,6 +27,30 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     public var label: String { document?.name ?? rawValue.uppercased() }
 }
 
+/// A document a teacher can open and edit in a word processor or presentation program.
+public enum DocumentFormat: String, CaseIterable, Sendable {
+    case docx, odt, pptx
+
+    /// Reads `docx`, `word`, `odt`, `pptx` or `slides`, any case.
+    public init?(text: String) {
+        switch text.lowercased() {
+        case "docx", "word": self = .docx
+        case "odt", "opendocument": self = .odt
+        case "pptx", "slides", "powerpoint": self = .pptx
+        default: return nil
+        }
+    }
+
+    /// What the format is, in a teacher's words.
+    public var name: String {
+        switch self {
+        case .docx: "Word document"
+        case .odt: "OpenDocument text"
+        case .pptx: "PowerPoint slides"
+        }
+    }
+}
+
 /// An export that cannot be made, in one sentence that says what to do.
 public struct ExportError: Error, Equatable, Sendable, LocalizedError {
     public var message: String

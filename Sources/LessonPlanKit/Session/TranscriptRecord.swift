@@ -1,9 +1,5 @@
 import Foundation
 
-/// How a turn ended.
-public enum TurnStatus: String, Codable, Sendable {
-    case completed, incomplete, failed, cancelled
-}
 
 /// What a turn produces: a plan version, or something made from one and kept beside it: student
 /// handouts, a quiz, a rubric.

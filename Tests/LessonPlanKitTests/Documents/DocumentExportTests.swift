@@ -97,10 +97,10 @@ import Testing
 
     @Test func theReferenceDocumentsAreBuiltIn() throws {
         for format in [DocumentFormat.docx, .odt] {
-            let data = try #require(PromptLibrary.builtIn.referenceDocument(for: format))
+            let data = try #require(PromptLibrary.builtIn.referenceDocument(for: format.rawValue))
             #expect(data.prefix(2) == Data("PK".utf8))
         }
-        #expect(PromptLibrary.builtIn.referenceDocument(for: .pptx) == nil)
+        #expect(PromptLibrary.builtIn.referenceDocument(for: "pptx") == nil)
         #expect(DocumentFormat(text: "Word") == .docx && DocumentFormat(text: "slides") == .pptx && DocumentFormat(text: "pdf") == nil)
     }
 }

@@ -5,16 +5,16 @@ import Synchronization
 /// Where commands run in this process: the REPL (at a terminal or reading a script), `generate --then`
 /// and `replay --rerun`. Everything reaches the terminal through ``Console``, so through the sanitiser.
 /// Unchecked: the line reader is used only by the one command running at a time.
-final class ConsoleHost: CommandHost, @unchecked Sendable {
-    let place: CommandPlace
-    let console: Console
+package final class ConsoleHost: CommandHost, @unchecked Sendable {
+    package let place: CommandPlace
+    package let console: Console
     private let interrupts: Interrupts
     private let environment: [String: String]
     private let reader: (any LineReader)?
     private let printed = Printed()
     private let lastProduct = Mutex<CommandProduct?>(nil)
 
-    init(place: CommandPlace, console: Console, interrupts: Interrupts, environment: [String: String], reader: (any LineReader)? = nil) {
+    package init(place: CommandPlace, console: Console, interrupts: Interrupts, environment: [String: String], reader: (any LineReader)? = nil) {
         self.place = place
         self.console = console
         self.interrupts = interrupts
@@ -22,27 +22,27 @@ final class ConsoleHost: CommandHost, @unchecked Sendable {
         self.reader = reader
     }
 
-    var columns: Int { console.columns }
-    var workingDirectory: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true) }
+    package var columns: Int { console.columns }
+    package var workingDirectory: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true) }
 
     /// Whether output the teacher asked for goes to stdout (the REPL) or stays off it (`--then` prints
     /// only its result there; a re-run prints its own comparison).
     private var showsOnStdout: Bool { place == .terminal || place == .script }
 
-    func show(_ text: StyledText) {
+    package func show(_ text: StyledText) {
         if showsOnStdout { console.line(text) } else if place == .then { console.note(text) }
     }
 
-    func note(_ text: StyledText) { console.note(text) }
+    package func note(_ text: StyledText) { console.note(text) }
 
-    func error(_ message: String) { console.error(message) }
+    package func error(_ message: String) { console.error(message) }
 
-    func confirm(_ question: String) -> Bool {
+    package func confirm(_ question: String) -> Bool {
         guard place.isTerminal, let reader, case .line(let answer) = reader.readLine(prompt: question) else { return false }
-        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+        return ReplInput.isYes(answer)
     }
 
-    func deliver(_ product: CommandProduct) {
+    package func deliver(_ product: CommandProduct) {
         switch place {
         case .terminal, .script:
             if case .document(let data, let format) = product { console.document(data, format: format) }
@@ -54,13 +54,13 @@ final class ConsoleHost: CommandHost, @unchecked Sendable {
     }
 
     /// The last result a `--then` step produced, which `generate` prints at the end.
-    var product: CommandProduct? { lastProduct.withLock { $0 } }
+    package var product: CommandProduct? { lastProduct.withLock { $0 } }
 
-    func cancellable<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T {
+    package func cancellable<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T {
         await interrupts.run(work)
     }
 
-    func edit(_ text: String, fileName: String) async throws(CommandError) -> String {
+    package func edit(_ text: String, fileName: String) async throws(CommandError) -> String {
         do {
             return try HandEditor(environment: environment, interrupts: interrupts).edit(text, fileName: fileName)
         } catch {
@@ -68,9 +68,9 @@ final class ConsoleHost: CommandHost, @unchecked Sendable {
         }
     }
 
-    func copy(_ text: String) { console.copyToClipboard(text) }
+    package func copy(_ text: String) { console.copyToClipboard(text) }
 
-    func progress(_ update: RequestProgress, waiting: String) {
+    package func progress(_ update: RequestProgress, waiting: String) {
         if showsOnStdout { stream(update, waiting: waiting) } else { report(update) }
     }
 
@@ -118,19 +118,19 @@ final class ConsoleHost: CommandHost, @unchecked Sendable {
 }
 
 /// Remembers whether streamed text ended mid-line, so the footer starts on its own line.
-final class Printed: Sendable {
+package final class Printed: Sendable {
     private let last = Mutex<Character?>(nil)
 
-    func record(_ text: String) {
+    package func record(_ text: String) {
         last.withLock { $0 = text.last ?? $0 }
     }
 
     /// Forgets the last character, for the next turn's text.
-    func reset() {
+    package func reset() {
         last.withLock { $0 = nil }
     }
 
-    var needsNewline: Bool {
+    package var needsNewline: Bool {
         last.withLock { $0 != nil && $0 != "\n" }
     }
 }

@@ -18,13 +18,6 @@ public struct ConnectionFlags: Sendable, Equatable {
     public init() {}
 }
 
-/// Settings that cannot be used, each with what to type instead.
-public struct SettingsError: Error, Equatable, Sendable, LocalizedError {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var errorDescription: String? { message }
-}
-
 /// Everything a run needs to know about where things are, resolved once at start.
 public struct ResolvedSettings: Sendable {
     public var model: ModelSettings

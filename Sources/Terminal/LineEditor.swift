@@ -3,7 +3,7 @@ import Foundation
 import LessonPlanKit
 
 /// What one prompt produced, so the REPL can tell a typed line from Ctrl-C and from Ctrl-D.
-enum LineReadResult: Equatable {
+package enum LineReadResult: Equatable {
     /// A line as typed, without its trailing newline (may be empty).
     case line(String)
     /// Ctrl-C at an empty prompt. Lets the REPL count presses toward quitting.
@@ -15,19 +15,19 @@ enum LineReadResult: Equatable {
 }
 
 /// Reads one line of input per call; the REPL depends on this, not on libedit.
-protocol LineReader: AnyObject {
+package protocol LineReader: AnyObject {
     func readLine(prompt: String) -> LineReadResult
 }
 
 /// Offers full replacements for the word before the cursor, given the line up to the cursor.
-typealias LineCompleter = (_ lineBeforeCursor: String) -> [String]
+package typealias LineCompleter = (_ lineBeforeCursor: String) -> [String]
 
 /// Picks the line editor for a terminal and plain line reading for pipes and files.
 ///
 /// - Parameters:
 ///   - historyFile: where the terminal editor keeps history across runs; nil keeps it in memory.
 ///   - completer: candidates for Tab, derived by the caller from its command table.
-func makeLineReader(historyFile: URL?, completer: @escaping LineCompleter) -> LineReader {
+package func makeLineReader(historyFile: URL?, completer: @escaping LineCompleter) -> LineReader {
     guard isatty(STDIN_FILENO) != 0 else { return PipedLineReader() }
     // `lessonplan … | tee plan.txt`: the prompt and the editing go to the terminal, the plans to stdout.
     guard let terminal = isatty(STDOUT_FILENO) != 0 ? cel_stdout() : (fopen("/dev/tty", "w") ?? cel_stderr()) else {
@@ -38,15 +38,15 @@ func makeLineReader(historyFile: URL?, completer: @escaping LineCompleter) -> Li
 }
 
 /// Reads piped input line by line: no prompt, no echo, nothing written to history.
-final class PipedLineReader: LineReader {
+package final class PipedLineReader: LineReader {
     private let showsPrompt: Bool
 
     /// - Parameter showsPrompt: print the prompt first; only for a terminal libedit could not drive.
-    init(showsPrompt: Bool = false) {
+    package init(showsPrompt: Bool = false) {
         self.showsPrompt = showsPrompt
     }
 
-    func readLine(prompt: String) -> LineReadResult {
+    package func readLine(prompt: String) -> LineReadResult {
         if showsPrompt {
             print(TerminalSanitizer.clean(prompt), terminator: "")
             fflush(cel_stdout())
@@ -61,9 +61,9 @@ final class PipedLineReader: LineReader {
 ///
 /// libedit calls back into C function pointers that cannot capture context, so the reader
 /// registers itself as libedit's client data and the callbacks find it there.
-final class EditLineReader: LineReader {
+package final class EditLineReader: LineReader {
     /// Entries kept in memory and in the file; enough for a term of lessons, small to rewrite.
-    static let historySize: Int32 = 1000
+    package static let historySize: Int32 = 1000
 
     private let editLine: OpaquePointer
     private let history: OpaquePointer
@@ -86,7 +86,7 @@ final class EditLineReader: LineReader {
     /// - Parameters:
     ///   - historyFile: loaded now and rewritten after every entered line (parent 0700, file 0600).
     ///   - completer: full candidates for the word before the cursor.
-    init?(historyFile: URL?, terminal: UnsafeMutablePointer<FILE>, completer: @escaping LineCompleter) {
+    package init?(historyFile: URL?, terminal: UnsafeMutablePointer<FILE>, completer: @escaping LineCompleter) {
         // libedit decides at el_init whether the terminal speaks UTF-8; without it, it drops non-ASCII.
         Self.useUTF8Locale()
         guard let history = history_init() else { return nil }
@@ -135,7 +135,7 @@ final class EditLineReader: LineReader {
         free(promptCString)
     }
 
-    func readLine(prompt: String) -> LineReadResult {
+    package func readLine(prompt: String) -> LineReadResult {
         promptText = TerminalSanitizer.clean(prompt)
         free(promptCString)
         promptCString = strdup(promptText)
@@ -297,7 +297,7 @@ final class EditLineReader: LineReader {
 
     /// Switches the character type to UTF-8 when the environment gives none (LANG unset,
     /// or naming a locale this machine lacks); only LC_CTYPE, so number formatting stays C.
-    static func useUTF8Locale() {
+    package static func useUTF8Locale() {
         setlocale(LC_CTYPE, "")
         if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) == "UTF-8" { return }
         for name in ["C.UTF-8", "en_US.UTF-8"] where setlocale(LC_CTYPE, name) != nil {

@@ -1,17 +1,16 @@
 import Foundation
-import LessonPlanKit
 
 /// The text of `--help` and `lessonplan help <command>`, built from the same tables as parsing.
 /// Paragraphs are single lines here: ``Console/prose(_:)`` wraps them to the terminal's width.
-enum Help {
-    static func overview() -> String {
+package enum Help {
+    package static func overview() -> String {
         """
-        lessonplan \(App.version) — write a lesson plan with a language model, then refine it.
+        lessonplan \(Invocation.version) — write a lesson plan with a language model, then refine it.
 
         Usage:
           lessonplan [--grade BAND] [--topic TEXT] [--minutes N] [options]
               Start a session: write the first plan, then refine it with slash commands. Inputs you leave out are asked for (defaults: 6–8, 45 minutes).
-        \(App.subcommands.map { "  \($0.usage)\n      \($0.summary)" }.joined(separator: "\n"))
+        \(Subcommands.all.map { "  \($0.usage)\n      \($0.summary)" }.joined(separator: "\n"))
           lessonplan --version
 
         Lesson inputs:
@@ -44,7 +43,7 @@ enum Help {
         """
     }
 
-    static func subcommand(_ name: String) -> String? {
+    package static func subcommand(_ name: String) -> String? {
         switch name {
         case "generate":
             return """

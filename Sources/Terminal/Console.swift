@@ -7,12 +7,12 @@ import LessonPlanKit
 
 /// Writes to the terminal: plan text on stdout, messages on stderr, colour only where it helps.
 /// Unchecked: the spinner timer is the only mutable state and is guarded by `lock`.
-final class Console: @unchecked Sendable {
-    let stdoutIsTTY = isatty(1) == 1
-    let stderrIsTTY = isatty(2) == 1
-    let stdinIsTTY = isatty(0) == 1
+package final class Console: @unchecked Sendable {
+    package let stdoutIsTTY = isatty(1) == 1
+    package let stderrIsTTY = isatty(2) == 1
+    package let stdinIsTTY = isatty(0) == 1
     /// Colour on stdout: a TTY, `NO_COLOR` unset, and a terminal that is not dumb.
-    let colour: Bool
+    package let colour: Bool
     private let lock = NSLock()
     private var spinner: (any DispatchSourceTimer)?
     /// The state of the streamed answer being printed.
@@ -22,17 +22,17 @@ final class Console: @unchecked Sendable {
 
     private let columnsFromEnvironment: Int?
 
-    init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         colour = stdoutIsTTY && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         columnsFromEnvironment = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// Columns to fit stdout to: the terminal's width, else `COLUMNS`, else 80.
-    var columns: Int { columns(of: 1) }
+    package var columns: Int { columns(of: 1) }
 
     /// Columns to fit help and tables to: the stream's terminal width, else `COLUMNS`, else 80
     /// (as `man` and Python's argparse do), so `--help` piped to a file or a pager reads at 80.
-    func columns(of fd: Int32) -> Int {
+    package func columns(of fd: Int32) -> Int {
         terminalColumns(of: fd) ?? columnsFromEnvironment ?? 80
     }
 
@@ -49,79 +49,79 @@ final class Console: @unchecked Sendable {
     }
 
     /// Writes help text to stdout wrapped between words to ``columns``, piped or not.
-    func prose(_ text: String) { out(TextWrapper.wrap(StyledText(text), width: columns)) }
+    package func prose(_ text: String) { out(TextWrapper.wrap(StyledText(text), width: columns)) }
 
     /// Writes text to stdout through the sanitiser: nothing printed can be a terminal command.
-    func out(_ text: String) {
+    package func out(_ text: String) {
         stopWaiting()
         emit(1, TerminalSanitizer.clean(text))
     }
 
     /// Writes styled text to stdout: the tool's own colours around sanitised runs.
-    func out(_ text: StyledText) {
+    package func out(_ text: StyledText) {
         stopWaiting()
         emit(1, text.rendered(colour: colour))
     }
 
     /// Writes a line of the tool's own prose to stdout, wrapped between words at a terminal.
-    func line(_ text: String = "") { line(StyledText(text)) }
+    package func line(_ text: String = "") { line(StyledText(text)) }
 
     /// Writes a styled line to stdout, wrapped between words at a terminal.
-    func line(_ text: StyledText) { out(wrappedMessage(text + "\n", fd: 1)) }
+    package func line(_ text: StyledText) { out(wrappedMessage(text + "\n", fd: 1)) }
 
     /// Writes bytes to stdout unchanged: only for data formats (JSON, HTML) going to a file or a program.
-    func raw(_ data: Data) {
+    package func raw(_ data: Data) {
         stopWaiting()
         emit(1, String(decoding: data, as: UTF8.self))
     }
 
     /// Prints an exported document: byte-exact when a program reads a page or data, sanitised on a terminal.
-    func document(_ data: Data, format: ExportFormat) {
+    package func document(_ data: Data, format: ExportFormat) {
         var data = data
         if data.last != UInt8(ascii: "\n") { data.append(UInt8(ascii: "\n")) }
         if !format.isReadable, !stdoutIsTTY { raw(data) } else { out(String(decoding: data, as: UTF8.self)) }
     }
 
     /// Writes one piece of a streamed answer; a CR split from its LF across pieces is still a line end.
-    func stream(_ piece: String) {
+    package func stream(_ piece: String) {
         stopWaiting()
         emit(1, lock.withLock { streamSanitizer.feed(piece) })
     }
 
     /// Ends a streamed answer, printing whatever the sanitiser held back.
-    func endStream() {
+    package func endStream() {
         let rest = lock.withLock { streamSanitizer.finish() }
         if !rest.isEmpty { emit(1, rest) }
     }
 
     /// Writes one line to stderr.
-    func note(_ text: String) {
+    package func note(_ text: String) {
         stopWaiting()
         emit(2, wrappedMessage(StyledText(text), fd: 2).rendered(colour: false) + "\n")
     }
 
     /// Writes one styled line to stderr.
-    func note(_ text: StyledText) {
+    package func note(_ text: StyledText) {
         stopWaiting()
         emit(2, wrappedMessage(text, fd: 2).rendered(colour: colour && stderrIsTTY) + "\n")
     }
 
     /// A message in dim text on a colour terminal (used for footers and hints).
-    func dim(_ text: String) -> StyledText { StyledText(text, style: .dim) }
+    package func dim(_ text: String) -> StyledText { StyledText(text, style: .dim) }
 
     /// An error sentence, red on a colour terminal.
-    func error(_ text: String) {
+    package func error(_ text: String) {
         stopWaiting()
         emit(2, wrappedMessage(StyledText(text, style: .red), fd: 2).rendered(colour: stderrIsTTY && colour) + "\n")
     }
 
     /// Asks the terminal to put `text` on the clipboard (OSC 52): only `/copy` calls this, with the plan.
-    func copyToClipboard(_ text: String) {
+    package func copyToClipboard(_ text: String) {
         emit(1, "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}")
     }
 
     /// Whether writing to stdout failed (a full disk, a closed pipe); the run must then exit non-zero.
-    var outputFailed: Bool { lock.withLock { stdoutFailure != nil } }
+    package var outputFailed: Bool { lock.withLock { stdoutFailure != nil } }
 
     /// Writes to stdout or stderr; the first failure on stdout is reported once on stderr and
     /// later writes to it are skipped, so `generate > /dev/full` ends with a sentence, not silence.
@@ -140,7 +140,7 @@ final class Console: @unchecked Sendable {
     }
 
     /// Shows a waiting indicator on stderr until the first text or message (TTY only).
-    func startWaiting(_ label: String) {
+    package func startWaiting(_ label: String) {
         guard stderrIsTTY else { return }
         lock.lock()
         defer { lock.unlock() }
@@ -161,7 +161,7 @@ final class Console: @unchecked Sendable {
     }
 
     /// Removes the waiting indicator, if one is showing.
-    func stopWaiting() {
+    package func stopWaiting() {
         lock.lock()
         let timer = spinner
         spinner = nil
@@ -175,7 +175,7 @@ final class Console: @unchecked Sendable {
 
     /// Writes all of `text` to `fd`, or returns the `errno` that stopped it.
     @discardableResult
-    static func write(_ fd: Int32, _ text: String) -> Int32? {
+    package static func write(_ fd: Int32, _ text: String) -> Int32? {
         var text = text
         return text.withUTF8 { buffer -> Int32? in
             guard let base = buffer.baseAddress else { return nil }

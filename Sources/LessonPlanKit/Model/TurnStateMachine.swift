@@ -188,3 +188,8 @@ public struct TurnStateMachine: Sendable {
         return .finish(status)
     }
 }
+
+/// How a turn ended.
+public enum TurnStatus: String, Codable, Sendable {
+    case completed, incomplete, failed, cancelled
+}

@@ -12,13 +12,13 @@ import Synchronization
 /// SIGINT is ignored and watched through a dispatch source instead; at the libedit prompt the
 /// terminal's `isig` is off, so Ctrl-C there reaches the line editor as a key, not a signal.
 /// Unchecked: `source` is set once in `init` and never mutated; `current` is behind a mutex.
-final class Interrupts: @unchecked Sendable {
+package final class Interrupts: @unchecked Sendable {
     private let cancelCurrent = Mutex<(@Sendable () -> Void)?>(nil)
     private let source: any DispatchSourceSignal
     private let whenIdle: @Sendable () -> Void
 
     /// - Parameter whenIdle: what SIGINT does when no turn is running (piped input, say).
-    init(whenIdle: @escaping @Sendable () -> Void) {
+    package init(whenIdle: @escaping @Sendable () -> Void) {
         self.whenIdle = whenIdle
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
@@ -27,7 +27,7 @@ final class Interrupts: @unchecked Sendable {
     }
 
     /// Runs one operation (a turn, a re-run) so that Ctrl-C cancels it.
-    func run<Result: Sendable>(_ operation: @escaping @Sendable () async -> Result) async -> Result {
+    package func run<Result: Sendable>(_ operation: @escaping @Sendable () async -> Result) async -> Result {
         let task = Task { await operation() }
         cancelCurrent.withLock { $0 = { task.cancel() } }
         let result = await task.value
@@ -37,7 +37,7 @@ final class Interrupts: @unchecked Sendable {
 
     /// Runs blocking work (the teacher's editor) during which Ctrl-C belongs to another program:
     /// SIGINT and SIGQUIT neither cancel nor quit, as a shell ignores them while a job runs.
-    func ignoring<Result>(_ operation: () throws(UsageError) -> Result) throws(UsageError) -> Result {
+    package func ignoring<Result>(_ operation: () throws(UsageError) -> Result) throws(UsageError) -> Result {
         cancelCurrent.withLock { $0 = {} }
         let quit = signal(SIGQUIT, SIG_IGN)
         defer {

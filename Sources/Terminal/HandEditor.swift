@@ -2,14 +2,14 @@ import Foundation
 import LessonPlanKit
 
 /// Opens text in `$VISUAL` / `$EDITOR` (else `vi`) for `/edit`, which decides what the result means.
-struct HandEditor {
-    let environment: [String: String]
+package struct HandEditor {
+    package let environment: [String: String]
     /// Ctrl-C in the editor reaches this process too (same process group): it must not end the session.
-    let interrupts: Interrupts
+    package let interrupts: Interrupts
 
     /// The text as the teacher saved it.
     /// - Throws: ``UsageError`` when the editor is missing, cannot start or fails, or the file is gone.
-    func edit(_ text: String, fileName: String) throws(UsageError) -> String {
+    package func edit(_ text: String, fileName: String) throws(UsageError) -> String {
         let editor = try Editor.resolve(environment)
         let folder = FileManager.default.temporaryDirectory.appending(path: "lessonplan-edit-\(UUID().uuidString)")
         let file = folder.appending(path: fileName)
@@ -34,13 +34,13 @@ struct HandEditor {
 }
 
 /// The teacher's editor, found before it is started so a typo gets a sentence, not a shell error.
-struct Editor {
+package struct Editor {
     /// What VISUAL or EDITOR said (it may carry arguments, e.g. "code --wait").
-    let command: String
+    package let command: String
 
     /// `$VISUAL`, else `$EDITOR`, else `vi`, checked to exist on the PATH.
     /// - Throws: ``UsageError`` naming the editor and how to set another.
-    static func resolve(_ environment: [String: String]) throws(UsageError) -> Editor {
+    package static func resolve(_ environment: [String: String]) throws(UsageError) -> Editor {
         let named = [("VISUAL", environment["VISUAL"]), ("EDITOR", environment["EDITOR"])]
             .first { !($0.1 ?? "").trimmingCharacters(in: .whitespaces).isEmpty }
         let command = named?.1 ?? "vi"
@@ -60,7 +60,7 @@ struct Editor {
 
     /// Runs the editor on `path` in this process group, so it owns the terminal as git's editor does,
     /// with the signals this process ignores back at their defaults; returns its exit status.
-    func run(on path: String, environment: [String: String]) throws(UsageError) -> Int32 {
+    package func run(on path: String, environment: [String: String]) throws(UsageError) -> Int32 {
         // Through the shell, so the command may carry arguments ("nano -w").
         let arguments = ["/bin/sh", "-c", "\(command) \"$1\"", "lessonplan-edit", path]
         let argv = arguments.map { strdup($0) } + [nil]

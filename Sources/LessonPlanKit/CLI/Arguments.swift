@@ -1,33 +1,41 @@
 import Foundation
-import LessonPlanKit
 
 /// One command-line flag, described once for parsing and for `--help`.
-struct FlagSpec {
-    let name: String
-    let value: String?
-    let help: String
-    var repeatable = false
+package struct FlagSpec {
+    package let name: String
+    package let value: String?
+    package let help: String
+    package var repeatable = false
+
+    package init(name: String, value: String?, help: String, repeatable: Bool = false) {
+        self.name = name
+        self.value = value
+        self.help = help
+        self.repeatable = repeatable
+    }
 }
 
 /// A command line that cannot be used, with what to type instead.
-struct UsageError: Error, LocalizedError {
-    let message: String
-    var errorDescription: String? { message }
+package struct UsageError: Error, LocalizedError {
+    package let message: String
+    package var errorDescription: String? { message }
+
+    package init(message: String) { self.message = message }
 }
 
 /// Flags and positional arguments of one invocation.
-struct ParsedArguments {
-    var values: [String: [String]] = [:]
-    var switches: Set<String> = []
-    var positionals: [String] = []
+package struct ParsedArguments {
+    package var values: [String: [String]] = [:]
+    package var switches: Set<String> = []
+    package var positionals: [String] = []
 
-    func value(_ name: String) -> String? { values[name]?.last }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-    func has(_ name: String) -> Bool { switches.contains(name) }
+    package func value(_ name: String) -> String? { values[name]?.last }
+    package func all(_ name: String) -> [String] { values[name] ?? [] }
+    package func has(_ name: String) -> Bool { switches.contains(name) }
 
     /// Parses `--flag value`, `--flag=value` and bare switches against `specs`.
     /// - Throws: ``UsageError`` for an unknown flag or a missing value.
-    static func parse(_ arguments: [String], specs: [FlagSpec], command: String) throws(UsageError) -> ParsedArguments {
+    package static func parse(_ arguments: [String], specs: [FlagSpec], command: String) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         while index < arguments.count {
@@ -48,7 +56,11 @@ struct ParsedArguments {
                 name = String(name[..<equals])
             }
             guard let spec = specs.first(where: { $0.name == name }) else {
-                throw UsageError(message: "\(command): unknown flag --\(name); run `lessonplan help \(command)` for the flags it takes.")
+                let near = specs.map(\.name).filter { !$0.isEmpty }
+                    .map { ($0, CommandTable.editDistance(name.lowercased(), $0)) }
+                    .filter { $0.1 <= min(2, max(1, name.count / 3)) }.min { $0.1 < $1.1 }?.0
+                let hint = near.map { "did you mean --\($0)? " } ?? ""
+                throw UsageError(message: "\(command): unknown flag --\(name); \(hint)run `lessonplan help \(command)` for the flags it takes.")
             }
             guard spec.value != nil else {
                 parsed.switches.insert(name)
@@ -70,8 +82,8 @@ struct ParsedArguments {
 }
 
 /// The flags shared by every command that talks to a model, and the lesson inputs.
-enum Flags {
-    static let lesson: [FlagSpec] = [
+package enum Flags {
+    package static let lesson: [FlagSpec] = [
         FlagSpec(name: "grade", value: "BAND", help: "grade band: K–2, 3–5, 6–8 or 9–12 (3-5, 3 to 5, 4 and K work too)"),
         FlagSpec(name: "topic", value: "TEXT", help: "what the lesson is about (1–200 characters)"),
         FlagSpec(name: "minutes", value: "N", help: "lesson length, 10 to 180 minutes"),
@@ -80,7 +92,7 @@ enum Flags {
         FlagSpec(name: "name", value: "NAME", help: "name the session, to resume it by name later"),
     ]
 
-    static let connection: [FlagSpec] = [
+    package static let connection: [FlagSpec] = [
         FlagSpec(name: "model", value: "MODEL", help: "model to use (env LESSONPLAN_MODEL, default \(ModelSettings.defaultModel))"),
         FlagSpec(
             name: "max-output-tokens", value: "N",
@@ -103,28 +115,28 @@ enum Flags {
     ]
 
     /// How a new session's plans are structured.
-    static let framework: [FlagSpec] = [
+    package static let framework: [FlagSpec] = [
         FlagSpec(
             name: "framework", value: "NAME",
             help: "lesson structure: default, or a folder of prompts/frameworks/ (5e, hunter, ubd, gradual-release)"),
     ]
 
     /// The automatic turns after a request.
-    static let followUps: [FlagSpec] = [
+    package static let followUps: [FlagSpec] = [
         FlagSpec(name: "no-repair", value: nil, help: "do not repair a plan that fails the plan check automatically"),
     ]
 
     /// The follow-up switches as the library wants them.
-    static func followUps(from parsed: ParsedArguments) -> FollowUpOptions {
+    package static func followUps(from parsed: ParsedArguments) -> FollowUpOptions {
         FollowUpOptions(repair: !parsed.has("no-repair"))
     }
 
-    static let common: [FlagSpec] = [
+    package static let common: [FlagSpec] = [
         FlagSpec(name: "help", value: nil, help: "show help"),
     ]
 
     /// The connection flags as the library wants them.
-    static func connection(from parsed: ParsedArguments) -> ConnectionFlags {
+    package static func connection(from parsed: ParsedArguments) -> ConnectionFlags {
         var flags = ConnectionFlags()
         flags.model = parsed.value("model")
         flags.maxOutputTokens = parsed.value("max-output-tokens")
@@ -141,7 +153,7 @@ enum Flags {
     }
 
     /// Help lines for a list of flags, aligned.
-    static func describe(_ specs: [FlagSpec]) -> String {
+    package static func describe(_ specs: [FlagSpec]) -> String {
         let labels = specs.map { spec in "  --\(spec.name)" + (spec.value.map { " \($0)" } ?? "") }
         let width = min(34, (labels.map(\.count).max() ?? 0) + 2)
         return zip(labels, specs).map { label, spec in
