@@ -24,10 +24,7 @@ struct Exporter {
             console.error(error.message)
             return false
         }
-        if materials, let stale = SessionReview.staleHandouts(state) {
-            console.note(
-                "These handouts were made from v\(stale.madeFrom), but the plan is now v\(stale.current); the page says so. Type /materials to make new ones.")
-        }
+        for note in SessionReview.exportNotes(state, materials: materials) { console.note(note) }
         let what = materials ? "the handouts" : "v\(state.currentVersion ?? 0)"
         guard let path else {
             console.document(data, format: format)

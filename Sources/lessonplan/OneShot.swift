@@ -52,11 +52,11 @@ struct OneShot {
                 return 1
             }
         }
-        // The result of the last step that made one: an export without a file, the handouts, else the plan.
+        // The result of the last step that made one: an export without a file, handouts, a quiz or rubric, else the plan.
         switch host.product {
         case .document(let data, let format):
             console.document(data, format: format)
-        case .handouts(let text):
+        case .text(let text):
             console.out(text.hasSuffix("\n") ? text : text + "\n")
         case .plan, nil:
             if let plan = await engine.state.current?.text { console.out(plan.hasSuffix("\n") ? plan : plan + "\n") }

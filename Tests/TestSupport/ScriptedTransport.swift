@@ -28,10 +28,14 @@ public final class ScriptedTransport: HTTPTransport {
         self.init { _, _ in .chunks(chunks, contentType: contentType) }
     }
 
-    /// A model that always writes a plan passing the check for the lesson length the prompt asks for.
+    /// A model that always writes a plan passing the check for the lesson length the prompt asks for, and a
+    /// quiz or rubric passing theirs when the prompt asks for one.
     public static func passingPlans() -> ScriptedTransport {
         ScriptedTransport { request, number in
-            .text(PlanFixtures.passing(minutes: PlanFixtures.requestedMinutes(in: request.body) ?? 45, number: number))
+            if let assessment = AssessmentFixtures.answer(toPrompt: AssessmentFixtures.input(of: request.body)) {
+                return .text(assessment)
+            }
+            return .text(PlanFixtures.passing(minutes: PlanFixtures.requestedMinutes(in: request.body) ?? 45, number: number))
         }
     }
 

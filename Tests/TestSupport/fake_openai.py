@@ -21,7 +21,8 @@ When the queue is empty the default step ``{"kind": "plan"}`` applies. Step kind
   request, with student-facing text worded for the requested grade band (see ``plan_text``); a
   prompt whose "Output format" lists other headings (another framework) gets a plan under those
   (see ``framework_plan_text``); a /standards prompt gets its standards quoted under the first
-  section, and a /materials prompt gets student handouts (``handouts_text``). Options:
+  section, a /materials prompt gets student handouts (``handouts_text``), and a /quiz or /rubric
+  prompt (or its repair) a quiz or rubric that passes its check (``quiz_text``, ``rubric_text``). Options:
   ``delay_ms`` (pause before each delta).
 * ``text``: streams exactly ``text``.
 * ``slow``: ``plan`` with ``delay_ms`` (default 200) between deltas, for Ctrl-C tests.
@@ -352,6 +353,41 @@ def handouts_text(number: int, grade: str, topic: str) -> str:
     lines += ["", "Exit ticket"]
     lines += [f"{n}. {p}" for n, p in enumerate(words["exit"], start=1)]
     lines += ["", f"Handout #{number} — grade band {grade}."]
+    return "\n".join(lines)
+
+
+def quiz_text(prompt: str, topic: str) -> str | None:
+    """What a /quiz prompt (or its repair) gets: a quiz of the asked kind and size that passes the check."""
+    if "quiz of exactly" not in prompt and "quiz you wrote" not in prompt:
+        return None
+    kind = "starter" if "starter quiz" in prompt else "exit"
+    match = re.search(r"exactly (\d+) (?:multiple-choice )?items", prompt)
+    items = int(match.group(1)) if match else 5
+    lines = [f"Quiz: {kind}", "Misconceptions:", f"- {topic} happens only once a year.", ""]
+    for n in range(1, items + 1):
+        key = "ABC"[n % 3]
+        lines.append(f"{n}. Question {n} on {topic}: which idea is right?")
+        lines += [f"{letter}) " + (f"The right idea {n}" if letter == key else f"Wrong idea {letter}{n}") for letter in "ABC"]
+        lines.append(f"Answer: {key}")
+        lines += [f"Misconception {letter}: a student who picks {letter} mixes up idea {n}." for letter in "ABC" if letter != key]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def rubric_text(prompt: str, topic: str) -> str | None:
+    """What a /rubric prompt (or its repair) gets: a rubric with the asked levels and a student version."""
+    if "Write a rubric" not in prompt and "rubric you wrote" not in prompt:
+        return None
+    match = re.search(r"\| Criterion \| (.*) \|", prompt)
+    header = match.group(1) if match else "Beginning (1) | Developing (2) | Proficient (3) | Exemplary (4)"
+    levels = [level.strip() for level in header.split("|")]
+    rule = " | ".join(["---"] * (len(levels) + 1))
+    lines = [f"Rubric: {topic} poster", f"| Criterion | {header} |", f"| {rule} |"]
+    for criterion in ("Explains the idea", "Uses vocabulary", "Gives an example"):
+        lines.append(f"| {criterion} | " + " | ".join(f"{criterion} at {level}" for level in levels) + " |")
+    lines += ["", "Student version:", f"| I can … | {header} |", f"| {rule} |"]
+    for criterion in ("I can explain", "I can use the words", "I can give an example"):
+        lines.append(f"| {criterion} | " + " | ".join(f"{criterion}: {level}" for level in levels) + " |")
     return "\n".join(lines)
 
 
@@ -978,8 +1014,11 @@ class Handler(BaseHTTPRequestHandler):
 
         prompt = request_text(body)
         grade, minutes = find_grade_band(prompt), find_minutes(prompt)
+        assessment = quiz_text(prompt, find_topic(prompt)) or rubric_text(prompt, find_topic(prompt))
         if "Turn it into student handouts" in prompt:
             plan = handouts_text(number, grade, find_topic(prompt))
+        elif assessment is not None:
+            plan = assessment
         else:
             plan = plan_text(number, grade, minutes, find_topic(prompt), find_headings(prompt),
                              find_standards(prompt))

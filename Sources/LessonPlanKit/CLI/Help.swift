@@ -51,7 +51,7 @@ package enum Help {
 
                 Writes a plan, applies each --then command in order (e.g. --then "/shorten 30" --then "/regrade 3–5"), prints the final plan on stdout and progress on stderr, and saves the session. Exits 0 on success, 1 when a turn fails, 2 for bad usage. Defaults: grade 6–8, 45 minutes; the topic is required.
 
-                Each plan's check goes to stderr; a plan that fails it is repaired once unless --no-repair. With --then /materials last, the handouts are printed instead of the plan.
+                Each plan's check goes to stderr; a plan that fails it is repaired once unless --no-repair. With --then /materials last, the handouts are printed instead of the plan; with /quiz last, the quiz with its key; with /rubric last, the rubric as a table.
 
                 \(Flags.describe(Flags.lesson + Flags.framework + Flags.followUps + [FlagSpec(name: "then", value: "COMMAND", help: "a slash command or a change in words, applied after the first plan (repeatable)")] + Flags.connection))
 
@@ -100,7 +100,7 @@ package enum Help {
                   odt   the same as OpenDocument text (LibreOffice, Google Docs)
                   pptx  slides: one per section, the teacher's lines in the speaker notes
 
-                Sections and pacing are read with the plan's own framework. A version that fails the plan check is exported with a banner naming its problems. --materials exports the latest student handouts (/materials) instead of the plan, marked when they were made from an older plan version. --show-model names the model in the teacher's header. Without -o the export goes to stdout; docx, odt and pptx need -o FILE and Debian's pandoc (sudo apt-get install pandoc). An existing FILE is only replaced with --force. In a session, /export [materials] md|html|json|docx|odt|pptx [FILE] [--force] does the same.
+                Sections and pacing are read with the plan's own framework. A version that fails the plan check is exported with a banner naming its problems. --materials exports the latest student handouts (/materials) instead of the plan, marked when they were made from an older plan version. The quiz and rubric made from the exported plan version (/quiz, /rubric) go in too: the key on a page of its own for the teacher, none on handouts, which get the students' rubric. --show-model names the model in the teacher's header. Without -o the export goes to stdout; docx, odt and pptx need -o FILE and Debian's pandoc (sudo apt-get install pandoc). An existing FILE is only replaced with --force. In a session, /export [materials] md|html|json|docx|odt|pptx [FILE] [--force] does the same.
 
                 """
         case "doctor":

@@ -131,8 +131,8 @@ public enum CommandPlace: String, Sendable {
 public enum CommandProduct: Sendable, Equatable {
     /// The current plan changed (or was shown).
     case plan
-    /// Student handouts.
-    case handouts(String)
+    /// Text made beside the plan, for a program to keep: student handouts, a quiz with its key, a rubric.
+    case text(String)
     /// An export the teacher asked for without a file name: text for a terminal, bytes for a program.
     case document(Data, ExportFormat)
 }
@@ -228,7 +228,35 @@ public struct CommandRun: Sendable {
         }
         var outcome = CommandOutcome(turns: result.outcomes)
         if result.first.status != .completed { outcome.status = .failed }
-        if result.first.status == .completed { host.deliver(refinement.kind == .materials ? .handouts(result.first.text) : .plan) }
+        if result.first.status == .completed { host.deliver(refinement.kind == .materials ? .text(result.first.text) : .plan) }
+        return (outcome, result)
+    }
+
+    /// Sends a `/quiz` or `/rubric` request and, when it fails its check, the one repair (unless repair is off).
+    /// - Parameter shows: turns the text of a completed turn into what the teacher sees before its footer; nil
+    ///   streams the answer as it comes.
+    func assessment(
+        _ request: AssessmentRequest, waiting: String, shows: (@Sendable (String) -> StyledText)? = nil
+    ) async -> (outcome: CommandOutcome, result: RequestResult) {
+        let engine = engine
+        let host = host
+        let line = line
+        let repair = settings.followUps.repair
+        let result = await host.cancellable {
+            await engine.assess(command: line, request, repair: repair) { update in
+                switch update {
+                case .turn(.text) where shows != nil:
+                    return
+                case .ended(let outcome) where outcome.status == .completed:
+                    if let shows { host.show(shows(outcome.text)) }
+                default:
+                    break
+                }
+                host.progress(update, waiting: waiting)
+            }
+        }
+        var outcome = CommandOutcome(turns: result.outcomes)
+        if result.first.status != .completed { outcome.status = .failed }
         return (outcome, result)
     }
 

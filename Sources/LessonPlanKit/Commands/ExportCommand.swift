@@ -57,11 +57,7 @@ public struct ExportCommand: Command, Equatable {
             run.host.error(error.message)
             return .failed
         }
-        if materials, let stale = SessionReview.staleHandouts(state) {
-            run.host.note(
-                StyledText(
-                    "These handouts were made from v\(stale.madeFrom), but the plan is now v\(stale.current); the page says so. Type /materials to make new ones."))
-        }
+        for note in SessionReview.exportNotes(state, materials: materials) { run.host.note(StyledText(note)) }
         let what = materials ? "the handouts" : "v\(state.currentVersion ?? 0)"
         guard let target = path ?? defaultFile(state) else {
             run.host.deliver(.document(data, format))

@@ -1,38 +1,109 @@
 import Foundation
 
-/// `/show [N]`: print the current plan or version N.
+/// `/show [N|quiz|rubric]`: print the current plan, version N, or the latest quiz (with its key) or rubric.
 public struct ShowCommand: Command, Equatable {
     public static let name = "show"
-    public static let usage = "/show [N]"
-    public static let summary = "print the current plan, or version N"
+    public static let usage = "/show [N|quiz|rubric]"
+    public static let summary = "print the current plan, version N, or the latest quiz (with its key) or rubric"
+    public static let argumentCompletions = ["quiz", "rubric"]
 
-    /// The version to print; nil for the current one.
-    public let version: Int?
+    /// What is printed.
+    public enum Subject: Equatable, Sendable {
+        /// A plan version; nil for the current one.
+        case plan(Int?)
+        case quiz
+        case rubric
+    }
 
-    public init(version: Int?) { self.version = version }
+    public let subject: Subject
+
+    /// The version to print; nil for the current one (or for a quiz or rubric).
+    public var version: Int? { if case .plan(let number) = subject { number } else { nil } }
+
+    public init(version: Int?) { subject = .plan(version) }
+
+    public init(_ subject: Subject) { self.subject = subject }
 
     public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard !arguments.isEmpty else { return Self(version: nil) }
-        return Self(version: try parseVersion(arguments, context: context))
+        switch arguments.lowercased() {
+        case "quiz": return Self(.quiz)
+        case "rubric": return Self(.rubric)
+        default: return Self(version: try parseVersion(arguments, context: context))
+        }
     }
 
     /// A version number that exists, written `3` or `v3`.
     static func parseVersion(_ text: String, context: CommandContext) throws(CommandError) -> Int {
         let digits = text.lowercased().hasPrefix("v") ? String(text.dropFirst()) : text
         guard let number = Int(digits), (1...max(1, context.versionCount)).contains(number) else {
-            throw CommandError("“\(text)” is not a version; give a number from 1 to \(context.versionCount) (see /history).")
+            throw CommandError("“\(text)” is not a version; give a number from 1 to \(context.versionCount) (see /history), or quiz or rubric.")
         }
         return number
     }
 
     public func run(_ run: CommandRun) async -> CommandOutcome {
         let state = await run.engine.state
+        switch subject {
+        case .quiz:
+            guard let quiz = state.quizzes.last else {
+                run.host.error("There is no quiz yet; type /quiz to make one from the plan.")
+                return .failed
+            }
+            run.host.show(Self.render(quiz, current: state.currentVersion))
+            return .done
+        case .rubric:
+            guard let rubric = state.rubrics.last else {
+                run.host.error("There is no rubric yet; type /rubric to make one from the plan.")
+                return .failed
+            }
+            run.host.show(Self.render(rubric, current: state.currentVersion, width: run.host.columns))
+            return .done
+        case .plan:
+            break
+        }
         guard let shown = version.flatMap(state.version) ?? state.current else {
             run.host.error("There is no plan yet; type /generate to write one.")
             return .failed
         }
         run.host.show(Self.render(shown))
         return .done
+    }
+
+    /// A quiz with its key (the teacher's view) under a one-line label, its check's problems, and a warning when
+    /// the plan has moved on from the version it was made from.
+    public static func render(_ quiz: QuizVersion, current: Int?) -> StyledText {
+        let from = quiz.planVersion.map { " · from v\($0)" } ?? ""
+        let label = "── quiz \(quiz.number) · \(quiz.quiz.kind.rawValue) · \(counted(quiz.quiz.items.count, "item"))\(from)"
+        let body = quiz.quiz.items.isEmpty ? quiz.text : AssessmentText.quiz(quiz.quiz, withKey: true)
+        return labelled(label, body, problems: quiz.problems, noun: "quiz", planVersion: quiz.planVersion, current: current)
+    }
+
+    /// A rubric as a table `width` columns wide (and the students' version under it) under a one-line label, its
+    /// check's problems, and a warning when the plan has moved on from the version it was made from.
+    public static func render(_ rubric: RubricVersion, current: Int?, width: Int) -> StyledText {
+        let from = rubric.planVersion.map { " · from v\($0)" } ?? ""
+        let task = rubric.rubric.task.isEmpty ? "" : " · \(rubric.rubric.task)"
+        let label = "── rubric \(rubric.number)\(task) · \(counted(rubric.rubric.levels.count, "level"))\(from)"
+        var body = RubricCommand.table(rubric.rubric, text: rubric.text, width: width)
+        if !rubric.rubric.studentCriteria.isEmpty {
+            body += "\nFor students:\n" + AssessmentText.rubricTable(rubric.rubric.forStudents, width: width)
+        }
+        return labelled(label, body, problems: rubric.problems, noun: "rubric", planVersion: rubric.planVersion, current: current)
+    }
+
+    /// A label, the body, the check's problems, and the stale warning, as one block without a final newline.
+    private static func labelled(
+        _ label: String, _ body: String, problems: [String], noun: String, planVersion: Int?, current: Int?
+    ) -> StyledText {
+        var text = StyledText(label + "\n", style: .dim)
+        var lines = [body.hasSuffix("\n") ? String(body.dropLast()) : body]
+        lines += problems.map { "✗ \($0)" }
+        if let made = planVersion, let current, made != current {
+            lines.append("This \(noun) was made from v\(made), but the plan is now v\(current); type /\(noun) to make one from v\(current).")
+        }
+        text.append(lines.joined(separator: "\n"))
+        return text
     }
 
     /// One version under a one-line label.

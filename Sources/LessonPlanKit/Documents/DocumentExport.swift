@@ -286,18 +286,18 @@ extension PlanExport {
 }
 
 extension DocumentExport {
-    /// A session's current plan (or, with `materials`, its latest handouts) as a document in `format`.
+    /// A session's current plan (or, with `materials`, its latest handouts) as a document in `format`, with the
+    /// quiz and rubric made from that plan version (without the key for students, the key on its own page for
+    /// the teacher; handouts and slides carry the students' rubric).
     ///
     /// - Parameters:
-    ///   - quiz: A quiz made from the plan, put in (without its key for students, the key on its own page for the teacher).
-    ///   - rubric: A rubric made from the plan; handouts and slides carry its students' version.
     ///   - prompts: Where the reference document for `format` comes from.
     /// - Throws: ``CommandError`` when there is no plan (or no handouts) yet, ``DocumentError`` when pandoc fails.
     public static func render(
-        _ state: SessionState, format: DocumentFormat, framework: Framework, materials: Bool = false, quiz: Quiz? = nil,
-        rubric: Rubric? = nil, showModel: Bool = false, prompts: PromptLibrary, pandoc: Pandoc?
+        _ state: SessionState, format: DocumentFormat, framework: Framework, materials: Bool = false,
+        showModel: Bool = false, prompts: PromptLibrary, pandoc: Pandoc?
     ) throws -> Data {
-        var (document, plan): (ExportDocument, PlanDocument)
+        let (document, plan): (ExportDocument, PlanDocument)
         if materials {
             (document, plan) = try SessionReview.materialsDocument(state, framework: framework)
         } else {
@@ -306,8 +306,6 @@ extension DocumentExport {
             }
             (document, plan) = read
         }
-        document.quiz = quiz
-        document.rubric = rubric
         return try render(
             document, plan: plan, format: format, pandoc: pandoc, reference: prompts.referenceDocument(for: format.rawValue))
     }

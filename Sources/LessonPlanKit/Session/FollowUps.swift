@@ -6,6 +6,8 @@ public enum FollowUp: Sendable, Equatable {
     case repair(draft: Int, problems: [String])
     /// After `/regrade`, the draft's student-facing text missed the band's reading level.
     case readingLevel(draft: Int, measure: ReadingMeasure)
+    /// A quiz or rubric failed its check; the problems go to the model.
+    case assessmentRepair(kind: TurnKind, number: Int, problems: [String])
 }
 
 /// What the front end hears while a request and its automatic follow-ups run.
@@ -52,11 +54,13 @@ public enum KeepRule: Sendable, Equatable {
     case checksBetter(than: PlanCheckReport)
     /// Only a plan whose reading level is closer to the band's range and that checks no worse (a retry after /regrade).
     case closerReadingLevel(than: ReadingMeasure, check: PlanCheckReport)
+    /// Only a quiz or rubric with fewer problems than its draft's count (a repair of one).
+    case fewerProblems(than: Int)
 
     /// One sentence on the decision about the plan that would replace version `draft`.
     public func note(kept: Bool, draft: Int, level: ReadingMeasure?) -> String? {
         switch self {
-        case .always:
+        case .always, .fewerProblems:
             return nil
         case .checksBetter:
             return kept
@@ -80,6 +84,16 @@ public enum KeepRule: Sendable, Equatable {
         case .closerReadingLevel(let draftLevel, let draftCheck):
             guard let level, level.grade != nil else { return false }
             return level.distance < draftLevel.distance && !draftCheck.isBetter(than: check)
+        case .fewerProblems:
+            return false
+        }
+    }
+
+    /// Whether a quiz or rubric with this many problems is kept.
+    public func keeps(problems: Int) -> Bool {
+        switch self {
+        case .fewerProblems(let draft): problems < draft
+        default: true
         }
     }
 }

@@ -10,6 +10,12 @@ public enum Footer {
         case .completed:
             if let materials = outcome.materials {
                 parts.append("handouts \(materials)")
+            } else if let quiz = outcome.quiz {
+                parts.append("quiz \(quiz)")
+            } else if let rubric = outcome.rubric {
+                parts.append("rubric \(rubric)")
+            } else if outcome.kind == .quiz || outcome.kind == .rubric {
+                parts.append("not kept")
             } else if let version = outcome.version {
                 parts.append("v\(version)")
             } else {
@@ -28,6 +34,10 @@ public enum Footer {
         if let check = outcome.check, outcome.kept != false {
             parts.append(check.passed ? "✓ plan check" : "✗ plan check: \(check.problems.count == 1 ? "1 problem" : "\(check.problems.count) problems")")
         }
+        if outcome.status == .completed, outcome.kind == .quiz || outcome.kind == .rubric, outcome.kept != false {
+            let problems = outcome.assessmentProblems
+            parts.append(problems.isEmpty ? "✓ \(outcome.kind.rawValue) check" : "✗ \(outcome.kind.rawValue) check: \(counted(problems.count, "problem"))")
+        }
         return "── " + parts.joined(separator: " · ")
     }
 
@@ -35,7 +45,7 @@ public enum Footer {
     public static func lines(for outcome: TurnOutcome) -> [String] {
         var lines = [text(for: outcome)]
         if outcome.kept != false {
-            lines += outcome.problems.map { "   ✗ \($0)" }
+            lines += (outcome.problems + outcome.assessmentProblems).map { "   ✗ \($0)" }
         }
         if let note = outcome.keepNote { lines.append("   \(note)") }
         return lines
@@ -47,6 +57,8 @@ public enum Footer {
         case .repair(let draft, let problems):
             let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
             return "── repairing v\(draft) once: asking for the same plan without its \(count)…"
+        case .assessmentRepair(let kind, let number, let problems):
+            return "── repairing \(kind.rawValue) \(number) once: asking for the same \(kind.rawValue) without its \(counted(problems.count, "problem"))…"
         case .readingLevel(let draft, let measure):
             return "── v\(draft) reads at grade \(measure.gradeText); grades \(measure.band.rawValue) expect \(measure.expectedText). Asking once more…"
         }

@@ -32,6 +32,14 @@ public struct TurnOutcome: Sendable, Equatable {
     public var kept: Bool?
     /// The number of the handouts a `/materials` turn made.
     public var materials: Int?
+    /// The number of the quiz a `/quiz` turn (or its kept repair) made.
+    public var quiz: Int?
+    /// The number of the rubric a `/rubric` turn (or its kept repair) made.
+    public var rubric: Int?
+    /// What the turn produced: a plan, handouts, a quiz or a rubric.
+    public var kind: TurnKind = .plan
+    /// For a completed quiz or rubric turn: its check's problems, one sentence each.
+    public var assessmentProblems: [String] = []
     /// The framework the answer was checked against.
     public var framework: String = Framework.defaultName
     /// The check's problems in one sentence each, in the framework's own section names.
@@ -236,6 +244,42 @@ public actor SessionEngine {
         return outcome
     }
 
+    /// `/quiz` or `/rubric`: asks for it from the current plan, checks it, and when it fails and `repair` is on,
+    /// asks once more with the problems listed; the repair is kept only when it has fewer problems.
+    ///
+    /// Both are turns of their own; what they make is kept beside the plan version, numbered on its own.
+    public func assess(
+        command: String, _ assessment: AssessmentRequest, repair: Bool,
+        progress: @escaping @Sendable (RequestProgress) -> Void
+    ) async -> RequestResult {
+        guard let current = state.current else {
+            return RequestResult(outcomes: [failedBeforeSending("There is no plan yet; type /generate to write one.")])
+        }
+        let refinement = Refinement(
+            template: assessment.template, inputs: current.inputs, values: assessment.values, kind: assessment.turnKind)
+        let first = await runTurn(
+            command: command, refinement: refinement, base: current, follows: nil, keep: .always,
+            assessment: assessment, progress: { progress(.turn($0)) })
+        progress(.ended(first))
+        var result = RequestResult(outcomes: [first])
+        guard repair, first.status == .completed, !first.assessmentProblems.isEmpty, !Task.isCancelled,
+            let number = first.quiz ?? first.rubric
+        else { return result }
+        progress(.followUp(.assessmentRepair(kind: assessment.turnKind, number: number, problems: first.assessmentProblems)))
+        var values = assessment.values
+        values["draft"] = first.text
+        values["problems"] = AssessmentPrompts.problemList(first.assessmentProblems)
+        let repairing = Refinement(
+            template: assessment.repairTemplate, inputs: current.inputs, values: values, kind: assessment.turnKind)
+        let repaired = await runTurn(
+            command: "(auto repair)", refinement: repairing, base: current, follows: number,
+            keep: .fewerProblems(than: first.assessmentProblems.count), assessment: assessment,
+            progress: { progress(.turn($0)) })
+        progress(.ended(repaired))
+        result.outcomes.append(repaired)
+        return result
+    }
+
     /// The retry after `/regrade` that names the measured level and the band's range.
     private func levelRefinement(_ current: PlanVersion, measured: ReadingMeasure) -> Refinement {
         Refinement(
@@ -246,7 +290,7 @@ public actor SessionEngine {
     /// One turn: render the prompt, then send, stream, check and record it.
     private func runTurn(
         command: String, refinement: Refinement, base current: PlanVersion?, follows: Int?, keep: KeepRule,
-        progress: @escaping @Sendable (TurnProgress) -> Void
+        assessment: AssessmentRequest? = nil, progress: @escaping @Sendable (TurnProgress) -> Void
     ) async -> TurnOutcome {
         let frameworkName = refinement.framework ?? current?.framework ?? state.currentFramework
         let framework: Framework
@@ -265,7 +309,8 @@ public actor SessionEngine {
         }
         let request = TurnRequest(
             command: command, template: refinement.template, inputs: refinement.inputs, baseVersion: current?.number,
-            instructions: instructions, input: input, framework: framework, follows: follows, kind: refinement.kind)
+            instructions: instructions, input: input, framework: framework, follows: follows, kind: refinement.kind,
+            assessment: assessment)
         return await perform(request, base: current, keep: keep, progress: progress)
     }
 
@@ -286,7 +331,7 @@ public actor SessionEngine {
             command: target.command, template: target.template, inputs: target.inputs,
             baseVersion: target.baseVersion, instructions: target.instructions, input: target.input,
             framework: framework, follows: nil, kind: target.kind ?? .plan, retryOf: target.turn,
-            continues: target.continues, prefix: prefix)
+            continues: target.continues, prefix: prefix, assessment: target.assessment)
         return await perform(request, base: target.baseVersion.flatMap(state.version), keep: .always, progress: progress)
     }
 
@@ -344,7 +389,8 @@ public actor SessionEngine {
             baseVersion: request.baseVersion, model: settings.model, instructions: request.instructions,
             input: request.input, maxOutputTokens: settings.maxOutputTokens, framework: framework.name,
             follows: request.follows, kind: request.kind == .plan ? nil : request.kind, retryOf: request.retryOf,
-            continues: request.continues)
+            continues: request.continues, quizKind: request.quizKind, quizItems: request.quizItems,
+            rubricLevels: request.rubricLevels)
         // A start that cannot be written is kept in memory and the turn goes on: the plan is
         // still shown, and the footer says it is not saved yet.
         var unsaved = append(.turnStarted(record))
@@ -369,6 +415,7 @@ public actor SessionEngine {
         if failure == .noKey { message = SessionAdvice.noKey(in: state) }
         let output = request.prefix + machine.text
         var keepNote: String?
+        var assessmentProblems: [String] = []
         var ended = TurnEnded(
             turn: turn, at: now(), status: status, output: output, usage: machine.usage,
             responseId: machine.responseID, error: message, version: nil, durationMs: Int(seconds * 1000),
@@ -377,6 +424,18 @@ public actor SessionEngine {
             switch request.kind {
             case .materials:
                 ended.materials = state.nextMaterialsNumber
+            case .quiz, .rubric:
+                let noun = request.kind.rawValue
+                assessmentProblems = request.assessment?.problems(in: output) ?? []
+                let kept = keep.keeps(problems: assessmentProblems.count)
+                if keep != .always { ended.kept = kept }
+                if kept, request.kind == .quiz { ended.quiz = state.nextQuizNumber }
+                if kept, request.kind == .rubric { ended.rubric = state.nextRubricNumber }
+                if let draft = request.follows {
+                    keepNote = kept
+                        ? "The repaired \(noun) has fewer problems, so it replaces \(noun) \(draft)."
+                        : "The repaired \(noun) has no fewer problems than \(noun) \(draft), so \(noun) \(draft) stays."
+                }
             case .plan where output.utf8.count > PlanChecker.largestCheckedPlan:
                 // A runaway answer (a model looping to its limit) is no lesson plan: reading it
                 // section by section would take seconds for nothing. It is kept unchecked only
@@ -407,6 +466,10 @@ public actor SessionEngine {
         outcome.readingLevel = ended.readingLevel
         outcome.kept = ended.kept
         outcome.materials = ended.materials
+        outcome.quiz = ended.quiz
+        outcome.rubric = ended.rubric
+        outcome.kind = request.kind
+        outcome.assessmentProblems = ended.kept == false ? [] : assessmentProblems
         outcome.framework = framework.name
         outcome.problems = ended.check?.problems.map(framework.describe) ?? []
         outcome.current = state.currentVersion
@@ -625,6 +688,12 @@ struct TurnRequest: Sendable {
     var continues: Int? = nil
     /// Text already written that this turn's answer continues; the turn's output starts with it.
     var prefix: String = ""
+    /// For a quiz or rubric turn: what was asked for, which its check needs.
+    var assessment: AssessmentRequest? = nil
+
+    var quizKind: Quiz.Kind? { if case .quiz(let kind, _) = assessment { kind } else { nil } }
+    var quizItems: Int? { if case .quiz(_, let items) = assessment { items } else { nil } }
+    var rubricLevels: Int? { if case .rubric(let levels) = assessment { levels } else { nil } }
 }
 
 /// Set by the deadline timer before it cancels the turn, so the cancellation reads as a timeout.

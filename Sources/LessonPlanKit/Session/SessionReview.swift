@@ -59,6 +59,14 @@ public enum SessionReview {
         switch ended.status {
         case .completed where started.kind == .materials:
             facts.append("completed → handouts \(ended.materials.map(String.init) ?? "?")\(base)")
+        case .completed where started.kind == .quiz || started.kind == .rubric:
+            let noun = started.kind?.rawValue ?? ""
+            let made = ended.kept == false ? "not kept" : "\(noun) \((ended.quiz ?? ended.rubric).map(String.init) ?? "?")"
+            let repairing = started.follows.map { ", repairing \(noun) \($0)" } ?? ""
+            facts.append("completed → \(made)\(repairing)\(base)")
+            if let problems = started.assessment?.problems(in: ended.output) {
+                facts.append(problems.isEmpty ? "✓ \(noun) check" : "✗ \(noun) check: \(counted(problems.count, "problem"))")
+            }
         case .completed where ended.kept == false:
             facts.append("completed, not kept\(base)")
         case .completed:
@@ -73,7 +81,10 @@ public enum SessionReview {
         }
         facts.append(String(format: "%.1f s", Double(ended.durationMs) / 1000))
         block.append("   " + facts.joined(separator: " · ") + "\n")
-        if ended.status == .completed {
+        if ended.status == .completed, started.kind == .quiz || started.kind == .rubric {
+            // Not a plan: printed whole, as the model wrote it, rather than as a change to the plan it came from.
+            block.append(StyledText(ended.output.hasSuffix("\n") ? ended.output : ended.output + "\n"))
+        } else if ended.status == .completed {
             block.append(plan(
                 ended.output, base: started.baseVersion.flatMap { state.version($0)?.text }, options: options,
                 plans: &plans))
@@ -157,7 +168,8 @@ public enum SessionReview {
             },
             currentVersion: current.number, pacing: framework.pacing(of: plan),
             framework: framework.name == Framework.defaultName ? "" : framework.title,
-            check: ExportCheck(report, framework: framework), showModel: showModel)
+            check: ExportCheck(report, framework: framework), showModel: showModel,
+            quiz: state.quiz(madeFrom: current.number)?.quiz, rubric: state.rubric(madeFrom: current.number)?.rubric)
         return (document, plan)
     }
 
@@ -170,6 +182,18 @@ public enum SessionReview {
             throw ExportError("There is no plan to export yet; generate one first.")
         }
         return try render(document, plan: plan, format: format)
+    }
+
+    /// What an export should tell the teacher before it is written: handouts made from an older plan, and a
+    /// newer quiz or rubric left out because it was made from another plan version than the exported one.
+    public static func exportNotes(_ state: SessionState, materials: Bool) -> [String] {
+        var notes: [String] = []
+        if materials, let stale = staleHandouts(state) {
+            notes.append(
+                "These handouts were made from v\(stale.madeFrom), but the plan is now v\(stale.current); the page says so. Type /materials to make new ones.")
+        }
+        let exported = materials ? state.materials.last?.planVersion : state.currentVersion
+        return notes + state.assessmentsLeftOut(exporting: exported)
     }
 
     /// Whether the latest handouts were made from an older plan version than the current one.
@@ -206,7 +230,8 @@ public enum SessionReview {
                     number: materials.number, command: "/materials", createdAt: materials.createdAt, text: materials.text)
             ],
             currentVersion: materials.number, kind: .materials, planVersion: materials.planVersion,
-            latestPlanVersion: state.currentVersion)
+            latestPlanVersion: state.currentVersion, quiz: state.quiz(madeFrom: materials.planVersion)?.quiz,
+            rubric: state.rubric(madeFrom: materials.planVersion)?.rubric)
         return (document, PlanDocument(parsing: materials.text, headings: framework?.headings ?? []))
     }
 

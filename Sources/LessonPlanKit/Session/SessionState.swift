@@ -62,6 +62,10 @@ public struct SessionState: Sendable {
     public private(set) var turns: [TurnSummary] = []
     /// Handouts made by `/materials`, oldest first.
     public private(set) var materials: [MaterialsVersion] = []
+    /// Quizzes made by `/quiz` (and kept repairs of them), oldest first.
+    public private(set) var quizzes: [QuizVersion] = []
+    /// Rubrics made by `/rubric` (and kept repairs of them), oldest first.
+    public private(set) var rubrics: [RubricVersion] = []
     /// Turns, undos and hand edits in the order they happened, for `replay`.
     public private(set) var events: [SessionEvent] = []
 
@@ -100,6 +104,12 @@ public struct SessionState: Sendable {
     /// The number the next handouts get.
     public var nextMaterialsNumber: Int { (materials.last?.number ?? 0) + 1 }
 
+    /// The number the next quiz gets.
+    public var nextQuizNumber: Int { (quizzes.last?.number ?? 0) + 1 }
+
+    /// The number the next rubric gets.
+    public var nextRubricNumber: Int { (rubrics.last?.number ?? 0) + 1 }
+
     /// The command shown for a turn whose starting line is damaged.
     public static let lostCommand = "(unknown: its line in the transcript is damaged)"
 
@@ -126,7 +136,8 @@ public struct SessionState: Sendable {
                 let guessed = TurnStarted(
                     turn: ended.turn, at: ended.at, command: Self.lostCommand, template: "", inputs: currentInputs,
                     baseVersion: currentVersion, model: header.model, instructions: "", input: "", maxOutputTokens: 0,
-                    framework: currentFramework, kind: ended.materials == nil ? nil : .materials)
+                    framework: currentFramework,
+                    kind: ended.materials != nil ? .materials : ended.quiz != nil ? .quiz : ended.rubric != nil ? .rubric : nil)
                 turns.append(TurnSummary(started: guessed, ended: nil))
                 events.append(.turn(turns.count - 1))
             }
@@ -140,6 +151,18 @@ public struct SessionState: Sendable {
                         MaterialsVersion(
                             number: number, text: ended.output, planVersion: started.baseVersion,
                             inputs: started.inputs, createdAt: ended.at))
+                }
+                return
+            }
+            if started.kind == .quiz {
+                if let number = ended.quiz, number >= nextQuizNumber {
+                    quizzes.append(QuizVersion(number: number, text: ended.output, started: started, createdAt: ended.at))
+                }
+                return
+            }
+            if started.kind == .rubric {
+                if let number = ended.rubric, number >= nextRubricNumber {
+                    rubrics.append(RubricVersion(number: number, text: ended.output, started: started, createdAt: ended.at))
                 }
                 return
             }
@@ -192,9 +215,10 @@ public struct SessionState: Sendable {
     }
 
     /// What `/continue` finishes: the partial plan of the last turn, when it stopped early
-    /// (`response.incomplete`, e.g. at the output limit) with some text.
+    /// (`response.incomplete`, e.g. at the output limit) with some text. Handouts, a quiz or a rubric
+    /// that stopped early are not a plan to finish: `/retry` asks for them again.
     public var draft: Draft? {
-        guard let last = turns.last, let ended = last.ended, ended.status == .incomplete,
+        guard let last = turns.last, (last.started.kind ?? .plan) == .plan, let ended = last.ended, ended.status == .incomplete,
             !ended.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         else { return nil }
         return Draft(

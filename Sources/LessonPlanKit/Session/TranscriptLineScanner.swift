@@ -113,6 +113,11 @@ enum TranscriptLineScanner {
             optional(field) { if case .string(let text) = $0 { TurnKind(rawValue: text) } else { nil } }
         }
 
+        /// A quiz's kind: a string naming a ``Quiz/Kind``; any other string is for the full decoder to refuse.
+        func optionalQuizKind(_ field: TranscriptField) -> Quiz.Kind?? {
+            optional(field) { if case .string(let text) = $0 { Quiz.Kind(rawValue: text) } else { nil } }
+        }
+
         /// An optional field: `.some(nil)` for absent or `null`, `.some` of what `take` makes of the
         /// value, or nil when it makes nothing (the wrong kind).
         private func optional<T>(_ field: TranscriptField, _ take: (Value) -> T?) -> T?? {
@@ -148,14 +153,17 @@ enum TranscriptLineScanner {
                     let instructions = string(.instructions), let input = string(.input),
                     let maxOutputTokens = integer(.maxOutputTokens), let framework = optionalString(.framework),
                     let follows = optionalInteger(.follows), let kind = optionalTurnKind(.kind),
-                    let retryOf = optionalInteger(.retryOf), let continues = optionalInteger(.continues)
+                    let retryOf = optionalInteger(.retryOf), let continues = optionalInteger(.continues),
+                    let quizKind = optionalQuizKind(.quizKind), let quizItems = optionalInteger(.quizItems),
+                    let rubricLevels = optionalInteger(.rubricLevels)
                 else { return nil }
                 return .turnStarted(
                     TurnStarted(
                         turn: turn, at: at, command: command, template: template, inputs: inputs,
                         baseVersion: baseVersion, model: model, instructions: instructions, input: input,
                         maxOutputTokens: maxOutputTokens, framework: framework, follows: follows, kind: kind,
-                        retryOf: retryOf, continues: continues))
+                        retryOf: retryOf, continues: continues, quizKind: quizKind, quizItems: quizItems,
+                        rubricLevels: rubricLevels))
             case .turnEnded:
                 guard let turn = integer(.turn), let at = date(.at),
                     let status = string(.status).flatMap(TurnStatus.init(rawValue:)), let output = string(.output),
@@ -163,13 +171,15 @@ enum TranscriptLineScanner {
                     let error = optionalString(.error), let version = optionalInteger(.version),
                     let durationMs = integer(.durationMs), let check = optionalCheck(.check),
                     let readingLevel = optionalReadingLevel(.readingLevel), let kept = optionalBoolean(.kept),
-                    let materials = optionalInteger(.materials), let streamed = optionalBoolean(.streamed)
+                    let materials = optionalInteger(.materials), let streamed = optionalBoolean(.streamed),
+                    let quiz = optionalInteger(.quiz), let rubric = optionalInteger(.rubric)
                 else { return nil }
                 return .turnEnded(
                     TurnEnded(
                         turn: turn, at: at, status: status, output: output, usage: usage, responseId: responseID,
                         error: error, version: version, durationMs: durationMs, check: check,
-                        readingLevel: readingLevel, kept: kept, materials: materials, streamed: streamed))
+                        readingLevel: readingLevel, kept: kept, materials: materials, streamed: streamed, quiz: quiz,
+                        rubric: rubric))
             case .undo:
                 guard let at = date(.at), let from = integer(.from), let to = integer(.to) else { return nil }
                 return .undo(UndoRecord(at: at, from: from, to: to))
@@ -249,7 +259,7 @@ enum TranscriptLineScanner {
             if literal(Byte.null) { return .null }
             switch field {
             case .v, .turn, .baseVersion, .maxOutputTokens, .version, .durationMs, .from, .to, .follows, .materials,
-                .retryOf, .continues:
+                .retryOf, .continues, .quizItems, .rubricLevels, .quiz, .rubric:
                 return integer().map(Value.integer)
             case .kept, .streamed:
                 return boolean().map(Value.boolean)

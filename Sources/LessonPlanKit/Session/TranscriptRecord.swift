@@ -1,9 +1,10 @@
 import Foundation
 
 
-/// What a turn produces: a plan version, or student handouts made from one.
+/// What a turn produces: a plan version, or something made from one and kept beside it: student
+/// handouts, a quiz, a rubric.
 public enum TurnKind: String, Codable, Sendable {
-    case plan, materials
+    case plan, materials, quiz, rubric
 }
 
 /// The first line of every transcript: who, when, and what was asked for.
@@ -62,11 +63,18 @@ public struct TurnStarted: Codable, Equatable, Sendable {
     public var retryOf: Int?
     /// `/continue`: the turn whose draft this one finishes; its `output` starts with that draft.
     public var continues: Int?
+    /// For a `quiz` turn: the kind of quiz asked for (`starter` or `exit`).
+    public var quizKind: Quiz.Kind?
+    /// For a `quiz` turn: how many items were asked for.
+    public var quizItems: Int?
+    /// For a `rubric` turn: how many levels were asked for.
+    public var rubricLevels: Int?
 
     public init(
         turn: Int, at: Date, command: String, template: String, inputs: LessonInputs, baseVersion: Int?,
         model: String, instructions: String, input: String, maxOutputTokens: Int, framework: String? = nil,
-        follows: Int? = nil, kind: TurnKind? = nil, retryOf: Int? = nil, continues: Int? = nil
+        follows: Int? = nil, kind: TurnKind? = nil, retryOf: Int? = nil, continues: Int? = nil,
+        quizKind: Quiz.Kind? = nil, quizItems: Int? = nil, rubricLevels: Int? = nil
     ) {
         self.turn = turn
         self.at = at
@@ -83,6 +91,18 @@ public struct TurnStarted: Codable, Equatable, Sendable {
         self.kind = kind
         self.retryOf = retryOf
         self.continues = continues
+        self.quizKind = quizKind
+        self.quizItems = quizItems
+        self.rubricLevels = rubricLevels
+    }
+
+    /// What a quiz or rubric turn asked for; nil for other turns.
+    public var assessment: AssessmentRequest? {
+        switch kind {
+        case .quiz: .quiz(kind: quizKind ?? .exit, items: quizItems ?? Quiz.defaultItems)
+        case .rubric: .rubric(levels: rubricLevels ?? Rubric.defaultLevels)
+        default: nil
+        }
     }
 }
 
@@ -110,6 +130,10 @@ public struct TurnEnded: Codable, Equatable, Sendable {
     public var kept: Bool?
     /// The number of the handouts a completed `materials` turn created.
     public var materials: Int?
+    /// The number of the quiz a completed `quiz` turn created (a repair only when `kept`).
+    public var quiz: Int?
+    /// The number of the rubric a completed `rubric` turn created (a repair only when `kept`).
+    public var rubric: Int?
     /// `false` when the answer came whole rather than streamed (a proxy that does not stream);
     /// absent for a streamed answer.
     public var streamed: Bool?
@@ -117,7 +141,8 @@ public struct TurnEnded: Codable, Equatable, Sendable {
     public init(
         turn: Int, at: Date, status: TurnStatus, output: String, usage: Usage?, responseId: String?,
         error: String?, version: Int?, durationMs: Int, check: PlanCheckReport? = nil,
-        readingLevel: ReadingMeasure? = nil, kept: Bool? = nil, materials: Int? = nil, streamed: Bool? = nil
+        readingLevel: ReadingMeasure? = nil, kept: Bool? = nil, materials: Int? = nil, streamed: Bool? = nil,
+        quiz: Int? = nil, rubric: Int? = nil
     ) {
         self.turn = turn
         self.at = at
@@ -133,6 +158,8 @@ public struct TurnEnded: Codable, Equatable, Sendable {
         self.kept = kept
         self.materials = materials
         self.streamed = streamed
+        self.quiz = quiz
+        self.rubric = rubric
     }
 }
 

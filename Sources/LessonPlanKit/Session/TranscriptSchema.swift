@@ -23,12 +23,13 @@ public enum TranscriptRecordType: String, CaseIterable, Sendable {
         case .turnStarted:
             [
                 .type, .v, .turn, .at, .command, .template, .inputs, .baseVersion, .model, .instructions, .input,
-                .maxOutputTokens, .framework, .follows, .kind, .retryOf, .continues,
+                .maxOutputTokens, .framework, .follows, .kind, .retryOf, .continues, .quizKind, .quizItems,
+                .rubricLevels,
             ]
         case .turnEnded:
             [
                 .type, .v, .turn, .at, .status, .output, .usage, .responseID, .error, .version, .durationMs, .check,
-                .readingLevel, .kept, .materials, .streamed,
+                .readingLevel, .kept, .materials, .streamed, .quiz, .rubric,
             ]
         case .undo: [.type, .v, .at, .from, .to]
         case .name: [.type, .v, .at, .name]
@@ -42,7 +43,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
     case type, v, id, created, inputs, model, baseURL, name, toolVersion, turn, at, command, template
     case baseVersion, instructions, input, maxOutputTokens, status, output, usage, responseID, error
     case version, durationMs, from, to, text, framework, follows, kind, check, readingLevel, kept, materials
-    case retryOf, continues, streamed
+    case retryOf, continues, streamed, quizKind, quizItems, rubricLevels, quiz, rubric
 
     /// The key as written on disk.
     var key: StaticString {
@@ -84,6 +85,11 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
         case .retryOf: "retry_of"
         case .continues: "continues"
         case .streamed: "streamed"
+        case .quizKind: "quiz_kind"
+        case .quizItems: "quiz_items"
+        case .rubricLevels: "rubric_levels"
+        case .quiz: "quiz"
+        case .rubric: "rubric"
         }
     }
 
@@ -134,6 +140,9 @@ extension TurnStarted {
         try out.encodeIfPresent(kind, forKey: .kind)
         try out.encodeIfPresent(retryOf, forKey: .retryOf)
         try out.encodeIfPresent(continues, forKey: .continues)
+        try out.encodeIfPresent(quizKind, forKey: .quizKind)
+        try out.encodeIfPresent(quizItems, forKey: .quizItems)
+        try out.encodeIfPresent(rubricLevels, forKey: .rubricLevels)
     }
 }
 
@@ -154,6 +163,8 @@ extension TurnEnded {
         try out.encodeIfPresent(kept, forKey: .kept)
         try out.encodeIfPresent(materials, forKey: .materials)
         try out.encodeIfPresent(streamed, forKey: .streamed)
+        try out.encodeIfPresent(quiz, forKey: .quiz)
+        try out.encodeIfPresent(rubric, forKey: .rubric)
     }
 }
 

@@ -45,6 +45,8 @@ import Testing
         var versions = 1
         /// Text its output must contain.
         var shows: String? = nil
+        /// Text the result it hands on (what `--then` prints last) must contain.
+        var delivers: String? = nil
         var testDescription: String { line }
     }
 
@@ -63,6 +65,14 @@ import Testing
         Row(line: "/framework", shows: "→ default"),
         // The scripted model answers with a plan, so the handouts check finds its teacher-only parts.
         Row(line: "/materials", requests: 1, versions: 1, shows: "Teacher-only section: “Materials”"),
+        // The scripted model answers quiz and rubric prompts with ones that pass their checks.
+        Row(line: "/quiz", requests: 1, delivers: "5. Question 5 about Tides"),
+        Row(line: "/quiz starter 7", requests: 1, delivers: "Answer: B"),
+        Row(line: "/rubric 3", requests: 1, shows: "│ Criterion", delivers: "Developing (3)"),
+        Row(line: "/show quiz", before: ["/quiz exit 3"], shows: "── quiz 1 · exit · 3 items · from v1"),
+        Row(line: "/show rubric", before: ["/rubric"], shows: "For students:"),
+        Row(line: "/slides", before: ["/quiz"], shows: "tides-v1.pptx"),
+        Row(line: "/slides deck.pptx --force", shows: "Wrote PowerPoint"),
         Row(line: "/check", shows: "plan check of v1"),
         Row(line: "/repair", shows: "nothing to repair"),
         Row(line: "/repair off", shows: "Automatic repair is off"),
@@ -111,6 +121,10 @@ import Testing
         #expect(await session.versions == row.versions)
         if let shows = row.shows {
             #expect(session.host.transcript.contains(shows), "\(session.host.transcript)")
+        }
+        if let delivers = row.delivers {
+            let texts = session.host.products.compactMap { if case .text(let text) = $0 { text } else { nil } }
+            #expect(texts.last?.contains(delivers) == true, "\(texts)")
         }
         #expect(CommandRunner.precheck([row.line], place: place).isEmpty)
         #expect(session.runner.exitStatus == 0)

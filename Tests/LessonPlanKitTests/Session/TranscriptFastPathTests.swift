@@ -124,8 +124,11 @@ import TestSupport
                     inputs: try inputs(&random), baseVersion: maybe(&random, integer), model: text(&random),
                     instructions: text(&random, maxAtoms: 40), input: text(&random, maxAtoms: 60),
                     maxOutputTokens: integer(&random), framework: maybe(&random, framework),
-                    follows: maybe(&random, integer), kind: maybe(&random) { [TurnKind.plan, .materials].randomElement(using: &$0) ?? .plan },
-                    retryOf: maybe(&random, integer), continues: maybe(&random, integer)))
+                    follows: maybe(&random, integer),
+                    kind: maybe(&random) { [TurnKind.plan, .materials, .quiz, .rubric].randomElement(using: &$0) ?? .plan },
+                    retryOf: maybe(&random, integer), continues: maybe(&random, integer),
+                    quizKind: maybe(&random) { Quiz.Kind.allCases.randomElement(using: &$0) ?? .exit },
+                    quizItems: maybe(&random, integer), rubricLevels: maybe(&random, integer)))
         case 2:
             let usage = maybe(&random) { random in
                 Usage(
@@ -140,7 +143,8 @@ import TestSupport
                     error: maybe(&random) { text(&$0) }, version: maybe(&random, integer), durationMs: integer(&random),
                     check: maybe(&random, check), readingLevel: maybe(&random, readingLevel),
                     kept: maybe(&random) { Bool.random(using: &$0) }, materials: maybe(&random, integer),
-                    streamed: maybe(&random) { Bool.random(using: &$0) }))
+                    streamed: maybe(&random) { Bool.random(using: &$0) }, quiz: maybe(&random, integer),
+                    rubric: maybe(&random, integer)))
         case 3:
             return .undo(UndoRecord(at: date(&random), from: integer(&random), to: integer(&random)))
         case 4:
@@ -264,6 +268,8 @@ import TestSupport
                 ("max_output_tokens", .integer(s.maxOutputTokens)), ("framework", s.framework.map(JSON.string)),
                 ("follows", s.follows.map(JSON.integer)), ("kind", s.kind.map { JSON.string($0.rawValue) }),
                 ("retry_of", s.retryOf.map(JSON.integer)), ("continues", s.continues.map(JSON.integer)),
+                ("quiz_kind", s.quizKind.map { JSON.string($0.rawValue) }), ("quiz_items", s.quizItems.map(JSON.integer)),
+                ("rubric_levels", s.rubricLevels.map(JSON.integer)),
             ]
         case .turnEnded(let e):
             let usage = e.usage.map { usage -> JSON in
@@ -279,6 +285,7 @@ import TestSupport
                 ("reading_level", e.readingLevel.map(readingLevelJSON)),
                 ("kept", e.kept.map { JSON.raw($0 ? "true" : "false") }), ("materials", e.materials.map(JSON.integer)),
                 ("streamed", e.streamed.map { JSON.raw($0 ? "true" : "false") }),
+                ("quiz", e.quiz.map(JSON.integer)), ("rubric", e.rubric.map(JSON.integer)),
             ]
         case .undo(let u):
             out += [("at", timestamp(u.at)), ("from", .integer(u.from)), ("to", .integer(u.to))]

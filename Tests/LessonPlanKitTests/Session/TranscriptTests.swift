@@ -103,6 +103,22 @@ struct TemporaryHome {
             line(.turnEnded(ended))
                 == #"{"type":"turn_ended","v":1,\#(at),"check":{"lesson_minutes":45,"paced_minutes":50,"passed":false,"problems":[{"expected":45,"found":50,"kind":"pacing_total"}]},"duration_ms":5,"kept":true,"materials":2,"output":"x","response_id":"resp_3","status":"completed","streamed":false,"turn":3,"usage":{"input_tokens":10,"output_tokens":20},"version":3}"#
         )
+        var quizStarted = try Self.started(4, command: "/quiz starter 6", base: 3)
+        quizStarted.kind = .quiz
+        quizStarted.quizKind = .starter
+        quizStarted.quizItems = 6
+        quizStarted.rubricLevels = 4
+        #expect(
+            line(.turnStarted(quizStarted))
+                == #"{"type":"turn_started","v":1,\#(at),"base_version":3,"command":"/quiz starter 6","input":"plan please",\#(inputs),"instructions":"be good","kind":"quiz","max_output_tokens":8192,"model":"gpt-5.2","quiz_items":6,"quiz_kind":"starter","rubric_levels":4,"template":"shorten","turn":4}"#
+        )
+        var quizEnded = Self.ended(4, output: "x", version: nil)
+        quizEnded.quiz = 1
+        quizEnded.rubric = 2
+        #expect(
+            line(.turnEnded(quizEnded))
+                == #"{"type":"turn_ended","v":1,\#(at),"duration_ms":5,"output":"x","quiz":1,"response_id":"resp_4","rubric":2,"status":"completed","turn":4,"usage":{"input_tokens":10,"output_tokens":20}}"#
+        )
         #expect(line(.undo(UndoRecord(at: Self.t0, from: 2, to: 1))) == #"{"type":"undo","v":1,\#(at),"from":2,"to":1}"#)
         #expect(line(.named(NameRecord(at: Self.t0, name: "w"))) == #"{"type":"name","v":1,\#(at),"name":"w"}"#)
         #expect(

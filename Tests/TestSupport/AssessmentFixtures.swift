@@ -1,0 +1,61 @@
+import Foundation
+
+/// Quizzes and rubrics as a model answers `prompts/quiz.txt` and `rubric.txt`, for the scripted model.
+public enum AssessmentFixtures {
+    /// A quiz that passes the check: `items` items, one answer each, every wrong answer with its misconception.
+    public static func quiz(kind: String = "exit", items: Int = 5, topic: String = "Tides") -> String {
+        var lines = ["Quiz: \(kind)", "Misconceptions:", "- The Moon pulls only the water facing it.", ""]
+        for number in 1...max(1, items) {
+            let answer = ["A", "B", "C"][number % 3]
+            lines.append("\(number). Question \(number) about \(topic): which statement is right?")
+            for letter in ["A", "B", "C"] {
+                lines.append(letter == answer ? "\(letter)) The right idea number \(number)" : "\(letter)) Wrong idea \(letter) for question \(number)")
+            }
+            lines.append("Answer: \(answer)")
+            for letter in ["A", "B", "C"] where letter != answer {
+                lines.append("Misconception \(letter): students think wrong idea \(letter) holds.")
+            }
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A rubric that passes the check: three criteria, `levels` levels with points, and the students' version.
+    public static func rubric(levels: Int = 4, task: String = "Tide diagram") -> String {
+        let names = ["Beginning", "Emerging", "Developing", "Proficient", "Advanced", "Exemplary"]
+        let chosen = levels == 4 ? ["Beginning", "Developing", "Proficient", "Exemplary"] : Array(names.prefix(levels))
+        let header = chosen.enumerated().map { "\($0.element) (\($0.offset + 1))" }.joined(separator: " | ")
+        let rule = Array(repeating: "---", count: chosen.count + 1).joined(separator: " | ")
+        var lines = ["Rubric: \(task)", "| Criterion | \(header) |", "| \(rule) |"]
+        for criterion in ["Explains the cause", "Labels the diagram", "Uses evidence"] {
+            lines.append("| \(criterion) | " + chosen.map { "\(criterion) at \($0.lowercased()) level" }.joined(separator: " | ") + " |")
+        }
+        lines += ["", "Student version:", "| I can … | \(header) |", "| \(rule) |"]
+        for criterion in ["I can explain the cause", "I can label the diagram", "I can use evidence"] {
+            lines.append("| \(criterion) | " + chosen.map { "\($0) step" }.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The quiz or rubric a prompt asks for (or asks to repair), or nil for any other prompt.
+    public static func answer(toPrompt input: String) -> String? {
+        func number(after pattern: String) -> Int? {
+            guard let range = input.range(of: pattern, options: .regularExpression) else { return nil }
+            return Int(input[range].filter(\.isNumber))
+        }
+        if input.contains("quiz of exactly") || input.contains("quiz you wrote") {
+            let kind = input.range(of: "starter quiz") == nil ? "exit" : "starter"
+            return quiz(kind: kind, items: number(after: #"exactly \d+ (multiple-choice )?items"#) ?? 5)
+        }
+        if input.contains("Write a rubric") || input.contains("rubric you wrote") {
+            return rubric(levels: number(after: #"xactly \d+ levels"#) ?? 4)
+        }
+        return nil
+    }
+
+    /// The `input` of a request's JSON body.
+    public static func input(of body: Data) -> String {
+        let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        return object?["input"] as? String ?? ""
+    }
+}
