@@ -43,7 +43,7 @@ public struct PromptLibrary: Sendable {
         "grade", "topic", "minutes", "standards", "constraints", "plan", "headings", "rules",
         "from_grade", "from_minutes", "focus", "request", "problems", "level", "framework", "draft",
         "from_framework", "expected_level", "warm_up", "warm_up_minutes", "cfu", "cfu_questions", "exit_ticket",
-        "exit_ticket_prompts",
+        "exit_ticket_prompts", "sections",
     ]
 
     /// Where the templates came from, for messages and `doctor`.
