@@ -196,7 +196,7 @@ public struct StructuredPlan: Equatable, Sendable {
             var line = "- \"\(part.key)\": \(Self.withoutStatedTime(part.heading))"
             if let start = part.start, let end = part.end { line += " (\(end - start) min)" }
             switch part.role {
-            case .content: line += ", 1 to \(part.maxItems) short steps"
+            case .content: line += ", 1 to \(part.maxItems) items"
             case .questions(let minimum): line += ", \(minimum) or \(minimum + 1) questions that check understanding"
             case .prompts(let count): line += ", exactly \(count) prompts students answer on their own"
             }

@@ -166,7 +166,7 @@ import Testing
         let plan = try Self.layout("default", minutes: 30)
         let sections = plan.promptSections
         #expect(sections.split(separator: "\n").count == plan.parts.count)
-        #expect(sections.contains(#"- "warm_up": Warm-Up (5 min), 1 to 4 short steps"#))
+        #expect(sections.contains(#"- "warm_up": Warm-Up (5 min), 1 to 4 items"#))
         #expect(sections.contains(#"- "exit_ticket": Exit Ticket (3 min), exactly 3 prompts"#))
         #expect(sections.contains(#"- "materials": Materials, 1 to 4"#))
         let input = try PromptLibrary.builtIn.render(
