@@ -20,8 +20,7 @@ public struct ResponseSchema: Equatable, Sendable {
     /// - Parameter body: a serialized JSON object.
     func added(to body: Data, api: APIFlavor) -> Data {
         guard body.last == UInt8(ascii: "}"), body.count > 2 else { return body }
-        let quotedName = String(decoding: (try? JSONSerialization.data(withJSONObject: name, options: [.fragmentsAllowed])) ?? Data("\"schema\"".utf8), as: UTF8.self)
-        let described = "\"name\":\(quotedName),\"strict\":true,\"schema\":\(json)"
+        let described = "\"name\":\(JSONText.quote(name)),\"strict\":true,\"schema\":\(json)"
         let member: String
         switch api {
         case .responses:
@@ -30,5 +29,31 @@ public struct ResponseSchema: Equatable, Sendable {
             member = "\"response_format\":{\"type\":\"json_schema\",\"json_schema\":{\(described)}}"
         }
         return body.dropLast() + Data(",\(member)}".utf8)
+    }
+}
+
+/// JSON written with its members in a chosen order (`JSONSerialization` sorts or shuffles them), for a
+/// schema whose property order is the order a model writes the parts in.
+enum JSONText {
+    case string(String)
+    case number(Int)
+    case bool(Bool)
+    case array([JSONText])
+    case object([(String, JSONText)])
+
+    var serialized: String {
+        switch self {
+        case .string(let text): Self.quote(text)
+        case .number(let number): String(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .array(let items): "[" + items.map(\.serialized).joined(separator: ",") + "]"
+        case .object(let members): "{" + members.map { Self.quote($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// `text` as a JSON string literal, quotes included.
+    static func quote(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed])) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -322,39 +322,3 @@ public enum StructuredPlanError: Error, Equatable, Sendable, LocalizedError {
         }
     }
 }
-
-/// JSON written with its members in a chosen order (`JSONSerialization` sorts or shuffles them), for a
-/// schema whose property order is the order a model writes the parts in.
-enum JSONText {
-    case string(String)
-    case number(Int)
-    case bool(Bool)
-    case array([JSONText])
-    case object([(String, JSONText)])
-
-    var serialized: String {
-        switch self {
-        case .string(let text): Self.quote(text)
-        case .number(let number): String(number)
-        case .bool(let flag): flag ? "true" : "false"
-        case .array(let items): "[" + items.map(\.serialized).joined(separator: ",") + "]"
-        case .object(let members): "{" + members.map { Self.quote($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
-        }
-    }
-
-    private static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-}
