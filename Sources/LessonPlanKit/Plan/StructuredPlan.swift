@@ -241,7 +241,15 @@ public struct StructuredPlan: Equatable, Sendable {
             let items = (content[part.key] ?? []).map(Self.clean).filter { !$0.isEmpty }.prefix(part.maxItems)
             var lines = [part.title]
             for (number, item) in items.enumerated() {
-                lines.append(part.role == .content ? "- \(item)" : "\(number + 1). \(item)")
+                if part.role == .content {
+                    lines.append("- \(item)")
+                } else {
+                    // A numbered line that is only a heading's name (`1. Learning Objective.`) would be read
+                    // as that heading; in quotation marks it stays the item it is.
+                    let line = "\(number + 1). \(item)"
+                    let isHeading = PlanDocument.matchHeading(line, in: framework.headings) != nil
+                    lines.append(isHeading ? "\(number + 1). “\(item)”" : line)
+                }
             }
             blocks.append(lines.joined(separator: "\n"))
         }

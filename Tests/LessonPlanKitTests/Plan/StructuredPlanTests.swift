@@ -104,8 +104,9 @@ import Testing
             let plan = try Self.layout(name, minutes: [20, 45, 75][round % 3])
             let json = Self.answer(plan, extra: round % 3) { part, n in
                 let pick = awkward[Int(generator.next() % UInt64(awkward.count))]
-                // Counted parts still need items that are not only a label.
-                return part.role == .content ? pick : "\(pick) question \(n) about halves?"
+                // Counted parts still need items that are not only a label; some are only a heading's name.
+                if part.role == .content || n == 2 { return pick }
+                return n == 1 ? plan.framework.headings[round % plan.framework.headings.count] : "\(pick) question \(n)?"
             }
             let text = try plan.render(json: json)
             let report = plan.framework.check(text, lessonMinutes: plan.inputs.minutes)
