@@ -104,7 +104,7 @@ extension ResolvedSettings {
             ("model", from(model.model + (model.isLocal ? " (the offline model, --local)" : ""), origins.model, when: !model.isLocal)),
             ("API", model.api == .responses ? "responses (Responses API)" : "chat (Chat Completions)"),
             (
-                "plan structure",
+                "structure",
                 model.structured
                     ? "written by the tool; the model fills a JSON schema (--structured)" : "written by the model (free text)"
             ),
