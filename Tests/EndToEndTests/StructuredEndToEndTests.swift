@@ -11,10 +11,6 @@ import TestSupport
         "differentiation", "check_for_understanding", "exit_ticket", "homework_extension",
     ]
 
-    static func endedTurns(_ lines: [[String: Any]]) -> [[String: Any]] {
-        lines.filter { $0["type"] as? String == "turn_ended" }
-    }
-
     @Test func structuredOverTheResponsesAPISendsAStrictSchemaAndThePlanPassesTheCheck() async throws {
         let server = try await FakeOpenAIServer()
         let binary = try LessonplanBinary(baseURL: server.baseURL)
@@ -55,7 +51,7 @@ import TestSupport
         #expect(second.contains("- \"direct_instruction\": Direct Instruction (7 min)"))
 
         // The transcript keeps the rendered plans, checked and passing, as versions 1 and 2.
-        let ends = Self.endedTurns(try binary.transcriptLines())
+        let ends = QualityEndToEndTests.endedTurns(try binary.transcriptLines())
         #expect(ends.map { $0["version"] as? Int } == [1, 2])
         for (end, minutes) in zip(ends, [45, 30]) {
             #expect(end["status"] as? String == "completed")
@@ -92,7 +88,7 @@ import TestSupport
         }
         #expect(requests.last?.body?["response_format"]?["json_schema"]?["schema"]?["required"]?.arrayValue?
             .compactMap(\.stringValue) == ["desired_results", "evidence", "learning_plan"])
-        let ends = Self.endedTurns(try binary.transcriptLines())
+        let ends = QualityEndToEndTests.endedTurns(try binary.transcriptLines())
         #expect(ends.count == 1 || ends.count == 2)
     }
 
@@ -115,7 +111,7 @@ import TestSupport
         #expect(requests.count == 3)
         #expect(requests.allSatisfy { $0.body?["text"]?["format"]?["type"] == .string("json_schema") })
         // The failed answers stay in the transcript as they came, as failed turns; the third is version 1.
-        let ends = Self.endedTurns(try binary.transcriptLines())
+        let ends = QualityEndToEndTests.endedTurns(try binary.transcriptLines())
         #expect(ends.map { $0["status"] as? String } == ["failed", "failed", "completed"])
         #expect(ends.first?["output"] as? String == prose)
         #expect(ends.last?["version"] as? Int == 1)
