@@ -169,8 +169,8 @@ class Row:
     values: list[float] = field(default_factory=list)
     floor: list[float] | None = None
     floor_name: str = ""
-    # How the budget is checked: "max" (median ≤ limit), "over" (median − floor median ≤ limit),
-    # "ratio" (median / floor median ≤ limit).
+    # How the budget is checked: "max" (median ≤ limit), "min" (median ≥ limit), "over" (median −
+    # floor median ≤ limit), "ratio" (median / floor median ≤ limit).
     kind: str = "max"
     limit: float | None = None
     budget: str = ""
@@ -206,6 +206,8 @@ class Row:
         if self.limit is None:
             return "info"
         compared = self.compared
+        if self.kind == "min":
+            return "pass" if compared is not None and compared >= self.limit else "FAIL"
         return "pass" if compared is not None and compared <= self.limit else "FAIL"
 
     def versus(self) -> str:
@@ -236,6 +238,8 @@ def fmt(value: float | None, unit: str) -> str:
         return f"{value:.3f} s"
     if unit == "MiB":
         return f"{value:.1f} MiB"
+    if unit.startswith("/"):
+        return f"{value:g}{unit}"
     return f"{value:g} {unit}"
 
 
@@ -525,6 +529,76 @@ class Bench:
 
         self.guarded(list(rows.values()), body)
 
+    # -- the offline model ------------------------------------------------------------------
+
+    def offline(self) -> None:
+        """First plans from the real offline model on fixed topics: structured and free text side by side."""
+        n = len(OFFLINE_TOPICS)
+        structured_pass = Row(f"offline, structured: first plans passing the check ({n} topics)", f"/{n}",
+                              kind="min", limit=n, budget=f"= {n}/{n}")
+        structured_time = Row("offline, structured: seconds per plan", "s", kind="max", limit=60,
+                              budget="≤ 60 s")
+        free_pass = Row(f"offline, free text: first plans passing the check ({n} topics)", f"/{n}")
+        free_time = Row("offline, free text: seconds per plan", "s")
+        rows = [structured_pass, structured_time, free_pass, free_time]
+        wanted = self.args.offline or bool(self.args.only and "offline" in self.args.only)
+        script = HERE / "local-model"
+        env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+        env.update({"NO_PROXY": "*", "no_proxy": "*"})
+        if self.args.offline_home:
+            env["LESSONPLAN_HOME"] = self.args.offline_home
+        port = env.setdefault("LESSONPLAN_LOCAL_PORT", "8012")
+        if not wanted:
+            for row in rows:
+                row.skipped = "opt-in: scripts/bench --offline (about 20 min on 2 cores)"
+            self.rows += rows
+            return
+        status = run([str(script), "status"], env)
+        if b"not installed" in status.stderr:
+            for row in rows:
+                row.skipped = "the offline model is not installed (scripts/local-model install)"
+            self.rows += rows
+            return
+
+        def body() -> None:
+            started_here = status.status != 0
+            if started_here:
+                must(run([str(script), "start"], env, timeout=120), "local-model start")
+            try:
+                self.progress("offline model: one warm-up plan")
+                self.offline_plan("K–2", "Shapes around us", [], port)
+                for path, passed, seconds, extra in [("structured", structured_pass, structured_time, []),
+                                                     ("free text", free_pass, free_time, ["--free-text"])]:
+                    passes = 0
+                    for index, (band, topic) in enumerate(OFFLINE_TOPICS):
+                        self.progress(f"offline model, {path}: {index + 1}/{n} {band} {topic}")
+                        ok, wall = self.offline_plan(band, topic, extra, port)
+                        passes += ok
+                        seconds.values.append(wall)
+                    passed.values = [passes]
+                    seconds.note = f"{n} topics across the four bands, 45 minutes, one plan each, `--no-repair`"
+            finally:
+                if started_here:
+                    run([str(script), "stop"], env)
+
+        self.guarded(rows, body)
+
+    def offline_plan(self, band: str, topic: str, extra: list[str], port: str) -> tuple[bool, float]:
+        """One `generate --local` plan: whether its first plan passed the check, and its wall time in seconds."""
+        home = Path(tempfile.mkdtemp(dir=self.work, prefix="offline-"))
+        env = base_env(str(home))
+        env["LESSONPLAN_LOCAL_PORT"] = port
+        args = [self.binary, "generate", "--local", "--grade", band, "--topic", topic, "--minutes", "45",
+                "--no-repair", *extra]
+        result = run(args, env, timeout=900)
+        passed = False
+        for path in (home / "sessions").glob("*.jsonl"):
+            for line in path.read_text(encoding="utf-8").splitlines():
+                record = json.loads(line)
+                if record.get("type") == "turn_ended":
+                    passed = bool((record.get("check") or {}).get("passed"))
+        return passed and result.status == 0, result.wall_ns / 1e9
+
     # -- peers ------------------------------------------------------------------------------
 
     def peers(self) -> None:
@@ -558,7 +632,8 @@ class Bench:
         try:
             for group, step in [("startup", self.startup), ("first-token", self.first_token),
                                 ("stream", self.throughput), ("session", self.long_session),
-                                ("transcripts", self.transcripts), ("peers", self.peers)]:
+                                ("transcripts", self.transcripts), ("peers", self.peers),
+                                ("offline", self.offline)]:
                 if self.wanted(group):
                     step()
         finally:
@@ -611,6 +686,9 @@ def describe_machine() -> str:
 # Transcript fixtures, written by lessonplan's own transcript writer (Sources/lessonplan-bench-fixture)
 # --------------------------------------------------------------------------------------------
 
+# The offline rows' topics: ten across the four bands, the same for both paths.
+OFFLINE_
+
 def write_fixture(fixture: str, kind: str, home: Path, count: int) -> str:
     """Runs the fixture writer (`sessions` or `big`) over `home` with the server's plan text as
     the answer each turn revises; returns what it prints (the big session's id)."""
@@ -632,9 +710,12 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     parser.add_argument("--runs", type=int, help="timed runs per row (default 7; 3 with --quick)")
     parser.add_argument("--only", action="append",
-                        choices=["startup", "first-token", "stream", "session", "transcripts", "peers"],
+                        choices=["startup", "first-token", "stream", "session", "transcripts", "peers", "offline"],
                         help="run only this group (repeatable)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary data directories")
+    parser.add_argument("--offline", action="store_true",
+                        help="also measure plans from the offline model (scripts/local-model; about 20 min)")
+    parser.add_argument("--offline-home", help="the data directory holding local-model/ (default: lessonplan's)")
     args = parser.parse_args()
     if args.runs is not None and args.runs < 1:
         parser.error("--runs must be at least 1")

@@ -372,15 +372,17 @@ import TestSupport
         let result = try await binary.run(["generate", "--topic", "Tides", "--local"])
         #expect(result.status == 0, "\(result.stderr)")
         let request = try #require(try await server.requests().first)
-        #expect(request.path == "/v1/responses")
+        // Structured by default: Chat Completions, where llama-server enforces the schema.
+        #expect(request.path == "/v1/chat/completions")
         #expect(request.header("authorization") == nil)
         #expect(request.model == "SmolLM2-135M-Instruct")
-        #expect(request.maxOutputTokens == 2048)
+        #expect(request.body?["max_tokens"]?.intValue == 2048)
 
         let doctor = try await binary.run(["doctor", "--local"])
         #expect(doctor.status == 0, "\(doctor.stderr)")
         #expect(doctor.stdout.contains("API key       not needed (--local)"))
-        #expect(doctor.stdout.contains("posts to      http://127.0.0.1:\(server.port)/v1/responses"))
+        #expect(doctor.stdout.contains("posts to      http://127.0.0.1:\(server.port)/v1/chat/completions"))
+        #expect(doctor.stdout.contains("structure     written by the tool"))
         #expect(!doctor.stdout.contains("SECRETKEY"))
 
         server.stop()

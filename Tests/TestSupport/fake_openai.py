@@ -21,8 +21,9 @@ When the queue is empty the default step ``{"kind": "plan"}`` applies. Step kind
   request, with student-facing text worded for the requested grade band (see ``plan_text``); a
   prompt whose "Output format" lists other headings (another framework) gets a plan under those
   (see ``framework_plan_text``); a /standards prompt gets its standards quoted under the first
-  section, a /materials prompt gets student handouts (``handouts_text``), and a /quiz or /rubric
-  prompt (or its repair) a quiz or rubric that passes its check (``quiz_text``, ``rubric_text``). Options:
+  section, a /materials prompt gets student handouts (``handouts_text``), a /quiz or /rubric
+  prompt (or its repair) a quiz or rubric that passes its check (``quiz_text``, ``rubric_text``), and a
+  request that carries a JSON schema (structured outputs) gets a JSON answer for it (``schema_answer``). Options:
   ``delay_ms`` (pause before each delta).
 * ``text``: streams exactly ``text``.
 * ``slow``: ``plan`` with ``delay_ms`` (default 200) between deltas, for Ctrl-C tests.
@@ -435,6 +436,39 @@ def plan_text(number: int, grade: str, minutes: int, topic: str, headings: list[
         lines += [heading, *body, ""]
     lines.append(f"Plan #{number} — grade band {grade}, {minutes} minutes in total.")
     return "\n".join(lines)
+
+
+def requested_schema(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The JSON schema a request asks the answer to follow (structured outputs), if any: the
+    Responses API's ``text.format`` or Chat Completions' ``response_format``."""
+    fmt = (body.get("text") or {}).get("format") if isinstance(body.get("text"), dict) else None
+    if isinstance(fmt, dict) and fmt.get("type") == "json_schema":
+        return fmt.get("schema")
+    fmt = body.get("response_format")
+    if isinstance(fmt, dict) and fmt.get("type") == "json_schema":
+        return (fmt.get("json_schema") or {}).get("schema")
+    return None
+
+
+def schema_answer(number: int, schema: dict[str, Any], grade: str, topic: str) -> str:
+    """A JSON answer for a schema of string lists, as a model under structured outputs writes it:
+    members in the schema's order, ``minItems`` items each at least ``minLength`` long. Lists whose
+    name speaks of questions (understanding, evaluate, evidence, exit, closure) get questions; the
+    first item says ``Plan #N`` so a test can tell turns apart."""
+    answer: dict[str, list[str]] = {}
+    for key, member in (schema.get("properties") or {}).items():
+        words = key.replace("_", " ")
+        asks = any(w in key for w in ("understanding", "evaluate", "evidence", "exit", "closure"))
+        item = member.get("items") or {}
+        items = []
+        for n in range(1, int(member.get("minItems", 1)) + 1):
+            text = (f"What is one idea about {topic} from {words}, part {n}?" if asks
+                    else f"Students do {words} step {n} on {topic}.")
+            if number and not answer and n == 1:
+                text = f"Plan #{number} — grade band {grade}: {text}"
+            items.append(text.ljust(int(item.get("minLength", 0)), "."))
+        answer[key] = items
+    return json.dumps(answer, ensure_ascii=False, indent=1)
 
 
 def split_deltas(text: str) -> list[str]:
@@ -1015,10 +1049,13 @@ class Handler(BaseHTTPRequestHandler):
         prompt = request_text(body)
         grade, minutes = find_grade_band(prompt), find_minutes(prompt)
         assessment = quiz_text(prompt, find_topic(prompt)) or rubric_text(prompt, find_topic(prompt))
+        schema = requested_schema(body)
         if "Turn it into student handouts" in prompt:
             plan = handouts_text(number, grade, find_topic(prompt))
         elif assessment is not None:
             plan = assessment
+        elif schema is not None:
+            plan = schema_answer(number, schema, grade, find_topic(prompt))
         else:
             plan = plan_text(number, grade, minutes, find_topic(prompt), find_headings(prompt),
                              find_standards(prompt))

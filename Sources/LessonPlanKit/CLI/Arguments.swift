@@ -112,6 +112,10 @@ package enum Flags {
         FlagSpec(
             name: "local", value: nil,
             help: "use the offline model started by scripts/local-model (127.0.0.1:\(ModelSettings.defaultLocalPort), no key)"),
+        FlagSpec(
+            name: "structured", value: nil,
+            help: "the tool writes headings, minutes and counts; the model fills in the content as JSON (default with --local)"),
+        FlagSpec(name: "free-text", value: nil, help: "the model writes the whole plan as text, also with --local"),
     ]
 
     /// How a new session's plans are structured.
@@ -149,6 +153,8 @@ package enum Flags {
         flags.maxRetries = parsed.value("max-retries")
         flags.allowInsecure = parsed.has("allow-insecure")
         flags.local = parsed.has("local")
+        flags.structured = parsed.has("structured")
+        flags.freeText = parsed.has("free-text")
         return flags
     }
 

@@ -22,7 +22,9 @@ package struct Invocation: Sendable {
             // Only a teacher's folder can be broken: the built-in templates are checked by the test suite,
             // and rendering every template of every framework at each start cost most of the start-up time.
             if settings.promptsDirectory != nil {
-                try prompts.validate(templates: ["instructions", "rules"] + CommandTable.templates)
+                try prompts.validate(
+                    templates: ["instructions", "rules"] + CommandTable.templates
+                        + (settings.model.structured ? StructuredPlan.templates : []))
             }
             return (settings, prompts)
         } catch let error as SettingsError {

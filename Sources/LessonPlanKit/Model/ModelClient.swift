@@ -16,8 +16,12 @@ public struct ModelClient: Sendable {
     public var host: String { settings.requestURL.host ?? settings.requestURL.absoluteString }
 
     /// The HTTP request for one prompt, in the configured wire format.
-    /// - Parameter maxOutputTokens: the output limit; nil uses the settings' one.
-    public func request(instructions: String, input: String, maxOutputTokens: Int? = nil) -> HTTPRequest {
+    /// - Parameters:
+    ///   - maxOutputTokens: the output limit; nil uses the settings' one.
+    ///   - schema: a JSON schema the answer must follow (`text.format`, or `response_format` for Chat Completions).
+    public func request(
+        instructions: String, input: String, maxOutputTokens: Int? = nil, schema: ResponseSchema? = nil
+    ) -> HTTPRequest {
         var headers = [
             "Content-Type": "application/json",
             "Accept": "text/event-stream",
@@ -51,7 +55,8 @@ public struct ModelClient: Sendable {
                 "stream_options": ["include_usage": true],
             ]
         }
-        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+        var data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+        if let schema { data = schema.added(to: data, api: settings.api) }
         // Credentials go to the host they were meant for only, never on after a redirect.
         return HTTPRequest(
             url: settings.requestURL, method: "POST", headers: headers, body: data,
@@ -81,24 +86,25 @@ public struct ModelClient: Sendable {
     /// - Throws: ``RequestFailure`` (a ``ModelError`` with the response's headers, for
     ///   `retry-after`) for a missing key, an HTTP error status, a body that is not a stream, or a
     ///   network failure; `CancellationError` when cancelled.
-    public func open(instructions: String, input: String, maxOutputTokens: Int? = nil) async throws
-        -> ModelEventStream
-    {
+    public func open(
+        instructions: String, input: String, maxOutputTokens: Int? = nil, schema: ResponseSchema? = nil
+    ) async throws -> ModelEventStream {
         do {
-            return try await openUnmasked(instructions: instructions, input: input, maxOutputTokens: maxOutputTokens)
+            return try await openUnmasked(
+                instructions: instructions, input: input, maxOutputTokens: maxOutputTokens, schema: schema)
         } catch let failure as RequestFailure {
             throw RequestFailure(failure.error.masked(by: secretMask), headers: failure.headers)
         }
     }
 
-    private func openUnmasked(instructions: String, input: String, maxOutputTokens: Int?) async throws
-        -> ModelEventStream
-    {
+    private func openUnmasked(
+        instructions: String, input: String, maxOutputTokens: Int?, schema: ResponseSchema?
+    ) async throws -> ModelEventStream {
         if settings.requiresKey, (settings.apiKey ?? "").isEmpty { throw RequestFailure(.noKey) }
         let response: HTTPStreamingResponse
         do {
             response = try await transport.send(
-                request(instructions: instructions, input: input, maxOutputTokens: maxOutputTokens))
+                request(instructions: instructions, input: input, maxOutputTokens: maxOutputTokens, schema: schema))
         } catch let error as TransportError {
             if settings.isLocal, case .cannotConnect = error {
                 let port = settings.requestURL.port.map { ":\($0)" } ?? ""

@@ -48,6 +48,9 @@ public struct ModelSettings: Sendable, Equatable {
     public var token: String?
     /// The header the token goes in; nil sends it as `Authorization: Bearer <token>`.
     public var tokenHeader: String?
+    /// Whether the tool writes the plan's structure and asks the model only for content under a
+    /// JSON schema (``StructuredPlan``): on for `--local`, and with `--structured`.
+    public var structured = false
 
     public init(
         baseURL: URL, endpoint: URL? = nil, apiKey: String?, model: String,

@@ -31,6 +31,9 @@ public struct Framework: Equatable, Sendable {
     public var unpacedHeadings: [String]
     /// The sections students read themselves, measured for reading level.
     public var studentFacingHeadings: [String]
+    /// Sections that take no class time of their own (an objective, a materials list), so a plan
+    /// whose structure the tool writes (``StructuredPlan``) gives them no minutes.
+    public var untimedHeadings: [String] = []
 
     public init(
         name: String, title: String? = nil, headings: [String], warmUpHeading: String? = nil,

@@ -10,7 +10,8 @@ extension Framework {
     /// - `cfu:` the heading whose questions are counted, `cfu questions:` how many at least (default 3);
     /// - `exit ticket:` the heading whose prompts are counted, `exit ticket prompts:` how many exactly (default 3);
     /// - `unpaced:` a heading left out of pacing (repeatable), such as homework;
-    /// - `student-facing:` a heading students read, for the reading level (repeatable).
+    /// - `student-facing:` a heading students read, for the reading level (repeatable);
+    /// - `untimed:` a heading that takes no class time of its own, such as the objective (repeatable).
     /// Every heading named must be one of `headings.txt`, matched as the plan check matches headings.
     /// - Parameters:
     ///   - name: The framework's name.
@@ -74,10 +75,11 @@ extension Framework {
             case "unpaced": if let heading = try heading() { framework.unpacedHeadings.append(heading) }
             case "student-facing", "student facing":
                 if let heading = try heading() { framework.studentFacingHeadings.append(heading) }
+            case "untimed": if let heading = try heading() { framework.untimedHeadings.append(heading) }
             default:
                 throw .badFramework(
                     file: checksFile, line: number,
-                    reason: "“\(key)” is not a check; use title, warm-up, warm-up minutes, cfu, cfu questions, exit ticket, exit ticket prompts, unpaced or student-facing")
+                    reason: "“\(key)” is not a check; use title, warm-up, warm-up minutes, cfu, cfu questions, exit ticket, exit ticket prompts, unpaced, untimed or student-facing")
             }
         }
         if framework.warmUpHeading != nil, !sawWarmUpMinutes {

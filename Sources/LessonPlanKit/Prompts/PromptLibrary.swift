@@ -43,7 +43,7 @@ public struct PromptLibrary: Sendable {
         "grade", "grade_level", "from_grade_level", "topic", "minutes", "standards", "constraints", "plan", "headings", "rules",
         "from_grade", "from_minutes", "focus", "request", "problems", "level", "framework", "draft",
         "from_framework", "expected_level", "warm_up", "warm_up_minutes", "cfu", "cfu_questions", "exit_ticket",
-        "exit_ticket_prompts", "quiz_kind", "quiz_items", "quiz_focus", "rubric_levels", "rubric_level_names",
+        "exit_ticket_prompts", "sections", "quiz_kind", "quiz_items", "quiz_focus", "rubric_levels", "rubric_level_names",
         "rubric_header", "rubric_rule",
     ]
 

@@ -296,21 +296,30 @@ public actor SessionEngine {
         let framework: Framework
         let instructions: String
         let input: String
+        let structure: StructuredPlan?
         do {
             framework = try prompts.framework(frameworkName)
             var values = refinement.promptValues(currentPlan: current?.text, currentInputs: current?.inputs)
             if let current, values["from_framework"] == nil {
                 values["from_framework"] = (try? prompts.framework(current.framework).title) ?? current.framework
             }
-            instructions = try prompts.render("instructions", values: [:], framework: framework.name)
+            structure = structuredPlan(kind: refinement.kind, template: refinement.template, framework: framework, inputs: refinement.inputs)
+            if let structure {
+                // The tool writes the structure: the format rules become the parts the model fills in.
+                values["sections"] = structure.promptSections
+                values["rules"] = try prompts.render("structured", values: values, framework: framework.name)
+            }
+            instructions = try prompts.render(
+                structure == nil ? "instructions" : "structured-instructions", values: [:], framework: framework.name)
             input = try prompts.render(refinement.template, values: values, framework: framework.name)
         } catch {
             return failedBeforeSending(error.localizedDescription)
         }
-        let request = TurnRequest(
+        var request = TurnRequest(
             command: command, template: refinement.template, inputs: refinement.inputs, baseVersion: current?.number,
             instructions: instructions, input: input, framework: framework, follows: follows, kind: refinement.kind,
             assessment: assessment)
+        request.structure = structure
         return await perform(request, base: current, keep: keep, progress: progress)
     }
 
@@ -327,11 +336,13 @@ public actor SessionEngine {
             return failedBeforeSending(error.localizedDescription)
         }
         let prefix = target.continues.flatMap { state.output(ofTurn: $0) } ?? ""
-        let request = TurnRequest(
+        var request = TurnRequest(
             command: target.command, template: target.template, inputs: target.inputs,
             baseVersion: target.baseVersion, instructions: target.instructions, input: target.input,
             framework: framework, follows: nil, kind: target.kind ?? .plan, retryOf: target.turn,
             continues: target.continues, prefix: prefix, assessment: target.assessment)
+        request.structure = structuredPlan(
+            kind: request.kind, template: request.template, framework: framework, inputs: request.inputs)
         return await perform(request, base: target.baseVersion.flatMap(state.version), keep: .always, progress: progress)
     }
 
@@ -361,6 +372,15 @@ public actor SessionEngine {
             instructions: instructions, input: input, framework: framework, follows: nil, kind: .plan,
             continues: draft.turn, prefix: draft.text)
         return await perform(request, base: base, keep: .always, progress: progress)
+    }
+
+    /// The structure the tool writes for a turn when the settings say so (``ModelSettings/structured``):
+    /// plan turns only, and never `/continue`, which finishes free text.
+    private func structuredPlan(kind: TurnKind, template: String, framework: Framework, inputs: LessonInputs)
+        -> StructuredPlan?
+    {
+        guard client.settings.structured, kind == .plan, template != "continue" else { return nil }
+        return StructuredPlan(framework: framework, inputs: inputs)
     }
 
     /// A turn's recorded prompt, read again from the transcript (resume leaves prompts unread).
@@ -405,7 +425,7 @@ public actor SessionEngine {
             machine = await streamWithDeadline(request, progress: progress)
         }
 
-        let status: TurnStatus
+        var status: TurnStatus
         if case .finished(let finished) = machine.state { status = finished } else { status = .failed }
         let seconds = started.duration(to: clock.now).seconds
         // Through a proxy, an output limit may be the proxy's own, which the sentence then says.
@@ -413,7 +433,20 @@ public actor SessionEngine {
         var message = status == .cancelled ? "Cancelled; the plan is unchanged." : failure?.errorDescription
         // Without a key, trying again changes nothing: the sentence names the session to resume once it is set.
         if failure == .noKey { message = SessionAdvice.noKey(in: state) }
-        let output = request.prefix + machine.text
+        var output = request.prefix + machine.text
+        if let structure = request.structure, status == .completed || status == .incomplete {
+            // The answer is the parts as JSON: the plan is what the tool renders from them. An answer
+            // that is not such JSON fails the turn; its text stays in the transcript as it came.
+            do throws(StructuredPlanError) {
+                output = try structure.render(json: machine.text)
+                status = .completed
+                message = nil
+                progress(.text(output))
+            } catch {
+                message = (status == .incomplete ? StructuredPlanError.cutShort : error).errorDescription
+                status = .failed
+            }
+        }
         var keepNote: String?
         var assessmentProblems: [String] = []
         var ended = TurnEnded(
@@ -510,6 +543,8 @@ public actor SessionEngine {
         let settings = client.settings
         var machine = TurnStateMachine(maxOutputTokens: settings.maxOutputTokens)
         machine.send()
+        // A structured answer is JSON: the plan rendered from it is shown once it is complete.
+        func show(_ text: String) { if request.structure == nil { progress(.text(text)) } }
         func stopped() -> TurnStateMachine {
             _ = overrun.isSet ? machine.fail(.deadline(seconds: settings.deadline)) : machine.cancel()
             return machine
@@ -519,7 +554,12 @@ public actor SessionEngine {
             progress(.waiting)
             let failure: RequestFailure
             do {
-                let answer = try await client.open(instructions: request.instructions, input: request.input)
+                let answer = try await client.open(
+                    instructions: request.instructions, input: request.input,
+                    schema: request.structure.map {
+                        // llama-server (Chat Completions) enforces string lengths; OpenAI's strict mode takes a subset.
+                        ResponseSchema(name: StructuredPlan.schemaName, json: $0.schema(lengthLimits: settings.api == .chat))
+                    })
                 machine.isStreamed = answer.isStreamed
                 var events = answer.makeAsyncIterator()
                 // Text is handed on once per network read, not once per delta, so a fast stream
@@ -532,12 +572,12 @@ public actor SessionEngine {
                     case .none, .finish: break
                     }
                     if !batch.isEmpty, !events.hasBufferedEvents || machine.isFinished {
-                        progress(.text(batch))
+                        show(batch)
                         batch = ""
                     }
                     if machine.isFinished { break }
                 }
-                if !batch.isEmpty { progress(.text(batch)) }
+                if !batch.isEmpty { show(batch) }
                 if Task.isCancelled { return stopped() }
                 if machine.isFinished { return machine }
                 failure = RequestFailure(.cutOff)
@@ -694,6 +734,9 @@ struct TurnRequest: Sendable {
     var quizKind: Quiz.Kind? { if case .quiz(let kind, _) = assessment { kind } else { nil } }
     var quizItems: Int? { if case .quiz(_, let items) = assessment { items } else { nil } }
     var rubricLevels: Int? { if case .rubric(let levels) = assessment { levels } else { nil } }
+
+    /// The structure the tool writes around the model's JSON answer; nil for a free-text answer.
+    var structure: StructuredPlan? = nil
 }
 
 /// Set by the deadline timer before it cancels the turn, so the cancellation reads as a timeout.

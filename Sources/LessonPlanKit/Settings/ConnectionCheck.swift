@@ -104,6 +104,11 @@ extension ResolvedSettings {
             ("model", from(model.model + (model.isLocal ? " (the offline model, --local)" : ""), origins.model, when: !model.isLocal)),
             ("API", model.api == .responses ? "responses (Responses API)" : "chat (Chat Completions)"),
             (
+                "structure",
+                model.structured
+                    ? "written by the tool; the model fills a JSON schema (--structured)" : "written by the model (free text)"
+            ),
+            (
                 "headers",
                 model.extraHeaders.isEmpty
                     ? "none" : "\(headerNames)  (\(origins.headers.map(\.description).joined(separator: ", ")))"

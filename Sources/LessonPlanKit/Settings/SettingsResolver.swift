@@ -14,6 +14,10 @@ public struct ConnectionFlags: Sendable, Equatable {
     public var allowInsecure = false
     /// `--local`: the offline model that `scripts/local-model start` runs on this machine.
     public var local = false
+    /// `--structured`: the tool writes the structure, the model only the content (the default with `--local`).
+    public var structured = false
+    /// `--free-text`: the model writes the whole plan, also with `--local`.
+    public var freeText = false
 
     public init() {}
 }
@@ -103,7 +107,12 @@ public struct ResolvedSettings: Sendable {
         let retries = try Self.bounded(
             flags.maxRetries, flag: "--max-retries", in: 0...10, default: RetryPolicy.defaultMaxRetries,
             mustBe: "a whole number from 0 (no retries) to 10")
-        var api = APIFlavor.responses
+        if flags.structured, flags.freeText {
+            throw SettingsError("--structured and --free-text cannot be combined; choose who writes the plan's structure.")
+        }
+        let structured = flags.structured || (flags.local && !flags.freeText)
+        // llama-server enforces a schema only on Chat Completions (its Responses API ignores `text.format`).
+        var api = flags.local && structured ? APIFlavor.chat : APIFlavor.responses
         if let text = flags.api {
             guard let flavor = APIFlavor(rawValue: text.lowercased()) else {
                 throw SettingsError("--api “\(text)” is not known; use responses or chat.")
@@ -118,6 +127,7 @@ public struct ResolvedSettings: Sendable {
             baseURL: baseURL, endpoint: endpoint, apiKey: key, model: model, maxOutputTokens: maxTokens, api: api,
             extraHeaders: headers, idleTimeout: timeout, deadline: deadline, retryPolicy: RetryPolicy(maxRetries: retries),
             isLocal: flags.local)
+        settings.structured = structured
         let sendsCredentials = !(key ?? "").isEmpty || HeaderRules.contains(headers, "Authorization")
         if sendsCredentials, !flags.allowInsecure, !Self.isSafe(settings.requestURL) {
             throw SettingsError(

@@ -74,7 +74,22 @@ import Testing
         #expect(settings.model == ModelSettings.localModel)
         #expect(settings.maxOutputTokens == 2048)
         #expect(try resolve({ $0.local = true; $0.maxOutputTokens = "4000" }, environment: [:]).model.maxOutputTokens == 4000)
-        #expect(settings.requestURL.absoluteString == "http://127.0.0.1:8012/v1/responses")
+        // Structured by default, over Chat Completions: llama-server enforces a schema only there.
+        #expect(settings.structured && settings.api == .chat)
+        #expect(settings.requestURL.absoluteString == "http://127.0.0.1:8012/v1/chat/completions")
+        let freeText = try resolve({ $0.local = true; $0.freeText = true }, environment: [:]).model
+        #expect(!freeText.structured && freeText.requestURL.absoluteString == "http://127.0.0.1:8012/v1/responses")
+        let chosen = try resolve({ $0.local = true; $0.api = "responses" }, environment: [:]).model
+        #expect(chosen.structured && chosen.api == .responses)
+        let hosted = try resolve({ $0.structured = true }, environment: key).model
+        let plain = try resolve(environment: key).model
+        #expect(hosted.structured && hosted.api == .responses && !plain.structured)
+        #expect(throws: SettingsError.self) {
+            try resolve {
+                $0.structured = true
+                $0.freeText = true
+            }
+        }
         let moved = try resolve({ $0.local = true }, environment: ["LESSONPLAN_LOCAL_PORT": "9123"]).model
         #expect(moved.baseURL.absoluteString == "http://127.0.0.1:9123/v1")
         #expect(throws: SettingsError.self) {

@@ -32,7 +32,7 @@ import Testing
         #expect(throws: PromptError.unknownFramework(name: "montessori", known: prompts.frameworkNames)) {
             try prompts.framework("montessori")
         }
-        try prompts.validate(templates: ["instructions", "rules"] + CommandTable.templates)
+        try prompts.validate(templates: ["instructions", "rules"] + CommandTable.templates + StructuredPlan.templates)
     }
 
     @Test func theDefaultFrameworkChecksWhatThePlanCheckerAlwaysChecked() throws {

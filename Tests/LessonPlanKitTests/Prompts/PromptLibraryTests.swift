@@ -26,7 +26,7 @@ import Testing
         // Empty optional inputs leave no dangling label.
         #expect(!text.contains("Standards (optional)"))
         #expect(!text.contains("{{"))
-        try prompts.validate(templates: ["instructions", "rules"] + CommandTable.templates)
+        try prompts.validate(templates: ["instructions", "rules"] + CommandTable.templates + StructuredPlan.templates)
     }
 
     @Test func refinementsCarryThePlanNotTheChat() throws {

@@ -1,0 +1,198 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import LessonPlanKit
+
+@Suite struct StructuredPlanTests {
+    static let frameworks = PromptLibrary.builtIn.frameworkNames
+
+    static func layout(_ framework: String, minutes: Int = 45, grade: GradeBand = .threeTo5) throws -> StructuredPlan {
+        try StructuredPlan(
+            framework: try PromptLibrary.builtIn.framework(framework),
+            inputs: LessonInputs(grade: grade, topic: "Fractions on a number line", minutes: minutes))
+    }
+
+    /// An answer filling every part with `extra` more items than the schema's minimum, each shaped by `item`.
+    static func answer(
+        _ plan: StructuredPlan, extra: Int = 0, item: (StructuredPlan.Part, Int) -> String = { part, n in
+            part.role == .content ? "Students work on step \(n) with a partner." : "What does step \(n) show about fractions?"
+        }
+    ) -> String {
+        let members = plan.parts.map { part in
+            let count = min(part.minItems + extra, part.maxItems)
+            return JSONText.string(part.key).serialized + ":"
+                + JSONText.array((1...count).map { .string(item(part, $0)) }).serialized
+        }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    @Test(arguments: frameworks)
+    func pacingAddsUpToEveryLessonLengthWithTheWarmUpFixed(framework name: String) throws {
+        for minutes in LessonInputs.minutesRange {
+            let plan = try Self.layout(name, minutes: minutes)
+            let timed = plan.parts.filter { $0.start != nil }
+            #expect(timed.compactMap(\.end).last == minutes, "\(name), \(minutes) min")
+            // Timed parts follow each other with no gap or overlap, each at least a minute long.
+            var clock = 0
+            for part in timed {
+                #expect(part.start == clock && (part.end ?? 0) > clock, "\(name), \(minutes) min: \(part.heading)")
+                clock = part.end ?? clock
+            }
+            if let warmUp = plan.framework.warmUpHeading, let fixed = plan.framework.warmUpMinutes {
+                let part = try #require(plan.parts.first { $0.heading == warmUp })
+                #expect(part.start == 0 && part.end == fixed, "\(name), \(minutes) min")
+            }
+            for part in plan.parts where plan.framework.untimedHeadings.contains(part.heading)
+                || plan.framework.unpacedHeadings.contains(part.heading)
+            {
+                #expect(part.start == nil, "\(name): \(part.heading) takes no class time")
+            }
+        }
+    }
+
+    @Test func theDefaultLessonIsSharedByWeight() throws {
+        let plan = try Self.layout("default", minutes: 45)
+        let times = plan.parts.map { part in part.start.map { "\($0)–\(part.end ?? 0)" } ?? "-" }
+        // Objective, materials, differentiation and homework take no class time; CFU and exit ticket half a share.
+        #expect(times == ["-", "-", "0–5", "5–15", "15–25", "25–35", "-", "35–40", "40–45", "-"])
+        #expect(plan.parts.map(\.key) == [
+            "learning_objective", "materials", "warm_up", "direct_instruction", "guided_practice",
+            "independent_practice", "differentiation", "check_for_understanding", "exit_ticket", "homework_extension",
+        ])
+    }
+
+    @Test(arguments: frameworks)
+    func aRenderedPlanPassesTheCheckUnderItsFrameworksHeadings(framework name: String) throws {
+        for minutes in [10, 11, 17, 30, 45, 61, 90, 180] {
+            for grade in GradeBand.allCases {
+                let plan = try Self.layout(name, minutes: minutes, grade: grade)
+                let text = try plan.render(json: Self.answer(plan))
+                let report = plan.framework.check(text, lessonMinutes: minutes)
+                #expect(report.passed, "\(name), \(minutes) min: \(report.problems)\n\(text)")
+                #expect(report.pacedMinutes == minutes)
+                let document = plan.framework.document(of: text)
+                #expect(document.sections.map(\.heading) == plan.framework.headings)
+            }
+        }
+    }
+
+    @Test func countsAreTheFrameworksCounts() throws {
+        let plan = try Self.layout("default")
+        let text = try plan.render(json: Self.answer(plan, extra: 5))
+        let document = plan.framework.document(of: text)
+        let exit = try #require(document.section("Exit Ticket"))
+        let cfu = try #require(document.section("Check for Understanding"))
+        #expect(PlanChecker.countItems(exit.body) == 3)
+        #expect(PlanChecker.countItems(cfu.body) == 4)
+        #expect(text.contains("Warm-Up (0–5 min)\n- Students work on step 1"))
+        #expect(text.contains("Exit Ticket (40–45 min)\n1. What does step 1 show"))
+        #expect(text.hasPrefix("Learning Objective\n- "))
+    }
+
+    /// Whatever a model puts in an item (line breaks, its own numbering, fences, a heading's words,
+    /// times, a trailing colon), the plan still reads as the tool laid it out.
+    @Test(arguments: frameworks)
+    func awkwardItemsCannotBreakTheStructure(framework name: String) throws {
+        let awkward = [
+            "1. Exit Ticket", "Exit Ticket", "Warm-Up (5 min)", "## Direct Instruction (20 min)", "```\ncode\n```",
+            "List the steps:", "  - 3) spend 10 minutes on this\nthen 5 min more", "Check for Understanding:",
+            "0–45 min: the whole lesson", "Q1: What is a half", "**Homework / Extension (optional)**", "a)", "B. Materials",
+        ]
+        var generator = SeededGenerator(seed: 15)
+        for round in 0..<40 {
+            let plan = try Self.layout(name, minutes: [20, 45, 75][round % 3])
+            let json = Self.answer(plan, extra: round % 3) { part, n in
+                let pick = awkward[Int(generator.next() % UInt64(awkward.count))]
+                // Counted parts still need items that are not only a label; some are only a heading's name.
+                if part.role == .content || n == 2 { return pick }
+                return n == 1 ? plan.framework.headings[round % plan.framework.headings.count] : "\(pick) question \(n)?"
+            }
+            let text = try plan.render(json: json)
+            let report = plan.framework.check(text, lessonMinutes: plan.inputs.minutes)
+            #expect(report.passed, "\(name) round \(round): \(report.problems)\n\(text)")
+            #expect(plan.framework.document(of: text).sections.map(\.heading) == plan.framework.headings)
+        }
+    }
+
+    @Test func badAnswersAreRefusedInOneSentence() throws {
+        let plan = try Self.layout("default")
+        let good = Self.answer(plan)
+        let withoutExit = good.replacing(/"exit_ticket":\[[^\]]*\],/, with: "")
+        let twoPrompts = good.replacing(
+            /"exit_ticket":\[[^\]]*\]/, with: #""exit_ticket":["What is a half?","What is a third?"]"#)
+        let labelled = good.replacing(
+            /"exit_ticket":\[[^\]]*\]/, with: #""exit_ticket":["Answer: one half","What is a third?","Why?"]"#)
+        let cases: [(String, StructuredPlanError)] = [
+            ("", .empty),
+            ("Here is your lesson plan: Warm-Up …", .notJSON),
+            ("[1, 2, 3]", .notJSON),
+            ("{\"learning_objective\": [\"Students", .notJSON),
+            (withoutExit, .missingPart(heading: "Exit Ticket")),
+            (twoPrompts, .tooFew(heading: "Exit Ticket", found: 2, needed: 3)),
+            (labelled, .tooFew(heading: "Exit Ticket", found: 2, needed: 3)),
+        ]
+        for (answer, expected) in cases {
+            #expect(throws: expected) { try plan.render(json: answer) }
+            let sentence = try #require(expected.errorDescription)
+            #expect(!sentence.contains("\n") && sentence.hasSuffix(".") && sentence.contains("/retry"))
+        }
+        #expect(StructuredPlanError.cutShort.errorDescription?.contains("--max-output-tokens") == true)
+        // A fence or a sentence around the JSON, a lone string for a list, and too many items are forgiven.
+        let relaxed = "```json\n" + good.replacing(#""materials":["#, with: #""materials":"Fraction strips", "unused":["#) + "\n```"
+        let text = try plan.render(json: relaxed)
+        #expect(text.contains("Materials\n- Fraction strips.\n"))
+        #expect(plan.framework.check(text, lessonMinutes: 45).passed)
+    }
+
+    @Test func theSchemaListsThePartsInOrderWithTheirCounts() throws {
+        let plan = try Self.layout("hunter")
+        let strict = try #require(JSONValue.parse(plan.schema(lengthLimits: false)))
+        #expect(strict["required"]?.arrayValue?.compactMap(\.stringValue) == plan.parts.map(\.key))
+        #expect(strict["additionalProperties"] == .bool(false))
+        let closure = try #require(strict["properties"]?["closure"])
+        #expect(closure["minItems"] == .number(3) && closure["maxItems"] == .number(3))
+        let cfu = try #require(strict["properties"]?["checking_for_understanding"])
+        #expect(cfu["minItems"] == .number(3) && cfu["maxItems"] == .number(4))
+        #expect(closure["items"]?["minLength"] == nil)
+        let local = try #require(JSONValue.parse(plan.schema(lengthLimits: true)))
+        #expect(local["properties"]?["closure"]?["items"]?["minLength"] == .number(Double(StructuredPlan.shortestItem)))
+        // Members in the plan's order in the text itself: a model writes them in that order.
+        let serialized = plan.schema(lengthLimits: true)
+        let positions = plan.parts.compactMap { serialized.range(of: "\"\($0.key)\":{")?.lowerBound }
+        #expect(positions.count == plan.parts.count && positions == positions.sorted())
+    }
+
+    @Test func thePromptNamesEveryPartWithItsMinutes() throws {
+        let plan = try Self.layout("default", minutes: 30)
+        let sections = plan.promptSections
+        #expect(sections.split(separator: "\n").count == plan.parts.count)
+        #expect(sections.contains(#"- "warm_up": Warm-Up (5 min), 1 to 4 items"#))
+        #expect(sections.contains(#"- "exit_ticket": Exit Ticket (3 min), exactly 3 prompts"#))
+        #expect(sections.contains(#"- "materials": Materials, 1 to 4"#))
+        let input = try PromptLibrary.builtIn.render(
+            "structured", values: ["sections": sections, "topic": "Tides", "grade": "6–8"], framework: "default")
+        #expect(input.contains(sections) && input.contains("Tides") && !input.contains("{{"))
+    }
+
+    @Test func aRequestCarriesTheSchemaWhereTheWireFormatWantsIt() throws {
+        let schema = ResponseSchema(name: "lesson_plan", json: #"{"type":"object"}"#)
+        for api in APIFlavor.allCases {
+            let settings = ModelSettings(
+                baseURL: try #require(URL(string: "http://127.0.0.1:9/v1")), apiKey: "sk-test-123456789", model: "m", api: api)
+            let client = ModelClient(transport: NoTransport(), settings: settings)
+            let body = try #require(JSONValue.parse(String(decoding: client.request(instructions: "i", input: "x", schema: schema).body, as: UTF8.self)))
+            let format = api == .chat ? body["response_format"]?["json_schema"] : body["text"]?["format"]
+            #expect(format?["name"] == .string("lesson_plan") && format?["strict"] == .bool(true))
+            #expect(format?["schema"]?["type"] == .string("object"))
+            #expect((api == .chat ? body["response_format"] : format)?["type"] == .string("json_schema"))
+            let plain = try #require(JSONValue.parse(String(decoding: client.request(instructions: "i", input: "x").body, as: UTF8.self)))
+            #expect(plain["text"] == nil && plain["response_format"] == nil)
+        }
+    }
+}
+
+/// A transport for building requests only.
+private struct NoTransport: HTTPTransport {
+    func send(_ request: HTTPRequest) async throws -> HTTPStreamingResponse { throw CancellationError() }
+}
