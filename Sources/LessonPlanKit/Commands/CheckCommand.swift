@@ -1,29 +1,13 @@
 import Foundation
 
 /// `/check`: the full plan check of the current plan, as the footer only summarises it.
-public struct CheckCommand: Command, Equatable {
+public struct CheckCommand: PlanReportCommand, Equatable {
     public static let name = "check"
     public static let usage = "/check"
     public static let summary = "the full plan check: headings, pacing, warm-up, CFU questions, exit ticket"
     public static let details = "The check runs after every turn and is saved with it; the footer lists its problems in one line each."
 
     public init() {}
-
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
-        try expectNoArguments(arguments)
-        return Self()
-    }
-
-    public func run(_ run: CommandRun) async -> CommandOutcome {
-        guard let current = await run.currentPlan() else { return .failed }
-        let framework: Framework
-        do { framework = try await run.engine.framework(of: current) } catch {
-            run.host.error(error.message)
-            return .failed
-        }
-        run.host.show(Self.report(of: current, framework: framework))
-        return .done
-    }
 
     /// What `/check` prints: counts, then each problem worst first.
     public static func report(of version: PlanVersion, framework: Framework) -> StyledText {

@@ -102,6 +102,26 @@ extension RequestCommand {
     }
 }
 
+/// A command that takes no arguments and shows a report on the current plan, read with its framework.
+public protocol PlanReportCommand: Command {
+    init()
+    /// What the command prints about `version`.
+    static func report(of version: PlanVersion, framework: Framework) -> StyledText
+}
+
+extension PlanReportCommand {
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+        try expectNoArguments(arguments)
+        return Self()
+    }
+
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        guard let (current, framework) = await run.currentPlanAndFramework() else { return .failed }
+        run.host.show(Self.report(of: current, framework: framework))
+        return .done
+    }
+}
+
 /// Where commands run; each place is one ``CommandHost``.
 public enum CommandPlace: String, Sendable {
     /// The REPL with a teacher at a terminal.
@@ -203,6 +223,15 @@ public struct CommandRun: Sendable {
             return nil
         }
         return current
+    }
+
+    /// The current plan and the framework it is written in, or nil after saying why there is none.
+    func currentPlanAndFramework() async -> (PlanVersion, Framework)? {
+        guard let current = await currentPlan() else { return nil }
+        do { return (current, try await engine.framework(of: current)) } catch {
+            host.error(error.message)
+            return nil
+        }
     }
 
     /// Sends a request and its automatic follow-ups, shown as they stream.

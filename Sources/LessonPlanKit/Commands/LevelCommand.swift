@@ -1,7 +1,7 @@
 import Foundation
 
 /// `/level`: the reading level of the current plan's student-facing text against its band.
-public struct LevelCommand: Command, Equatable {
+public struct LevelCommand: PlanReportCommand, Equatable {
     public static let name = "level"
     public static let usage = "/level"
     public static let summary = "reading level (Flesch–Kincaid) of what students read, against the band's range"
@@ -11,22 +11,6 @@ public struct LevelCommand: Command, Equatable {
         """
 
     public init() {}
-
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
-        try expectNoArguments(arguments)
-        return Self()
-    }
-
-    public func run(_ run: CommandRun) async -> CommandOutcome {
-        guard let current = await run.currentPlan() else { return .failed }
-        let framework: Framework
-        do { framework = try await run.engine.framework(of: current) } catch {
-            run.host.error(error.message)
-            return .failed
-        }
-        run.host.show(Self.report(of: current, framework: framework))
-        return .done
-    }
 
     /// What `/level` prints, naming only the sections it measured.
     public static func report(of version: PlanVersion, framework: Framework) -> StyledText {

@@ -14,12 +14,7 @@ public struct PacingCommand: Command, Equatable {
     }
 
     public func run(_ run: CommandRun) async -> CommandOutcome {
-        guard let current = await run.currentPlan() else { return .failed }
-        let framework: Framework
-        do { framework = try await run.engine.framework(of: current) } catch {
-            run.host.error(error.message)
-            return .failed
-        }
+        guard let (current, framework) = await run.currentPlanAndFramework() else { return .failed }
         let document = framework.document(of: current.text)
         var text = StyledText("── pacing of v\(current.number) · \(current.inputs.minutes)-minute lesson\n", style: .dim)
         text.append(
