@@ -9,7 +9,7 @@ package enum Help {
 
         Usage:
           lessonplan [--grade BAND] [--topic TEXT] [--minutes N] [options]
-              Start a session: write the first plan, then refine it with slash commands. Inputs you leave out are asked for (defaults: 6–8, 45 minutes).
+              Start a session: write the first plan, then refine it with slash commands. At a terminal, inputs you leave out are asked for; a script on stdin gets the defaults (6–8, 45 minutes) and needs --topic.
         \(Subcommands.all.map { "  \($0.usage)\n      \($0.summary)" }.joined(separator: "\n"))
           lessonplan --version
 
@@ -37,6 +37,8 @@ package enum Help {
           HTTPS_PROXY, NO_PROXY  proxy settings, read by libcurl (see lessonplan doctor)
           NO_COLOR               turn colour off
 
+        Exit status: 0 when every line ran and every turn completed; 1 when a turn did not complete, a command failed or a script line was rejected; 2 for bad usage (nothing was sent); 130 after Ctrl-C while a script waited.
+
         Settings file ($XDG_CONFIG_HOME/lessonplan/config, else ~/.config/lessonplan/config):
           KEY = value lines, # comments; keys: \(SettingsFile.keys.joined(separator: ", ")). Read only when it is your own file with mode 0600 (chmod 600 it). Flags win over the environment, which wins over the file; `lessonplan doctor` shows where each setting came from.
 
@@ -49,7 +51,7 @@ package enum Help {
             return """
                 Usage: lessonplan generate --grade BAND --topic TEXT [--minutes N] [--then COMMAND]… [options]
 
-                Writes a plan, applies each --then command in order (e.g. --then "/shorten 30" --then "/regrade 3–5"), prints the final plan on stdout and progress on stderr, and saves the session. Exits 0 on success, 1 when a turn fails, 2 for bad usage. Defaults: grade 6–8, 45 minutes; the topic is required.
+                Writes a plan, applies each --then command in order (e.g. --then "/shorten 30" --then "/regrade 3–5"), prints the final plan on stdout and progress on stderr, and saves the session. Every --then command is checked before anything is sent; the run stops at the first that fails. Exits 0 on success, 1 when a step fails, 2 for bad usage (nothing sent). Defaults: grade 6–8, 45 minutes; the topic is required.
 
                 Each plan's check goes to stderr; a plan that fails it is repaired once unless --no-repair. With --then /materials last, the handouts are printed instead of the plan; with /quiz last, the quiz with its key; with /rubric last, the rubric as a table.
 
