@@ -66,10 +66,16 @@ import TestSupport
         return (try PrintedPage.text(of: pdf), pdf)
     }
 
-    /// Keeps the first page as `docs/<name>.png` when `scripts/render-docs` asks for it.
-    static func keep(_ pdf: URL, as name: String) throws {
+    /// Keeps a page (the first unless told) as `docs/<name>.png` when `scripts/render-docs` asks for it.
+    static func keep(_ pdf: URL, as name: String, page: Int = 1) throws {
         guard let folder = ProcessInfo.processInfo.environment["LESSONPLAN_DOCS_DIR"], !folder.isEmpty else { return }
-        try PrintedPage.firstPagePNG(of: pdf, to: URL(fileURLWithPath: folder).appending(path: "\(name).png"))
+        try PrintedPage.pagePNG(of: pdf, page: page, to: URL(fileURLWithPath: folder).appending(path: "\(name).png"))
+    }
+
+    /// The number (from 1) of the first printed page whose text holds `words`.
+    static func page(holding words: String, in text: String) -> Int? {
+        let pages = text.split(separator: "\u{0C}", omittingEmptySubsequences: false)
+        return pages.firstIndex { $0.contains(words) }.map { $0 + 1 }
     }
 
     /// Whether `text` has a list line numbered `number` with `words` after it, as pdftotext lays it out.
@@ -145,6 +151,9 @@ import TestSupport
         for hidden in ["Answer key", "whatever their shape", "A prediction tied to density."] {
             #expect(!students.contains(hidden), "the handout prints \(hidden)")
         }
+        // The pictures in the README: the students' quiz, and the teacher's rubric.
+        try Self.keep(handoutPDF, as: "printout-quiz", page: try #require(Self.page(holding: "Why does a steel ship float?", in: students)))
+        try Self.keep(pdf, as: "printout-rubric", page: try #require(Self.page(holding: "Criterion", in: text)))
         let markdown = PlanExport.renderMarkdown(document, plan: plan)
         #expect(markdown.contains("## Exit quiz\n\n1. Why does a steel ship float?\n    A) Steel is lighter than water"))
         #expect(markdown.contains("| Criterion | Beginning (1) | Developing (2) | Proficient (3) | Exemplary (4) |"))

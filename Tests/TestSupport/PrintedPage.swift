@@ -48,10 +48,15 @@ public enum PrintedPage {
 
     /// The PDF's first page as a PNG at 60 dpi (`pdftoppm -png -r 60 -f 1 -l 1 -singlefile`), written to `png`.
     public static func firstPagePNG(of pdf: URL, to png: URL) throws {
+        try pagePNG(of: pdf, page: 1, to: png)
+    }
+
+    /// One page of the PDF (from 1) as a PNG at 60 dpi, written to `png`.
+    public static func pagePNG(of pdf: URL, page: Int, to png: URL) throws {
         let tool = try executable("pdftoppm", package: "poppler-utils")
         let prefix = png.deletingPathExtension()
         let result = try run(
-            tool, ["-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile", pdf.path, prefix.path],
+            tool, ["-png", "-r", "60", "-f", String(page), "-l", String(page), "-singlefile", pdf.path, prefix.path],
             in: pdf.deletingLastPathComponent())
         guard result.status == 0 else { throw Failure(description: "pdftoppm failed: \(result.output)") }
     }
