@@ -687,7 +687,11 @@ def describe_machine() -> str:
 # --------------------------------------------------------------------------------------------
 
 # The offline rows' topics: ten across the four bands, the same for both paths.
-OFFLINE_
+OFFLINE_TOPICS = [("K–2", "Counting to 20"), ("K–2", "What plants need"), ("3–5", "Fractions on a number line"),
+                  ("3–5", "The water cycle"), ("3–5", "Multiplying by 10"), ("6–8", "Photosynthesis"),
+                  ("6–8", "Ratios and rates"), ("6–8", "Plate tectonics"), ("9–12", "The French Revolution"),
+                  ("9–12", "Writing a persuasive essay")]
+
 
 def write_fixture(fixture: str, kind: str, home: Path, count: int) -> str:
     """Runs the fixture writer (`sessions` or `big`) over `home` with the server's plan text as
