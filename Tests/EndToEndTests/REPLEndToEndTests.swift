@@ -84,6 +84,31 @@ import TestSupport
         #expect(try await server.requests().count == 3)
     }
 
+    /// Every command does under --then what it does at the prompt: an export writes its file, /save names
+    /// the session, /check prints the check (on stderr); one that needs a terminal stops the run before
+    /// anything is sent.
+    @Test func thenRunsEveryCommandAsThePromptDoes() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let result = try await binary.run([
+            "generate", "--grade", "4", "--topic", "Tides", "--then", "/export html plan.html", "--then", "/save tides unit",
+            "--then", "/check", "--then", "/repair off", "--then", "/export md",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOf: binary.home.appending(path: "work/plan.html"), encoding: .utf8)
+        #expect(page.contains("<html") && page.contains("Tides"))
+        #expect(result.stderr.contains("Saved as “tides unit”") && result.stderr.contains("plan check of v1"))
+        #expect(result.stderr.contains("Automatic repair is off"))
+        // The last step printed a document, so stdout holds the Markdown export, not the bare plan.
+        #expect(result.stdout.hasPrefix("# ") && result.stdout.contains("Learning Objective"), "\(result.stdout.prefix(200))")
+        #expect(try await binary.run(["resume", "tides unit"], input: "/quit\n").status == 0)
+
+        let refused = try await binary.run(["generate", "--topic", "Tides", "--then", "/shorten 30", "--then", "/edit"])
+        #expect(refused.status == 2 && refused.stderr.contains("/edit needs a teacher at a terminal, so it cannot run under --then"))
+        #expect(try await server.requests().count == 1)
+    }
+
     @Test func oneShotFailsWithASentenceAndAnExitStatus() async throws {
         let server = try await FakeOpenAIServer()
         let binary = try LessonplanBinary(baseURL: server.baseURL)
