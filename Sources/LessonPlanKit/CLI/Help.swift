@@ -79,7 +79,7 @@ package enum Help {
         case "replay":
             return """
                 Usage: lessonplan replay <session | file.jsonl> [--full] [--turn N] [--plain] [--step]
-                       lessonplan replay --rerun <session> [--model M] [--prompts DIR] [--no-repair]
+                       lessonplan replay --rerun <session> [--turn N] [--model M] [--prompts DIR] [--no-repair]
 
                 Walks a transcript for review: for each turn its number, time, command as typed, model, tokens and status, and the plan as a coloured line diff against the version it revised. Needs no key and no network.
 
@@ -88,7 +88,7 @@ package enum Help {
                   --plain   no colour (also when NO_COLOR is set or output is not a terminal)
                   --step    on a terminal, wait for Enter between turns
 
-                --rerun sends the same commands again, against today's model and prompt templates, into a new session, then shows turn by turn how each new plan differs from the recorded one. This is how a prompt change is reviewed. It needs a key like any request; without --model it uses the recorded session's model. Recorded automatic turns (repairs, reading-level retries) are not sent again: each command gets the automatic turns today's check calls for (none with --no-repair).
+                --rerun sends the same commands again, against today's model and prompt templates, into a new session, then shows turn by turn how each new plan differs from the recorded one. This is how a prompt change is reviewed. It needs a key like any request; without --model it uses the recorded session's model. Recorded automatic turns (repairs, reading-level retries) are not sent again: each command gets the automatic turns today's check calls for (none with --no-repair). Only the completed request behind each version is sent (a /retry that made it, once; a /continue as the command it finished); failed and cancelled attempts and hand edits are listed as skipped. With --turn N, the turns before N run again to rebuild the plan it revised, and only turn N is compared. The key is checked before a new session is made.
 
                 """
         case "export":

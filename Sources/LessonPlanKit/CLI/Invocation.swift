@@ -102,7 +102,7 @@ package enum Subcommands {
         ("sessions", "lessonplan sessions [--json] | sessions rm <session> | sessions prune", "list saved sessions, remove one, or remove those without a plan"),
         ("replay", "lessonplan replay <session> [--full] [--turn N] [--plain] [--step]",
          "walk a session turn by turn with diffs (no key or network needed)"),
-        ("replay --rerun", "lessonplan replay --rerun <session> [--model M] [--prompts DIR] [--no-repair]",
+        ("replay --rerun", "lessonplan replay --rerun <session> [--turn N] [--model M] [--prompts DIR] [--no-repair]",
          "run the same commands again today and show how the plans differ"),
         ("export", "lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force] [--materials]",
          "the current plan (or its handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file"),
