@@ -92,6 +92,25 @@ import TestSupport
         #expect(ends.count == 1 || ends.count == 2)
     }
 
+    /// A small model's answer that does not fit is asked for once more without the teacher typing anything:
+    /// the first run of the offline model ends with a plan, not a failure.
+    @Test func anAnswerThatDoesNotFitIsAskedForOnceMoreAutomatically() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await server.script([.text(#"{"learning_objective": ["Tides"]}"#), .plan])
+        let result = try await binary.run(["generate", "--grade", "6-8", "--topic", "Tides", "--structured"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("asking once more, automatically"))
+        #expect(result.stdout.contains("Exit Ticket"))
+        let lines = try binary.transcriptLines()
+        let ends = QualityEndToEndTests.endedTurns(lines)
+        #expect(ends.map { $0["status"] as? String } == ["failed", "completed"])
+        #expect(QualityEndToEndTests.startedTurns(lines).last?["retry_of"] as? Int == 1)
+        #expect(try await server.requests().count == 2)
+    }
+
+    /// An answer that does not fit is asked for once more automatically; when that fails too, /retry asks again.
     @Test func anAnswerThatIsNotThePlansJSONFailsInOneSentenceAndRetryAsksAgain() async throws {
         let server = try await FakeOpenAIServer()
         let binary = try LessonplanBinary(baseURL: server.baseURL)
@@ -100,12 +119,13 @@ import TestSupport
         try await server.script([.text(prose), .text(#"{"learning_objective": ["Tides"]}"#), .plan])
         let result = try await binary.run(
             ["--grade", "6-8", "--topic", "Tides", "--minutes", "45", "--structured"],
-            input: "/retry\n/retry\n/check\n/quit\n")
-        // Two turns failed before the third made the plan: the script's exit status says so.
+            input: "/retry\n/check\n/quit\n")
+        // The first answer and its automatic re-ask failed before /retry made the plan: the exit status says so.
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains(
             "The model's answer is not the JSON object of the plan's parts that was asked for; /retry asks again (or start with --free-text for a plan the model structures itself)."))
         #expect(result.stderr.contains("The model's answer has nothing for “Materials”; /retry asks again"))
+        #expect(result.stdout.contains("the answer did not fit the plan's parts; asking once more, automatically"))
         #expect(!result.stdout.contains(prose))
         #expect(result.stdout.contains("✓ The plan passes the check."))
         let requests = try await server.requests()

@@ -8,6 +8,8 @@ public enum FollowUp: Sendable, Equatable {
     case readingLevel(draft: Int, measure: ReadingMeasure)
     /// A quiz or rubric failed its check; the problems go to the model.
     case assessmentRepair(kind: TurnKind, number: Int, problems: [String])
+    /// A structured answer did not fit the plan's parts; the same request goes out once more.
+    case reask(problem: String)
 }
 
 /// What the front end hears while a request and its automatic follow-ups run.

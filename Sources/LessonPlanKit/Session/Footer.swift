@@ -61,6 +61,8 @@ public enum Footer {
             return "── repairing \(kind.rawValue) \(number) once: asking for the same \(kind.rawValue) without its \(counted(problems.count, "problem"))…"
         case .readingLevel(let draft, let measure):
             return "── v\(draft) reads at grade \(measure.gradeText); grades \(measure.band.rawValue) expect \(measure.expectedText). Asking once more…"
+        case .reask:
+            return "── the answer did not fit the plan's parts; asking once more, automatically…"
         }
     }
 

@@ -38,6 +38,8 @@ public struct TurnOutcome: Sendable, Equatable {
     public var rubric: Int?
     /// What the turn produced: a plan, handouts, a quiz or a rubric.
     public var kind: TurnKind = .plan
+    /// A structured answer that did not fit the plan's parts (not JSON, too few usable items): asked once more.
+    public var unfittingStructure = false
     /// For a completed quiz or rubric turn: its check's problems, one sentence each.
     public var assessmentProblems: [String] = []
     /// The framework the answer was checked against.
@@ -194,8 +196,16 @@ public actor SessionEngine {
         if refinement.measuresReadingLevel, let current = state.current {
             result.levelBefore = try? readingLevel(current)
         }
-        let first = await run(command: command, refinement: refinement) { progress(.turn($0)) }
+        var first = await run(command: command, refinement: refinement) { progress(.turn($0)) }
         progress(.ended(first))
+        // A small model's JSON that does not fit the parts is asked for once more, as /retry would: the
+        // failed attempt stays in the transcript, and the request is what the second attempt made.
+        if first.unfittingStructure, !Task.isCancelled {
+            progress(.followUp(.reask(problem: first.message ?? "")))
+            let again = await retry { progress(.turn($0)) }
+            progress(.ended(again))
+            first = again
+        }
         result.outcomes.append(first)
         guard first.status == .completed, refinement.kind == .plan, !Task.isCancelled else { return result }
 
@@ -434,6 +444,7 @@ public actor SessionEngine {
         // Without a key, trying again changes nothing: the sentence names the session to resume once it is set.
         if failure == .noKey { message = SessionAdvice.noKey(in: state) }
         var output = request.prefix + machine.text
+        var unfitting = false
         if let structure = request.structure, status == .completed || status == .incomplete {
             // The answer is the parts as JSON: the plan is what the tool renders from them. An answer
             // that is not such JSON fails the turn; its text stays in the transcript as it came.
@@ -445,6 +456,7 @@ public actor SessionEngine {
             } catch {
                 message = (status == .incomplete ? StructuredPlanError.cutShort : error).errorDescription
                 status = .failed
+                unfitting = true
             }
         }
         var keepNote: String?
@@ -502,6 +514,7 @@ public actor SessionEngine {
         outcome.quiz = ended.quiz
         outcome.rubric = ended.rubric
         outcome.kind = request.kind
+        outcome.unfittingStructure = unfitting
         outcome.assessmentProblems = ended.kept == false ? [] : assessmentProblems
         outcome.framework = framework.name
         outcome.problems = ended.check?.problems.map(framework.describe) ?? []
