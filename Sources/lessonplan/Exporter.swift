@@ -25,24 +25,18 @@ struct Exporter {
             return false
         }
         for note in SessionReview.exportNotes(state, materials: materials) { console.note(note) }
-        let what = materials ? "the handouts" : "v\(state.currentVersion ?? 0)"
         guard let path else {
             console.document(data, format: format)
             return !console.outputFailed
         }
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-        // 0600 whatever the umask: a plan may describe real students.
-        do {
-            try PrivateFiles.write(data, to: url, replace: force)
-        } catch {
-            if case .exists = error {
-                console.error(error.message)
-            } else {
-                console.error("Cannot write \(url.path): check that the folder exists, is writable and has space.")
-            }
+        switch ExportCommand.write(data, format: format, materials: materials, state: state, to: url, replace: force) {
+        case .wrote(let sentence):
+            console.note(sentence)
+            return true
+        case .exists(let sentence), .failed(let sentence):
+            console.error(sentence)
             return false
         }
-        console.note("Wrote \(format.label) of \(what) to \(url.path).")
-        return true
     }
 }

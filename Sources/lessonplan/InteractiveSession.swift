@@ -66,7 +66,7 @@ final class InteractiveSession: @unchecked Sendable {
             return 1
         }
         let runner = makeRunner(engine: engine, reader: reader, followUps: Flags.followUps(from: parsed))
-        if settings.model.requiresKey, (settings.model.apiKey ?? "").isEmpty {
+        if settings.model.lacksKey {
             console.error(SessionAdvice.noKeyAtStart(in: await engine.state))
         } else {
             await runner.run("/generate")

@@ -170,15 +170,15 @@ struct SessionCommands {
             console.error(error.message)
             return 2
         }
-        if parsed.has("rerun") { return await rerun(state, parsed: parsed, only: options.turn) }
         let label = state.name.map { "“\($0)”" } ?? String(state.header.id.prefix(8))
-        let inputs = state.header.inputs
-        let blocks = SessionReview.replay(state, options: options)
-        // The error comes alone, before any header: nothing is replayed.
-        if let turn = options.turn, blocks.isEmpty {
+        // The error comes alone, before any header: nothing is replayed or re-run.
+        if let turn = options.turn, !state.turns.contains(where: { $0.started.turn == turn }) {
             console.error("Session \(label) has no turn \(turn); it has turns 1 to \(state.turns.count).")
             return 2
         }
+        if parsed.has("rerun") { return await rerun(state, parsed: parsed, only: options.turn) }
+        let inputs = state.header.inputs
+        let blocks = SessionReview.replay(state, options: options)
         console.line("Session \(label) · started \(SessionReview.timestamp(state.header.created)) · \(inputs.grade.rawValue) · \(inputs.minutes) min · \(inputs.topic)")
         let step = parsed.has("step") && console.stdinIsTTY && console.stdoutIsTTY
         let plain = parsed.has("plain")
@@ -195,10 +195,6 @@ struct SessionCommands {
     /// `replay --rerun`: the requests behind the session's versions sent again into a new session
     /// through the same runner as the REPL, each compared with what was recorded.
     private func rerun(_ recorded: SessionState, parsed: ParsedArguments, only: Int?) async -> Int32 {
-        if let only, !recorded.turns.contains(where: { $0.started.turn == only }) {
-            console.error("Session \(recorded.header.id.prefix(8)) has no turn \(only); it has turns 1 to \(recorded.turns.count).")
-            return 2
-        }
         let engine: SessionEngine
         let model: String
         do {
@@ -208,7 +204,7 @@ struct SessionCommands {
             }
             model = settings.model.model
             // No session is made for a re-run that could not send anything.
-            if settings.model.requiresKey, (settings.model.apiKey ?? "").isEmpty {
+            if settings.model.lacksKey {
                 throw UsageError(message: ModelError.noKey.errorDescription ?? "No API key.")
             }
             engine = try SessionEngine(

@@ -255,9 +255,8 @@ public struct CommandRun: Sendable {
         if let levels = Footer.levels(before: result.levelBefore, after: result.levelAfter) {
             host.show(StyledText(levels))
         }
-        var outcome = CommandOutcome(turns: result.outcomes)
-        if result.first.status != .completed { outcome.status = .failed }
-        if result.first.status == .completed { host.deliver(refinement.kind == .materials ? .text(result.first.text) : .plan) }
+        let outcome = CommandOutcome(sent: result.outcomes)
+        if outcome.status == .done { host.deliver(refinement.kind == .materials ? .text(result.first.text) : .plan) }
         return (outcome, result)
     }
 
@@ -284,9 +283,7 @@ public struct CommandRun: Sendable {
                 host.progress(update, waiting: waiting)
             }
         }
-        var outcome = CommandOutcome(turns: result.outcomes)
-        if result.first.status != .completed { outcome.status = .failed }
-        return (outcome, result)
+        return (CommandOutcome(sent: result.outcomes), result)
     }
 
     /// One turn that repeats or finishes an earlier one, shown like any other.
@@ -301,7 +298,7 @@ public struct CommandRun: Sendable {
             return outcome
         }
         if outcome.status == .completed { host.deliver(.plan) }
-        return CommandOutcome(status: outcome.status == .completed ? .done : .failed, turns: [outcome])
+        return CommandOutcome(sent: [outcome])
     }
 }
 
@@ -323,6 +320,11 @@ public struct CommandOutcome: Sendable, Equatable {
     public init(status: Status = .done, turns: [TurnOutcome] = []) {
         self.status = status
         self.turns = turns
+    }
+
+    /// The outcome of a command that sent these turns: done when its own turn (the first) completed.
+    public init(sent turns: [TurnOutcome]) {
+        self.init(status: turns.first?.status == .completed ? .done : .failed, turns: turns)
     }
 
     public static let done = CommandOutcome()

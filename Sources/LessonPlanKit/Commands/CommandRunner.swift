@@ -23,10 +23,7 @@ public final class CommandRunner: Sendable {
         for line in lines {
             let shown = TerminalSanitizer.cleanLine(line, limit: 60)
             do {
-                let (command, _) = try CommandTable.resolve(line)
-                if command.needsTerminal, !place.isTerminal {
-                    problems.append("“\(shown)”: /\(command.name) needs a teacher at a terminal, so it cannot run \(place.described).")
-                }
+                _ = try CommandTable.resolve(line, in: place)
             } catch {
                 problems.append("“\(shown)”: \(error.message)")
             }
@@ -40,11 +37,8 @@ public final class CommandRunner: Sendable {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         let command: any Command
         do {
-            let (type, _) = try CommandTable.resolve(trimmed)
-            if type.needsTerminal, !host.place.isTerminal {
-                throw CommandError("/\(type.name) needs a teacher at a terminal, so it cannot run \(host.place.described).")
-            }
-            command = try CommandTable.parse(trimmed, context: await engine.commandContext)
+            let resolved = try CommandTable.resolve(trimmed, in: host.place)
+            command = try CommandTable.parse(resolved, line: trimmed, context: await engine.commandContext)
         } catch {
             host.error(host.place == .terminal ? error.message : "\(TerminalSanitizer.cleanLine(trimmed, limit: 60)): \(error.message)")
             tally.add(rejected: 1)

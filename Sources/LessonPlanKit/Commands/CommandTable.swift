@@ -42,7 +42,14 @@ public enum CommandTable {
     /// Parses one line typed at the prompt. A line without a leading slash is a free-form revision.
     /// - Throws: ``CommandError`` for an unknown command, bad arguments, or a command that needs a plan first.
     public static func parse(_ line: String, context: CommandContext) throws(CommandError) -> any Command {
-        let (command, arguments) = try resolve(line)
+        try parse(resolve(line), line: line, context: context)
+    }
+
+    /// Parses the arguments of a command ``resolve(_:in:)`` found in `line`, against the session.
+    public static func parse(
+        _ resolved: (command: any Command.Type, arguments: String), line: String, context: CommandContext
+    ) throws(CommandError) -> any Command {
+        let (command, arguments) = resolved
         if command.needsPlan, context.currentVersion == nil {
             if command.name == ReviseCommand.name, !isSlashed(line) {
                 throw CommandError("There is no plan to revise yet; type /generate to write one.")
@@ -52,8 +59,20 @@ public enum CommandTable {
         return try command.parse(arguments, context: context)
     }
 
-    /// The command a line names and its arguments, without looking at the session: what can be
-    /// checked before anything is sent.
+    /// The command a line names and its arguments, checked against where it runs but not against the
+    /// session: what can be checked before anything is sent.
+    /// - Throws: ``CommandError`` for a name that is not a command, or a command that needs a terminal elsewhere.
+    public static func resolve(_ line: String, in place: CommandPlace) throws(CommandError)
+        -> (command: any Command.Type, arguments: String)
+    {
+        let resolved = try resolve(line)
+        if resolved.command.needsTerminal, !place.isTerminal {
+            throw CommandError("/\(resolved.command.name) needs a teacher at a terminal, so it cannot run \(place.described).")
+        }
+        return resolved
+    }
+
+    /// The command a line names and its arguments, without looking at the session.
     /// - Throws: ``CommandError`` for a name that is not a command, with the nearest one.
     public static func resolve(_ line: String) throws(CommandError) -> (command: any Command.Type, arguments: String) {
         var trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -58,7 +58,6 @@ public struct ExportCommand: Command, Equatable {
             return .failed
         }
         for note in SessionReview.exportNotes(state, materials: materials) { run.host.note(StyledText(note)) }
-        let what = materials ? "the handouts" : "v\(state.currentVersion ?? 0)"
         guard let target = path ?? defaultFile(state) else {
             run.host.deliver(.document(data, format))
             return .done
@@ -68,29 +67,45 @@ public struct ExportCommand: Command, Equatable {
             .standardizedFileURL
         var replace = force
         while true {
-            do {
-                try PrivateFiles.write(data, to: url, replace: replace)
-                run.host.note(StyledText("Wrote \(format.label) of \(what) to \(url.path)."))
+            switch Self.write(data, format: format, materials: materials, state: state, to: url, replace: replace) {
+            case .wrote(let sentence):
+                run.host.note(StyledText(sentence))
                 return .done
-            } catch {
-                if case .exists = error, !replace, run.host.place.isTerminal,
-                    run.host.confirm("\(url.path) already exists. Replace it? [y/N] ")
-                {
+            case .exists where run.host.place.isTerminal:
+                if !replace, run.host.confirm("\(url.path) already exists. Replace it? [y/N] ") {
                     replace = true
                     continue
                 }
-                if case .exists = error, run.host.place.isTerminal {
-                    run.host.show(StyledText("Kept \(url.path) as it was; nothing written."))
-                    return .done
-                }
-                if case .exists = error {
-                    run.host.error(error.message)
-                } else {
-                    run.host.error("Cannot write \(url.path): check that the folder exists, is writable and has space.")
-                }
+                run.host.show(StyledText("Kept \(url.path) as it was; nothing written."))
+                return .done
+            case .exists(let sentence), .failed(let sentence):
+                run.host.error(sentence)
                 return .failed
             }
         }
+    }
+
+    /// How writing an export to a file went, each with its sentence.
+    public enum FileResult: Equatable, Sendable {
+        case wrote(String)
+        /// The file is there and replacing it was not asked for.
+        case exists(String)
+        case failed(String)
+    }
+
+    /// Writes an export to `url`, 0600 whatever the umask (a plan may describe real students), never over an
+    /// existing file unless `replace`; `lessonplan export` and `/export` both write through this.
+    public static func write(
+        _ data: Data, format: ExportFormat, materials: Bool, state: SessionState, to url: URL, replace: Bool
+    ) -> FileResult {
+        do {
+            try PrivateFiles.write(data, to: url, replace: replace)
+        } catch {
+            if case .exists = error { return .exists(error.message) }
+            return .failed("Cannot write \(url.path): check that the folder exists, is writable and has space.")
+        }
+        let what = materials ? "the handouts" : "v\(state.currentVersion ?? 0)"
+        return .wrote("Wrote \(format.label) of \(what) to \(url.path).")
     }
 
     /// Where a page or document goes when no file is named: one poured onto a terminal helps nobody.

@@ -56,6 +56,6 @@ public struct RepairCommand: Command, Equatable {
             return .done
         }
         if outcome.status == .completed { host.deliver(.plan) }
-        return CommandOutcome(status: outcome.status == .completed ? .done : .failed, turns: [outcome])
+        return CommandOutcome(sent: [outcome])
     }
 }

@@ -100,7 +100,7 @@ public struct ModelClient: Sendable {
     private func openUnmasked(
         instructions: String, input: String, maxOutputTokens: Int?, schema: ResponseSchema?
     ) async throws -> ModelEventStream {
-        if settings.requiresKey, (settings.apiKey ?? "").isEmpty { throw RequestFailure(.noKey) }
+        if settings.lacksKey { throw RequestFailure(.noKey) }
         let response: HTTPStreamingResponse
         do {
             response = try await transport.send(

@@ -76,6 +76,9 @@ public struct ModelSettings: Sendable, Equatable {
     /// the local model, nor when `--header Authorization: …` brings its own credentials.
     public var requiresKey: Bool { endpoint == nil && !isLocal && !HeaderRules.contains(extraHeaders, "Authorization") }
 
+    /// Whether a request would need a key that is not set: nothing can be sent.
+    public var lacksKey: Bool { requiresKey && (apiKey ?? "").isEmpty }
+
     /// The URL requests are posted to.
     public var requestURL: URL {
         if let endpoint { return endpoint }

@@ -426,7 +426,7 @@ public actor SessionEngine {
         var unsaved = append(.turnStarted(record))
 
         let machine: TurnStateMachine
-        if settings.requiresKey, (settings.apiKey ?? "").isEmpty {
+        if settings.lacksKey {
             // Nothing is sent; the turn is still recorded, so the transcript says why.
             var failed = TurnStateMachine(maxOutputTokens: settings.maxOutputTokens)
             _ = failed.fail(.noKey)
