@@ -56,10 +56,7 @@ package struct ParsedArguments {
                 name = String(name[..<equals])
             }
             guard let spec = specs.first(where: { $0.name == name }) else {
-                let near = specs.map(\.name).filter { !$0.isEmpty }
-                    .map { ($0, CommandTable.editDistance(name.lowercased(), $0)) }
-                    .filter { $0.1 <= min(2, max(1, name.count / 3)) }.min { $0.1 < $1.1 }?.0
-                let hint = near.map { "did you mean --\($0)? " } ?? ""
+                let hint = CommandTable.nearest(to: name, among: specs.map(\.name)).map { "did you mean --\($0)? " } ?? ""
                 throw UsageError(message: "\(command): unknown flag --\(name); \(hint)run `lessonplan help \(command)` for the flags it takes.")
             }
             guard spec.value != nil else {

@@ -102,6 +102,12 @@ public enum CommandTable {
         guard !typed.isEmpty else { return nil }
         let names = all.map { $0.name }
         if let prefixed = names.first(where: { $0.hasPrefix(typed) }) { return prefixed }
+        return nearest(to: typed, among: names)
+    }
+
+    /// The name at most two edits from `typed` (one for short words), the closest first; for commands and flags.
+    static func nearest(to typed: String, among names: [String]) -> String? {
+        let typed = typed.lowercased()
         let scored = names.map { ($0, editDistance(typed, $0)) }.filter { $0.1 <= min(2, max(1, typed.count / 3)) }
         return scored.min { $0.1 < $1.1 }?.0
     }
