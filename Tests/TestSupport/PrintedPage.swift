@@ -46,12 +46,7 @@ public enum PrintedPage {
             .filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }.count
     }
 
-    /// The PDF's first page as a PNG at 60 dpi (`pdftoppm -png -r 60 -f 1 -l 1 -singlefile`), written to `png`.
-    public static func firstPagePNG(of pdf: URL, to png: URL) throws {
-        try pagePNG(of: pdf, page: 1, to: png)
-    }
-
-    /// One page of the PDF (from 1) as a PNG at 60 dpi, written to `png`.
+    /// One page of the PDF (from 1) as a PNG at 60 dpi (`pdftoppm -png -r 60 -f N -l N -singlefile`), written to `png`.
     public static func pagePNG(of pdf: URL, page: Int, to png: URL) throws {
         let tool = try executable("pdftoppm", package: "poppler-utils")
         let prefix = png.deletingPathExtension()
