@@ -675,7 +675,7 @@ public actor SessionEngine {
             try writer.append(record)
         }
         state.apply(record)
-        store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size, damaged: damaged))
+        store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size, damaged: damaged), beside: writer.url)
     }
 
     /// How many changes are kept in memory because they could not be written (a full disk).
@@ -696,7 +696,7 @@ public actor SessionEngine {
             throw error
         }
         saveProblem = nil
-        if written > 0 { store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size, damaged: damaged)) }
+        if written > 0 { store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size, damaged: damaged), beside: writer.url) }
         return written
     }
 
@@ -710,7 +710,7 @@ public actor SessionEngine {
         state.apply(record)
         // The summary describes the file; while records wait in memory it would claim too much.
         if writer.pendingCount == 0 {
-            store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size, damaged: damaged))
+            store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size, damaged: damaged), beside: writer.url)
         }
         return problem
     }
