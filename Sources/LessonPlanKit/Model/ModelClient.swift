@@ -26,7 +26,8 @@ public struct ModelClient: Sendable {
             "Content-Type": "application/json",
             "Accept": "text/event-stream",
         ]
-        if let key = settings.apiKey, !key.isEmpty { headers["Authorization"] = "Bearer \(key)" }
+        // A teacher's token replaces the key: a personal key never goes to the school's proxy beside it.
+        if let key = settings.apiKey, !key.isEmpty, (settings.token ?? "").isEmpty { headers["Authorization"] = "Bearer \(key)" }
         Self.addToken(settings, to: &headers)
         // A `--header` replaces a header of the same name in any case: never two Authorizations.
         headers = HeaderRules.merge(headers, overriddenBy: settings.extraHeaders)
