@@ -332,10 +332,35 @@ import TestSupport
         let requests = try await server.requests()
         #expect(requests.map(\.path) == ["/v1/chat/completions", "/v1/chat/completions"])
         #expect(requests[0].body?["messages"]?[0]?["role"]?.stringValue == "system")
-        #expect(requests[0].body?["max_tokens"]?.intValue == 8192)
+        #expect(requests[0].body?["max_completion_tokens"]?.intValue == 8192)
+        #expect(requests[0].body?["max_tokens"] == nil, "deprecated, and refused by OpenAI's newer models")
         let ends = try ends(binary)
         #expect(ends.map { $0["status"] as? String } == ["completed", "completed"])
         #expect(ends.allSatisfy { ($0["usage"] as? [String: Any])?["output_tokens"] != nil })
+    }
+
+    /// A server that knows only `max_tokens` (an older llama-server or gateway) says which parameter it
+    /// refused: the request goes once more with the old name, and the turn completes.
+    @Test func aServerThatRefusesMaxCompletionTokensGetsMaxTokensOnce() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let refusal = FakeOpenAIServer.Step.error(
+            status: 400, message: "Unrecognized request argument supplied: max_completion_tokens", code: "unsupported_parameter")
+        try await server.script([refusal, .plan, .error(status: 400, message: "Invalid value for max_tokens", code: "invalid_value")])
+        let result = try await binary.run(["generate", "--topic", "Tides", "--api", "chat", "--no-repair"])
+        #expect(result.status == 0, "\(result.stderr)")
+        var requests = try await server.requests()
+        #expect(requests.count == 2)
+        #expect(requests[0].body?["max_completion_tokens"]?.intValue == 8192 && requests[0].body?["max_tokens"] == nil)
+        #expect(requests[1].body?["max_tokens"]?.intValue == 8192 && requests[1].body?["max_completion_tokens"] == nil)
+        // Any other 400 is not sent again.
+        try await server.reset()
+        try await server.script([.error(status: 400, message: "Invalid value for messages", code: "invalid_value")])
+        let refused = try await binary.run(["generate", "--topic", "Tides", "--api", "chat", "--no-repair"])
+        #expect(refused.status != 0)
+        requests = try await server.requests()
+        #expect(requests.count == 1)
     }
 
     @Test func llamaServerStyleResponsesEventsAreRead() async throws {
@@ -376,7 +401,8 @@ import TestSupport
         #expect(request.path == "/v1/chat/completions")
         #expect(request.header("authorization") == nil)
         #expect(request.model == "SmolLM2-135M-Instruct")
-        #expect(request.body?["max_tokens"]?.intValue == 2048)
+        // llama-server reads max_completion_tokens (server-task.cpp: n_predict, else it, else max_tokens).
+        #expect(request.body?["max_completion_tokens"]?.intValue == 2048)
 
         let doctor = try await binary.run(["doctor", "--local"])
         #expect(doctor.status == 0, "\(doctor.stderr)")
