@@ -197,6 +197,8 @@ extension ModelError {
             return .refusal(mask.mask(text))
         case .incomplete(let reason, let limit):
             return .incomplete(reason: reason.map(mask.mask), maxOutputTokens: limit)
+        case .nothingWritten(let limit, let stated):
+            return .nothingWritten(maxOutputTokens: limit, stated: stated)
         default:
             return self
         }
@@ -211,7 +213,8 @@ extension StreamEvent {
         switch self {
         case .textDelta(let text): return .textDelta(mask.mask(text))
         case .refusalDelta(let text): return .refusalDelta(mask.mask(text))
-        case .incomplete(let id, let reason, let usage): return .incomplete(responseID: id, reason: reason.map(mask.mask), usage: usage)
+        case .incomplete(let id, let reason, let usage, let limit):
+            return .incomplete(responseID: id, reason: reason.map(mask.mask), usage: usage, maxOutputTokens: limit)
         case .failed(let id, let message, let code):
             return .failed(responseID: id, message: message.map(mask.mask), code: code.map(mask.mask))
         case .error(let message, let code): return .error(message: message.map(mask.mask), code: code.map(mask.mask))
