@@ -98,6 +98,10 @@ import TestSupport
             // Back at the shell once lessonplan has gone; the editor went with it.
             try await terminal.waitFor("$ ", count: 2)
             #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary.path).isEmpty)
+            // The editor was told to end too; wait until it has (a loaded machine may take a moment).
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(20)
+            while try terminal.processes().contains("sleep"), clock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
             #expect(!(try terminal.processes()).contains("sleep"))
         }
     }

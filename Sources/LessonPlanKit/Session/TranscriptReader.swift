@@ -57,27 +57,17 @@ public enum TranscriptReader {
 
     /// The transcript with its session id taken from the file's name, never from the session line: a
     /// file may have been copied, or written by someone else, and the id is what names its files on disk.
-    /// A session line that disagrees is named in one warning. A file not named like a session (one a
-    /// colleague sent, say) keeps the line's id only when it is a well-formed one, for showing.
+    /// A session line that disagrees is named in one warning.
     static func identified(_ transcript: LoadedTranscript, path: String) -> LoadedTranscript {
         guard case .header(var header) = transcript.records.first else { return transcript }
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let id: String
-        if SessionStore.isSessionID(stem) {
-            id = stem
-        } else if SessionStore.isSessionID(header.id) {
-            return transcript
-        } else {
-            id = String(stem.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.prefix(16))
-        }
-        guard header.id != id else { return transcript }
+        // A file named otherwise keeps its line's id for showing only: no path is ever made from it.
+        guard SessionStore.isSessionID(stem), header.id != stem else { return transcript }
         var fixed = transcript
-        if SessionStore.isSessionID(stem) {
-            let said = TerminalSanitizer.cleanLine(header.id, limit: 40)
-            fixed.warnings.append(
-                "The session line of \(path) says its id is “\(said)”, but a session's id is its file's name, so it is \(stem) here.")
-        }
-        header.id = id
+        let said = TerminalSanitizer.cleanLine(header.id, limit: 40)
+        fixed.warnings.append(
+            "The session line of \(path) says its id is “\(said)”, but a session's id is its file's name, so it is \(stem) here.")
+        header.id = stem
         fixed.records[0] = .header(header)
         return fixed
     }
