@@ -137,6 +137,17 @@ final class EndingSignals: @unchecked Sendable {
             source.resume()
         }
         self.sources = sources
+        // libdispatch installs its handlers asynchronously: until it has, a SIGTERM would be ignored.
+        for number in Self.signals {
+            for _ in 0..<200 where Self.isIgnored(number) { usleep(5_000) }
+        }
+    }
+
+    /// Whether `number` is still set to be ignored (libdispatch's handler not yet in place).
+    private static func isIgnored(_ number: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(number, nil, &current) == 0 else { return false }
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1
     }
 
     /// Whether `pid` still runs (a zombie has ended), read from `/proc` so that nothing reaps it here.
