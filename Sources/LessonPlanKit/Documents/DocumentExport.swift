@@ -41,6 +41,10 @@ public enum DocumentExport {
                 blocks.append(.para([.strong([.text("⚠ " + PlanExport.bannerTitle(check))])]))
                 blocks.append(.bulletList(check.problems.map { [.plain([.text($0)])] }))
             }
+            if let check = document.check, !check.notes.isEmpty {
+                blocks.append(.para([.strong([.text(ExportCheck.notesTitle)])]))
+                blocks.append(.bulletList(check.notes.map { [.plain([.text($0)])] }))
+            }
             blocks.append(.para([.text(PlanExport.versionLine(document, timeZone: timeZone))]))
             blocks += pacing(document)
             blocks.append(
