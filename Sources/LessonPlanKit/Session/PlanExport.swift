@@ -231,16 +231,17 @@ public enum PlanExport {
                 for problem in check.problems { out.append("> - \(problem)") }
                 out.append("")
             }
-            if let check = document.check, !check.notes.isEmpty {
-                out.append("> **\(ExportCheck.notesTitle)**")
-                for note in check.notes { out.append("> - \(note)") }
-                out.append("")
-            }
             for (label, value) in inputRows(document, timeZone: timeZone) {
                 out.append("- **\(label):** \(value)")
             }
             out.append("")
             out.append(contentsOf: markdownPacing(document))
+            // After the pacing, which is what a teacher glances at first; never on a handout.
+            if let check = document.check, !check.notes.isEmpty {
+                out.append("> **\(ExportCheck.notesTitle)**")
+                for note in check.notes { out.append("> - \(note)") }
+                out.append("")
+            }
         }
         out.append(contentsOf: ["---", ""])
 
@@ -369,6 +370,8 @@ public enum PlanExport {
                 out.append("</ul>")
                 out.append("</div>")
             }
+            out.append("<p class=\"version\">\(htmlEscape(versionLine(document, timeZone: timeZone)))</p>")
+            appendPacing(document, to: &out)
             if let check = document.check, !check.notes.isEmpty {
                 out.append("<div class=\"content-notes\">")
                 out.append("<p><strong>\(htmlEscape(ExportCheck.notesTitle))</strong></p>")
@@ -377,8 +380,6 @@ public enum PlanExport {
                 out.append("</ul>")
                 out.append("</div>")
             }
-            out.append("<p class=\"version\">\(htmlEscape(versionLine(document, timeZone: timeZone)))</p>")
-            appendPacing(document, to: &out)
             out.append(contentsOf: ["<table class=\"inputs\">", "<tbody>"])
             for (label, value) in inputRows(document, timeZone: timeZone) where label != "Version" {
                 out.append("<tr><th scope=\"row\">\(htmlEscape(label))</th><td>\(htmlEscape(value))</td></tr>")

@@ -8,7 +8,7 @@ import TestSupport
     static let framework: Framework = (try? PromptLibrary.builtIn.framework("default")) ?? Framework(name: "default", headings: [])
 
     /// The plan quoted in issue #23, as the offline model wrote it for `generate --local --grade 4 --topic
-    /// "Fractions on a number line"`: structurally sound, so it used to get "✓ plan check".
+    /// "Fractions on a number line"`: structurally sound, so it used to get "✓ structure · ✓ content".
     static let offlineFractions = """
         Learning Objective
         - Fractions on a number line for students in grades 3–5.
@@ -200,5 +200,44 @@ import TestSupport
         #expect(try decoder.decode(PlanCheckReport.self, from: old).notes == nil)
         let unknown = Data(#"{"problems":[],"lesson_minutes":45,"notes":[{"kind":"from_the_future","section":"X","quote":"","others":[]}]}"#.utf8)
         #expect(try decoder.decode(PlanCheckReport.self, from: unknown).notes == [])
+    }
+
+    @Test func theNotesGoOnTheTeachersCopyAndNeverOnAHandout() {
+        let report = Self.framework.check(Self.offlineFractions, lessonMinutes: 45, topic: "Fractions on a number line")
+        let check = ExportCheck(report, framework: Self.framework)
+        #expect(check.passed && check.notes.count == report.notes?.count)
+        func document(_ kind: TurnKind) -> ExportDocument {
+            ExportDocument(
+                topic: "Fractions on a number line", grade: "3–5", minutes: 45, created: Date(timeIntervalSince1970: 0),
+                versions: [ExportVersion(number: 1, command: "/generate", createdAt: Date(timeIntervalSince1970: 0), text: Self.offlineFractions)],
+                currentVersion: 1, kind: kind, check: check)
+        }
+        let teacher = PlanExport.renderMarkdown(document(.plan))
+        #expect(teacher.contains("> **\(ExportCheck.notesTitle)**"))
+        #expect(teacher.contains("> - Learning Objective: “Fractions on a number line for students in grades 3–5.” has no observable verb"))
+        #expect(PlanExport.renderHTML(document(.plan)).contains("<div class=\"content-notes\">"))
+        for handout in [PlanExport.renderMarkdown(document(.materials)), PlanExport.renderHTML(document(.materials))] {
+            #expect(!handout.contains(ExportCheck.notesTitle) && !handout.contains("observable verb"))
+        }
+    }
+
+    /// The measurement docs/plan-check.md reports for the corpus: its hand-written plans, each with the topic its
+    /// objective teaches, raise one note (an exit ticket of drawings for "retell a story in order", judged false).
+    @Test func theCorpusRaisesTheNotesTheDocsReport() throws {
+        let topics = [
+            "Photosynthesis", "Fractions on a number line", "Writing a strong claim", "Area and perimeter", "Main idea",
+            "Phases of the Moon", "Causes of the American Revolution", "Vertebrates and invertebrates",
+            "Commas in a series", "Measuring angles", "The water cycle", "Haiku", "Retelling a story",
+        ]
+        let cases = PlanCorpus.good + PlanCorpus.broken
+        try #require(cases.count == topics.count)
+        var notes: [ContentNote] = []
+        for (example, topic) in zip(cases, topics) {
+            notes += Self.framework.check(example.plan, lessonMinutes: example.lessonMinutes, topic: topic).notes ?? []
+        }
+        let fiveE = try PromptLibrary.builtIn.framework("5e")
+        notes += fiveE.check(PlanCorpus.goodFiveE, lessonMinutes: 50, topic: "Density").notes ?? []
+        #expect(notes.map(\.kind) == [.exitOffObjective], "\(notes)")
+        #expect(notes.first?.section == "Exit Ticket" && notes.first?.others == ["Students will retell a story in order."])
     }
 }
