@@ -12,7 +12,7 @@ public struct ExportCommand: Command, Equatable {
         --force. --show-model names the model in the teacher's header. docx, odt and pptx need pandoc.
         /export quiz FORMAT [FILE] [--force] writes the quiz made from the current plan for a learning platform:
         qti (Canvas), imscc (Common Cartridge: plan, handouts, quiz), gift, moodle, aiken, blackboard or kahoot;
-        without FILE to <topic>-v<N>-quiz-<format>…; see docs/lms.md.
+        without FILE to <topic>-v<N>-quiz.gift, <topic>-v<N>-lesson.imscc and so on; see docs/lms.md.
         """
     public static var argumentCompletions: [String] { ExportFormat.allCases.map { $0.rawValue } + ["materials", "quiz"] }
 

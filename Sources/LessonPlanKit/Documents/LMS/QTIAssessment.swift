@@ -18,9 +18,14 @@ public enum QTIAssessment {
     public static let namespace = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
 
     public static func render(_ quiz: LMSQuiz, profile: Profile) -> String {
+        let schema =
+            switch profile {
+            case .canvas: "http://www.imsglobal.org/xsd/ims_qtiasiv1p2p1.xsd"
+            case .commonCartridge: "http://www.imsglobal.org/profile/cc/ccv1p1/ccv1p1_qtiasiv1p2p1_v1p0.xsd"
+            }
         var out = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-            "<questestinterop xmlns=\"\(namespace)\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"\(namespace) http://www.imsglobal.org/profile/cc/ccv1p1/ccv1p1_qtiasiv1p2p1_v1p0.xsd\">",
+            "<questestinterop xmlns=\"\(namespace)\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"\(namespace) \(schema)\">",
             "  <assessment ident=\"\(quiz.identifier)\" title=\"\(LMSText.xml(quiz.title.oneLine))\">",
             "    <qtimetadata>",
         ]
