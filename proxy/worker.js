@@ -664,7 +664,7 @@ function summarize(response) {
     if (Number.isFinite(cached)) summary.usage.cached_tokens = cached;
   }
   if (response.error && typeof response.error === "object" && typeof response.error.code === "string") {
-    summary.error_code = response.error.code;
+    summary.error_code = response.error.code.slice(0, 64);
   }
   return summary;
 }
