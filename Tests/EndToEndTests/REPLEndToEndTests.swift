@@ -290,7 +290,9 @@ import TestSupport
         let server = try await FakeOpenAIServer()
         let binary = try LessonplanBinary(baseURL: server.baseURL)
         defer { binary.removeHome() }
-        try await server.script([.plan, .slow(delayMs: 200)])
+        // A second between deltas: the kill lands mid-stream even when a loaded machine is slow to
+        // show the first lines.
+        try await server.script([.plan, .slow(delayMs: 1000)])
         let running = try binary.start(["--grade", "6-8", "--topic", "Tides", "--minutes", "45", "--name", "crash"])
         running.write("/shorten 30\n")
         try await running.waitForOutput("Learning Objective", after: "── v1")
