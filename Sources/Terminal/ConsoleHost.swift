@@ -70,6 +70,10 @@ package final class ConsoleHost: CommandHost, @unchecked Sendable {
 
     package func copy(_ text: String) { console.copyToClipboard(text) }
 
+    package func clearScreen() {
+        if place == .terminal { console.clearScreen() }
+    }
+
     package func progress(_ update: RequestProgress, waiting: String) {
         if showsOnStdout { stream(update, waiting: waiting) } else { report(update) }
     }

@@ -18,6 +18,7 @@ public final class RecordingHost: CommandHost {
         var questions: [String] = []
         var answers: [Bool] = []
         var edits: [String] = []
+        var clears = 0
     }
 
     /// - Parameters:
@@ -65,4 +66,7 @@ public final class RecordingHost: CommandHost {
     }
 
     public func copy(_ text: String) { log.withLock { $0.copied.append(text) } }
+    public func clearScreen() { log.withLock { $0.clears += 1 } }
+    /// How many times a command cleared the screen.
+    public var clears: Int { log.withLock { $0.clears } }
 }
