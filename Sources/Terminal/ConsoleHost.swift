@@ -23,6 +23,7 @@ package final class ConsoleHost: CommandHost, @unchecked Sendable {
     }
 
     package var columns: Int { console.columns }
+    package var showsOnTerminal: Bool { showsOnStdout ? console.stdoutIsTTY : console.stderrIsTTY }
     package var workingDirectory: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true) }
 
     /// Whether output the teacher asked for goes to stdout (the REPL) or stays off it (`--then` prints

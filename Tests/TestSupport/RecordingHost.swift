@@ -6,6 +6,8 @@ import Synchronization
 public final class RecordingHost: CommandHost {
     public let place: CommandPlace
     public let columns: Int
+    /// Whether shown text reaches a terminal; false stands for a pipe.
+    public let showsOnTerminal: Bool
     public let workingDirectory: URL
     private let log = Mutex(Log())
 
@@ -24,7 +26,11 @@ public final class RecordingHost: CommandHost {
     /// - Parameters:
     ///   - answers: what the teacher answers to yes/no questions, in order (then no).
     ///   - edits: what the teacher saves in the editor, in order.
-    public init(place: CommandPlace, workingDirectory: URL, columns: Int = 80, answers: [Bool] = [], edits: [String] = []) {
+    public init(
+        place: CommandPlace, workingDirectory: URL, columns: Int = 80, answers: [Bool] = [], edits: [String] = [],
+        showsOnTerminal: Bool = true
+    ) {
+        self.showsOnTerminal = showsOnTerminal
         self.place = place
         self.columns = columns
         self.workingDirectory = workingDirectory

@@ -188,6 +188,8 @@ public protocol CommandHost: Sendable {
     func copy(_ text: String)
     /// Clears the screen, as Ctrl-L does; nothing where there is no terminal.
     func clearScreen()
+    /// Whether what `show` prints reaches a terminal (tables fitted to it) or a pipe or file (whole values).
+    var showsOnTerminal: Bool { get }
 }
 
 /// The settings a session's commands can change as they run (`/repair on|off`).
