@@ -250,6 +250,9 @@ struct SessionCommands {
             guard parsed.positionals.count == 1 else {
                 throw UsageError(message: "export needs one session and a format, e.g. lessonplan export photosynthesis --format html -o plan.html.")
             }
+            if parsed.value("format")?.lowercased() == "pdf" {
+                throw UsageError(message: ExportCommand.noPDF("--format html -o plan.html"))
+            }
             guard let format = ExportFormat(text: parsed.value("format") ?? "") else {
                 throw UsageError(message: "export needs --format md, html, json, docx, odt or pptx.")
             }

@@ -188,6 +188,16 @@ import TestSupport
         #expect(narrow.stdout.contains("LAST COMMAND") && narrow.stdout.contains("The water cycle and…"), "topics give way before the last command: \(narrow.stdout)")
     }
 
+    @Test func aMistypedSubcommandGetsDidYouMeanAndExits2() async throws {
+        let binary = try LessonplanBinary(baseURL: nil)
+        defer { binary.removeHome() }
+        let typo = try await binary.run(["sesions"])
+        #expect(typo.status == 2)
+        #expect(typo.stderr == "“sesions” is not a lessonplan command; did you mean `lessonplan sessions`? Run `lessonplan --help` to see them all.\n", "\(typo.stderr)")
+        let far = try await binary.run(["banana"])
+        #expect(far.status == 2 && far.stderr.contains("run `lessonplan --help` to see them.") && !far.stderr.contains("did you mean"))
+    }
+
     @Test func pipedSessionsAreWholeTabSeparatedRowsThatGrepFinds() async throws {
         let binary = try LessonplanBinary(baseURL: nil)
         defer { binary.removeHome() }
@@ -351,10 +361,13 @@ import TestSupport
         try HTMLCheck.parses(paced.stdout)
 
         let bad = try await binary.run(["export", "fr", "--format", "pdf"])
-        #expect(bad.status == 2 && bad.stderr.contains("--format md, html, json, docx, odt or pptx"))
+        #expect(bad.status == 2 && bad.stderr.contains("PDF is not offered; export the printable page with --format html -o plan.html, open it in a browser and print it"), "\(bad.stderr)")
+        let unknown = try await binary.run(["export", "fr", "--format", "rtf"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("--format md, html, json, docx, odt or pptx"))
 
-        let inSession = try await binary.run(["resume", "fr"], input: "/export md\n/export pdf\n/quit\n")
+        let inSession = try await binary.run(["resume", "fr"], input: "/export md\n/export pdf\n/export\n/quit\n")
         #expect(inSession.stdout.contains("## Materials"))
+        #expect(inSession.stderr.contains("PDF is not offered; export the printable page with /export html, open it in a browser and print it"), "\(inSession.stderr)")
         #expect(inSession.stderr.contains("/export needs a format"))
     }
 

@@ -116,7 +116,7 @@ public enum CommandTable {
     }
 
     /// The name at most two edits from `typed` (one for short words), the closest first; for commands and flags.
-    static func nearest(to typed: String, among names: [String]) -> String? {
+    package static func nearest(to typed: String, among names: [String]) -> String? {
         let typed = typed.lowercased()
         let scored = names.map { ($0, editDistance(typed, $0)) }.filter { $0.1 <= min(2, max(1, typed.count / 3)) }
         return scored.min { $0.1 < $1.1 }?.0
