@@ -120,6 +120,12 @@ package final class Console: @unchecked Sendable {
         emit(1, "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}")
     }
 
+    /// Clears the terminal's screen and puts the cursor home, as Ctrl-L does (stdout, else stderr, when a terminal).
+    package func clearScreen() {
+        stopWaiting()
+        if stdoutIsTTY { emit(1, "\u{1B}[H\u{1B}[2J") } else if stderrIsTTY { emit(2, "\u{1B}[H\u{1B}[2J") }
+    }
+
     /// Whether writing to stdout failed (a full disk, a closed pipe); the run must then exit non-zero.
     package var outputFailed: Bool { lock.withLock { stdoutFailure != nil } }
 

@@ -23,6 +23,7 @@ package final class ConsoleHost: CommandHost, @unchecked Sendable {
     }
 
     package var columns: Int { console.columns }
+    package var showsOnTerminal: Bool { showsOnStdout ? console.stdoutIsTTY : console.stderrIsTTY }
     package var workingDirectory: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true) }
 
     /// Whether output the teacher asked for goes to stdout (the REPL) or stays off it (`--then` prints
@@ -69,6 +70,10 @@ package final class ConsoleHost: CommandHost, @unchecked Sendable {
     }
 
     package func copy(_ text: String) { console.copyToClipboard(text) }
+
+    package func clearScreen() {
+        if place == .terminal { console.clearScreen() }
+    }
 
     package func progress(_ update: RequestProgress, waiting: String) {
         if showsOnStdout { stream(update, waiting: waiting) } else { report(update) }

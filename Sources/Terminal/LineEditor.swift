@@ -77,8 +77,10 @@ package final class EditLineReader: LineReader {
     fileprivate var interruptPending: Bool?
     /// Where the prompt and the line are drawn: stdout, or /dev/tty when stdout is a pipe.
     private let terminal: UnsafeMutablePointer<FILE>
-    /// The lines of a bracketed paste after its first, which ends the line libedit edits.
-    private var pastedRest: String?
+    /// Multi-line pastes in the line being edited: the placeholder shown, and the text it stands for.
+    private var pastes: [(placeholder: String, text: String)] = []
+    /// The most a paste may hold; a longer one is discarded whole, so none of it runs as typed keys.
+    package static let pasteLimit = 1_000_000
     private var reportedHistoryFailure = false
 
     /// Returns nil when libedit cannot set up the terminal.
@@ -157,19 +159,17 @@ package final class EditLineReader: LineReader {
         }
         if let hadText = interruptPending {
             interruptPending = nil
-            pastedRest = nil
+            pastes = []
             return hadText ? .cleared : .interrupted
         }
         var line = String(decoding: UnsafeRawBufferPointer(start: raw, count: Int(max(count, 0))), as: UTF8.self)
         if line.hasSuffix("\n") { line.removeLast() }
         if line.hasSuffix("\r") { line.removeLast() }
-        if let rest = pastedRest {
-            pastedRest = nil
-            // libedit drew the first line; show the rest as pasted, so the screen holds the whole input.
-            fputs(rest + "\n", terminal)
-            fflush(terminal)
-            line += "\n" + rest
+        // Each placeholder still in the line becomes the text pasted there; one deleted while editing is dropped.
+        for paste in pastes {
+            if let range = line.range(of: paste.placeholder) { line.replaceSubrange(range, with: paste.text) }
         }
+        pastes = []
         remember(line)
         return .line(line)
     }
@@ -254,21 +254,36 @@ package final class EditLineReader: LineReader {
         return UInt8(CC_NORM)
     }
 
-    /// Called after ESC[200~: reads the pasted text up to ESC[201~. One line is inserted for
-    /// editing; several end the line, and `readLine` returns them together as one input.
+    /// Called after ESC[200~: reads the pasted text up to ESC[201~. It stays in the line being edited
+    /// until Enter, as bash and Python do: one line as text, several as a placeholder such as
+    /// `[3 lines pasted]` that `readLine` replaces with them. A paste over ``pasteLimit`` is read to
+    /// its end and discarded whole, with one sentence.
     fileprivate func paste() -> UInt8 {
         let end = Array("\u{1B}[201~".unicodeScalars)
         var scalars: [Unicode.Scalar] = []
+        var tail: [Unicode.Scalar] = []
+        var overLimit = false
         var character: wchar_t = 0
         while el_wgetc(editLine, &character) == 1 {
             guard let scalar = Unicode.Scalar(UInt32(bitPattern: character)) else { continue }
-            scalars.append(scalar)
-            if scalars.count >= end.count, Array(scalars.suffix(end.count)) == end {
-                scalars.removeLast(end.count)
+            tail.append(scalar)
+            if tail.count > end.count { tail.removeFirst() }
+            if tail == end {
+                if !overLimit { scalars.removeLast(end.count - 1) }
                 break
             }
-            // A paste of a book is not a command; stop reading it rather than grow without bound.
-            if scalars.count > 1_000_000 { break }
+            guard !overLimit else { continue }
+            scalars.append(scalar)
+            // A paste of a book is not a command: past the limit, keep reading to its end but keep nothing.
+            if scalars.count > Self.pasteLimit + end.count {
+                overLimit = true
+                scalars = []
+            }
+        }
+        if overLimit {
+            fputs("\nThe paste is over 1,000,000 characters, so none of it was taken; nothing was sent.\n", terminal)
+            fflush(terminal)
+            return UInt8(CC_REDISPLAY)
         }
         // Terminals send a pasted line end as CR; other controls are not text a command needs.
         var text = ""
@@ -284,15 +299,26 @@ package final class EditLineReader: LineReader {
             previous = scalar
         }
         while text.hasSuffix("\n") { text.removeLast() }
-        guard let newline = text.firstIndex(of: "\n") else {
+        guard text.contains("\n") else {
             if !text.isEmpty, el_insertstr(editLine, text) != 0 { return UInt8(CC_ERROR) }
             return UInt8(CC_REFRESH)
         }
-        if el_insertstr(editLine, String(text[..<newline])) != 0 { return UInt8(CC_ERROR) }
-        pastedRest = String(text[text.index(after: newline)...])
-        // Replayed as Enter, so libedit draws the first line and ends it as a typed line would.
-        el_push(editLine, "\n")
+        let placeholder = Self.placeholder(lines: text.split(separator: "\n", omittingEmptySubsequences: false).count,
+                                           taken: pastes.map(\.placeholder))
+        if el_insertstr(editLine, placeholder) != 0 { return UInt8(CC_ERROR) }
+        pastes.append((placeholder, text))
         return UInt8(CC_REFRESH)
+    }
+
+    /// `[3 lines pasted]`, numbered when the line already holds a paste of as many lines.
+    package static func placeholder(lines: Int, taken: [String]) -> String {
+        var candidate = "[\(lines) lines pasted]"
+        var number = 2
+        while taken.contains(candidate) {
+            candidate = "[\(lines) lines pasted #\(number)]"
+            number += 1
+        }
+        return candidate
     }
 
     /// Switches the character type to UTF-8 when the environment gives none (LANG unset,

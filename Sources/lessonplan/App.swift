@@ -14,6 +14,9 @@ struct App {
         console = Console(environment: environment)
     }
 
+    /// The subcommands, for "did you mean".
+    static let subcommands = ["generate", "resume", "sessions", "replay", "export", "doctor", "help"]
+
     /// Flags and environment read into settings, templates and lesson inputs.
     var invocation: Invocation { Invocation(environment: environment) }
 
@@ -41,7 +44,11 @@ struct App {
             return await Doctor(app: self).run(Array(arguments.dropFirst()))
         default:
             if let first = arguments.first, !first.hasPrefix("-") {
-                console.error("“\(first)” is not a lessonplan command; run `lessonplan --help` to see them.")
+                let shown = TerminalSanitizer.cleanLine(first, limit: 40)
+                let advice = CommandTable.nearest(to: first, among: Self.subcommands).map {
+                    "did you mean `lessonplan \($0)`? Run `lessonplan --help` to see them all."
+                } ?? "run `lessonplan --help` to see them."
+                console.error("“\(shown)” is not a lessonplan command; \(advice)")
                 return 2
             }
             return await InteractiveSession(app: self).run(arguments)

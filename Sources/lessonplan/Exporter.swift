@@ -14,10 +14,9 @@ struct Exporter {
     /// - Returns: whether the export was written.
     func export(_ state: SessionState, format: ExportFormat, materials: Bool, to path: String?, force: Bool, showModel: Bool) -> Bool {
         let data: Data
+        // Without -o, the same rule as /export: a page or document goes to <topic>-v<N>.<format>.
+        let path = path ?? ExportCommand.defaultFile(state, format: format, materials: materials, toTerminal: console.stdoutIsTTY)
         do {
-            if format.document != nil, path == nil {
-                throw UsageError(message: "A .\(format.rawValue) is not for a terminal; write it to a file with -o FILE.\(format.rawValue).")
-            }
             data = try ExportCommand.document(
                 state, format: format, materials: materials, prompts: prompts, showModel: showModel, environment: environment)
         } catch {

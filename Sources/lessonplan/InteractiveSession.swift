@@ -39,6 +39,12 @@ final class InteractiveSession: @unchecked Sendable {
             console.error(error.message)
             return 2
         }
+        // As gh checks its auth first: without a key, say so and how to get one before any question,
+        // and write no session that could never get a plan.
+        if settings.model.lacksKey {
+            console.note(SessionAdvice.noKeyWaysOn(settingsFile: SettingsFile.location(environment: app.environment).path))
+            return 1
+        }
         let directory = settings.dataDirectory
         try? directory.prepare()
         let reader = lineReader(historyFile: directory.historyFile, frameworks: prompts.frameworkNames)
@@ -66,13 +72,9 @@ final class InteractiveSession: @unchecked Sendable {
             return 1
         }
         let runner = makeRunner(engine: engine, reader: reader, followUps: Flags.followUps(from: parsed))
-        if settings.model.lacksKey {
-            console.error(SessionAdvice.noKeyAtStart(in: await engine.state))
-        } else {
-            await runner.run("/generate")
-            if atTerminal, await engine.state.current != nil {
-                console.note(console.dim("Type /help for commands, or a plain sentence to revise the plan."))
-            }
+        await runner.run("/generate")
+        if atTerminal, await engine.state.current != nil {
+            console.note(console.dim("Type /help for commands, or a plain sentence to revise the plan."))
         }
         return atTerminal ? await loop(runner, reader: reader) : await play(script, reader: reader, runner: runner)
     }
@@ -109,7 +111,12 @@ final class InteractiveSession: @unchecked Sendable {
         }
         for warning in engine.openingWarnings { console.note(warning) }
         let state = await engine.state
-        console.note(SessionReview.resumeNote(state))
+        let lacksKey = await engine.client.settings.lacksKey
+        if lacksKey {
+            console.note(
+                SessionAdvice.noKeyWaysOn(settingsFile: SettingsFile.location(environment: app.environment).path, resuming: state))
+        }
+        console.note(SessionReview.resumeNote(state, canSend: !lacksKey))
         if let current = state.current { console.line(ShowCommand.render(current)) }
         let runner = makeRunner(engine: engine, reader: reader, followUps: Flags.followUps(from: parsed))
         return console.stdinIsTTY ? await loop(runner, reader: reader) : await play(script, reader: reader, runner: runner)

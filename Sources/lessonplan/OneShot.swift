@@ -31,6 +31,10 @@ struct OneShot {
                 throw UsageError(message: problems.map { "--then \($0)" }.joined(separator: "\n") + "\nNothing was sent.")
             }
             let (settings, prompts) = try app.invocation.settings(from: parsed)
+            if settings.model.lacksKey {
+                console.note(SessionAdvice.noKeyWaysOn(settingsFile: SettingsFile.location(environment: app.environment).path))
+                return 1
+            }
             let inputs = try app.invocation.inputs(from: parsed, ask: nil)
             let framework = try app.invocation.framework(from: parsed, prompts: prompts)
             engine = try SessionEngine(

@@ -63,6 +63,12 @@ struct SessionCommands {
             if console.stdoutIsTTY { console.out(String(decoding: data, as: UTF8.self)) } else { console.raw(data) }
             return 0
         }
+        // A terminal gets the table fitted to its width; a pipe whole tab-separated rows, the notes on stderr.
+        guard console.stdoutIsTTY else {
+            console.out(SessionsListing.rows(list))
+            for note in SessionsListing.notes(list, folder: store.directory.sessions.path) { console.note(note) }
+            return 0
+        }
         console.out(SessionsListing.text(list, folder: store.directory.sessions.path, width: console.columns))
         return 0
     }
@@ -229,7 +235,7 @@ struct SessionCommands {
                 console.note("→ turn \(turn) · \(TerminalSanitizer.cleanLine(command, limit: 60))")
             }
         }
-        let report = RerunReport(steps)
+        let report = RerunReport(steps, whole: !console.stdoutIsTTY)
         console.out(report.text)
         console.note("New session \(id.prefix(8)) holds the re-run; `lessonplan replay \(id.prefix(8))` walks it.")
         return report.failures == 0 && runner.exitStatus == 0 ? 0 : 1
@@ -245,6 +251,9 @@ struct SessionCommands {
             }
             guard parsed.positionals.count == 1 else {
                 throw UsageError(message: "export needs one session and a format, e.g. lessonplan export photosynthesis --format html -o plan.html.")
+            }
+            if parsed.value("format")?.lowercased() == "pdf" {
+                throw UsageError(message: ExportCommand.noPDF("--format html -o plan.html"))
             }
             if parsed.has("quiz") {
                 guard let format = LMSFormat(text: parsed.value("format") ?? "") else {

@@ -173,9 +173,14 @@ import TestSupport
         let made = try await binary.run(["generate", "--topic", "Tides", "--grade", "4", "--minutes", "40", "--name", "tides"])
         #expect(made.status == 0, "\(made.stderr)")
 
-        let refused = try await binary.run(["export", "tides", "--format", "docx"])
-        #expect(refused.status == 1 && refused.stdout.isEmpty)
-        #expect(refused.stderr.contains("A .docx is not for a terminal; write it to a file with -o FILE.docx."))
+        // Without -o, the same file name /export picks: <topic>-v<N>.<format> in the current folder.
+        let named = try await binary.run(["export", "tides", "--format", "docx"])
+        let picked = binary.home.appending(path: "work/tides-v1.docx")
+        #expect(named.status == 0 && named.stdout.isEmpty, "\(named.stderr)")
+        #expect(named.stderr.contains("to \(picked.path)") || named.stderr.contains("tides-v1.docx"), "\(named.stderr)")
+        #expect(try OfficeDocument.parts(of: picked).contains("word/document.xml"))
+        let twice = try await binary.run(["export", "tides", "--format", "docx"])
+        #expect(twice.status == 1 && twice.stderr.contains("tides-v1.docx"), "an existing file is not replaced: \(twice.stderr)")
 
         let file = binary.home.appending(path: "tides.odt")
         let written = try await binary.run(["export", "tides", "--format", "odt", "-o", file.path])

@@ -6,7 +6,8 @@ import TestSupport
 /// The built binary through the original demo's own proxy, its worker run unchanged under Node 20
 /// (cut from the seed text at run time) with the project's scripted server standing in for
 /// api.openai.com. That worker drops `stream` and returns the whole response object as JSON.
-@Suite(.serialized) struct SeedWorkerEndToEndTests {
+@Suite(.serialized, .enabled(if: WorkerHost.seedTestsRun, Comment(rawValue: WorkerHost.seedSkipReason)))
+struct SeedWorkerEndToEndTests {
     static let lesson = ["--grade", "6-8", "--topic", "Photosynthesis", "--minutes", "45"]
 
     /// The upstream fake, the worker in front of it, and a binary without an API key of its own:

@@ -17,16 +17,16 @@ import TestSupport
         let server = try await FakeOpenAIServer()
         let binary = try LessonplanBinary(baseURL: server.baseURL)
         defer { binary.removeHome() }
-        let empty = try await binary.run(["sessions"])
+        let empty = try await binary.runAtTerminal(["sessions"])
         #expect(empty.status == 0)
         #expect(empty.stdout.contains("No saved sessions yet. Sessions are stored in \(binary.home.path)/sessions."))
+        let emptyPiped = try await binary.run(["sessions"])
+        #expect(emptyPiped.stdout.isEmpty && emptyPiped.stderr.contains("No saved sessions yet."))
 
         try await makeSession(binary)
         _ = try await binary.run(["generate", "--grade", "K", "--topic", "Seasons <&>", "--minutes", "20"])
         // Wide enough for every column (80 leaves out the last command; see theSessionsTableFitsTheWidth).
-        var wide = binary
-        wide.environment["COLUMNS"] = "120"
-        let list = try await wide.run(["sessions"])
+        let list = try await binary.runAtTerminal(["sessions"], columns: 120)
         let lines = list.stdout.split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("ID"))
@@ -130,7 +130,7 @@ import TestSupport
         // The transcript says 09:00 UTC; Tokyo is nine hours ahead, New York five behind in November.
         binary.environment["TZ"] = "Asia/Tokyo"
         let tokyo = try await binary.run(["sessions"])
-        #expect(tokyo.stdout.contains("2026-11-28 18:00 "), "\(tokyo.stdout)")
+        #expect(tokyo.stdout.contains("\t2026-11-28 18:00\t"), "\(tokyo.stdout)")
         let replay = try await binary.run(["replay", "tides", "--plain"])
         #expect(replay.stdout.hasPrefix("Session “tides” · started 2026-11-28 18:00:00 · "))
         #expect(replay.stdout.contains("── turn 1 · 2026-11-28 18:00:01 · /generate"))
@@ -140,7 +140,7 @@ import TestSupport
         #expect(json.stdout.contains("\"created\" : \"2026-11-28T09:00:00Z\""), "\(json.stdout)")
         binary.environment["TZ"] = "America/New_York"
         let newYork = try await binary.run(["sessions"])
-        #expect(newYork.stdout.contains("2026-11-28 04:00 "), "\(newYork.stdout)")
+        #expect(newYork.stdout.contains("\t2026-11-28 04:00\t"), "\(newYork.stdout)")
         let doctor = try await binary.run(["doctor", "--endpoint", "http://127.0.0.1:9/x", "--max-retries", "0"])
         #expect(doctor.stdout.contains("local time"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("America/New_York"), "\(doctor.stdout)")
@@ -154,14 +154,14 @@ import TestSupport
             ("ccc3000000000000", "Magnets", nil, false),
         ])
         let list = try await binary.run(["sessions"])
-        #expect(list.stdout.contains("2 sessions with 0 versions never got a plan; `lessonplan resume <id>` goes on with one, `lessonplan sessions prune` removes them."))
+        #expect(list.stderr.contains("2 sessions with 0 versions never got a plan; `lessonplan resume <id>` goes on with one, `lessonplan sessions prune` removes them."))
         let piped = try await binary.run(["sessions", "prune"])
         #expect(piped.status == 2 && piped.stderr.contains("pass --yes when not at a terminal"))
         let pruned = try await binary.run(["sessions", "prune", "--yes"])
         #expect(pruned.status == 0, "\(pruned.stderr)")
         #expect(pruned.stdout.contains("Removed 2 sessions without a plan: bbb20000, ccc30000."))
         let after = try await binary.run(["sessions"])
-        #expect(after.stdout.contains("Tides") && !after.stdout.contains("Volcanoes") && !after.stdout.contains("0 versions"))
+        #expect(after.stdout.contains("Tides") && !after.stdout.contains("Volcanoes") && !after.stderr.contains("0 versions"))
         let again = try await binary.run(["sessions", "prune", "--yes"])
         #expect(again.stdout.contains("Every saved session has a plan; nothing to prune."))
     }
@@ -173,7 +173,7 @@ import TestSupport
             ("aaa1000000000000", "The water cycle and why clouds form over warm seas", "a session name of 20", true),
             ("bbb2000000000000", "分数と小数のくらべかた、図をつかって", "分数", true),
         ])
-        let piped = try await binary.run(["sessions"])
+        let piped = try await binary.runAtTerminal(["sessions"])
         let lines = piped.stdout.split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines.allSatisfy { DisplayWidth.of($0) <= 80 }, "\(piped.stdout)")
@@ -181,13 +181,42 @@ import TestSupport
         #expect(!piped.stdout.contains("LAST COMMAND"), "at 80 the last command gives way")
         // Columns line up on screen: the Japanese row is as wide as the other when wide characters count twice.
         #expect(DisplayWidth.of(lines[1]) == DisplayWidth.of(lines[2]), "\(piped.stdout)")
-        binary.environment["COLUMNS"] = "200"
-        let wide = try await binary.run(["sessions"])
+        let wide = try await binary.runAtTerminal(["sessions"], columns: 200)
         #expect(wide.stdout.contains("LAST COMMAND") && wide.stdout.contains("a session name of 20"))
-        binary.environment["COLUMNS"] = "100"
-        let narrow = try await binary.run(["sessions"])
+        let narrow = try await binary.runAtTerminal(["sessions"], columns: 100)
         #expect(narrow.stdout.split(separator: "\n").allSatisfy { DisplayWidth.of($0) <= 100 }, "\(narrow.stdout)")
         #expect(narrow.stdout.contains("LAST COMMAND") && narrow.stdout.contains("The water cycle and…"), "topics give way before the last command: \(narrow.stdout)")
+    }
+
+    @Test func aMistypedSubcommandGetsDidYouMeanAndExits2() async throws {
+        let binary = try LessonplanBinary(baseURL: nil)
+        defer { binary.removeHome() }
+        let typo = try await binary.run(["sesions"])
+        #expect(typo.status == 2)
+        #expect(typo.stderr == "“sesions” is not a lessonplan command; did you mean `lessonplan sessions`? Run `lessonplan --help` to see them all.\n", "\(typo.stderr)")
+        let far = try await binary.run(["banana"])
+        #expect(far.status == 2 && far.stderr.contains("run `lessonplan --help` to see them.") && !far.stderr.contains("did you mean"))
+    }
+
+    @Test func pipedSessionsAreWholeTabSeparatedRowsThatGrepFinds() async throws {
+        let binary = try LessonplanBinary(baseURL: nil)
+        defer { binary.removeHome() }
+        try writeSessions(binary, [
+            ("aaa1000000000000", "Fractions on a number line with friendly denominators", "my fractions", true),
+            ("bbb2000000000000", "Tides", nil, false),
+        ])
+        let piped = try await binary.run(["sessions"])
+        #expect(piped.status == 0)
+        let rows = piped.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        #expect(rows.count == 2, "no heading, no note: \(piped.stdout)")
+        let fractions = try #require(rows.first { $0.first == "aaa1000000000000" })
+        #expect(fractions.count == 8)
+        #expect(fractions[1] == "my fractions" && fractions[5] == "Fractions on a number line with friendly denominators")
+        #expect(!piped.stdout.contains("…") && !piped.stdout.contains("\u{1B}"))
+        #expect(piped.stderr.contains("1 session with 0 versions never got a plan"), "notes go to stderr: \(piped.stderr)")
+        // `lessonplan sessions | grep "number line"` finds the session by its full topic.
+        let grep = try await binary.runShell("'\(binary.url.path)' sessions 2>/dev/null | grep 'number line' | cut -f2")
+        #expect(grep == "my fractions\n", "\(grep)")
     }
 
     @Test func replayShowsEveryTurnWithDiffsWithoutAKey() async throws {
@@ -332,10 +361,13 @@ import TestSupport
         try HTMLCheck.parses(paced.stdout)
 
         let bad = try await binary.run(["export", "fr", "--format", "pdf"])
-        #expect(bad.status == 2 && bad.stderr.contains("--format md, html, json, docx, odt or pptx"))
+        #expect(bad.status == 2 && bad.stderr.contains("PDF is not offered; export the printable page with --format html -o plan.html, open it in a browser and print it"), "\(bad.stderr)")
+        let unknown = try await binary.run(["export", "fr", "--format", "rtf"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("--format md, html, json, docx, odt or pptx"))
 
-        let inSession = try await binary.run(["resume", "fr"], input: "/export md\n/export pdf\n/quit\n")
+        let inSession = try await binary.run(["resume", "fr"], input: "/export md\n/export pdf\n/export\n/quit\n")
         #expect(inSession.stdout.contains("## Materials"))
+        #expect(inSession.stderr.contains("PDF is not offered; export the printable page with /export html, open it in a browser and print it"), "\(inSession.stderr)")
         #expect(inSession.stderr.contains("/export needs a format"))
     }
 
@@ -348,7 +380,7 @@ import TestSupport
         #expect(refused.status == 2 && refused.stderr.contains("pass --yes"))
         let removed = try await binary.run(["sessions", "rm", "tides", "--yes"])
         #expect(removed.status == 0 && removed.stdout.contains("Removed session"))
-        #expect(try await binary.run(["sessions"]).stdout.contains("No saved sessions yet"))
+        #expect(try await binary.run(["sessions"]).stderr.contains("No saved sessions yet"))
     }
 
     @Test func aSessionOpenInAnotherProcessIsLocked() async throws {
@@ -409,7 +441,7 @@ import TestSupport
         // Listing does not fail on what it cannot read: it lists it below the table, with the reason.
         let list = try await binary.run(["sessions"])
         #expect(list.status == 0 && list.stdout.contains("10000000"), "\(list.stdout)")
-        #expect(list.stdout.contains("3000000000000000.jsonl  was written by a newer lessonplan (transcript format 7)"), "\(list.stdout)")
+        #expect(list.stderr.contains("Cannot list 3000000000000000.jsonl in \(binary.home.path)/sessions: was written by a newer lessonplan (transcript format 7)"), "\(list.stderr)")
     }
 
     /// `/edit` and `/copy` need a teacher at a terminal: a piped script is told so at the line, and

@@ -142,7 +142,7 @@ import TestSupport
             let result = try await binary.run(arguments, input: "/quit\n", timeout: .seconds(20))
             #expect(result.status != 0 && result.stderr.contains("is a FIFO (named pipe)"), "\(arguments): \(result.stderr)")
         }
-        let listed = try await binary.run(["sessions"])
+        let listed = try await binary.runAtTerminal(["sessions"], timeout: .seconds(20))
         #expect(listed.stdout.contains("cccccccccccccccc.jsonl  is a FIFO (named pipe), not a file"), "\(listed.stdout)")
 
         // A file that is not a transcript (no final newline) is refused and left exactly as it was.
@@ -218,7 +218,7 @@ import TestSupport
         let exported = try await binary.run(["export", "photo", "--format", "json"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any])
         #expect((json["versions"] as? [Any])?.count == 2)
-        let listed = try await binary.run(["sessions"])
+        let listed = try await binary.runAtTerminal(["sessions"])
         #expect(listed.stdout.contains("*  photo") && listed.stdout.contains("* damaged:"), "\(listed.stdout)")
 
         // Now the session line too: still listed (by its file name), marked damaged.
@@ -226,7 +226,7 @@ import TestSupport
         bytes[3] = UInt8(ascii: "#")
         try Data(bytes).write(to: url)
         let id = url.deletingPathExtension().lastPathComponent
-        let again = try await binary.run(["sessions"])
+        let again = try await binary.runAtTerminal(["sessions"])
         #expect(again.stdout.contains("\(id.prefix(8))*") && !again.stdout.contains("No saved sessions"), "\(again.stdout)")
         let reopened = try await binary.run(["resume", String(id.prefix(8))], input: "/quit\n")
         #expect(reopened.status == 0 && reopened.stderr.contains("Line 1 (the session line)"), "\(reopened.stderr)")

@@ -120,25 +120,130 @@ import TestSupport
 
     @Test func aPasteOfSeveralLinesIsOneInputAndSeveralCommandsAsk() async throws {
         try await inSession() { setup, terminal in
-            // A second standard on its own line stays part of /standards: one request.
+            // A second standard on its own line stays part of /standards: one request, sent on Enter.
             try terminal.paste("/standards CCSS.A.1 Explain why tides happen.\nCCSS.A.2 Model the moon's pull.\n")
+            try await terminal.waitFor("v1]> [2 lines pasted]")
+            try terminal.keys("Enter")
             try await terminal.waitFor("v2]>")
             var requests = try await setup.server.requests()
             #expect(requests.count == 2)
             #expect(requests.last?.inputText?.contains("CCSS.A.2 Model the moon's pull.") == true)
 
             try terminal.paste("/shorten 25\n/regrade 6-8\n")
+            try await terminal.waitFor("v2]> [2 lines pasted]")
+            try terminal.keys("Enter")
             try await terminal.waitFor("Run them one after another? [y/N]")
             try terminal.type("n")
             try await terminal.waitFor("Nothing sent.")
             requests = try await setup.server.requests()
             #expect(requests.count == 2)
             try terminal.paste("/shorten 25\n/regrade 6-8\n")
+            try await terminal.waitFor("v2]> [2 lines pasted]", count: 2)
+            try terminal.keys("Enter")
             try await terminal.waitFor("Run them one after another? [y/N]", count: 2)
             try terminal.type("y")
             try await terminal.waitFor("v4]>")
             #expect(try await setup.server.requests().count == 4)
         }
+    }
+
+    @Test func aPasteOfTwoLinesWaitsForEnterAndCanBeEditedFirst() async throws {
+        try await inSession() { setup, terminal in
+            // No newline at the end, as the issue pasted it: nothing is sent until Enter.
+            try terminal.paste("Make the warm-up a song.\nUse the tide tables from Tuesday.")
+            try await terminal.waitFor("v1]> [2 lines pasted]")
+            // Typed text joins the paste in the same input.
+            try terminal.type(" Keep it short.", enter: false)
+            try await terminal.waitFor("[2 lines pasted] Keep it short.")
+            #expect(try await setup.server.requests().count == 1, "the paste alone sent nothing")
+            try terminal.keys("Enter")
+            try await terminal.waitFor("v2]>")
+            let requests = try await setup.server.requests()
+            #expect(requests.count == 2)
+            let sent = try #require(requests.last?.inputText)
+            #expect(sent.contains("Make the warm-up a song.\nUse the tide tables from Tuesday. Keep it short."), "\(sent)")
+            #expect(!sent.contains("lines pasted"))
+
+            // A paste whose placeholder is deleted before Enter is not sent.
+            try terminal.paste("one\ntwo\nthree")
+            try await terminal.waitFor("v2]> [3 lines pasted]")
+            try terminal.keys("C-u")
+            try terminal.type("/history")
+            try await terminal.waitFor("→ v2")
+            #expect(try await setup.server.requests().count == 2)
+        }
+    }
+
+    @Test func aPasteOverTheCapIsDiscardedWholeAndNoneOfItRuns() async throws {
+        try await inSession() { setup, terminal in
+            // Past the cap, the rest once ran as typed lines: a revision, then an export that replaced a file.
+            let target = setup.binary.home.appending(path: "victim.txt")
+            try "keep me".write(to: target, atomically: true, encoding: .utf8)
+            let book = String(repeating: "tides ", count: 170_000) + "\nshorter\n/export md \(target.path) --force\n"
+            try terminal.paste(book)
+            try await terminal.waitFor("The paste is over 1,000,000 characters, so none of it was taken; nothing was sent.", timeout: .seconds(120))
+            try terminal.type("/history")
+            try await terminal.waitFor("→ v1")
+            #expect(try String(contentsOf: target, encoding: .utf8) == "keep me")
+            #expect(try await setup.server.requests().count == 1)
+        }
+    }
+
+    @Test func clearClearsTheScreenAndSmallTalkIsAskedAboutNotSent() async throws {
+        try await inSession() { setup, terminal in
+            #expect(try terminal.visibleScreen().contains("Learning Objective"))
+            try terminal.type("clear")
+            // The screen is cleared as Ctrl-L clears it: the plan is off the window, the prompt at its top.
+            var shown = ""
+            for _ in 0..<100 {
+                shown = try terminal.visibleScreen()
+                if !shown.contains("Learning Objective") { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(!shown.contains("Learning Objective"), "\(shown)")
+            #expect(shown.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("lessonplan [3–5 · 30 min · v1]>"), "\(shown)")
+
+            try terminal.type("thanks")
+            try await terminal.waitFor("Send “thanks” to the model as a revision? [y/N]")
+            try terminal.type("n")
+            try await terminal.waitFor("Not sent.")
+            try terminal.type("ls")
+            try await terminal.waitFor("Send “ls” to the model as a revision? [y/N]")
+            try terminal.type("")
+            try await terminal.waitFor("Not sent.", count: 2)
+            #expect(try await setup.server.requests().count == 1, "neither clear, thanks nor ls reached the server")
+
+            // Real instructions of one or two words are sent as they are.
+            try terminal.type("more hands-on")
+            try await terminal.waitFor("v2]>")
+            try terminal.type("shorter")
+            try await terminal.waitFor("v3]>")
+            // And small talk the teacher says yes to is sent as a revision.
+            try terminal.type("ok")
+            try await terminal.waitFor("Send “ok” to the model as a revision? [y/N]")
+            try terminal.type("y")
+            try await terminal.waitFor("v4]>")
+            let requests = try await setup.server.requests()
+            #expect(requests.count == 4)
+            #expect(requests[1].inputText?.contains("more hands-on") == true)
+        }
+    }
+
+    @Test func withoutAKeyTheFirstScreenOffersThreeWaysBeforeAnyQuestion() async throws {
+        let binary = try LessonplanBinary(baseURL: nil, apiKey: nil)
+        defer { binary.removeHome() }
+        var environment = binary.environment
+        environment["TERM"] = "screen"
+        let terminal = try TerminalSession(columns: 80, rows: 40, environment: environment)
+        defer { terminal.close() }
+        try terminal.type("'\(binary.url.path)'")
+        let screen = try await terminal.waitFor("Then run the same command again.")
+        #expect(screen.contains("No API key is set, so lessonplan cannot write a plan yet"))
+        #expect(screen.contains("OPENAI_API_KEY") && screen.contains("--local") && screen.contains("--endpoint"))
+        #expect(!screen.contains("Grade band"), "no question is asked first:\n\(screen)")
+        try await terminal.waitFor("$ ", count: 2)
+        let sessions = (try? FileManager.default.contentsOfDirectory(atPath: binary.home.appending(path: "sessions").path)) ?? []
+        #expect(sessions.isEmpty, "no session is written before a request can be sent")
     }
 
     @Test func ctrlCOnALineWithTextOnlyClearsIt() async throws {

@@ -55,6 +55,28 @@ public struct LessonplanBinary: Sendable {
         return try await running.wait(timeout: timeout)
     }
 
+    /// Runs a `sh -c` command line with this binary's environment (a pipeline such as `… | grep x`); its stdout.
+    public func runShell(_ command: String, timeout: Duration = .seconds(60)) async throws -> String {
+        let running = try start(["-c", command], executable: URL(fileURLWithPath: "/bin/sh"))
+        running.closeInput()
+        return try await running.wait(timeout: timeout).stdout
+    }
+
+    /// Runs to completion at a terminal `columns` wide (util-linux `script` gives it one): stdin, stdout
+    /// and stderr are that terminal, so `stdout` holds both streams as a person sees them, line ends as LF.
+    public func runAtTerminal(_ arguments: [String], columns: Int = 80, timeout: Duration = .seconds(60)) async throws -> Result {
+        let quoted = ([url.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        var terminal = self
+        terminal.environment["SHELL"] = "/bin/sh"
+        let running = try terminal.start(
+            ["-qec", "stty cols \(columns) rows 50; exec \(quoted.joined(separator: " "))", "/dev/null"],
+            executable: URL(fileURLWithPath: "/usr/bin/script"))
+        running.closeInput()
+        var result = try await running.wait(timeout: timeout)
+        result.stdout = result.stdout.replacingOccurrences(of: "\r\n", with: "\n")
+        return result
+    }
+
     /// Runs to completion with stdin read from a regular file, as `lessonplan … < lesson.txt` does.
     public func run(_ arguments: [String], stdinFile: URL, timeout: Duration = .seconds(60)) async throws -> Result {
         let running = try start(

@@ -6,6 +6,8 @@ import Synchronization
 public final class RecordingHost: CommandHost {
     public let place: CommandPlace
     public let columns: Int
+    /// Whether shown text reaches a terminal; false stands for a pipe.
+    public let showsOnTerminal: Bool
     public let workingDirectory: URL
     private let log = Mutex(Log())
 
@@ -18,12 +20,17 @@ public final class RecordingHost: CommandHost {
         var questions: [String] = []
         var answers: [Bool] = []
         var edits: [String] = []
+        var clears = 0
     }
 
     /// - Parameters:
     ///   - answers: what the teacher answers to yes/no questions, in order (then no).
     ///   - edits: what the teacher saves in the editor, in order.
-    public init(place: CommandPlace, workingDirectory: URL, columns: Int = 80, answers: [Bool] = [], edits: [String] = []) {
+    public init(
+        place: CommandPlace, workingDirectory: URL, columns: Int = 80, answers: [Bool] = [], edits: [String] = [],
+        showsOnTerminal: Bool = true
+    ) {
+        self.showsOnTerminal = showsOnTerminal
         self.place = place
         self.columns = columns
         self.workingDirectory = workingDirectory
@@ -65,4 +72,7 @@ public final class RecordingHost: CommandHost {
     }
 
     public func copy(_ text: String) { log.withLock { $0.copied.append(text) } }
+    public func clearScreen() { log.withLock { $0.clears += 1 } }
+    /// How many times a command cleared the screen.
+    public var clears: Int { log.withLock { $0.clears } }
 }

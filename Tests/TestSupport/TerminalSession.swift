@@ -42,13 +42,22 @@ public final class TerminalSession: Sendable {
 
     /// Pastes `text` as the terminal does: bracketed when the program asked for it.
     public func paste(_ text: String) throws {
-        try Self.tmux(["-S", socket, "set-buffer", "-b", name, text])
+        // Through a file, so a paste may be larger than one command-line argument can be.
+        let file = FileManager.default.temporaryDirectory.appending(path: "paste-\(name)-\(UUID().uuidString)")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Self.tmux(["-S", socket, "load-buffer", "-b", name, file.path])
         try Self.tmux(["-S", socket, "paste-buffer", "-p", "-d", "-b", name, "-t", name])
     }
 
     /// What the screen shows now (plus scrollback).
     public func screen() throws -> String {
         try Self.tmux(["-S", socket, "capture-pane", "-p", "-J", "-S", "-200", "-t", name])
+    }
+
+    /// What the window shows now, without the scrollback: what a person sees after the screen is cleared.
+    public func visibleScreen() throws -> String {
+        try Self.tmux(["-S", socket, "capture-pane", "-p", "-J", "-t", name])
     }
 
     /// The processes on the pane's terminal with their state (`T` is stopped), for job-control checks.

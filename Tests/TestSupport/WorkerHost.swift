@@ -85,6 +85,22 @@ public final class WorkerHost: Sendable {
         throw HostError.seedNotFound(searched: searched)
     }
 
+    /// Whether the seed's text can be found, for tests that skip without it (a clone of the repository alone).
+    public static var seedIsPresent: Bool {
+        (try? seedFile()).map { FileManager.default.fileExists(atPath: $0.path) } ?? false
+    }
+
+    /// Whether a missing seed must fail rather than skip: `LESSONPLAN_REQUIRE_SEED=1`, which `.ci/run` sets.
+    public static var seedIsRequired: Bool { ProcessInfo.processInfo.environment["LESSONPLAN_REQUIRE_SEED"] == "1" }
+
+    /// Whether the seed's tests run: the seed is there, or it is required (and its absence then fails them).
+    public static var seedTestsRun: Bool { seedIsPresent || seedIsRequired }
+
+    /// The one line a skipped seed test reports: why, and how to run it.
+    public static let seedSkipReason =
+        "needs the original demo at ../shared/seed/original-ios-demo.txt beside the clone (absent here); "
+        + "set LESSONPLAN_SEED to its path to run it"
+
     public func stop(wait: Bool = true) {
         child.stop(wait: wait)
     }

@@ -17,6 +17,34 @@ package enum SessionsListing {
         return data
     }
 
+    /// The list for a pipe, as git and gh print it: one whole row per session, tab-separated, nothing
+    /// clipped, no heading (id, name, created, band, minutes, topic, versions, last command).
+    package static func rows(_ list: SessionList) -> String {
+        list.summaries.map { summary in
+            [
+                summary.id, summary.name ?? "", SessionReview.timestamp(summary.created, seconds: false),
+                summary.grade.rawValue, String(summary.minutes), summary.topic, String(summary.versions),
+                summary.lastCommand ?? "",
+            ].map(TextTable.wholeCell).joined(separator: "\t") + "\n"
+        }.joined()
+    }
+
+    /// What goes beside the rows on stderr when the list is piped: the same notes as under the table.
+    package static func notes(_ list: SessionList, folder: String) -> [String] {
+        var notes: [String] = []
+        if list.summaries.isEmpty, list.unreadable.isEmpty { notes.append("No saved sessions yet. Sessions are stored in \(folder).") }
+        let empty = list.summaries.filter { $0.versions == 0 }.count
+        if empty > 0 {
+            notes.append("\(counted(empty, "session")) with 0 versions never got a plan; `lessonplan resume <id>` goes on with one, `lessonplan sessions prune` removes them.")
+        }
+        let damaged = list.summaries.filter { $0.damaged == true }.map { String($0.id.prefix(8)) }
+        if !damaged.isEmpty {
+            notes.append("Damaged (some lines could not be read and are skipped; `lessonplan replay <id>` names them): \(damaged.joined(separator: ", ")).")
+        }
+        for file in list.unreadable { notes.append("Cannot list \(TerminalSanitizer.cleanLine(file.file)) in \(folder): \(file.reason)") }
+        return notes
+    }
+
     /// The table, then a line for sessions without a plan, damaged ones and files that cannot be read.
     /// - Parameter folder: where sessions are stored, named when there are none.
     package static func text(_ list: SessionList, folder: String, width: Int) -> StyledText {
@@ -47,11 +75,13 @@ package struct RerunReport {
     /// Turns sent again that did not complete.
     package let failures: Int
 
-    package init(_ steps: [RerunStep]) {
+    /// - Parameter whole: commands in full, for a pipe; else clipped to fit a terminal line.
+    package init(_ steps: [RerunStep], whole: Bool = false) {
         var text = StyledText()
         var failures = 0
         for step in steps {
-            text.append("── turn \(step.turn) · \(TerminalSanitizer.cleanLine(step.command, limit: 60))\n", style: .bold)
+            let command = whole ? TextTable.wholeCell(step.command) : TerminalSanitizer.cleanLine(step.command, limit: 60)
+            text.append("── turn \(step.turn) · \(command)\n", style: .bold)
             guard let outcome = step.outcome else {
                 text.append("   skipped: \(step.note ?? "")\n")
                 continue

@@ -18,6 +18,8 @@ public struct CommandContext: Sendable {
     public var retryCommand: String?
     /// The command whose answer stopped early, leaving a draft that `/continue` would finish.
     public var draftCommand: String?
+    /// Whether a request can be sent at all (false without a key), so hints never point at `/generate` in vain.
+    public var canSend = true
 
     public init(
         inputs: LessonInputs, currentVersion: Int?, versionCount: Int, framework: String = Framework.defaultName,
@@ -190,6 +192,10 @@ public protocol CommandHost: Sendable {
     func edit(_ text: String, fileName: String) async throws(CommandError) -> String
     /// Puts `text` on the clipboard.
     func copy(_ text: String)
+    /// Clears the screen, as Ctrl-L does; nothing where there is no terminal.
+    func clearScreen()
+    /// Whether what `show` prints reaches a terminal (tables fitted to it) or a pipe or file (whole values).
+    var showsOnTerminal: Bool { get }
 }
 
 /// The settings a session's commands can change as they run (`/repair on|off`).
@@ -222,10 +228,17 @@ public struct CommandRun: Sendable {
         self.settings = settings
     }
 
+    /// That there is no plan yet and how to get one: /generate, or first a model when no request can be sent.
+    var noPlanYet: String {
+        engine.client.settings.lacksKey
+            ? "There is no plan yet, and writing one needs a model: set OPENAI_API_KEY (or api_key in the settings file), or leave and start again with --local or --endpoint; then /generate."
+            : "There is no plan yet; type /generate to write one."
+    }
+
     /// The current plan, or nil after saying there is none.
     func currentPlan() async -> PlanVersion? {
         guard let current = await engine.state.current else {
-            host.error("There is no plan yet; type /generate to write one.")
+            host.error(noPlanYet)
             return nil
         }
         return current

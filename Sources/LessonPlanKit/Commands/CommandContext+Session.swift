@@ -15,6 +15,7 @@ extension SessionEngine {
     public var commandContext: CommandContext {
         var context = state.commandContext
         context.frameworks = prompts.frameworkNames
+        context.canSend = !client.settings.lacksKey
         return context
     }
 }

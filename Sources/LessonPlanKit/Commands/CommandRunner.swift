@@ -34,7 +34,15 @@ public final class CommandRunner: Sendable {
     /// Parses and runs one line; says what was wrong when it cannot run.
     @discardableResult
     public func run(_ line: String) async -> CommandOutcome {
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        var trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        // `thanks`, `ok`, `ls`: a teacher is asked before such a line becomes a paid revision.
+        if host.place.isTerminal, SmallTalk.matches(trimmed), CommandTable.bareWords[trimmed.lowercased()] == nil {
+            guard host.confirm(SmallTalk.question(trimmed)) else {
+                host.note(StyledText("Not sent."))
+                return .done
+            }
+            trimmed = "/revise " + trimmed
+        }
         let command: any Command
         do {
             let resolved = try CommandTable.resolve(trimmed, in: host.place)

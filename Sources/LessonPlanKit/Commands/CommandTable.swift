@@ -30,6 +30,7 @@ public enum CommandTable {
         ExportCommand.self,
         SlidesCommand.self,
         CopyCommand.self,
+        ClearCommand.self,
         HelpCommand.self,
         QuitCommand.self,
     ]
@@ -51,6 +52,9 @@ public enum CommandTable {
     ) throws(CommandError) -> any Command {
         let (command, arguments) = resolved
         if command.needsPlan, context.currentVersion == nil {
+            if !context.canSend {
+                throw CommandError("/\(command.name) needs a plan, but \(SessionAdvice.noPlanNoKey)")
+            }
             if command.name == ReviseCommand.name, !isSlashed(line) {
                 throw CommandError("There is no plan to revise yet; type /generate to write one.")
             }
@@ -66,6 +70,10 @@ public enum CommandTable {
         -> (command: any Command.Type, arguments: String)
     {
         let resolved = try resolve(line)
+        // Small talk is asked about at a terminal (by the runner); a script or `--then` cannot be asked.
+        if place == .script || place == .then, resolved.command == ReviseCommand.self, SmallTalk.matches(line) {
+            throw CommandError(SmallTalk.refusal(line))
+        }
         if resolved.command.needsTerminal, !place.isTerminal {
             throw CommandError("/\(resolved.command.name) needs a teacher at a terminal, so it cannot run \(place.described).")
         }
@@ -94,7 +102,9 @@ public enum CommandTable {
     }
 
     /// The lines that run a command without the slash.
-    static let bareWords = ["help": "/help", "?": "/help", "quit": "/quit", "exit": "/quit"]
+    static let bareWords = [
+        "help": "/help", "?": "/help", "quit": "/quit", "exit": "/quit", "clear": "/clear", "cls": "/clear",
+    ]
 
     /// The command a mistyped name most likely meant: a prefix, or at most two edits away.
     static func suggestion(for typed: String) -> String? {
@@ -106,7 +116,7 @@ public enum CommandTable {
     }
 
     /// The name at most two edits from `typed` (one for short words), the closest first; for commands and flags.
-    static func nearest(to typed: String, among names: [String]) -> String? {
+    package static func nearest(to typed: String, among names: [String]) -> String? {
         let typed = typed.lowercased()
         let scored = names.map { ($0, editDistance(typed, $0)) }.filter { $0.1 <= min(2, max(1, typed.count / 3)) }
         return scored.min { $0.1 < $1.1 }?.0
@@ -164,7 +174,8 @@ public enum CommandTable {
         }
         lines.append("")
         lines.append("Any line that does not start with / asks for that change, like /revise;")
-        lines.append("help, ?, quit and exit typed alone run /help and /quit.")
+        lines.append("help, ?, quit, exit, clear and cls typed alone run /help, /quit and /clear; a line of one or")
+        lines.append("two words such as thanks, ok or ls is not sent without asking (see the README).")
         lines.append("Ctrl-C cancels a request (connecting, waiting, retrying or streaming); Ctrl-C twice, Ctrl-D or /quit leaves.")
         return lines.joined(separator: "\n")
     }

@@ -35,7 +35,7 @@ public struct DiffCommand: Command, Equatable {
     public func run(_ run: CommandRun) async -> CommandOutcome {
         let state = await run.engine.state
         guard let current = state.current else {
-            run.host.error("There is no plan yet; type /generate to write one.")
+            run.host.error(run.noPlanYet)
             return .failed
         }
         let new = to.flatMap(state.version) ?? current

@@ -7,8 +7,9 @@ public struct ExportCommand: Command, Equatable {
     public static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model]; /export quiz FORMAT [FILE]"
     public static let summary = "write the plan (or the handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file"
     public static let details = """
-        Without FILE, Markdown and JSON are printed; a page or document is written to <topic>-v<N>.<format> in the
-        current folder. An existing file is kept: at a terminal you are asked whether to replace it; elsewhere add
+        Without FILE, Markdown and JSON are printed; docx, odt and pptx are written to <topic>-v<N>.<format> in the
+        current folder, and so is html at a terminal (into a pipe it is printed), as lessonplan export does without -o.
+        PDF is not offered: export html and print it from a browser. An existing file is kept: at a terminal you are asked whether to replace it; elsewhere add
         --force. --show-model names the model in the teacher's header. docx, odt and pptx need pandoc.
         /export quiz FORMAT [FILE] [--force] writes the quiz made from the current plan for a learning platform:
         qti (Canvas), imscc (Common Cartridge: plan, handouts, quiz), gift, moodle, aiken, blackboard or kahoot;
@@ -40,6 +41,12 @@ public struct ExportCommand: Command, Equatable {
         self.showModel = showModel
     }
 
+    /// What to do instead of a PDF, which the tool does not write itself.
+    /// - Parameter html: how to export the page where the teacher is, e.g. `/export html`.
+    public static func noPDF(_ html: String) -> String {
+        "PDF is not offered; export the printable page with \(html), open it in a browser and print it (“Save as PDF”)."
+    }
+
     public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         var words = arguments.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let force = words.contains("--force")
@@ -48,6 +55,7 @@ public struct ExportCommand: Command, Equatable {
         if words.first?.lowercased() == "quiz" { return try parseQuiz(Array(words.dropFirst()), force: force) }
         let materials = words.first?.lowercased() == "materials"
         if materials { words.removeFirst() }
+        if words.first?.lowercased() == "pdf" { throw CommandError(Self.noPDF("/export html")) }
         guard let first = words.first, let format = ExportFormat(text: first) else {
             let example = materials ? "/export materials md" : "/export md"
             throw CommandError("/export needs a format: \(example), html, json, docx, odt or pptx, then an optional file name.")
@@ -70,7 +78,8 @@ public struct ExportCommand: Command, Equatable {
             return .failed
         }
         for note in SessionReview.exportNotes(state, materials: materials) { run.host.note(StyledText(note)) }
-        guard let target = path ?? defaultFile(state) else {
+        let fallback = Self.defaultFile(state, format: format, materials: materials, toTerminal: run.host.showsOnTerminal)
+        guard let target = path ?? fallback else {
             run.host.deliver(.document(data, format))
             return .done
         }
@@ -121,8 +130,14 @@ public struct ExportCommand: Command, Equatable {
     }
 
     /// Where a page or document goes when no file is named: one poured onto a terminal helps nobody.
-    private func defaultFile(_ state: SessionState) -> String? {
-        guard format == .html || format.document != nil else { return nil }
+    /// The one rule for an export without a file name, for `/export` and `lessonplan export` alike: md and
+    /// json are printed; docx, odt and pptx go to `<topic>-v<N>.<format>`; html is printed into a pipe or
+    /// file and goes to `<topic>-v<N>.html` when it would reach a terminal.
+    /// - Returns: the file name, or nil to print the export.
+    public static func defaultFile(
+        _ state: SessionState, format: ExportFormat, materials: Bool, toTerminal: Bool
+    ) -> String? {
+        guard format.document != nil || (format == .html && toTerminal) else { return nil }
         let topic = (materials ? state.materials.last?.inputs.topic : nil) ?? state.currentInputs.topic
         let number = materials ? state.materials.last?.planVersion ?? state.currentVersion ?? 0 : state.currentVersion ?? 0
         return "\(Self.slug(topic))-v\(number)\(materials ? "-handouts" : "").\(format.rawValue)"

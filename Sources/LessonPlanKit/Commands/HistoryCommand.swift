@@ -15,12 +15,13 @@ public struct HistoryCommand: Command, Equatable {
     }
 
     public func run(_ run: CommandRun) async -> CommandOutcome {
-        run.host.show(StyledText(Self.render(await run.engine.state)))
+        run.host.show(StyledText(Self.render(await run.engine.state, whole: !run.host.showsOnTerminal)))
         return .done
     }
 
     /// One line per version, the current one marked.
-    public static func render(_ state: SessionState) -> String {
+    /// - Parameter whole: each command in full, for a pipe; at a terminal a long one is clipped to fit.
+    public static func render(_ state: SessionState, whole: Bool = false) -> String {
         guard !state.versions.isEmpty else { return "No versions yet; type /generate to write the first plan." }
         var lines: [String] = []
         for version in state.versions {
@@ -29,7 +30,7 @@ public struct HistoryCommand: Command, Equatable {
             let replacing = version.draft.map { ", replacing v\($0)" } ?? ""
             let framework = version.framework == Framework.defaultName ? "" : " · \(version.framework)"
             lines.append(
-                "\(marker) v\(version.number)  \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min\(framework)  \(TerminalSanitizer.cleanLine(version.command, limit: 60))\(replacing)\(from)")
+                "\(marker) v\(version.number)  \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min\(framework)  \(whole ? TextTable.wholeCell(version.command) : TerminalSanitizer.cleanLine(version.command, limit: 60))\(replacing)\(from)")
         }
         return lines.joined(separator: "\n")
     }

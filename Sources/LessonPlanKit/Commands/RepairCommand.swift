@@ -26,6 +26,7 @@ public struct RepairCommand: Command, Equatable {
         case "off": return Self(automatic: false)
         case "":
             guard context.currentVersion != nil else {
+                if !context.canSend { throw CommandError("/repair needs a plan, but \(SessionAdvice.noPlanNoKey)") }
                 throw CommandError("/repair needs a plan first; type /generate to write one.")
             }
             return Self(automatic: nil)

@@ -63,7 +63,7 @@ public struct ShowCommand: Command, Equatable {
             break
         }
         guard let shown = version.flatMap(state.version) ?? state.current else {
-            run.host.error("There is no plan yet; type /generate to write one.")
+            run.host.error(run.noPlanYet)
             return .failed
         }
         run.host.show(Self.render(shown))

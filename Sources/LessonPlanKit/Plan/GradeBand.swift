@@ -9,7 +9,7 @@ public enum GradeBand: String, CaseIterable, Codable, Sendable, Hashable {
 
     /// The forms accepted by ``parse(_:)``, for error messages and help.
     public static let acceptedForms =
-        "K–2, 3–5, 6–8 or 9–12 (also written 3-5, 3 to 5, grades 3-5, or a single grade such as K or 4)"
+        "K–2, 3–5, 6–8 or 9–12 (also written 3-5, 3 to 5, grades 3-5, or a single grade such as K, 4, 7th grade, grade 7 or seventh grade)"
 
     /// The grades the band spans, kindergarten as 0.
     public var grades: ClosedRange<Int> {
@@ -41,6 +41,14 @@ public enum GradeBand: String, CaseIterable, Codable, Sendable, Hashable {
             s = String(s.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
             break
         }
+        // As a person writes it after the number: `7th grade`, `3rd-5th grades`, `seventh graders`.
+        for suffix in ["graders", "grades", "grade", "gr."] where s.hasSuffix(suffix) && s.count > suffix.count {
+            s = String(s.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
+            break
+        }
+        // Grades in words: `seventh`, `first`; a word only where it stands whole.
+        s = s.split(separator: " ", omittingEmptySubsequences: false)
+            .map { word in ordinalWords[String(word)].map(String.init) ?? String(word) }.joined(separator: " ")
         // Every dash-like character and the word "to" separate the two ends of a range.
         for dash in ["–", "—", "‒", "―", "−", "‐", "‑", " to ", "-"] {
             s = s.replacingOccurrences(of: dash, with: "-")
@@ -61,6 +69,12 @@ public enum GradeBand: String, CaseIterable, Codable, Sendable, Hashable {
         }
         throw .gradeBand(text)
     }
+
+    /// Grades written as words, as in "seventh grade".
+    private static let ordinalWords: [String: Int] = [
+        "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+        "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
+    ]
 
     /// How a grade reads in a sentence: `K` for kindergarten, else its number.
     public static func gradeName(_ grade: Int) -> String { grade == 0 ? "K" : String(grade) }

@@ -16,10 +16,27 @@ public enum SessionAdvice {
             + "`lessonplan resume \(resumeReference(state))` goes on from here."
     }
 
-    /// The REPL's first words when it starts without a key: quit, set the key, come back.
-    public static func noKeyAtStart(in state: SessionState) -> String {
-        "No API key is set, so no plan was written; the session is saved. Type /quit, set the key (export "
-            + "OPENAI_API_KEY=…, or api_key in the settings file; or use --endpoint with a proxy that holds it), then "
-            + "`lessonplan resume \(resumeReference(state))` and /generate."
+    /// The first screen without a key, before any question: there is none, and the three ways on.
+    /// - Parameters:
+    ///   - settingsFile: the settings file's path for this environment.
+    ///   - resuming: the session being resumed, which is kept; nil when nothing was saved.
+    public static func noKeyWaysOn(settingsFile: String, resuming: SessionState? = nil) -> String {
+        let saved = resuming == nil ? ", and nothing was saved" : ""
+        let then = resuming.map { "Then `lessonplan resume \(resumeReference($0))` goes on from here." } ?? "Then run the same command again."
+        return """
+        No API key is set, so lessonplan cannot write a plan yet\(saved). Three ways on:
+          1. Your own OpenAI key: export OPENAI_API_KEY=sk-…, or put api_key = sk-… in \(settingsFile) (chmod 600 it).
+          2. Offline on this machine: lessonplan --local, after scripts/local-model install in the project's folder. \
+        The model is tiny: the plan's structure is right, its content rough; not for class. Its first build \
+        takes a while (see docs/offline.md).
+          3. A school's proxy: lessonplan --endpoint URL with the token the school gave you (LESSONPLAN_TOKEN, or \
+        endpoint and token in the settings file).
+        \(then)
+        """
     }
+
+    /// Why a command that needs a plan cannot run when no request can be sent either: where to get a model.
+    public static let noPlanNoKey =
+        "there is no plan yet, and writing one needs a model: set OPENAI_API_KEY (or api_key in the settings file), "
+        + "or leave and start again with --local or --endpoint; then /generate."
 }

@@ -133,12 +133,15 @@ public enum SessionReview {
 
     /// The line `resume` opens with: which session, its topic, its versions, and when it started and
     /// last changed in local time; a session without a plan says how to get one.
-    public static func resumeNote(_ state: SessionState) -> String {
+    /// - Parameter canSend: whether a request can be sent (a key is set); without one, /generate is not offered.
+    public static func resumeNote(_ state: SessionState, canSend: Bool = true) -> String {
         let label = state.name.map { "“\(TerminalSanitizer.cleanLine($0))”" } ?? String(state.header.id.prefix(8))
         let times = [state.header.created] + state.versions.map(\.createdAt) + state.turns.map { $0.ended?.at ?? $0.started.at }
         let changed = times.max() ?? state.header.created
         let when = "started \(timestamp(state.header.created, seconds: false)), last changed \(timestamp(changed, seconds: false))"
-        let versions = state.versions.isEmpty ? "no plan yet; /generate writes one" : counted(state.versions.count, "version")
+        let versions =
+            state.versions.isEmpty
+            ? (canSend ? "no plan yet; /generate writes one" : "no plan yet") : counted(state.versions.count, "version")
         return "Resumed session \(label): \(state.currentInputs.topic), \(versions) (\(when))."
     }
 

@@ -27,6 +27,13 @@ public struct TextTable: Sendable {
         self.rows = rows
     }
 
+    /// One cell whole for a pipe: sanitised, nothing clipped, a line break or tab inside it a space,
+    /// so each row stays one line and each tab separates two cells.
+    public static func wholeCell(_ text: String) -> String {
+        let oneLine = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        return TerminalSanitizer.clean(oneLine)
+    }
+
     /// The header and the rows, two spaces between columns, each line at most `width` columns
     /// when the fixed columns allow it. Cells are sanitised and kept to one line.
     public func render(width: Int) -> String {

@@ -90,6 +90,10 @@ import Testing
         Row(line: "/export materials html handouts.html", before: ["/materials"], shows: "Wrote HTML of the handouts"),
         Row(line: "/help shorten", shows: "/shorten [minutes]"),
         Row(line: "help", shows: "/shorten [minutes]"),
+        Row(line: "/clear"),
+        Row(line: "cls"),
+        Row(line: "shorter", requests: 1, versions: 2),
+        Row(line: "more hands-on", requests: 1, versions: 2),
         Row(line: "/edit", needsTerminal: true, versions: 2, shows: "Saved your edit as v2"),
         Row(line: "/copy", needsTerminal: true, shows: "Copied v1"),
     ]

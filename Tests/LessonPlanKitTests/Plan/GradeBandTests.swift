@@ -7,6 +7,10 @@ import Testing
         ("Grade 3 – 5", .threeTo5), ("k-2", .kTo2), ("K–2", .kTo2), ("K", .kTo2), ("4", .threeTo5),
         ("6-8", .sixTo8), ("6—8", .sixTo8), ("9-12", .nineTo12), ("12", .nineTo12), ("0", .kTo2),
         ("kindergarten", .kTo2), ("7th", .sixTo8), ("  9–12 ", .nineTo12),
+        // As a person writes a grade: issue #21's forms.
+        ("7th grade", .sixTo8), ("grade 7", .sixTo8), ("Grade 7", .sixTo8), ("seventh grade", .sixTo8),
+        ("Kindergarten", .kTo2), ("3rd-5th grade", .threeTo5), ("first grade", .kTo2), ("12th graders", .nineTo12),
+        ("Seventh", .sixTo8),
     ])
     func acceptsTeacherForms(text: String, band: GradeBand) throws {
         #expect(try GradeBand.parse(text) == band)
@@ -16,6 +20,8 @@ import Testing
         #expect(try GradeBand.parseGiven("4") == (.threeTo5, 4))
         #expect(try GradeBand.parseGiven("grade 7th") == (.sixTo8, 7))
         #expect(try GradeBand.parseGiven("K") == (.kTo2, 0))
+        #expect(try GradeBand.parseGiven("7th grade") == (.sixTo8, 7))
+        #expect(try GradeBand.parseGiven("seventh grade") == (.sixTo8, 7))
         #expect(try GradeBand.parseGiven("3–5") == (.threeTo5, nil))
         let given = try LessonInputs(grade: .threeTo5, topic: "Tides", minutes: 30, givenGrade: 4)
         #expect(given.gradeText == "grade 4 (band 3–5)")
@@ -30,7 +36,7 @@ import Testing
         #expect(regraded.gradeText == "grade 7 (band 6–8)")
     }
 
-    @Test(arguments: ["", "3-6", "13", "k-5", "5-3", "abc", "3--5", "-1", "3-5-8", "٣", "grades"])
+    @Test(arguments: ["", "3-6", "13", "k-5", "5-3", "abc", "3--5", "-1", "3-5-8", "٣", "grades", "grade", "13th grade", "thirteenth grade"])
     func rejectsOtherForms(text: String) {
         #expect(throws: InputError.gradeBand(text)) { try GradeBand.parse(text) }
     }
