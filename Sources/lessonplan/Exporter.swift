@@ -39,4 +39,27 @@ struct Exporter {
             return false
         }
     }
+
+    /// The quiz made from the current plan in a platform's format, to FILE or, without one, to the default name in
+    /// the current folder (a zip or spreadsheet is not for a terminal).
+    /// - Returns: whether the file was written.
+    func exportQuiz(_ state: SessionState, format: LMSFormat, to path: String?, force: Bool) -> Bool {
+        let result: LMSExport.Result
+        do {
+            result = try LMSExport.render(state, format: format, prompts: prompts, tools: LMSTools(environment: environment))
+        } catch {
+            console.error(error.message)
+            return false
+        }
+        for note in result.notes { console.note(note) }
+        let url = URL(fileURLWithPath: ((path ?? ExportCommand.defaultQuizFile(state, format: format)) as NSString).expandingTildeInPath)
+        switch ExportCommand.writeQuiz(result, format: format, to: url, replace: force) {
+        case .wrote(let sentence):
+            console.note(sentence)
+            return true
+        case .exists(let sentence), .failed(let sentence):
+            console.error(sentence)
+            return false
+        }
+    }
 }

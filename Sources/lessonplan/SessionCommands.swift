@@ -28,6 +28,7 @@ struct SessionCommands {
         FlagSpec(name: "force", value: nil, help: "replace FILE if it exists"),
         FlagSpec(name: "materials", value: nil, help: "export the latest student handouts (/materials) instead of the plan"),
         FlagSpec(name: "show-model", value: nil, help: "name the model in the teacher's header"),
+        FlagSpec(name: "quiz", value: nil, help: "the quiz for a learning platform: --format qti|imscc|gift|moodle|aiken|blackboard|kahoot"),
     ]
 
     private var store: SessionStore {
@@ -243,6 +244,16 @@ struct SessionCommands {
             }
             guard parsed.positionals.count == 1 else {
                 throw UsageError(message: "export needs one session and a format, e.g. lessonplan export photosynthesis --format html -o plan.html.")
+            }
+            if parsed.has("quiz") {
+                guard let format = LMSFormat(text: parsed.value("format") ?? "") else {
+                    throw UsageError(message: "export --quiz needs --format \(LMSFormat.names).")
+                }
+                let state = try load(parsed.positionals[0])
+                let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn
+                let written = Exporter(console: console, prompts: prompts, environment: app.environment).exportQuiz(
+                    state, format: format, to: parsed.value("o") ?? parsed.value("output"), force: parsed.has("force"))
+                return written ? 0 : 1
             }
             guard let format = ExportFormat(text: parsed.value("format") ?? "") else {
                 throw UsageError(message: "export needs --format md, html, json, docx, odt or pptx.")

@@ -18,7 +18,7 @@ package enum Help {
 
         Plan quality:
         \(Flags.describe(Flags.framework + Flags.followUps))
-          Every plan is checked (headings in order, pacing adds up, warm-up, CFU questions, exit ticket); one that fails is repaired once automatically and the repair kept only if it checks better.
+          Every plan is checked for structure (headings in order, pacing adds up, warm-up, CFU questions, exit ticket) and content (repeated lines, CFU items that ask nothing, objective verb, topic, materials, placeholders); one with problems or notes is repaired once automatically and the repair kept only if it checks better.
 
         Connection:
         \(Flags.describe(Flags.connection))
@@ -103,6 +103,10 @@ package enum Help {
                   pptx  slides: one per section, the teacher's lines in the speaker notes
 
                 Sections and pacing are read with the plan's own framework. A version that fails the plan check is exported with a banner naming its problems. --materials exports the latest student handouts (/materials) instead of the plan, marked when they were made from an older plan version. The quiz and rubric made from the exported plan version (/quiz, /rubric) go in too: the key on a page of its own for the teacher, none on handouts, which get the students' rubric. --show-model names the model in the teacher's header. Without -o the export goes to stdout; docx, odt and pptx need -o FILE and Debian's pandoc (sudo apt-get install pandoc). An existing FILE is only replaced with --force. In a session, /export [materials] md|html|json|docx|odt|pptx [FILE] [--force] does the same.
+
+                Usage: lessonplan export <session> --quiz --format qti|imscc|gift|moodle|aiken|blackboard|kahoot [-o FILE] [--force]
+
+                The quiz made from the current plan version, for a learning platform: qti (a QTI 1.2 zip for Canvas), imscc (a Common Cartridge with the plan, the handouts and the quiz), gift, moodle (Moodle XML), aiken, blackboard (the tab-delimited upload) or kahoot (.xlsx). Each wrong answer's misconception is its feedback where the format has feedback; what a format cannot carry is named by item before the file is written, and a quiz over Kahoot's limits is refused, never cut. Without -o the file gets a default name in the current folder (<topic>-v<N>-quiz.gift, <topic>-v<N>-lesson.imscc, …). qti and imscc need Debian's zip, kahoot LibreOffice Calc. With no quiz made from the current plan, nothing is written (exit 1): type /quiz in the session. In a session, /export quiz FORMAT [FILE] [--force] does the same. See docs/lms.md.
 
                 """
         case "doctor":

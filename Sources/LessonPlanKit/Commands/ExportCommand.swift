@@ -1,16 +1,20 @@
 import Foundation
 
-/// `/export [materials] md|html|json|docx|odt|pptx [FILE] [--force]`: the current plan, or the latest handouts, as a document.
+/// `/export [materials] md|html|json|docx|odt|pptx [FILE] [--force]`: the current plan, or the latest handouts, as a
+/// document; `/export quiz FORMAT [FILE]`: the quiz for a learning platform (`ExportCommand+Quiz.swift`).
 public struct ExportCommand: Command, Equatable {
     public static let name = "export"
-    public static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model]"
+    public static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model]; /export quiz FORMAT [FILE]"
     public static let summary = "write the plan (or the handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file"
     public static let details = """
         Without FILE, Markdown and JSON are printed; a page or document is written to <topic>-v<N>.<format> in the
         current folder. An existing file is kept: at a terminal you are asked whether to replace it; elsewhere add
         --force. --show-model names the model in the teacher's header. docx, odt and pptx need pandoc.
+        /export quiz FORMAT [FILE] [--force] writes the quiz made from the current plan for a learning platform:
+        qti (Canvas), imscc (Common Cartridge: plan, handouts, quiz), gift, moodle, aiken, blackboard or kahoot;
+        without FILE to <topic>-v<N>-quiz.gift, <topic>-v<N>-lesson.imscc and so on; see docs/lms.md.
         """
-    public static var argumentCompletions: [String] { ExportFormat.allCases.map { $0.rawValue } + ["materials"] }
+    public static var argumentCompletions: [String] { ExportFormat.allCases.map { $0.rawValue } + ["materials", "quiz"] }
 
     public let format: ExportFormat
     /// The handouts instead of the plan.
@@ -21,8 +25,14 @@ public struct ExportCommand: Command, Equatable {
     public let force: Bool
     /// Name the model in the teacher's header.
     public let showModel: Bool
+    /// The quiz in this platform format instead of a document (`format` and `materials` then unused).
+    public let quiz: LMSFormat?
 
-    public init(format: ExportFormat, materials: Bool = false, path: String? = nil, force: Bool = false, showModel: Bool = false) {
+    public init(
+        format: ExportFormat, materials: Bool = false, path: String? = nil, force: Bool = false, showModel: Bool = false,
+        quiz: LMSFormat? = nil
+    ) {
+        self.quiz = quiz
         self.format = format
         self.materials = materials
         self.path = path
@@ -35,6 +45,7 @@ public struct ExportCommand: Command, Equatable {
         let force = words.contains("--force")
         let showModel = words.contains("--show-model")
         words.removeAll { $0 == "--force" || $0 == "--show-model" }
+        if words.first?.lowercased() == "quiz" { return try parseQuiz(Array(words.dropFirst()), force: force) }
         let materials = words.first?.lowercased() == "materials"
         if materials { words.removeFirst() }
         guard let first = words.first, let format = ExportFormat(text: first) else {
@@ -49,6 +60,7 @@ public struct ExportCommand: Command, Equatable {
     }
 
     public func run(_ run: CommandRun) async -> CommandOutcome {
+        if let quiz { return await runQuiz(run, format: quiz) }
         let state = await run.engine.state
         let data: Data
         do {

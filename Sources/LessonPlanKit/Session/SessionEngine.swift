@@ -46,6 +46,8 @@ public struct TurnOutcome: Sendable, Equatable {
     public var framework: String = Framework.defaultName
     /// The check's problems in one sentence each, in the framework's own section names.
     public var problems: [String] = []
+    /// The content check's notes in one sentence each.
+    public var notes: [String] = []
     /// The current version once the turn is over.
     public var current: Int?
     /// For a follow-up turn: one sentence on why its plan was kept or not.
@@ -64,9 +66,9 @@ public struct TurnOutcome: Sendable, Equatable {
         self.text = text
     }
 
-    /// Whether the turn produced a plan that fails the check, so the one automatic repair should go out.
+    /// Whether the turn produced a plan with structure problems or content notes, so the one automatic repair should go out.
     public var needsRepair: Bool {
-        status == .completed && kept != false && version != nil && check.map { !$0.passed } == true
+        status == .completed && kept != false && version != nil && check?.needsRepair == true
     }
 }
 
@@ -163,7 +165,7 @@ public actor SessionEngine {
     /// The plan check of a version, by its framework's rules.
     /// - Throws: ``PromptError`` when the framework cannot be read.
     public func check(_ version: PlanVersion) throws(PromptError) -> PlanCheckReport {
-        try framework(of: version).check(version.text, lessonMinutes: version.inputs.minutes)
+        try framework(of: version).check(version.text, lessonMinutes: version.inputs.minutes, topic: version.inputs.topic)
     }
 
     /// The reading level of a version's student-facing text against its band.
@@ -240,9 +242,9 @@ public actor SessionEngine {
         command: String = "/repair", automatic: Bool = false, progress: @escaping @Sendable (RequestProgress) -> Void
     ) async -> TurnOutcome? {
         guard let current = state.current, let chosen = try? framework(of: current) else { return nil }
-        let report = current.check ?? chosen.check(current.text, lessonMinutes: current.inputs.minutes)
-        guard !report.passed else { return nil }
-        let problems = report.problems.map(chosen.describe)
+        let report = current.check ?? chosen.check(current.text, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic)
+        guard report.needsRepair else { return nil }
+        let problems = chosen.repairSentences(report)
         progress(.followUp(.repair(draft: current.number, problems: problems)))
         let refinement = Refinement(
             template: "repair", inputs: current.inputs,
@@ -492,7 +494,7 @@ public actor SessionEngine {
                 if kept { ended.version = state.nextVersionNumber }
             case .plan:
                 let plan = framework.document(of: output)
-                let report = framework.check(plan, lessonMinutes: request.inputs.minutes)
+                let report = framework.check(plan, lessonMinutes: request.inputs.minutes, topic: request.inputs.topic)
                 let level = ReadingMeasure(
                     studentText: framework.studentFacingText(of: plan), band: request.inputs.grade)
                 ended.check = report
@@ -518,6 +520,7 @@ public actor SessionEngine {
         outcome.assessmentProblems = ended.kept == false ? [] : assessmentProblems
         outcome.framework = framework.name
         outcome.problems = ended.check?.problems.map(framework.describe) ?? []
+        outcome.notes = ended.check?.notes?.map(framework.describe) ?? []
         outcome.current = state.currentVersion
         outcome.keepNote = keepNote
         // Written later with the next change is not written now: the turn is not saved until then.
@@ -653,7 +656,7 @@ public actor SessionEngine {
         guard let current = state.current else { throw SessionError("There is no plan to edit yet; type /generate first.") }
         guard text != current.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         let number = state.nextVersionNumber
-        let report = try? framework(of: current).check(text, lessonMinutes: current.inputs.minutes)
+        let report = try? framework(of: current).check(text, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic)
         append(
             .handEdit(
                 HandEditRecord(

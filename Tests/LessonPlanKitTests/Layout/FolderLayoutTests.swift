@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The library's folders form layers: a folder uses only folders below it, so the arrows are one-way and
-/// the picture in the README stays true. A name declared in one folder and used in another is a dependency.
+/// the picture in docs/design.md stays true. A name declared in one folder and used in another is a dependency.
 @Suite struct FolderLayoutTests {
     /// Lowest first; folders on the same layer may not use each other.
     static let layers: [[String]] = [

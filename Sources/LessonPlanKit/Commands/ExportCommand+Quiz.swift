@@ -1,0 +1,64 @@
+import Foundation
+
+/// `/export quiz FORMAT [FILE] [--force]`: the quiz made from the current plan, for a learning platform.
+extension ExportCommand {
+    static func parseQuiz(_ words: [String], force: Bool) throws(CommandError) -> Self {
+        guard let first = words.first, let format = LMSFormat(text: first) else {
+            throw CommandError("/export quiz needs a platform format: \(LMSFormat.names), e.g. /export quiz gift, then an optional file name.")
+        }
+        let rest = words.dropFirst().joined(separator: " ")
+        if rest.hasPrefix("-") {
+            throw CommandError("“\(rest)” is not an option of /export quiz; use --force to replace the file.")
+        }
+        return Self(format: .md, path: rest.isEmpty ? nil : rest, force: force, quiz: format)
+    }
+
+    /// Where a quiz goes when no file is named: `<topic>-v<N>` and the format's suffix, in the current folder.
+    public static func defaultQuizFile(_ state: SessionState, format: LMSFormat) -> String {
+        "\(slug(state.currentInputs.topic))-v\(state.currentVersion ?? 0)\(format.defaultSuffix)"
+    }
+
+    /// Writes an LMS export to `url` the way every export is written (0600, never over a file unless `replace`).
+    public static func writeQuiz(_ result: LMSExport.Result, format: LMSFormat, to url: URL, replace: Bool) -> FileResult {
+        do {
+            try PrivateFiles.write(result.data, to: url, replace: replace)
+        } catch {
+            if case .exists = error { return .exists(error.message) }
+            return .failed("Cannot write \(url.path): check that the folder exists, is writable and has space.")
+        }
+        return .wrote("Wrote \(format.label) of quiz \(result.quizNumber) (from v\(result.planVersion)) to \(url.path).")
+    }
+
+    func runQuiz(_ run: CommandRun, format: LMSFormat) async -> CommandOutcome {
+        let state = await run.engine.state
+        let result: LMSExport.Result
+        do {
+            result = try LMSExport.render(state, format: format, prompts: run.engine.prompts, tools: LMSTools())
+        } catch {
+            run.host.error(error.message)
+            return .failed
+        }
+        // What the format leaves out is said before anything is written.
+        for note in result.notes { run.host.note(StyledText(note)) }
+        let target = ((path ?? Self.defaultQuizFile(state, format: format)) as NSString).expandingTildeInPath
+        let url = (target.hasPrefix("/") ? URL(fileURLWithPath: target) : run.host.workingDirectory.appending(path: target)).standardizedFileURL
+        var replace = force
+        while true {
+            switch Self.writeQuiz(result, format: format, to: url, replace: replace) {
+            case .wrote(let sentence):
+                run.host.note(StyledText(sentence))
+                return .done
+            case .exists where run.host.place.isTerminal:
+                if !replace, run.host.confirm("\(url.path) already exists. Replace it? [y/N] ") {
+                    replace = true
+                    continue
+                }
+                run.host.show(StyledText("Kept \(url.path) as it was; nothing written."))
+                return .done
+            case .exists(let sentence), .failed(let sentence):
+                run.host.error(sentence)
+                return .failed
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `/export quiz FORMAT` and `lessonplan export --quiz` through the built binary against the fake server: a quiz
+/// whose text holds every format's special characters, exported in all seven formats, each file read back by
+/// `Tests/Readers/lms_read.py` (a reader that is not the writers' code).
+@Suite(.serialized) struct LMSExportEndToEndTests {
+    /// A model's quiz answer with GIFT's `{ } = ~ # :`, XML's `< & >` and quotes, a backslash and a tab in it.
+    static let hostileQuiz = """
+        Quiz: exit
+        Misconceptions:
+        - The Moon pulls only the water facing it.
+
+        1. Which is right: {a} = ~b # c \\ d <i>e</i> & "f" 'g'?
+        A) x = {1} :: y
+        B) ~tilde #hash :colon
+        C) <b>bold</b> & "quoted"
+        Answer: A
+        Misconception B: Thinks {braces} = sets & <tags> # "quotes" matter
+        Misconception C: Reads \\n as a line: break ~ and \\\\ as one
+
+        2. Where does the water go?\tAt high tide, that is
+        A) [plain] looks like a format tag
+        B) %50% of it stays
+        C) // not a comment
+        Answer: B
+        Misconception A: Believes [tags] are text
+        Misconception C: Thinks // hides a line
+
+        3. What pulls the ocean most?
+        A) The wind
+        B) The Sun alone
+        C) The Moon's gravity
+        Answer: C
+        Misconception A: Wind makes tides
+        Misconception B: The Sun is nearer, so it pulls harder
+
+        """
+
+    static let stems = [
+        #"Which is right: {a} = ~b # c \ d <i>e</i> & "f" 'g'?"#, "Where does the water go?\tAt high tide, that is",
+        "What pulls the ocean most?",
+    ]
+    static let options = [
+        ["x = {1} :: y", "~tilde #hash :colon", #"<b>bold</b> & "quoted""#],
+        ["[plain] looks like a format tag", "%50% of it stays", "// not a comment"],
+        ["The wind", "The Sun alone", "The Moon's gravity"],
+    ]
+    static let keys = [0, 1, 2]
+    static let feedback = [
+        ["", #"Thinks {braces} = sets & <tags> # "quotes" matter"#, #"Reads \n as a line: break ~ and \\ as one"#],
+        ["Believes [tags] are text", "", "Thinks // hides a line"],
+        ["Wind makes tides", "The Sun is nearer, so it pulls harder", ""],
+    ]
+
+    static func check(_ file: LMSReader.File, format: String, feedback: Bool = true, tabs: Bool = true) {
+        #expect(file.items.count == 3, "\(format)")
+        for (index, item) in file.items.enumerated() where index < 3 {
+            #expect(item.stem == (tabs ? stems[index] : stems[index].replacingOccurrences(of: "\t", with: " ")), "\(format)")
+            #expect(item.options == options[index], "\(format)")
+            #expect(item.key == keys[index], "\(format)")
+            #expect(item.feedback == (feedback ? Self.feedback[index] : ["", "", ""]), "\(format)")
+        }
+    }
+
+    @Test func aSessionsQuizGoesIntoEverySevenFormatsAndReadsBackItemForItem() async throws {
+        let server = try await FakeOpenAIServer()
+        try await server.script([.plan, .text(Self.hostileQuiz)])
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let work = binary.home.appending(path: "work")
+        let formats = ["qti": "quiz.zip", "imscc": "lesson.imscc", "gift": "quiz.gift", "moodle": "quiz.xml", "aiken": "aiken.txt", "blackboard": "bb.txt", "kahoot": "kahoot.xlsx"]
+        let exports = formats.sorted { $0.key < $1.key }.map { "/export quiz \($0.key) \($0.value)" }.joined(separator: "\n")
+        let result = try await binary.run(
+            ["--grade", "6-8", "--topic", "Tides", "--minutes", "45", "--name", "tides"],
+            input: """
+                /export quiz gift early.gift
+                /quiz 3
+                /materials
+                \(exports)
+                /export quiz gift
+                /quit
+
+                """, timeout: .seconds(240))
+        let err = result.stderr
+        // Before a quiz exists: one sentence naming /quiz, and nothing written.
+        #expect(err.contains("There is no quiz to export yet; type /quiz to make one from the plan."), "\(err)")
+        #expect(!FileManager.default.fileExists(atPath: work.appending(path: "early.gift").path))
+        // What a format leaves out is said by item number, before the file is written.
+        let aikenLoss = try #require(err.range(of: "Aiken has no feedback for an answer: the misconceptions behind the wrong answers of items 1, 2 and 3 are left out."))
+        let aikenWrote = try #require(err.range(of: "Wrote an Aiken file of quiz 1 (from v1) to \(work.path)/aiken.txt."))
+        #expect(aikenLoss.upperBound <= aikenWrote.lowerBound)
+        #expect(err.contains("Kahoot keeps a question and each answer on one line: the line breaks and tabs in item 2 become spaces."))
+        #expect(err.contains("Blackboard's upload has no feedback for an answer"))
+        #expect(!err.contains("GIFT has no feedback") && !err.contains("Moodle XML has no"))
+        // Without FILE, the default name beside the other exports'.
+        #expect(err.contains("Wrote a GIFT file of quiz 1 (from v1) to \(work.path)/tides-v1-quiz.gift."), "\(err)")
+
+        Self.check(try LMSReader.read("gift", work.appending(path: "quiz.gift")), format: "gift")
+        Self.check(try LMSReader.read("gift", work.appending(path: "tides-v1-quiz.gift")), format: "gift (default name)")
+        Self.check(try LMSReader.read("moodle", work.appending(path: "quiz.xml")), format: "moodle")
+        Self.check(try LMSReader.read("aiken", work.appending(path: "aiken.txt")), format: "aiken", feedback: false)
+        Self.check(try LMSReader.read("blackboard", work.appending(path: "bb.txt")), format: "blackboard", feedback: false)
+        let qti = try LMSReader.read("qti", work.appending(path: "quiz.zip"))
+        Self.check(qti, format: "qti")
+        #expect(qti.extra.title == "Exit quiz: Tides")
+        #expect(qti.extra.files?.first == "imsmanifest.xml")
+        #expect(qti.items.first?.title == "Exit quiz 1")
+        if LMSReader.hasLibreOffice {
+            let kahoot = try LMSReader.read("kahoot", work.appending(path: "kahoot.xlsx"))
+            Self.check(kahoot, format: "kahoot", feedback: false, tabs: false)
+            #expect(kahoot.items.map(\.key) == [0, 1, 2])
+        } else {
+            Issue.record("LibreOffice is not installed; run scripts/setup (it installs libreoffice-calc-nogui).")
+        }
+
+        // The cartridge: the plan as the teacher's page (without the quiz's key), the handouts, the quiz.
+        let cartridge = try LMSReader.read("imscc", work.appending(path: "lesson.imscc"))
+        Self.check(cartridge, format: "imscc")
+        #expect(cartridge.items.first?.title == "Exit quiz 1")
+        #expect(cartridge.extra.metadata?["cc_profile"] == "cc.exam.v0p1")
+        let pages = cartridge.extra.pages ?? []
+        #expect(pages.count == 2)
+        let plan = try #require(pages.first { $0.title == "Lesson plan (v1)" })
+        #expect(plan.instructor && plan.text.contains("Lesson plan: Tides") && !plan.text.contains("Answer key"), "\(plan.text.prefix(300))")
+        let handouts = try #require(pages.first { $0.title == "Student handouts" })
+        #expect(!handouts.instructor && handouts.text.contains("Student materials: Tides"))
+
+        // From the shell: the same quiz, to -o FILE.
+        let cli = try await binary.run(["export", "tides", "--quiz", "--format", "moodle", "-o", "cli.xml"])
+        #expect(cli.status == 0, "\(cli.stderr)")
+        Self.check(try LMSReader.read("moodle", work.appending(path: "cli.xml")), format: "moodle (lessonplan export)")
+        // An existing file is kept without --force.
+        let again = try await binary.run(["export", "tides", "--quiz", "--format", "moodle", "-o", "cli.xml"])
+        #expect(again.status == 1 && again.stderr.contains("cli.xml"), "\(again.stderr)")
+
+        // A new plan version: the quiz was made from v1, so there is nothing to export from v2.
+        let resumed = try await binary.run(["resume", "tides"], input: "/shorten 30\n/export quiz gift stale.gift\n/quit\n")
+        #expect(resumed.stderr.contains("Quiz 1 was made from v1, not from the current v2, so there is no quiz to export; type /quiz to make one from v2."), "\(resumed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appending(path: "stale.gift").path))
+        let shell = try await binary.run(["export", "tides", "--quiz", "--format", "qti", "-o", "stale.zip"])
+        #expect(shell.status == 1 && shell.stderr.contains("type /quiz to make one from v2"), "\(shell.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appending(path: "stale.zip").path))
+    }
+
+    @Test func aQuizOverKahootsLimitsIsRefusedAndNothingIsWritten() async throws {
+        let long = String(repeating: "Why do tides rise and fall twice a day here? ", count: 3)
+        let quiz = Self.hostileQuiz.replacingOccurrences(of: "3. What pulls the ocean most?", with: "3. " + long)
+        let server = try await FakeOpenAIServer()
+        try await server.script([.plan, .text(quiz)])
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let result = try await binary.run(
+            ["--grade", "6-8", "--topic", "Tides", "--minutes", "45", "--name", "long"], input: "/quiz 3\n/export quiz kahoot k.xlsx\n/quit\n",
+            timeout: .seconds(120))
+        #expect(result.stderr.contains("Kahoot takes questions of at most 120 characters"), "\(result.stderr)")
+        #expect(result.stderr.contains("item 3's question (\(long.trimmingCharacters(in: .whitespaces).utf16.count) characters); nothing written, nothing cut."))
+        #expect(!FileManager.default.fileExists(atPath: binary.home.appending(path: "work/k.xlsx").path))
+    }
+}
