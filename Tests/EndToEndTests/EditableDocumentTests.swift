@@ -140,8 +140,8 @@ import TestSupport
         let parts = try OfficeDocument.parts(of: file)
         let framework = try PromptLibrary.builtIn.framework(Framework.defaultName)
         let slides = parts.filter { $0.hasPrefix("ppt/slides/slide") && $0.hasSuffix(".xml") }
-        // A title slide, one per section, one per quiz item, one for the rubric.
-        #expect(slides.count == 1 + framework.headings.count + 2 + 1, "\(slides)")
+        // A title slide, one per section, one per quiz item, one per rubric criterion.
+        #expect(slides.count == 1 + framework.headings.count + 2 + 2, "\(slides)")
         let paragraphs = try OfficeDocument.paragraphs(of: file)
         let titles = Dictionary(grouping: paragraphs.filter { $0.style.hasPrefix("slide") }, by: \.style)
         for (index, heading) in framework.headings.enumerated() {

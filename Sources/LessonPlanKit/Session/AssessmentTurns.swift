@@ -154,7 +154,7 @@ extension SessionState {
     public func assessmentsLeftOut(exporting number: Int?) -> [String] {
         guard let number else { return [] }
         let (kept, changedBy) = lesson(of: number)
-        let why = changedBy.map { " (v\($0.number), \($0.command.split(separator: " ").first.map(String.init) ?? $0.command), changed the lesson since)" } ?? ""
+        let why = changedBy.map { " (\($0.command.split(separator: " ").first.map(String.init) ?? $0.command) made v\($0.number) a new lesson)" } ?? ""
         var notes: [String] = []
         let carried = Set(quizzes(for: number).map(\.quiz.kind))
         for kind in Quiz.Kind.allCases where !carried.contains(kind) {
