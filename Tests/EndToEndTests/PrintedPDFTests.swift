@@ -105,6 +105,12 @@ import TestSupport
         let pacing = try #require(text.range(of: "Pacing"))
         let objective = try #require(text.range(of: "Students test objects") ?? text.range(of: "Predict"))
         #expect(pacing.lowerBound < objective.lowerBound)
+        // Where sections say the same line, the teacher's copy says so, after the pacing.
+        let repeated = Self.plan(for: framework, minutes: 45).components(separatedBy: "Students test objects").count > 2
+        let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("Content notes (for the teacher") == repeated, "\(text)")
+        #expect(flat.contains("repeat the same line, “Students test objects") == repeated)
+        if let notes = text.range(of: "Content notes") { #expect(pacing.lowerBound < notes.lowerBound) }
         if name == Framework.defaultName { try Self.keep(pdf, as: "printout-plan") }
     }
 

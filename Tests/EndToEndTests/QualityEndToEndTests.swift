@@ -98,14 +98,14 @@ import TestSupport
         // The second /undo has nothing to undo: the script goes on, and its exit status says so.
         #expect(result.status == 1, "\(result.stderr)")
         let out = result.stdout
-        #expect(out.contains("── v1 · ") && out.contains("✗ plan check: 2 problems"))
+        #expect(out.contains("── v1 · ") && out.contains("✗ structure: 2 problems"))
         #expect(out.contains("   ✗ Pacing adds up to 50 min, not 45.\n   ✗ Exit Ticket has 1 prompt; it needs exactly 3.\n"))
         #expect(out.contains("── repairing v1 once: asking for the same plan without its 2 problems…"))
-        #expect(out.contains("── v2 · ") && out.contains("· ✓ plan check\n   The repaired plan checks better, so it replaces v1."))
+        #expect(out.contains("── v2 · ") && out.contains("· ✓ structure · ✓ content\n   The repaired plan checks better, so it replaces v1."))
         // /check reads the repaired plan, the current one.
         #expect(out.contains("── plan check of v2 · default framework · 45-minute lesson"))
         #expect(out.contains("Pacing: the timed sections add up to 45 of 45 minutes."))
-        #expect(out.contains("✓ The plan passes the check."))
+        #expect(out.contains("✓ The structure passes the check."))
         // The /shorten draft is repaired too, and stands where the draft stood.
         #expect(out.contains("→ v4  3–5 · 30 min  (auto repair), replacing v3 (from v2)"))
         #expect(out.contains("  v3  3–5 · 30 min  /shorten 30 (from v2)"))
@@ -160,7 +160,7 @@ import TestSupport
         // Replay shows both, the rejected repair as not kept.
         let replay = try await binary.run(["replay", String((try binary.transcriptLines().first?["id"] as? String ?? "").prefix(8)), "--plain"])
         #expect(replay.stdout.contains("(auto repair)") && replay.stdout.contains("completed, not kept (from v1)"))
-        #expect(replay.stdout.contains("✗ plan check: 2 problems"))
+        #expect(replay.stdout.contains("✗ structure: 2 problems"))
     }
 
     @Test func noRepairLeavesTheDraftAndRepairAsksOnRequest() async throws {
@@ -174,7 +174,7 @@ import TestSupport
         // `/repair sometimes` is rejected: the exit status says a line could not run.
         #expect(result.status == 1, "\(result.stderr)")
         let out = result.stdout
-        #expect(out.contains("✗ plan check: 2 problems"))
+        #expect(out.contains("✗ structure: 2 problems"))
         // The typed /repair is an ordinary step: kept because it checks better, and undone to v1.
         #expect(out.contains("── repairing v1 once"))
         #expect(out.contains("── v2 · ") && out.contains("The repaired plan checks better, so it replaces v1."))
@@ -278,7 +278,7 @@ import TestSupport
         #expect(out.contains("→ default         Learning Objective · Materials"))
         #expect(out.contains("  5e              Engage · Explore · Explain · Elaborate · Evaluate"))
         #expect(out.contains("  hunter          Anticipatory Set · Objective and Purpose"))
-        #expect(out.contains("Engage (5 min)") && out.contains("── v2 · ") && out.contains("✓ plan check"))
+        #expect(out.contains("Engage (5 min)") && out.contains("── v2 · ") && out.contains("✓ structure · ✓ content"))
         #expect(result.stderr.contains("The plan already follows the 5e framework"))
         #expect(result.stderr.contains("“montessori” is not a framework; use default, 5e, gradual-release, hunter, ubd."))
         #expect(out.contains("── plan check of v2 · 5e framework · 45-minute lesson"))

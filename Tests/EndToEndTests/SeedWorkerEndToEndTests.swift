@@ -34,7 +34,7 @@ import TestSupport
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Learning Objective") && result.stdout.contains("Plan #1"))
         let footer = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("── v1 ·") })
-        #expect(footer.contains("✓ plan check") && footer.contains("not streamed"), "\(footer)")
+        #expect(footer.contains("✓ structure · ✓ content") && footer.contains("not streamed"), "\(footer)")
         #expect(footer.contains(" in / "), "usage is shown: \(footer)")
 
         let ends = try ends(binary)

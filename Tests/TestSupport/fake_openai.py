@@ -273,14 +273,14 @@ STUDENT_TEXT = {
         "guided": "In pairs, students do two examples. The teacher walks around and helps.",
         "independent": "Students do three practice items on their own.",
         "cfu": ["What is the big idea today?", "How does the example show it?", "Where can you see it at home?"],
-        "exit": ["One thing I learned…", "One question I have…", "One way I can use this…"],
+        "exit": ["One idea I learned…", "One question I have…", "One way I can use this…"],
     },
     "middle": {
         "guided": "In pairs, students work through two examples while the teacher circulates.",
         "independent": "Students complete three practice items on their own.",
         "cfu": ["What is the main idea of {topic}?", "How does the worked example show it?",
                 "Where could you see this outside school?"],
-        "exit": ["One thing I learned…", "One question I still have…", "One way I could use this…"],
+        "exit": ["One key idea I learned…", "One question I still have…", "One way I could use this…"],
     },
     "older": {
         "guided": "In pairs, students analyze two examples and explain each relationship while the "
@@ -313,12 +313,31 @@ def find_headings(text: str) -> list[str]:
     return [re.sub(r"^\d+\) ", "", line).strip() for line in match.group(1).splitlines() if line.strip()]
 
 
-def framework_plan_text(number: int, headings: list[str], grade: str, minutes: int, topic: str) -> str:
+# What students do in each section of another framework's plan: a different observable verb each.
+FRAMEWORK_ACTIONS = [
+    "predict what they will learn about", "identify two examples of", "explain in their own words",
+    "compare two cases of", "apply to a new problem what they know of", "sort examples and non-examples of",
+    "sketch a labelled model of", "summarize for a partner what they found about",
+    "write two sentences of their own about", "ask and answer one new question on", "choose and defend one claim on",
+]
+
+
+def find_roles(text: str) -> tuple[str | None, str | None]:
+    """The headings a prompt's rules name for the CFU questions and the exit ticket, if any."""
+    cfu = (re.search(r"Under (.+?), provide at least \d+ CFU questions", text)
+           or re.search(r"^- ([^:\n]+):[^\n]*at least \d+ numbered questions", text, re.MULTILINE))
+    exit_ticket = re.search(r"Under (.+?), provide an exit ticket", text)
+    return (cfu.group(1) if cfu else None, exit_ticket.group(1) if exit_ticket else None)
+
+
+def framework_plan_text(number: int, headings: list[str], grade: str, minutes: int, topic: str,
+                        roles: tuple[str | None, str | None] = (None, None)) -> str:
     """A plan under any other framework's headings that passes its check.
 
     The first section takes 5 minutes (a framework's warm-up comes first), the rest share the
-    remaining time, and every section asks three numbered questions, so whichever heading a
-    framework counts as its CFU or exit ticket has enough and exactly three.
+    remaining time. The heading the prompt's rules name for CFU questions asks three numbered
+    questions and the one named for the exit ticket has exactly three prompts; every other section
+    says what students do in it, in its own words, so the content check finds nothing repeated.
     """
     minutes = max(minutes, 10)
     rest = minutes - 5
@@ -328,10 +347,15 @@ def framework_plan_text(number: int, headings: list[str], grade: str, minutes: i
         shares[-1] += rest - sum(shares)
     times = [5] + shares if others else [minutes]
     words = student_text(grade)
+    cfu, exit_ticket = roles
     lines: list[str] = []
     for index, (heading, length) in enumerate(zip(headings, times)):
-        lines += [f"{heading} ({length} min)", f"- Students work on {topic}, step {index + 1}."]
-        lines += [f"{n}. {question.format(topic=topic)}" for n, question in enumerate(words["cfu"], start=1)]
+        action = FRAMEWORK_ACTIONS[index % len(FRAMEWORK_ACTIONS)]
+        lines += [f"{heading} ({length} min)", f"- Step {index + 1}: students {action} {topic}."]
+        if heading == cfu:
+            lines += [f"{n}. {question.format(topic=topic)}" for n, question in enumerate(words["cfu"], start=1)]
+        elif heading == exit_ticket:
+            lines += [f"{n}. {prompt.rstrip('…')} about {topic}…" for n, prompt in enumerate(words["exit"], start=1)]
         lines.append("")
     lines.append(f"Plan #{number} — grade band {grade}, {minutes} minutes in total.")
     return "\n".join(lines)
@@ -393,7 +417,7 @@ def rubric_text(prompt: str, topic: str) -> str | None:
 
 
 def plan_text(number: int, grade: str, minutes: int, topic: str, headings: list[str] | None = None,
-              standards: list[str] | None = None) -> str:
+              standards: list[str] | None = None, roles: tuple[str | None, str | None] = (None, None)) -> str:
     """The default answer: a plan that passes a structure check and tells turns apart.
 
     Every timed section carries one ``(N min)`` mark (the warm-up's is in its heading), and
@@ -402,7 +426,7 @@ def plan_text(number: int, grade: str, minutes: int, topic: str, headings: list[
     headings (another framework) gets ``framework_plan_text`` instead.
     """
     if headings and headings != HEADINGS:
-        return framework_plan_text(number, headings, grade, minutes, topic)
+        return framework_plan_text(number, headings, grade, minutes, topic, roles)
     minutes = max(minutes, 10)
     direct, guided, independent, cfu, exit_ticket = pacing(minutes)
     t1 = 5
@@ -462,8 +486,11 @@ def schema_answer(number: int, schema: dict[str, Any], grade: str, topic: str) -
         item = member.get("items") or {}
         items = []
         for n in range(1, int(member.get("minItems", 1)) + 1):
+            # Each part says what students do in its own words (an observable verb, a different one per
+            # part), so the content check finds the objective measurable and no line repeated.
+            action = FRAMEWORK_ACTIONS[len(answer) % len(FRAMEWORK_ACTIONS)]
             text = (f"What is one idea about {topic} from {words}, part {n}?" if asks
-                    else f"Students do {words} step {n} on {topic}.")
+                    else f"Students {action} {topic} in {words}, step {n}.")
             if number and not answer and n == 1:
                 text = f"Plan #{number} — grade band {grade}: {text}"
             items.append(text.ljust(int(item.get("minLength", 0)), "."))
@@ -1058,7 +1085,7 @@ class Handler(BaseHTTPRequestHandler):
             plan = schema_answer(number, schema, grade, find_topic(prompt))
         else:
             plan = plan_text(number, grade, minutes, find_topic(prompt), find_headings(prompt),
-                             find_standards(prompt))
+                             find_standards(prompt), roles=find_roles(prompt))
         text = str(step.get("text", plan))
         stream = bool(body.get("stream"))
         llama = kind == "llama"

@@ -141,7 +141,7 @@ package enum Flags {
 
     /// The automatic turns after a request.
     package static let followUps: [FlagSpec] = [
-        FlagSpec(name: "no-repair", value: nil, help: "do not repair a plan that fails the plan check automatically"),
+        FlagSpec(name: "no-repair", value: nil, help: "do not repair a plan that fails the plan check (or has content notes) automatically"),
     ]
 
     /// The follow-up switches as the library wants them.

@@ -18,7 +18,7 @@ package enum Help {
 
         Plan quality:
         \(Flags.describe(Flags.framework + Flags.followUps))
-          Every plan is checked (headings in order, pacing adds up, warm-up, CFU questions, exit ticket); one that fails is repaired once automatically and the repair kept only if it checks better.
+          Every plan is checked for structure (headings in order, pacing adds up, warm-up, CFU questions, exit ticket) and content (repeated lines, CFU items that ask nothing, objective verb, topic, materials, placeholders); one with problems or notes is repaired once automatically and the repair kept only if it checks better.
 
         Connection:
         \(Flags.describe(Flags.connection))

@@ -4,19 +4,19 @@ import Foundation
 public struct CheckCommand: PlanReportCommand, Equatable {
     public static let name = "check"
     public static let usage = "/check"
-    public static let summary = "the full plan check: headings, pacing, warm-up, CFU questions, exit ticket"
-    public static let details = "The check runs after every turn and is saved with it; the footer lists its problems in one line each."
+    public static let summary = "the full plan check: structure (headings, pacing, counts) and content notes"
+    public static let details = "The check runs after every turn and is saved with it; the footer counts structure problems and content notes apart."
 
     public init() {}
 
     /// What `/check` prints: counts, then each problem worst first.
     public static func report(of version: PlanVersion, framework: Framework) -> StyledText {
         let document = framework.document(of: version.text)
-        let report = framework.check(document, lessonMinutes: version.inputs.minutes)
+        let report = framework.check(document, lessonMinutes: version.inputs.minutes, topic: version.inputs.topic)
         var text = StyledText(
             "── plan check of v\(version.number) · \(framework.name) framework · \(version.inputs.minutes)-minute lesson\n",
             style: .dim)
-        var lines: [String] = []
+        var lines: [String] = ["Structure"]
         let found = Set(document.sections.map(\.heading))
         lines.append("Headings: \(found.count) of \(framework.headings.count) present.")
         if let paced = report.pacedMinutes {
@@ -29,10 +29,21 @@ public struct CheckCommand: PlanReportCommand, Equatable {
             lines.append("\(heading): \(PlanChecker.countItems(section.body)) prompts (exactly \(framework.exitTicketPrompts)).")
         }
         if report.passed {
-            lines.append("✓ The plan passes the check.")
+            lines.append("✓ The structure passes the check.")
         } else {
             lines.append("✗ \(counted(report.problems.count, "problem")), worst first:")
             lines += ExportCheck(report, framework: framework).problems.map { "  ✗ \($0)" }
+        }
+        lines.append("")
+        lines.append("Content")
+        let notes = report.notes ?? []
+        if notes.isEmpty {
+            lines.append("✓ No content notes: \(framework.contentChecker.checks.joined(separator: "; ")).")
+        } else {
+            lines.append("\(counted(notes.count, "content note")):")
+            lines += notes.map { "  • \(framework.describe($0))" }
+        }
+        if report.needsRepair {
             lines.append("/repair asks once for a plan without them; it is kept only if it checks better.")
         }
         text.append(lines.joined(separator: "\n"))

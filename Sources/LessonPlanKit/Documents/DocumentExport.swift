@@ -43,6 +43,10 @@ public enum DocumentExport {
             }
             blocks.append(.para([.text(PlanExport.versionLine(document, timeZone: timeZone))]))
             blocks += pacing(document)
+            if let check = document.check, !check.notes.isEmpty {
+                blocks.append(.para([.strong([.text(ExportCheck.notesTitle)])]))
+                blocks.append(.bulletList(check.notes.map { [.plain([.text($0)])] }))
+            }
             blocks.append(
                 .bulletList(
                     PlanExport.inputRows(document, timeZone: timeZone).filter { $0.0 != "Version" }.map { label, value in

@@ -34,6 +34,14 @@ public struct Framework: Equatable, Sendable {
     /// Sections that take no class time of their own (an objective, a materials list), so a plan
     /// whose structure the tool writes (``StructuredPlan``) gives them no minutes.
     public var untimedHeadings: [String] = []
+    /// The section that states the learning objective, read by the content check; nil when there is none.
+    public var objectiveHeading: String?
+    /// The section that lists materials, against which activities' materials are checked; nil when there is none.
+    public var materialsHeading: String?
+    /// The instruction and practice sections, which must speak of the topic and whose materials must be listed.
+    public var activityHeadings: [String] = []
+    /// The verbs an objective needs one of, from `observable-verbs.txt`.
+    public var observableVerbs: ObservableVerbs = .builtIn
 
     public init(
         name: String, title: String? = nil, headings: [String], warmUpHeading: String? = nil,
@@ -67,14 +75,35 @@ public struct Framework: Equatable, Sendable {
         PlanDocument(parsing: plan, headings: headings)
     }
 
-    /// Checks a plan written in this framework against a lesson of `minutes`.
-    public func check(_ plan: String, lessonMinutes minutes: Int) -> PlanCheckReport {
-        checker.check(document(of: plan), lessonMinutes: minutes)
+    /// The content check for this framework's roles.
+    public var contentChecker: ContentChecker {
+        ContentChecker(
+            objectiveHeading: objectiveHeading, materialsHeading: materialsHeading, activityHeadings: activityHeadings,
+            cfuHeading: cfuHeading, exitTicketHeading: exitTicketHeading, warmUpHeading: warmUpHeading,
+            verbs: observableVerbs)
     }
 
-    /// Checks a plan already read.
-    public func check(_ document: PlanDocument, lessonMinutes minutes: Int) -> PlanCheckReport {
-        checker.check(document, lessonMinutes: minutes)
+    /// Checks a plan written in this framework against a lesson of `minutes`, its structure and its content.
+    /// - Parameter topic: the lesson's topic, whose words the activities must mention; nil leaves that check out.
+    public func check(_ plan: String, lessonMinutes minutes: Int, topic: String? = nil) -> PlanCheckReport {
+        check(document(of: plan), lessonMinutes: minutes, topic: topic)
+    }
+
+    /// Checks a plan already read: the structure (``PlanChecker``), then the content (``ContentChecker``).
+    public func check(_ document: PlanDocument, lessonMinutes minutes: Int, topic: String? = nil) -> PlanCheckReport {
+        var report = checker.check(document, lessonMinutes: minutes)
+        report.notes = contentChecker.notes(document, topic: topic)
+        return report
+    }
+
+    /// A content note in one sentence; notes already name the framework's own sections.
+    public func describe(_ note: ContentNote) -> String {
+        note.description
+    }
+
+    /// Every sentence the check would send to a repair: the structure's problems, then the content notes.
+    public func repairSentences(_ report: PlanCheckReport) -> [String] {
+        report.problems.map(describe) + (report.notes ?? []).map(describe)
     }
 
     /// The timed sections of a plan on the lesson's clock, homework and other unpaced sections left out.

@@ -126,6 +126,10 @@ extension PlanProblem {
 }
 
 /// What the plan check found, comparable so a repaired plan can be kept only when it checks better.
+///
+/// Two checks side by side: the structure (``problems``: headings, pacing, counts) and the content
+/// (``notes``: what the sections say). ``passed`` is the structure alone, so "✓ structure · 2 content notes"
+/// is a plan of the right shape whose content is weak.
 public struct PlanCheckReport: Codable, Equatable, Sendable {
     /// Problems in a fixed order: missing, duplicate, out of order, pacing, warm-up, CFU, exit ticket, fence.
     public var problems: [PlanProblem]
@@ -133,27 +137,46 @@ public struct PlanCheckReport: Codable, Equatable, Sendable {
     public var pacedMinutes: Int?
     /// The lesson length the plan was checked against.
     public var lessonMinutes: Int
+    /// The content check's notes; nil when the content was not checked (a record from before it existed).
+    public var notes: [ContentNote]?
 
-    public init(problems: [PlanProblem], pacedMinutes: Int?, lessonMinutes: Int) {
+    public init(problems: [PlanProblem], pacedMinutes: Int?, lessonMinutes: Int, notes: [ContentNote]? = nil) {
         self.problems = problems
         self.pacedMinutes = pacedMinutes
         self.lessonMinutes = lessonMinutes
+        self.notes = notes
     }
 
-    /// True when the plan has no problems.
+    /// True when the plan's structure has no problems (the content notes are counted apart).
     public var passed: Bool { problems.isEmpty }
 
-    /// The summed severity of the problems; 0 for a plan that passes, lower is better.
-    public var score: Int { problems.map(\.severity).reduce(0, +) }
+    /// True when the content was checked and has no notes.
+    public var contentPassed: Bool { notes?.isEmpty == true }
 
-    /// Whether this report is strictly better: a lower score, or the same score with fewer problems.
+    /// Whether anything, structure or content, calls for the one automatic repair.
+    public var needsRepair: Bool { !problems.isEmpty || !(notes ?? []).isEmpty }
+
+    /// The check in a few words, structure and content apart: `✓ structure · 2 content notes`,
+    /// `✗ structure: 1 problem · ✓ content`; a report from before the content check says only the structure.
+    public var summary: String {
+        let structure = problems.isEmpty
+            ? "✓ structure" : "✗ structure: \(problems.count == 1 ? "1 problem" : "\(problems.count) problems")"
+        guard let notes else { return structure }
+        let content = notes.isEmpty ? "✓ content" : (notes.count == 1 ? "1 content note" : "\(notes.count) content notes")
+        return "\(structure) · \(content)"
+    }
+
+    /// The summed severity of the problems and notes; 0 for a plan with neither, lower is better.
+    public var score: Int { problems.map(\.severity).reduce(0, +) + (notes ?? []).map(\.severity).reduce(0, +) }
+
+    /// Whether this report is strictly better: a lower score, or the same score with fewer problems and notes.
     public func isBetter(than other: PlanCheckReport) -> Bool {
         if score != other.score { return score < other.score }
-        return problems.count < other.problems.count
+        return problems.count + (notes ?? []).count < other.problems.count + (other.notes ?? []).count
     }
 
     private enum CodingKeys: String, CodingKey {
-        case problems, pacedMinutes, lessonMinutes, passed
+        case problems, pacedMinutes, lessonMinutes, passed, notes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -162,6 +185,7 @@ public struct PlanCheckReport: Codable, Equatable, Sendable {
         problems = try container.decode([LenientProblem].self, forKey: .problems).compactMap(\.problem)
         pacedMinutes = try container.decodeIfPresent(Int.self, forKey: .pacedMinutes)
         lessonMinutes = try container.decode(Int.self, forKey: .lessonMinutes)
+        notes = try container.decodeIfPresent([LenientNote].self, forKey: .notes)?.compactMap(\.note)
     }
 
     /// Writes `passed` too, so a reader of the JSON need not know the rule.
@@ -171,6 +195,16 @@ public struct PlanCheckReport: Codable, Equatable, Sendable {
         try container.encodeIfPresent(pacedMinutes, forKey: .pacedMinutes)
         try container.encode(lessonMinutes, forKey: .lessonMinutes)
         try container.encode(passed, forKey: .passed)
+        try container.encodeIfPresent(notes, forKey: .notes)
+    }
+}
+
+/// One content note read from disk, or nil when its kind is unknown to this build.
+private struct LenientNote: Decodable {
+    let note: ContentNote?
+
+    init(from decoder: any Decoder) throws {
+        note = try? ContentNote(from: decoder)
     }
 }
 
@@ -292,15 +326,27 @@ public struct PlanChecker: Sendable {
     /// such as "- During guided practice, ask:") and lines the teacher alone reads (``TeacherLabel``)
     /// never count.
     public static func countItems(_ body: [String]) -> Int {
-        var kinds: [[(indent: Int, text: String)]] = [[], [], [], []]
+        items(body).count
+    }
+
+    /// The items ``countItems(_:)`` counts, as written after their markers, so the content check reads the same ones.
+    /// - Parameter counting: false to include, when no list or question is present, the plain lines (so a
+    ///   section of statements is read as the items it was meant to be).
+    static func items(_ body: [String], counting: Bool = true) -> [String] {
+        var kinds: [[(indent: Int, text: String)]] = [[], [], [], [], []]
+        // Unlisted lines, questions and statements together in their order, for the content check.
+        var unlisted: [(indent: Int, text: String)] = []
         for line in body {
             guard let item = ListItem(line) else { continue }
             kinds[item.kind].append((item.indent, item.text))
+            if item.kind >= 3 { unlisted.append((item.indent, item.text)) }
         }
-        guard let chosen = kinds.first(where: { !$0.isEmpty }), let indent = chosen.map(\.indent).min() else {
-            return 0
+        var candidates = Array(kinds.prefix(3))
+        candidates.append(counting ? kinds[3] : unlisted)
+        guard let chosen = candidates.first(where: { !$0.isEmpty }), let indent = chosen.map(\.indent).min() else {
+            return []
         }
-        return chosen.filter { $0.indent == indent }.count
+        return chosen.filter { $0.indent == indent }.map(\.text)
     }
 
     /// The headings, by first appearance, whose removal leaves the longest in-order run.
@@ -340,7 +386,7 @@ public struct PlanChecker: Sendable {
     }
 }
 
-/// One line of a section body classified for counting: kind 0 numbered, 1 lettered, 2 bulleted, 3 question.
+/// One line of a section body classified for counting: kind 0 numbered, 1 lettered, 2 bulleted, 3 question, 4 other text.
 private struct ListItem {
     let kind: Int
     let indent: Int
@@ -358,6 +404,8 @@ private struct ListItem {
             kind = found.kind.rawValue
         } else if plain.trimmingCharacters(in: CharacterSet(charactersIn: "\"'”’)]*_ ")).hasSuffix("?") {
             kind = 3
+        } else if plain.contains(where: \.isLetter) {
+            kind = 4  // other text: never counted, but read by the content check when nothing else is there
         } else {
             return nil
         }

@@ -11,7 +11,9 @@ extension Framework {
     /// - `exit ticket:` the heading whose prompts are counted, `exit ticket prompts:` how many exactly (default 3);
     /// - `unpaced:` a heading left out of pacing (repeatable), such as homework;
     /// - `student-facing:` a heading students read, for the reading level (repeatable);
-    /// - `untimed:` a heading that takes no class time of its own, such as the objective (repeatable).
+    /// - `untimed:` a heading that takes no class time of its own, such as the objective (repeatable);
+    /// - `objective:` the heading that states the learning objective, `materials:` the one that lists
+    ///   materials, and `activity:` an instruction or practice heading (repeatable), for the content check.
     /// Every heading named must be one of `headings.txt`, matched as the plan check matches headings.
     /// - Parameters:
     ///   - name: The framework's name.
@@ -76,10 +78,13 @@ extension Framework {
             case "student-facing", "student facing":
                 if let heading = try heading() { framework.studentFacingHeadings.append(heading) }
             case "untimed": if let heading = try heading() { framework.untimedHeadings.append(heading) }
+            case "objective": framework.objectiveHeading = try heading()
+            case "materials": framework.materialsHeading = try heading()
+            case "activity": if let heading = try heading() { framework.activityHeadings.append(heading) }
             default:
                 throw .badFramework(
                     file: checksFile, line: number,
-                    reason: "“\(key)” is not a check; use title, warm-up, warm-up minutes, cfu, cfu questions, exit ticket, exit ticket prompts, unpaced, untimed or student-facing")
+                    reason: "“\(key)” is not a check; use title, warm-up, warm-up minutes, cfu, cfu questions, exit ticket, exit ticket prompts, unpaced, untimed, student-facing, objective, materials or activity")
             }
         }
         if framework.warmUpHeading != nil, !sawWarmUpMinutes {

@@ -141,9 +141,16 @@ public struct PromptLibrary: Sendable {
         let headingsName = files[own + "headings.txt"] != nil ? own + "headings" : "headings"
         let checksName = files[own + "headings.txt"] != nil ? own + "checks" : "checks"
         // Without a checks.txt (an older prompts folder, say) only headings and pacing are checked.
-        return try Framework.parse(
+        var framework = try Framework.parse(
             name: key, headings: try text(of: headingsName), checks: files[checksName + ".txt"],
             headingsFile: fileDescription(headingsName), checksFile: fileDescription(checksName))
+        framework.observableVerbs = observableVerbs
+        return framework
+    }
+
+    /// The verbs that make an objective observable: the folder's `observable-verbs.txt`, else the built-in list.
+    public var observableVerbs: ObservableVerbs {
+        files["observable-verbs.txt"].map(ObservableVerbs.init(parsing:)) ?? .builtIn
     }
 
     /// The template `name` as framework `framework` sees it: its own copy if it has one, else the shared one.

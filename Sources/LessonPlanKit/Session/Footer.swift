@@ -1,6 +1,6 @@
 import Foundation
 
-/// Formats the lines after a turn: version, tokens, seconds and the plan check, then one line per problem.
+/// Formats the lines after a turn: version, tokens, seconds and the plan check, then one line per problem and note.
 public enum Footer {
     /// The footer line of a turn.
     public static func text(for outcome: TurnOutcome) -> String {
@@ -32,7 +32,7 @@ public enum Footer {
         if outcome.notSaved != nil { parts.append("not saved") }
         if !outcome.streamed { parts.append("not streamed") }
         if let check = outcome.check, outcome.kept != false {
-            parts.append(check.passed ? "✓ plan check" : "✗ plan check: \(check.problems.count == 1 ? "1 problem" : "\(check.problems.count) problems")")
+            parts.append(check.summary)
         }
         if let quotes = outcome.quotes?.footer, outcome.kept != false { parts.append(quotes) }
         if outcome.status == .completed, outcome.kind == .quiz || outcome.kind == .rubric, outcome.kept != false {
@@ -48,6 +48,7 @@ public enum Footer {
         if outcome.kept != false {
             lines += (outcome.problems + outcome.assessmentProblems).map { "   ✗ \($0)" }
             lines += (outcome.quotes?.problems ?? []).map { "   ✗ \($0.sentence)" }
+            lines += outcome.notes.map { "   • \($0)" }
         }
         lines += outcome.sourceCuts.map { "   source \($0)" }
         if let note = outcome.keepNote { lines.append("   \(note)") }

@@ -156,13 +156,17 @@ public struct ExportDocument: Codable, Equatable, Sendable {
 
 /// The plan check as an export shows it: passed or not, and each problem in the framework's words.
 public struct ExportCheck: Codable, Equatable, Sendable {
+    /// Whether the structure passes (content notes are apart).
     public var passed: Bool
     /// One sentence per problem, worst first.
     public var problems: [String]
+    /// One sentence per content note, for the teacher's copy only.
+    public var notes: [String]
 
-    public init(passed: Bool, problems: [String]) {
+    public init(passed: Bool, problems: [String], notes: [String] = []) {
         self.passed = passed
         self.problems = problems
+        self.notes = notes
     }
 
     /// The check of a report, worded by `framework` and ranked worst first, as `/check` ranks them.
@@ -171,7 +175,20 @@ public struct ExportCheck: Codable, Equatable, Sendable {
         problems = report.problems.enumerated()
             .sorted { ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset) }
             .map { framework.describe($0.element) }
+        notes = (report.notes ?? []).map(framework.describe)
     }
+
+    private enum CodingKeys: String, CodingKey { case passed, problems, notes }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        passed = try container.decode(Bool.self, forKey: .passed)
+        problems = try container.decode([String].self, forKey: .problems)
+        notes = try container.decodeIfPresent([String].self, forKey: .notes) ?? []
+    }
+
+    /// The heading of the notes block on a teacher's copy.
+    public static let notesTitle = "Content notes (for the teacher; /check lists them, /repair can address them)"
 }
 
 /// Pure renderers for `/export`: each returns the whole file's contents and the caller writes it.
@@ -219,6 +236,12 @@ public enum PlanExport {
             }
             out.append("")
             out.append(contentsOf: markdownPacing(document))
+            // After the pacing, which is what a teacher glances at first; never on a handout.
+            if let check = document.check, !check.notes.isEmpty {
+                out.append("> **\(ExportCheck.notesTitle)**")
+                for note in check.notes { out.append("> - \(note)") }
+                out.append("")
+            }
         }
         out.append(contentsOf: ["---", ""])
 
@@ -349,6 +372,14 @@ public enum PlanExport {
             }
             out.append("<p class=\"version\">\(htmlEscape(versionLine(document, timeZone: timeZone)))</p>")
             appendPacing(document, to: &out)
+            if let check = document.check, !check.notes.isEmpty {
+                out.append("<div class=\"content-notes\">")
+                out.append("<p><strong>\(htmlEscape(ExportCheck.notesTitle))</strong></p>")
+                out.append("<ul>")
+                for note in check.notes { out.append("<li>\(htmlEscape(note))</li>") }
+                out.append("</ul>")
+                out.append("</div>")
+            }
             out.append(contentsOf: ["<table class=\"inputs\">", "<tbody>"])
             for (label, value) in inputRows(document, timeZone: timeZone) where label != "Version" {
                 out.append("<tr><th scope=\"row\">\(htmlEscape(label))</th><td>\(htmlEscape(value))</td></tr>")

@@ -50,6 +50,8 @@ public struct TurnOutcome: Sendable, Equatable {
     public var quotes: QuoteReport?
     /// For a turn that carried sources cut to the budget: one line per source naming the pages sent.
     public var sourceCuts: [String] = []
+    /// The content check's notes in one sentence each.
+    public var notes: [String] = []
     /// The current version once the turn is over.
     public var current: Int?
     /// For a follow-up turn: one sentence on why its plan was kept or not.
@@ -68,10 +70,10 @@ public struct TurnOutcome: Sendable, Equatable {
         self.text = text
     }
 
-    /// Whether the turn produced a plan that fails the check, so the one automatic repair should go out.
+    /// Whether the turn produced a plan with structure problems or content notes, so the one automatic repair should go out.
     public var needsRepair: Bool {
         status == .completed && kept != false && version != nil
-            && (check.map { !$0.passed } == true || quotes?.problems.isEmpty == false)
+            && (check?.needsRepair == true || quotes?.problems.isEmpty == false)
     }
 }
 
@@ -171,7 +173,7 @@ public actor SessionEngine {
     /// The plan check of a version, by its framework's rules.
     /// - Throws: ``PromptError`` when the framework cannot be read.
     public func check(_ version: PlanVersion) throws(PromptError) -> PlanCheckReport {
-        try framework(of: version).check(version.text, lessonMinutes: version.inputs.minutes)
+        try framework(of: version).check(version.text, lessonMinutes: version.inputs.minutes, topic: version.inputs.topic)
     }
 
     /// Every quotation of a text checked against the session's sources (empty without sources).
@@ -270,10 +272,10 @@ public actor SessionEngine {
         command: String = "/repair", automatic: Bool = false, progress: @escaping @Sendable (RequestProgress) -> Void
     ) async -> TurnOutcome? {
         guard let current = state.current, let chosen = try? framework(of: current) else { return nil }
-        let report = current.check ?? chosen.check(current.text, lessonMinutes: current.inputs.minutes)
+        let report = current.check ?? chosen.check(current.text, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic)
         let quoteReport = quotes(in: current.text)
-        guard !report.passed || !quoteReport.problems.isEmpty else { return nil }
-        let problems = report.problems.map(chosen.describe) + quoteReport.problems.map(\.sentence)
+        guard report.needsRepair || !quoteReport.problems.isEmpty else { return nil }
+        let problems = chosen.repairSentences(report) + quoteReport.problems.map(\.sentence)
         progress(.followUp(.repair(draft: current.number, problems: problems)))
         let refinement = Refinement(
             template: "repair", inputs: current.inputs,
@@ -537,7 +539,7 @@ public actor SessionEngine {
                 if kept { ended.version = state.nextVersionNumber }
             case .plan:
                 let plan = framework.document(of: output)
-                let report = framework.check(plan, lessonMinutes: request.inputs.minutes)
+                let report = framework.check(plan, lessonMinutes: request.inputs.minutes, topic: request.inputs.topic)
                 let level = ReadingMeasure(
                     studentText: framework.studentFacingText(of: plan), band: request.inputs.grade)
                 ended.check = report
@@ -566,6 +568,7 @@ public actor SessionEngine {
         outcome.problems = ended.check?.problems.map(framework.describe) ?? []
         outcome.quotes = quoteReport
         outcome.sourceCuts = request.sourceCuts
+        outcome.notes = ended.check?.notes?.map(framework.describe) ?? []
         outcome.current = state.currentVersion
         outcome.keepNote = keepNote
         // Written later with the next change is not written now: the turn is not saved until then.
@@ -701,7 +704,7 @@ public actor SessionEngine {
         guard let current = state.current else { throw SessionError("There is no plan to edit yet; type /generate first.") }
         guard text != current.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         let number = state.nextVersionNumber
-        let report = try? framework(of: current).check(text, lessonMinutes: current.inputs.minutes)
+        let report = try? framework(of: current).check(text, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic)
         append(
             .handEdit(
                 HandEditRecord(

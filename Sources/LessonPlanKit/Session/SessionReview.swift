@@ -77,7 +77,7 @@ public enum SessionReview {
             facts.append(ended.status.rawValue)
         }
         if let check = ended.check {
-            facts.append(check.passed ? "✓ plan check" : "✗ plan check: \(counted(check.problems.count, "problem"))")
+            facts.append(check.summary)
         }
         facts.append(String(format: "%.1f s", Double(ended.durationMs) / 1000))
         block.append("   " + facts.joined(separator: " · ") + "\n")
@@ -158,7 +158,7 @@ public enum SessionReview {
     )? {
         guard let current = state.current else { return nil }
         let plan = framework.document(of: current.text)
-        let report = framework.check(plan, lessonMinutes: current.inputs.minutes)
+        let report = framework.check(plan, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic)
         let document = ExportDocument(
             topic: current.inputs.topic, grade: current.inputs.grade.rawValue, minutes: current.inputs.minutes,
             standards: current.inputs.standards, constraints: current.inputs.constraints, model: state.header.model,

@@ -348,8 +348,8 @@ enum TranscriptLineScanner {
             return Usage(inputTokens: input, outputTokens: output, reasoningTokens: reasoning ?? nil)
         }
 
-        /// `{"lesson_minutes":…,"paced_minutes":…,"passed":…,"problems":[…]}` in any order, as
-        /// ``PlanCheckReport`` writes it, `paced_minutes` also absent or `null` and `passed` also absent
+        /// `{"lesson_minutes":…,"paced_minutes":…,"passed":…,"problems":[…],"notes":[]}` in any order, as
+        /// ``PlanCheckReport`` writes it, `paced_minutes` also absent or `null`, `passed` and `notes` also absent
         /// (the full decoder reads neither more strictly); nil for anything else, such as another key
         /// or a problem ``planProblem()`` does not take.
         mutating func planCheck() -> PlanCheckReport? {
@@ -357,6 +357,7 @@ enum TranscriptLineScanner {
             var pacedMinutes: Int??
             var passed: Bool?
             var problems: [PlanProblem]?
+            var notes: [ContentNote]?
             let parsed = object { scanner, key in
                 if scanner.matches(key, "lesson_minutes"), lessonMinutes == nil {
                     lessonMinutes = scanner.integer()
@@ -376,11 +377,26 @@ enum TranscriptLineScanner {
                 } else if scanner.matches(key, "problems"), problems == nil {
                     problems = scanner.planProblems()
                     return problems != nil
+                } else if scanner.matches(key, "notes"), notes == nil {
+                    // Only an empty list is read here; notes themselves go to the full decoder.
+                    guard scanner.emptyArray() else { return false }
+                    notes = []
+                    return true
                 }
                 return false
             }
             guard parsed, let lessonMinutes, let problems else { return nil }
-            return PlanCheckReport(problems: problems, pacedMinutes: pacedMinutes ?? nil, lessonMinutes: lessonMinutes)
+            return PlanCheckReport(
+                problems: problems, pacedMinutes: pacedMinutes ?? nil, lessonMinutes: lessonMinutes, notes: notes)
+        }
+
+        /// `[]`, consumed; false (and nothing consumed) for anything else.
+        mutating func emptyArray() -> Bool {
+            guard index + 1 < count, base[index] == Byte.openBracket, base[index + 1] == Byte.closeBracket else {
+                return false
+            }
+            index += 2
+            return true
         }
 
         /// `[]` or `[problem,…]`, every problem one that ``planProblem()`` takes.

@@ -763,8 +763,8 @@ import TestSupport
         #expect(keys(inputs) == ["grade", "topic", "minutes", "standards", "constraints", "given_grade"])
         #expect(keys(Usage(inputTokens: 1, outputTokens: 2)) == ["input_tokens", "output_tokens", "reasoning_tokens"])
         #expect(
-            keys(PlanCheckReport(problems: [], pacedMinutes: nil, lessonMinutes: 45))
-                == ["problems", "paced_minutes", "lesson_minutes"])
+            keys(PlanCheckReport(problems: [], pacedMinutes: nil, lessonMinutes: 45, notes: []))
+                == ["problems", "paced_minutes", "lesson_minutes", "notes"])
         #expect(
             keys(ReadingMeasure(studentText: "", band: .sixTo8))
                 == ["grade", "words", "band", "expected_low", "expected_high", "in_range"])

@@ -1,0 +1,555 @@
+import Foundation
+
+/// One weakness in what a plan says (not in its shape), naming the section and quoting the line.
+///
+/// The structure check (``PlanProblem``) says whether the plan has the right parts; a content note says
+/// that a part is weak: a line copied into several sections, a check for understanding that asks nothing,
+/// an objective nobody could observe. Each is one sentence a teacher understands.
+public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of weakness, as written to the transcript (`kind`).
+    public enum Kind: String, Codable, Equatable, Hashable, Sendable, CaseIterable {
+        /// The same or nearly the same line in more than one section.
+        case repeatedLine = "repeated_line"
+        /// A section whose lines all repeat another section's.
+        case repeatedSection = "repeated_section"
+        /// A CFU item that is neither a question nor a task.
+        case cfuNotQuestion = "cfu_not_question"
+        /// A CFU item that asks nothing about the lesson ("Any questions?").
+        case cfuVague = "cfu_vague"
+        /// An exit-ticket prompt that repeats a CFU item.
+        case exitRepeatsCFU = "exit_repeats_cfu"
+        /// An objective with no observable, measurable verb.
+        case objectiveVerb = "objective_verb"
+        /// The topic's words are absent from the instruction and practice sections.
+        case topicAbsent = "topic_absent"
+        /// The exit ticket shares no content word with the objective.
+        case exitOffObjective = "exit_off_objective"
+        /// An activity names a material that Materials does not list.
+        case unlistedMaterial = "unlisted_material"
+        /// An empty section or a placeholder line ("TBD", "…", "insert here").
+        case placeholder
+    }
+
+    public var kind: Kind
+    /// The framework heading of the section the note is about.
+    public var section: String
+    /// The line quoted, as the plan writes it (trimmed, without its list marker); empty when none is.
+    public var quote: String
+    /// The other sections involved (where a line repeats), or the words missing (topic), or the material named.
+    public var others: [String]
+
+    public init(_ kind: Kind, section: String, quote: String = "", others: [String] = []) {
+        self.kind = kind
+        self.section = section
+        self.quote = quote
+        self.others = others
+    }
+
+    /// One sentence a teacher can act on.
+    public var description: String {
+        let line = "“\(Self.shortened(quote))”"
+        switch kind {
+        case .repeatedLine:
+            return "\(section) and \(Self.joined(others)) repeat the same line, \(line); give each section its own."
+        case .repeatedSection:
+            return "\(section) only repeats \(Self.joined(others)) (it opens with \(line)); write what students do in this part."
+        case .cfuNotQuestion:
+            return "\(section): \(line) is not a question or a task students answer; ask something they must answer."
+        case .cfuVague:
+            return "\(section): \(line) does not check what students learned; ask about the lesson itself."
+        case .exitRepeatsCFU:
+            return "\(section): \(line) repeats \(Self.joined(others)) word for word; ask something new to see what stuck."
+        case .objectiveVerb:
+            return "\(section): \(line) has no observable verb (such as explain, solve, compare); say what students will do to show it."
+        case .topicAbsent:
+            return "None of \(Self.joined([section] + others)) mentions \(Self.joined(quote.isEmpty ? [] : [quote], quoted: true)), the lesson’s topic."
+        case .exitOffObjective:
+            return "\(section) shares no words with the objective (“\(Self.shortened(others.first ?? ""))”); ask about what the objective says students will do."
+        case .unlistedMaterial:
+            return "\(section) uses “\(others.first ?? "")” (\(line)), but Materials does not list it."
+        case .placeholder:
+            return quote.isEmpty
+                ? "\(section) is empty; write what happens in it."
+                : "\(section): \(line) is a placeholder; write the real content."
+        }
+    }
+
+    /// How much a note weighs against the structure's problems in deciding whether a repair is better:
+    /// every note weighs 1, less than any structure problem.
+    public var severity: Int { 1 }
+
+    private static func shortened(_ text: String) -> String {
+        text.count <= 90 ? text : String(text.prefix(87)).trimmingCharacters(in: .whitespaces) + "…"
+    }
+
+    static func joined(_ items: [String], quoted: Bool = false) -> String {
+        let shown = quoted ? items.map { "“\($0)”" } : items
+        switch shown.count {
+        case 0: return ""
+        case 1: return shown[0]
+        case 2: return "\(shown[0]) and \(shown[1])"
+        default: return shown.dropLast().joined(separator: ", ") + " and " + (shown.last ?? "")
+        }
+    }
+}
+
+/// The words the content check reads objectives and tasks by, from `prompts/observable-verbs.txt`.
+public struct ObservableVerbs: Equatable, Sendable {
+    /// Stems of the verbs that count.
+    public var counted: Set<String>
+    /// Stemmed word sequences that never count ("understand", "learn about").
+    public var excluded: [[String]]
+
+    public init(counted: Set<String>, excluded: [[String]]) {
+        self.counted = counted
+        self.excluded = excluded
+    }
+
+    /// Reads the file: one verb a line, `not:` lines for verbs that never count, `#` lines ignored.
+    public init(parsing text: String) {
+        var counted: Set<String> = []
+        var excluded: [[String]] = []
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            if line.lowercased().hasPrefix("not:") {
+                let words = ContentText.words(String(line.dropFirst(4))).map(ContentText.stem)
+                if !words.isEmpty { excluded.append(words) }
+            } else if let word = ContentText.words(line).first {
+                counted.insert(ContentText.stem(word))
+            }
+        }
+        self.counted = counted
+        self.excluded = excluded
+    }
+
+    /// The built-in list, used when a prompts folder has no `observable-verbs.txt`.
+    public static let builtIn = ObservableVerbs(parsing: EmbeddedPrompts.files["observable-verbs.txt"] ?? "")
+}
+
+/// Normalising and stemming for the content check, so "Fractions," and "fraction" compare equal.
+public enum ContentText {
+    /// Lower-case words of letters and digits, accents folded, every other character a separator.
+    public static func words(_ text: String) -> [String] {
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        return folded.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+    }
+
+    /// A line as compared for repetition: its words joined by single spaces.
+    public static func normalised(_ text: String) -> String {
+        words(text).joined(separator: " ")
+    }
+
+    /// A simple stem: plural and verb endings off, a final `e` dropped (`lines`, `lined`, `line` → `lin`).
+    public static func stem(_ word: String) -> String {
+        var word = word
+        if word.hasSuffix("'s") || word.hasSuffix("’s") { word = String(word.dropLast(2)) }
+        if word.count > 4, word.hasSuffix("ies") {
+            word = String(word.dropLast(3)) + "y"
+        } else if word.count > 4, word.hasSuffix("sses") {
+            word = String(word.dropLast(2))
+        } else if word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss"), !word.hasSuffix("us"), !word.hasSuffix("is") {
+            word = String(word.dropLast())
+        }
+        for suffix in ["ing", "ed"] where word.count > suffix.count + 3 && word.hasSuffix(suffix) {
+            word = String(word.dropLast(suffix.count))
+            break
+        }
+        if word.count > 3, word.hasSuffix("e") { word = String(word.dropLast()) }
+        return word
+    }
+
+    /// Words that carry no content of their own: function words and the words every plan uses.
+    static let stopWords: Set<String> = [
+        "a", "an", "the", "and", "or", "but", "of", "on", "in", "into", "to", "for", "with", "by", "at", "from",
+        "as", "is", "are", "be", "been", "was", "were", "it", "its", "this", "that", "these", "those", "their",
+        "them", "they", "we", "our", "you", "your", "i", "my", "me", "he", "she", "his", "her", "will", "can",
+        "could", "would", "should", "may", "might", "must", "do", "does", "did", "have", "has", "had", "not",
+        "no", "yes", "so", "if", "then", "than", "there", "here", "what", "which", "who", "whom", "whose",
+        "why", "how", "when", "where", "one", "two", "three", "each", "every", "all", "some", "any", "more",
+        "most", "about", "up", "out", "over", "under", "after", "before", "between", "through", "also", "just",
+        "very", "too", "students", "student", "grade", "grades", "lesson", "lessons", "class", "teacher",
+        "able", "will", "today", "introduction", "intro", "basics", "overview", "beginners", "unit", "topic",
+        "understanding", "using", "use", "k", "vs", "versus", "s", "t",
+    ]
+
+    /// The stems of a text's content words, stop words and numbers left out.
+    public static func contentStems(_ text: String) -> Set<String> {
+        Set(words(text).filter { !stopWords.contains($0) && !$0.allSatisfy(\.isNumber) && $0.count > 1 }.map(stem))
+    }
+}
+
+/// Checks what a plan says, section by section, beside the structure check (``PlanChecker``).
+///
+/// Sections are found by their role in the framework (`checks.txt`): the objective, the materials, the
+/// activities (instruction and practice), the CFU and the exit ticket; a role the framework lacks turns
+/// its checks off. The thresholds, measured over the test corpus (see `docs/plan-check.md`):
+/// - a repeated line is one whose normalised words are the same as another section's line, or share at
+///   least ``nearDuplicate`` of their distinct words (Jaccard) when both lines have ``nearDuplicateWords``
+///   or more; lines of fewer than ``shortestRepeated`` words are left out (a "Pair-share." can repeat);
+/// - a section repeats another wholesale when it has two or more lines and each repeats a line of that one.
+public struct ContentChecker: Sendable {
+    /// The least Jaccard similarity of two lines' word sets for them to count as nearly the same.
+    public static let nearDuplicate = 0.8
+    /// The fewest words both lines need for a near (not exact) match.
+    public static let nearDuplicateWords = 6
+    /// The fewest words a line needs to be reported as repeated on its own.
+    public static let shortestRepeated = 3
+
+    public var objectiveHeading: String?
+    public var materialsHeading: String?
+    public var activityHeadings: [String]
+    public var cfuHeading: String?
+    public var exitTicketHeading: String?
+    public var warmUpHeading: String?
+    public var verbs: ObservableVerbs
+
+    public init(
+        objectiveHeading: String?, materialsHeading: String?, activityHeadings: [String], cfuHeading: String?,
+        exitTicketHeading: String?, warmUpHeading: String? = nil, verbs: ObservableVerbs = .builtIn
+    ) {
+        self.warmUpHeading = warmUpHeading
+        self.objectiveHeading = objectiveHeading
+        self.materialsHeading = materialsHeading
+        self.activityHeadings = activityHeadings
+        self.cfuHeading = cfuHeading
+        self.exitTicketHeading = exitTicketHeading
+        self.verbs = verbs
+    }
+
+    /// What this checker looks at, in a few words each, so a ✓ says exactly what was checked.
+    public var checks: [String] {
+        var checks = ["no line repeated across sections", "no empty section or placeholder"]
+        if cfuHeading != nil { checks.append("every \(cfuHeading ?? "") item is a question or a task") }
+        if cfuHeading != nil, exitTicketHeading != nil { checks.append("the \(exitTicketHeading ?? "") does not repeat them") }
+        if objectiveHeading != nil { checks.append("the objective has an observable verb") }
+        if !activityHeadings.isEmpty { checks.append("the lesson’s activities name the topic") }
+        if objectiveHeading != nil, exitTicketHeading != nil { checks.append("the \(exitTicketHeading ?? "") shares words with the objective") }
+        if materialsHeading != nil { checks.append("every material an activity uses is listed") }
+        return checks
+    }
+
+    /// One content line of a section: as written (for quoting) and its normalised words.
+    struct Line {
+        let section: String
+        let text: String
+        let words: [String]
+        var normalised: String { words.joined(separator: " ") }
+    }
+
+    /// Every content note of a plan already read; `topic` nil leaves the topic check out.
+    public func notes(_ document: PlanDocument, topic: String?) -> [ContentNote] {
+        var seen: Set<String> = []
+        let sections = document.sections.filter { seen.insert($0.heading).inserted }
+        let lines = sections.map { section in (section, Self.contentLines(of: section)) }
+        var notes: [ContentNote] = []
+        notes += placeholders(lines)
+        notes += repetition(lines)
+        notes += cfuItems(document)
+        notes += exitTicketRepeats(document)
+        notes += objectiveVerb(document)
+        if let topic { notes += topicAbsent(document, topic: topic) }
+        notes += exitOffObjective(document)
+        notes += unlistedMaterials(document)
+        return notes
+    }
+
+    // MARK: Lines
+
+    /// A section's lines that say something: list markers, minute stamps and labels ending in `:` taken off.
+    static func contentLines(of section: PlanSection) -> [Line] {
+        section.body.compactMap { raw in
+            let text = quotable(raw)
+            let words = ContentText.words(text)
+            guard !words.isEmpty, !text.hasSuffix(":") else { return nil }
+            // A line that is only a time, `(12 min)` or `Minutes 5–17`, says nothing.
+            if words.allSatisfy({ $0.allSatisfy(\.isNumber) || ["min", "mins", "minute", "minutes"].contains($0) }) {
+                return nil
+            }
+            return Line(section: section.heading, text: text, words: words)
+        }
+    }
+
+    /// A body line as quoted: no list marker, no bold, no leading minute stamp.
+    static func quotable(_ line: String) -> String {
+        var text = ListMarker.plain(line)
+        if let marker = ListMarker.parse(text) { text = String(marker.rest) }
+        text = text.trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
+        if let stamp = MinuteText.leadingStamp(in: text) {
+            text = String(text[stamp.upperBound...]).trimmingCharacters(in: CharacterSet(charactersIn: ":–—- ").union(.whitespaces))
+        }
+        return text
+    }
+
+    /// Jaccard similarity of two word lists as sets.
+    public static func similarity(_ a: [String], _ b: [String]) -> Double {
+        let left = Set(a), right = Set(b)
+        let union = left.union(right).count
+        return union == 0 ? 0 : Double(left.intersection(right).count) / Double(union)
+    }
+
+    /// Whether two lines are the same, or nearly the same by the thresholds above.
+    public static func same(_ a: [String], _ b: [String]) -> Bool {
+        if a == b { return true }
+        guard a.count >= nearDuplicateWords, b.count >= nearDuplicateWords else { return false }
+        return similarity(a, b) >= nearDuplicate
+    }
+
+    // MARK: Checks
+
+    private static let placeholderTexts: Set<String> = [
+        "tbd", "tba", "todo", "to do", "tk", "xxx", "insert here", "fill in", "fill in later", "placeholder",
+        "lorem ipsum", "coming soon", "add here", "insert text", "insert activity", "etc",
+    ]
+
+    /// Empty sections and lines that hold a place instead of content.
+    func placeholders(_ sections: [(PlanSection, [Line])]) -> [ContentNote] {
+        var notes: [ContentNote] = []
+        for (section, lines) in sections {
+            let written = section.body.map(Self.quotable).filter { !$0.isEmpty }
+            if written.isEmpty || (lines.isEmpty && written.allSatisfy { ContentText.words($0).isEmpty }) {
+                if section.body.allSatisfy({ ContentText.words($0).isEmpty }) || written.isEmpty {
+                    notes.append(ContentNote(.placeholder, section: section.heading))
+                    continue
+                }
+            }
+            for raw in section.body {
+                let text = Self.quotable(raw)
+                guard !text.isEmpty else { continue }
+                let normalised = ContentText.normalised(text)
+                let bare = text.trimmingCharacters(in: CharacterSet(charactersIn: "…. []()<>").union(.whitespaces))
+                let isPlaceholder =
+                    (bare.isEmpty && !text.isEmpty)
+                    || Self.placeholderTexts.contains(normalised)
+                    || normalised.hasPrefix("insert ") && (text.hasPrefix("[") || text.hasPrefix("<") || normalised.hasSuffix(" here"))
+                    || normalised.hasPrefix("tbd ") || normalised.hasSuffix(" tbd")
+                if isPlaceholder { notes.append(ContentNote(.placeholder, section: section.heading, quote: text)) }
+            }
+        }
+        return notes
+    }
+
+    /// Lines repeated across sections, and sections that repeat another wholesale.
+    func repetition(_ sections: [(PlanSection, [Line])]) -> [ContentNote] {
+        var notes: [ContentNote] = []
+        // A section that only repeats an earlier one gets one note, and its lines no note of their own.
+        var wholesale: Set<String> = []
+        for (index, entry) in sections.enumerated() where entry.1.count >= 2 {
+            for earlier in sections[..<index] where !wholesale.contains(earlier.0.heading) {
+                let lines = entry.1
+                let covered = lines.allSatisfy { line in earlier.1.contains { Self.same($0.words, line.words) } }
+                if covered, !isCFUExitPair(entry.0.heading, earlier.0.heading) {
+                    notes.append(
+                        ContentNote(.repeatedSection, section: entry.0.heading, quote: lines[0].text, others: [earlier.0.heading]))
+                    wholesale.insert(entry.0.heading)
+                    break
+                }
+            }
+        }
+        var reported: [[String]] = []
+        for (index, entry) in sections.enumerated() where !wholesale.contains(entry.0.heading) {
+            for line in entry.1 where line.words.count >= Self.shortestRepeated {
+                guard !reported.contains(where: { Self.same($0, line.words) }) else { continue }
+                var others: [String] = []
+                for later in sections[(index + 1)...] where !wholesale.contains(later.0.heading) {
+                    if isCFUExitPair(entry.0.heading, later.0.heading) { continue }
+                    if later.1.contains(where: { Self.same($0.words, line.words) }) { others.append(later.0.heading) }
+                }
+                if !others.isEmpty {
+                    reported.append(line.words)
+                    notes.append(ContentNote(.repeatedLine, section: entry.0.heading, quote: line.text, others: others))
+                }
+            }
+        }
+        return notes
+    }
+
+    /// The CFU and the exit ticket are compared by ``exitTicketRepeats(_:)``, which says it better.
+    private func isCFUExitPair(_ a: String, _ b: String) -> Bool {
+        guard let cfuHeading, let exitTicketHeading else { return false }
+        return Set([a, b]) == Set([cfuHeading, exitTicketHeading])
+    }
+
+    private static let vagueQuestions: Set<String> = [
+        "any questions", "questions", "does everyone understand", "do you understand", "does that make sense",
+        "does this make sense", "is everyone ok", "are there any questions", "do you have any questions",
+        "do we understand", "everyone got it", "got it", "ok", "okay", "is that clear", "is this clear",
+    ]
+
+    /// Words that open a line the teacher does rather than a question students answer: still a check.
+    private static let teacherMoves: Set<String> = [
+        "ask", "have", "call", "cold", "thumbs", "fist", "whiteboard", "whiteboards", "observe", "circulate",
+        "check", "collect", "listen", "monitor", "turn", "think", "poll", "quick", "exit", "students", "student",
+        "pairs", "partners", "groups", "each", "quiz", "hold", "raise", "vote", "self", "rate",
+    ]
+
+    /// CFU items that are neither questions nor tasks, and questions that check nothing.
+    func cfuItems(_ document: PlanDocument) -> [ContentNote] {
+        guard let cfuHeading, let section = document.section(cfuHeading) else { return [] }
+        var notes: [ContentNote] = []
+        for item in PlanChecker.items(section.body, counting: false) {
+            let text = Self.quotable(item)
+            let normalised = ContentText.normalised(text)
+            guard !normalised.isEmpty else { continue }
+            if Self.vagueQuestions.contains(normalised) {
+                notes.append(ContentNote(.cfuVague, section: cfuHeading, quote: text))
+            } else if !text.contains("?"), !isTask(text) {
+                notes.append(ContentNote(.cfuNotQuestion, section: cfuHeading, quote: text))
+            }
+        }
+        return notes
+    }
+
+    /// Whether a line asks students to do something: it opens (after a label) with a listed verb or a teacher move.
+    func isTask(_ text: String) -> Bool {
+        var words = ContentText.words(text)
+        // "Exit slip: write …", "Turn and talk: explain …": the words after a label decide.
+        if let colon = text.firstIndex(of: ":") {
+            let after = ContentText.words(String(text[text.index(after: colon)...]))
+            if let first = after.first, verbs.counted.contains(ContentText.stem(first)) || Self.teacherMoves.contains(first) {
+                return true
+            }
+        }
+        while let first = words.first, ["please", "now", "then", "first", "next", "finally", "also"].contains(first) {
+            words.removeFirst()
+        }
+        guard let first = words.first else { return false }
+        if Self.teacherMoves.contains(first) { return true }
+        return verbs.counted.contains(ContentText.stem(first))
+    }
+
+    /// Exit-ticket prompts that repeat a CFU item.
+    func exitTicketRepeats(_ document: PlanDocument) -> [ContentNote] {
+        guard let cfuHeading, let exitTicketHeading, let cfu = document.section(cfuHeading),
+            let exit = document.section(exitTicketHeading)
+        else { return [] }
+        let questions = PlanChecker.items(cfu.body, counting: false).map { ContentText.words(Self.quotable($0)) }
+        var notes: [ContentNote] = []
+        for prompt in PlanChecker.items(exit.body, counting: false) {
+            let text = Self.quotable(prompt)
+            let words = ContentText.words(text)
+            guard words.count >= 2, questions.contains(where: { Self.same($0, words) }) else { continue }
+            notes.append(ContentNote(.exitRepeatsCFU, section: exitTicketHeading, quote: text, others: [cfuHeading]))
+        }
+        return notes
+    }
+
+    /// An objective none of whose lines has an observable verb that is not governed by one that never counts.
+    func objectiveVerb(_ document: PlanDocument) -> [ContentNote] {
+        guard let objectiveHeading, let section = document.section(objectiveHeading) else { return [] }
+        let lines = Self.contentLines(of: section)
+        guard let first = lines.first else { return [] }
+        if lines.contains(where: { hasObservableVerb($0.words) }) { return [] }
+        return [ContentNote(.objectiveVerb, section: objectiveHeading, quote: first.text)]
+    }
+
+    /// Whether a line has a listed verb not within three words after a verb that never counts.
+    public func hasObservableVerb(_ words: [String]) -> Bool {
+        let stems = words.map(ContentText.stem)
+        var blockedUntil = -1
+        for index in stems.indices {
+            for excluded in verbs.excluded where index + excluded.count <= stems.count {
+                if Array(stems[index..<(index + excluded.count)]) == excluded {
+                    blockedUntil = index + excluded.count + 3
+                }
+            }
+            if index >= blockedUntil, verbs.counted.contains(stems[index]),
+                !verbs.excluded.contains(where: { $0.first == stems[index] })
+            {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The topic's content words that no in-class section (warm-up, instruction, practice, CFU, exit ticket) mentions.
+    ///
+    /// Only the instruction and practice sections were searched at first; over the corpus that flagged plans
+    /// whose activities teach the topic's parts by name ("chlorophyll, light energy and glucose") while the
+    /// warm-up and the questions name the topic itself (see `docs/plan-check.md`).
+    func topicAbsent(_ document: PlanDocument, topic: String) -> [ContentNote] {
+        guard !activityHeadings.isEmpty else { return [] }
+        var searched: [String] = []
+        for heading in [warmUpHeading].compactMap({ $0 }) + activityHeadings + [cfuHeading, exitTicketHeading].compactMap({ $0 })
+        where document.section(heading) != nil && !searched.contains(heading) {
+            searched.append(heading)
+        }
+        let present = searched
+        guard !present.isEmpty else { return [] }
+        var topicWords: [(word: String, stem: String)] = []
+        for word in ContentText.words(topic) where !ContentText.stopWords.contains(word) && !word.allSatisfy(\.isNumber) {
+            let stem = ContentText.stem(word)
+            if !topicWords.contains(where: { $0.stem == stem }) { topicWords.append((word, stem)) }
+        }
+        guard !topicWords.isEmpty else { return [] }
+        let text = present.compactMap { document.section($0) }.flatMap(\.body).joined(separator: " ")
+        let written = Set(ContentText.words(text).map(ContentText.stem))
+        let missing = topicWords.filter { !written.contains($0.stem) }.map(\.word)
+        // Most of the topic's words must be there: "Causes of the American Revolution" is taught by a plan
+        // that never says "American", but "Fractions on a number line" is not by one that only says "fractions".
+        guard !missing.isEmpty, (topicWords.count - missing.count) * 2 < topicWords.count else { return [] }
+        return [ContentNote(.topicAbsent, section: present[0], quote: missing.joined(separator: " "), others: Array(present.dropFirst()))]
+    }
+
+    /// An exit ticket with no content word in common with the objective.
+    func exitOffObjective(_ document: PlanDocument) -> [ContentNote] {
+        guard let objectiveHeading, let exitTicketHeading, let objective = document.section(objectiveHeading),
+            let exit = document.section(exitTicketHeading), let first = Self.contentLines(of: objective).first
+        else { return [] }
+        let objectiveWords = ContentText.contentStems(Self.contentLines(of: objective).map(\.text).joined(separator: " "))
+        let exitLines = Self.contentLines(of: exit)
+        let exitWords = ContentText.contentStems(exitLines.map(\.text).joined(separator: " "))
+        guard !objectiveWords.isEmpty, !exitWords.isEmpty, objectiveWords.isDisjoint(with: exitWords) else { return [] }
+        return [ContentNote(.exitOffObjective, section: exitTicketHeading, quote: exitLines.first?.text ?? "", others: [first.text])]
+    }
+
+    // "use fraction strips", "hand out the worksheet", "give each pair a ruler": the words after such a verb.
+    private static let materialVerb = SharedRegex(
+        /(?i)\b(?:use|uses|using|hand out|hands out|pass out|passes out|distribute|distributes|give each (?:pair|group|student|table|team)(?: of students)?|give every (?:pair|group|student)|each (?:pair|group|student) (?:gets|receives))\s+(?:(?:a|an|the|their|his|her|one|two|three|four|five|six|\d+)\s+)?(?:(?:set|sets|copy|copies|sheet|sheets|pack|packs|box|boxes|bag|bags|pair|pairs) of\s+)?([A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*)?)/)
+
+    /// Words after "use" that name no thing to hand out.
+    private static let notMaterials: Set<String> = [
+        "it", "this", "that", "these", "those", "them", "what", "knowledge", "strategy", "strategies", "skill",
+        "skills", "word", "words", "evidence", "example", "examples", "information", "idea", "ideas", "reasoning",
+        "vocabulary", "language", "time", "method", "methods", "step", "steps", "rule", "rules", "formula",
+        "formulas", "term", "terms", "sentence", "sentences", "details", "detail", "context", "clue", "clues",
+        "prior", "background", "same", "different", "own", "other", "and", "to", "for", "in", "of", "on", "with",
+        "as", "key", "new", "math", "mathematical", "precise", "complete", "correct", "appropriate", "units",
+        "unit", "model", "models", "pattern", "patterns", "data", "results", "result", "observations", "notes",
+        "thinking", "academic", "picture", "pictures", "mental", "estimation", "properties", "property",
+        "structure", "think", "turn", "talk", "partner", "partners", "feedback", "frames", "frame", "sentence-frames",
+    ]
+
+    /// Materials the warm-up or an activity names after "use", "hand out" or "give each pair" that Materials never mentions.
+    func unlistedMaterials(_ document: PlanDocument) -> [ContentNote] {
+        guard let materialsHeading, let materials = document.section(materialsHeading) else { return [] }
+        let listed = Set(ContentText.words(materials.body.joined(separator: " ")).map(ContentText.stem))
+        var named: Set<String> = []
+        var notes: [ContentNote] = []
+        var searched: [String] = []
+        for heading in [warmUpHeading].compactMap({ $0 }) + activityHeadings where !searched.contains(heading) {
+            searched.append(heading)
+        }
+        for heading in searched {
+            guard let section = document.section(heading) else { continue }
+            for line in Self.contentLines(of: section) {
+                for match in line.text.matches(of: Self.materialVerb.regex) {
+                    let phrase = ContentText.words(String(match.1))
+                    // The noun is the last word that still names a thing: "fraction strips to" → "fraction strips".
+                    var words: [String] = []
+                    for word in phrase {
+                        if ContentText.stopWords.contains(word) || Self.notMaterials.contains(word) { break }
+                        words.append(word)
+                    }
+                    guard let noun = words.last, noun.count > 2 else { continue }
+                    let stems = words.map(ContentText.stem)
+                    guard !stems.contains(where: { listed.contains($0) }) else { continue }
+                    let thing = words.joined(separator: " ")
+                    guard named.insert(thing).inserted else { continue }
+                    notes.append(ContentNote(.unlistedMaterial, section: heading, quote: line.text, others: [thing]))
+                }
+            }
+        }
+        return notes
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The content check end to end: the footer, /check, the automatic repair and the transcript, through the built tool.
+@Suite(.serialized) struct ContentCheckEndToEndTests {
+    /// The plan quoted in issue #23 (see ContentCheckTests.offlineFractions).
+    static let offlineFractions = """
+        Learning Objective
+        - Fractions on a number line for students in grades 3–5.
+
+        Materials
+        - ten minutes, 2 questions to answer
+
+        Warm-Up (0–5 min)
+        - Fraction Flipper: students hold up a card and flip it to show a half.
+
+        Direct Instruction (5–15 min)
+        - The teacher explains fractions with apples on the board.
+
+        Guided Practice (15–23 min)
+        - Fraction Flipper.
+        - How many are there?
+        - This is a math problem. You can ask for fractions of apples.
+        - You have 10 apples, and you want to know how many are there? This is a math question.
+
+        Independent Practice (23–33 min)
+        - Fraction Flipper.
+        - How many are there?
+        - This is a math problem. You can ask for fractions of apples.
+        - You have 10 apples, and you want to know how many are there? This is a math question.
+
+        Differentiation
+        - Fraction Flipper.
+        - How many are there?
+        - This is a math problem. You can ask for fractions of apples.
+        - You have 10 apples, and you want to know how many are there? This is a math question.
+
+        Check for Understanding (33–39 min)
+        1. Fraction Flipper.
+        2. How many are there?
+        3. This is a math problem. You can ask for fractions of apples.
+        4. You have 10 apples, and you want to know how many are there? This is a math question.
+
+        Exit Ticket (39–45 min)
+        1. Fraction Flipper.
+        2. How many are there?
+        3. This is a math problem. You can ask for fractions of apples.
+
+        Homework / Extension (optional)
+        - Fraction Flipper.
+        - How many are there?
+        - This is a math problem. You can ask for fractions of apples.
+        - You have 10 apples, and you want to know how many are there? This is a math question.
+        """
+
+    @Test(arguments: [
+        ["--free-text"], ["--structured"], ["--framework", "5e"], ["--framework", "hunter"], ["--framework", "ubd"],
+        ["--framework", "gradual-release"], ["--framework", "hunter", "--structured"],
+    ])
+    func theFakeServersPlansGetNoContentNotes(flags: [String]) async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        for (grade, topic) in [("K", "Counting to 20"), ("4", "Fractions on a number line"), ("10", "Causes of World War I")] {
+            let result = try await binary.run(["generate", "--grade", grade, "--topic", topic, "--no-repair"] + flags)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("· ✓ structure · ✓ content"), "\(flags) \(topic): \(result.stderr)")
+        }
+    }
+
+    @Test func theIssuesPlanGetsNotesNotATickAndIsRepairedOnceWithThem() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await server.script([.text(Self.offlineFractions), .plan])
+        let result = try await binary.run(
+            ["--grade", "4", "--topic", "Fractions on a number line", "--minutes", "45", "--free-text"],
+            input: "/quit\n")
+        let out = result.stdout
+        #expect(out.contains("── v1 · ") && out.contains("· ✓ structure · 12 content notes\n"), "\(out)")
+        #expect(out.contains("   • Learning Objective: “Fractions on a number line for students in grades 3–5.” has no observable verb"))
+        #expect(out.contains("── repairing v1 once: asking for the same plan without its 12 problems…"))
+        #expect(out.contains("── v2 · ") && out.contains("· ✓ structure · ✓ content\n   The repaired plan checks better, so it replaces v1."))
+        // The repair was asked with the notes, in the teacher's sentences.
+        let requests = try await server.requests()
+        #expect(requests.count == 2)
+        let repair = requests.last?.inputText ?? ""
+        #expect(repair.contains("- Check for Understanding: “Fraction Flipper.” is not a question or a task students answer"))
+        #expect(repair.contains("- Independent Practice only repeats Guided Practice"))
+        // The transcript keeps the notes with the turn.
+        let sessions = binary.home.appendingPathComponent("sessions")
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: sessions.path).first { $0.hasSuffix(".jsonl") })
+        let lines = try String(contentsOf: sessions.appendingPathComponent(file), encoding: .utf8).split(separator: "\n")
+        let ends = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .filter { $0["type"] as? String == "turn_ended" }
+        let notes = (ends.first?["check"] as? [String: Any])?["notes"] as? [[String: Any]] ?? []
+        #expect(notes.count == 12)
+        #expect(notes.contains { $0["kind"] as? String == "objective_verb" && $0["section"] as? String == "Learning Objective" })
+        #expect(((ends.last?["check"] as? [String: Any])?["notes"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func checkListsTheNotesApartFromTheStructure() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await server.script([.text(Self.offlineFractions)])
+        let result = try await binary.run(
+            ["--grade", "4", "--topic", "Fractions on a number line", "--minutes", "45", "--free-text", "--no-repair"],
+            input: "/check\n/quit\n")
+        let out = result.stdout
+        #expect(out.contains("── plan check of v1 · default framework · 45-minute lesson\nStructure\nHeadings: 10 of 10 present."), "\(out)")
+        #expect(out.contains("✓ The structure passes the check.\n\nContent\n12 content notes:\n  • "))
+        #expect(out.contains("  • Exit Ticket: “How many are there?” repeats Check for Understanding word for word"))
+        #expect(out.contains("/repair asks once for a plan without them; it is kept only if it checks better."))
+        #expect(try await server.requests().count == 1)
+    }
+}

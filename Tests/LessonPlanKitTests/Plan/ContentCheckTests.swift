@@ -1,0 +1,243 @@
+import Foundation
+import LessonPlanKit
+import Testing
+import TestSupport
+
+/// The content check: what the sections say, beside the structure check.
+@Suite struct ContentCheckTests {
+    static let framework: Framework = (try? PromptLibrary.builtIn.framework("default")) ?? Framework(name: "default", headings: [])
+
+    /// The plan quoted in issue #23, as the offline model wrote it for `generate --local --grade 4 --topic
+    /// "Fractions on a number line"`: structurally sound, so it used to get "✓ structure · ✓ content".
+    static let offlineFractions = """
+        Learning Objective
+        - Fractions on a number line for students in grades 3–5.
+
+        Materials
+        - ten minutes, 2 questions to answer
+
+        Warm-Up (0–5 min)
+        - Fraction Flipper: students hold up a card and flip it to show a half.
+
+        Direct Instruction (5–15 min)
+        - The teacher explains fractions with apples on the board.
+
+        Guided Practice (15–23 min)
+        - Fraction Flipper.
+        - How many are there?
+        - This is a math problem. You can ask for fractions of apples.
+        - You have 10 apples, and you want to know how many are there? This is a math question.
+
+        Independent Practice (23–33 min)
+        - Fraction Flipper.
+        - How many are there?
+        - This is a math problem. You can ask for fractions of apples.
+        - You have 10 apples, and you want to know how many are there? This is a math question.
+
+        Differentiation
+        - Fraction Flipper.
+        - How many are there?
+        - This is a math problem. You can ask for fractions of apples.
+        - You have 10 apples, and you want to know how many are there? This is a math question.
+
+        Check for Understanding (33–39 min)
+        1. Fraction Flipper.
+        2. How many are there?
+        3. This is a math problem. You can ask for fractions of apples.
+        4. You have 10 apples, and you want to know how many are there? This is a math question.
+
+        Exit Ticket (39–45 min)
+        1. Fraction Flipper.
+        2. How many are there?
+        3. This is a math problem. You can ask for fractions of apples.
+
+        Homework / Extension (optional)
+        - Fraction Flipper.
+        - How many are there?
+        - This is a math problem. You can ask for fractions of apples.
+        - You have 10 apples, and you want to know how many are there? This is a math question.
+        """
+
+    static func kinds(_ report: PlanCheckReport) -> Set<ContentNote.Kind> {
+        Set((report.notes ?? []).map(\.kind))
+    }
+
+    @Test func theIssuesPlanPassesTheStructureButGetsTheContentNotesItDeserves() {
+        let report = Self.framework.check(Self.offlineFractions, lessonMinutes: 45, topic: "Fractions on a number line")
+        #expect(report.passed, "\(report.problems)")
+        #expect(!report.contentPassed)
+        let kinds = Self.kinds(report)
+        #expect(kinds.contains(.repeatedSection) || kinds.contains(.repeatedLine))
+        #expect(kinds.contains(.cfuNotQuestion))
+        #expect(kinds.contains(.objectiveVerb))
+        #expect(kinds.contains(.topicAbsent))
+        #expect(kinds.contains(.exitRepeatsCFU))
+        #expect(report.summary == "✓ structure · \(report.notes?.count ?? 0) content notes")
+        #expect(report.needsRepair)
+        let sentences = (report.notes ?? []).map(\.description)
+        #expect(sentences.contains("Check for Understanding: “Fraction Flipper.” is not a question or a task students answer; ask something they must answer."))
+        #expect(sentences.contains("Learning Objective: “Fractions on a number line for students in grades 3–5.” has no observable verb (such as explain, solve, compare); say what students will do to show it."))
+        #expect(sentences.contains { $0.hasPrefix("None of Warm-Up (5 min), Direct Instruction") && $0.contains("“number line”") })
+        #expect(sentences.contains("Independent Practice only repeats Guided Practice (it opens with “Fraction Flipper.”); write what students do in this part."))
+    }
+
+    @Test func theFixturePlanGetsNoNotes() {
+        let report = Self.framework.check(PlanFixtures.passing(minutes: 45), lessonMinutes: 45, topic: "Tides")
+        #expect(report.passed && report.contentPassed, "\(report.notes ?? [])")
+        #expect(report.summary == "✓ structure · ✓ content")
+    }
+
+    @Test func aRepeatedLineIsNamedWithEverySectionItIsIn() {
+        var plan = PlanFixtures.passing(minutes: 45)
+        plan = plan.replacingOccurrences(
+            of: "Students complete three practice items on their own.",
+            with: "In pairs, students work through two examples while the teacher circulates.")
+        let notes = Self.framework.check(plan, lessonMinutes: 45, topic: "Tides").notes ?? []
+        #expect(notes == [
+            ContentNote(
+                .repeatedLine, section: "Guided Practice",
+                quote: "In pairs, students work through two examples while the teacher circulates.",
+                others: ["Independent Practice"])
+        ])
+        #expect(notes.first?.description == "Guided Practice and Independent Practice repeat the same line, “In pairs, students work through two examples while the teacher circulates.”; give each section its own.")
+    }
+
+    @Test func aNearlySameLineCountsAtTheThresholdAndADifferentOneDoesNot() {
+        let a = ContentText.words("In pairs, students sort ten fraction cards from least to greatest.")
+        let near = ContentText.words("In pairs students sort the ten fraction cards from least to greatest!")
+        let other = ContentText.words("Students sort fraction cards alone and write why each goes where it does.")
+        #expect(ContentChecker.similarity(a, near) >= ContentChecker.nearDuplicate)
+        #expect(ContentChecker.same(a, near))
+        #expect(!ContentChecker.same(a, other))
+        // Short lines match only exactly.
+        #expect(!ContentChecker.same(ContentText.words("Pair up and share."), ContentText.words("Pair up, share now.")))
+    }
+
+    @Test func vagueAndNonQuestionCFUItemsAreNotedButTasksAreNot() {
+        let plan = PlanFixtures.passing(minutes: 45).replacingOccurrences(
+            of: "1. What is the main idea of Tides?\n2. How does the worked example show it?\n3. Where could you see this outside school?",
+            with: "1. Any questions?\n2. Tides are caused by the Moon.\n3. Draw the Moon and the two bulges.")
+        let notes = Self.framework.check(plan, lessonMinutes: 45, topic: "Tides").notes ?? []
+        #expect(notes.map(\.kind) == [.cfuVague, .cfuNotQuestion], "\(notes)")
+        #expect(notes.map(\.quote) == ["Any questions?", "Tides are caused by the Moon."])
+    }
+
+    @Test func understandAndKnowAreNoObservableVerbsEvenBesideOne() {
+        let checker = Self.framework.contentChecker
+        #expect(!checker.hasObservableVerb(ContentText.words("Students will understand fractions.")))
+        #expect(!checker.hasObservableVerb(ContentText.words("Students will understand how to compare fractions.")))
+        #expect(!checker.hasObservableVerb(ContentText.words("Students will learn about the water cycle.")))
+        #expect(!checker.hasObservableVerb(ContentText.words("Students will know the parts of a plant.")))
+        #expect(checker.hasObservableVerb(ContentText.words("Students will compare fractions with unlike denominators.")))
+        #expect(checker.hasObservableVerb(ContentText.words("I can explain what causes tides.")))
+    }
+
+    @Test func anObjectiveVerbListInAPromptsFolderReplacesTheBuiltInOne() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("verbs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["headings.txt", "checks.txt"] {
+            try PromptLibrary.builtIn.text(of: String(name.dropLast(4)))
+                .write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        // Without "explain" on the list, the fixture's objective ("explain the key ideas") has no listed verb.
+        try "solve\ncompare\nnot: understand\n".write(
+            to: directory.appendingPathComponent("observable-verbs.txt"), atomically: true, encoding: .utf8)
+        let framework = try PromptLibrary.load(directory: directory).framework("default")
+        let notes = framework.check(PlanFixtures.passing(minutes: 45), lessonMinutes: 45, topic: "Tides").notes ?? []
+        #expect(notes.map(\.kind).contains(.objectiveVerb))
+        #expect(Self.framework.check(PlanFixtures.passing(minutes: 45), lessonMinutes: 45, topic: "Tides").contentPassed)
+    }
+
+    @Test func anExitTicketOffTheObjectiveAndAnUnlistedMaterialAreNoted() {
+        let plan = PlanFixtures.passing(minutes: 45)
+            .replacingOccurrences(of: "1. One key idea I learned…", with: "1. What is your favourite colour?")
+            .replacingOccurrences(
+                of: "Students complete three practice items on their own.",
+                with: "Students use fraction strips to complete three practice items on their own.")
+        let notes = Self.framework.check(plan, lessonMinutes: 45, topic: "Tides").notes ?? []
+        #expect(notes.map(\.kind) == [.exitOffObjective, .unlistedMaterial], "\(notes)")
+        #expect(notes.last?.description == "Independent Practice uses “fraction strips” (“Students use fraction strips to complete three practice items on their own.”), but Materials does not list it.")
+        // Listed, it is no note; "use evidence" names nothing to hand out.
+        let listed = plan.replacingOccurrences(of: "- Exit ticket slips", with: "- Exit ticket slips\n- Fraction strips")
+            .replacingOccurrences(of: "Students use fraction strips", with: "Students use evidence and fraction strips")
+        #expect(!(Self.framework.check(listed, lessonMinutes: 45, topic: "Tides").notes ?? []).contains { $0.kind == .unlistedMaterial })
+    }
+
+    @Test func placeholdersAndEmptySectionsAreNoted() {
+        let plan = PlanFixtures.passing(minutes: 45)
+            .replacingOccurrences(of: "- Support: sentence frames and a labelled diagram.", with: "- TBD")
+            .replacingOccurrences(of: "- Find one real-world example of Tides and describe it in two sentences.", with: "…")
+        let notes = (Self.framework.check(plan, lessonMinutes: 45, topic: "Tides").notes ?? []).filter { $0.kind == .placeholder }
+        #expect(notes.map(\.section) == ["Differentiation", "Homework / Extension (optional)"], "\(notes)")
+        #expect(notes.first?.description == "Differentiation: “TBD” is a placeholder; write the real content.")
+        // A sentence starter that ends in an ellipsis is content, not a placeholder.
+        #expect(Self.framework.check(PlanFixtures.passing(minutes: 45), lessonMinutes: 45, topic: "Tides").contentPassed)
+    }
+
+    @Test func aRepairThatRemovesNotesChecksBetterAndStructureStillWeighsMore() {
+        let weak = PlanCheckReport(problems: [], pacedMinutes: 45, lessonMinutes: 45, notes: [
+            ContentNote(.objectiveVerb, section: "Learning Objective", quote: "Fractions."),
+        ])
+        let clean = PlanCheckReport(problems: [], pacedMinutes: 45, lessonMinutes: 45, notes: [])
+        let broken = PlanCheckReport(problems: [.codeFence], pacedMinutes: 45, lessonMinutes: 45, notes: [])
+        #expect(clean.isBetter(than: weak))
+        #expect(!weak.isBetter(than: clean))
+        #expect(weak.isBetter(than: broken))
+        #expect(broken.summary == "✗ structure: 1 problem · ✓ content")
+        #expect(PlanCheckReport(problems: [], pacedMinutes: 45, lessonMinutes: 45).summary == "✓ structure")
+    }
+
+    @Test func notesRoundTripThroughTheTranscriptAndAnOldRecordHasNone() throws {
+        let report = Self.framework.check(Self.offlineFractions, lessonMinutes: 45, topic: "Fractions on a number line")
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let data = try encoder.encode(report)
+        #expect(try decoder.decode(PlanCheckReport.self, from: data) == report)
+        let old = Data(#"{"problems":[],"paced_minutes":45,"lesson_minutes":45,"passed":true}"#.utf8)
+        #expect(try decoder.decode(PlanCheckReport.self, from: old).notes == nil)
+        let unknown = Data(#"{"problems":[],"lesson_minutes":45,"notes":[{"kind":"from_the_future","section":"X","quote":"","others":[]}]}"#.utf8)
+        #expect(try decoder.decode(PlanCheckReport.self, from: unknown).notes == [])
+    }
+
+    @Test func theNotesGoOnTheTeachersCopyAndNeverOnAHandout() {
+        let report = Self.framework.check(Self.offlineFractions, lessonMinutes: 45, topic: "Fractions on a number line")
+        let check = ExportCheck(report, framework: Self.framework)
+        #expect(check.passed && check.notes.count == report.notes?.count)
+        func document(_ kind: TurnKind) -> ExportDocument {
+            ExportDocument(
+                topic: "Fractions on a number line", grade: "3–5", minutes: 45, created: Date(timeIntervalSince1970: 0),
+                versions: [ExportVersion(number: 1, command: "/generate", createdAt: Date(timeIntervalSince1970: 0), text: Self.offlineFractions)],
+                currentVersion: 1, kind: kind, check: check)
+        }
+        let teacher = PlanExport.renderMarkdown(document(.plan))
+        #expect(teacher.contains("> **\(ExportCheck.notesTitle)**"))
+        #expect(teacher.contains("> - Learning Objective: “Fractions on a number line for students in grades 3–5.” has no observable verb"))
+        #expect(PlanExport.renderHTML(document(.plan)).contains("<div class=\"content-notes\">"))
+        for handout in [PlanExport.renderMarkdown(document(.materials)), PlanExport.renderHTML(document(.materials))] {
+            #expect(!handout.contains(ExportCheck.notesTitle) && !handout.contains("observable verb"))
+        }
+    }
+
+    /// The measurement docs/plan-check.md reports for the corpus: its hand-written plans, each with the topic its
+    /// objective teaches, raise one note (an exit ticket of drawings for "retell a story in order", judged false).
+    @Test func theCorpusRaisesTheNotesTheDocsReport() throws {
+        let topics = [
+            "Photosynthesis", "Fractions on a number line", "Writing a strong claim", "Area and perimeter", "Main idea",
+            "Phases of the Moon", "Causes of the American Revolution", "Vertebrates and invertebrates",
+            "Commas in a series", "Measuring angles", "The water cycle", "Haiku", "Retelling a story",
+        ]
+        let cases = PlanCorpus.good + PlanCorpus.broken
+        try #require(cases.count == topics.count)
+        var notes: [ContentNote] = []
+        for (example, topic) in zip(cases, topics) {
+            notes += Self.framework.check(example.plan, lessonMinutes: example.lessonMinutes, topic: topic).notes ?? []
+        }
+        let fiveE = try PromptLibrary.builtIn.framework("5e")
+        notes += fiveE.check(PlanCorpus.goodFiveE, lessonMinutes: 50, topic: "Density").notes ?? []
+        #expect(notes.map(\.kind) == [.exitOffObjective], "\(notes)")
+        #expect(notes.first?.section == "Exit Ticket" && notes.first?.others == ["Students will retell a story in order."])
+    }
+}
