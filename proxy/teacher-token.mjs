@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Makes a teacher token for the school's proxy, or hashes an existing one.
 //
-//   node proxy/teacher-token.mjs               a new token (give it to the teacher, once) and
-//                                              its SHA-256 (add it to TEACHER_TOKEN_SHA256 or KV)
+//   node proxy/teacher-token.mjs               a new token (give it to the teacher, once: it goes
+//                                              in their settings file as `token = …`, or in
+//                                              LESSONPLAN_TOKEN) and its SHA-256 (add it to the
+//                                              comma-separated TEACHER_TOKEN_SHA256 line, or to KV)
 //   node proxy/teacher-token.mjs --hash TOKEN  the SHA-256 of an existing token
 //   node proxy/teacher-token.mjs --hash        the same, reading the token from standard input
 //                                              (keeps it out of the shell history)
@@ -34,7 +36,10 @@ async function main(args) {
     const token = newToken();
     process.stdout.write(`token:  ${token}\nsha256: ${hashToken(token)}\n`);
     process.stderr.write(
-      "Give the token to the teacher (they set OPENAI_API_KEY to it); add the sha256 to TEACHER_TOKEN_SHA256 or the TEACHERS KV namespace.\n",
+      "Give the token to the teacher, once: it goes in their settings file ~/.config/lessonplan/config as `token = <token>`, " +
+        "beside `endpoint = https://<worker>/v1/responses` (or in LESSONPLAN_TOKEN with --endpoint for one run). " +
+        "Add the sha256 to the one-line list you paste at `wrangler secret put TEACHER_TOKEN_SHA256` " +
+        "(hashes separated by commas), or to the TEACHERS KV namespace.\n",
     );
     return 0;
   }

@@ -42,6 +42,12 @@ test("a new token comes with its SHA-256, and each run makes a different token",
   assert.notEqual(a.token, b.token);
   assert.match(a.token, /^lpt_[A-Za-z0-9_-]{43}$/);
   assert.match(first.stderr, /TEACHER_TOKEN_SHA256/);
+  // Where the tool reads a school token; never the provider key's variable, which goes to OpenAI
+  // whenever --endpoint is forgotten.
+  assert.match(first.stderr, /`token = <token>`/);
+  assert.match(first.stderr, /LESSONPLAN_TOKEN/);
+  assert.doesNotMatch(first.stderr, /OPENAI_API_KEY/);
+  assert.match(first.stderr, /one-line list/);
 });
 
 test("--hash prints the hash of a token given as an argument or on standard input", async () => {

@@ -336,10 +336,10 @@ describe("answers from upstream", () => {
     }
   });
 
-  test("upstream errors keep their status, JSON body and retry-after", async () => {
+  test("upstream errors other than 429 keep their status, JSON body and retry-after", async () => {
     const cases = [
       { status: 400, body: { error: { message: "Invalid value for reasoning.effort", type: "invalid_request_error", code: "invalid_value" } } },
-      { status: 429, body: { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }, headers: { "retry-after": "7" } },
+      { status: 503, body: { error: { message: "Slow down", type: "server_error", code: null } }, headers: { "retry-after": "7" } },
       { status: 500, body: { error: { message: "The server had an error", type: "server_error", code: null } } },
     ];
     for (const item of cases) {

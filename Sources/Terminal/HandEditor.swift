@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import LessonPlanKit
+import Synchronization
 
 /// Opens text in `$VISUAL` / `$EDITOR` (else `vi`) for `/edit`, which decides what the result means.
 package struct HandEditor {
@@ -11,18 +13,22 @@ package struct HandEditor {
     /// - Throws: ``UsageError`` when the editor is missing, cannot start or fails, or the file is gone.
     package func edit(_ text: String, fileName: String) throws(UsageError) -> String {
         let editor = try Editor.resolve(environment)
-        let folder = FileManager.default.temporaryDirectory.appending(path: "lessonplan-edit-\(UUID().uuidString)")
+        // The plan may describe real students: a private folder, a private file.
+        let temporary = FileManager.default.temporaryDirectory.path
+        guard let folder = try? PrivateFiles.temporaryFolder("lessonplan-edit") else {
+            throw UsageError(message: "Cannot write a temporary file for the editor; check that \(temporary) is writable.")
+        }
         let file = folder.appending(path: fileName)
         defer { try? FileManager.default.removeItem(at: folder) }
-        // The plan may describe real students: a private folder, a private file.
-        guard (try? FileManager.default.createDirectory(
-                at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])) != nil,
-            FileManager.default.createFile(
-                atPath: file.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
-        else {
-            throw UsageError(message: "Cannot write a temporary file for the editor; check that \(folder.deletingLastPathComponent().path) is writable.")
+        guard (try? PrivateFiles.write(Data(text.utf8), to: file, replace: false)) != nil else {
+            throw UsageError(message: "Cannot write a temporary file for the editor; check that \(temporary) is writable.")
         }
-        let status = try interrupts.ignoring { () throws(UsageError) -> Int32 in try editor.run(on: file.path, environment: environment) }
+        // Ended while the editor runs (SIGTERM, SIGHUP): the editor is stopped and the copy removed first.
+        let ending = EndingSignals(removing: folder)
+        defer { ending.stop() }
+        let status = try interrupts.ignoring { () throws(UsageError) -> Int32 in
+            try editor.run(on: file.path, environment: environment) { ending.editor = $0 }
+        }
         guard status == 0 else {
             throw UsageError(message: "The editor “\(editor.command)” exited with status \(status).")
         }
@@ -60,7 +66,9 @@ package struct Editor {
 
     /// Runs the editor on `path` in this process group, so it owns the terminal as git's editor does,
     /// with the signals this process ignores back at their defaults; returns its exit status.
-    package func run(on path: String, environment: [String: String]) throws(UsageError) -> Int32 {
+    package func run(on path: String, environment: [String: String], started: (pid_t) -> Void = { _ in }) throws(UsageError)
+        -> Int32
+    {
         // Through the shell, so the command may carry arguments ("nano -w").
         let arguments = ["/bin/sh", "-c", "\(command) \"$1\"", "lessonplan-edit", path]
         let argv = arguments.map { strdup($0) } + [nil]
@@ -74,7 +82,9 @@ package struct Editor {
         defer { posix_spawnattr_destroy(&attributes) }
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for signal in [SIGINT, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU, SIGXFSZ, SIGCHLD] { sigaddset(&defaults, signal) }
+        for signal in [SIGINT, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU, SIGXFSZ, SIGCHLD, SIGTERM, SIGHUP] {
+            sigaddset(&defaults, signal)
+        }
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
@@ -85,6 +95,7 @@ package struct Editor {
         guard spawned == 0 else {
             throw UsageError(message: "Cannot start the editor “\(command)” (\(String(cString: strerror(spawned)))); set VISUAL or EDITOR to one that works.")
         }
+        started(pid)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { return -1 }
@@ -93,4 +104,74 @@ package struct Editor {
         let signalled = status & 0x7F
         return signalled == 0 ? (status >> 8) & 0xFF : 128 + signalled
     }
+}
+
+/// SIGTERM and SIGHUP while the editor has the plan's copy: the editor is ended, the copy's folder
+/// removed, and the process then ends by the same signal, as it would have without this.
+/// Unchecked: the sources are set once in `init`; `editor` is behind a mutex.
+final class EndingSignals: @unchecked Sendable {
+    private static let signals = [SIGTERM, SIGHUP]
+    private let sources: [any DispatchSourceSignal]
+    private let previous: [(Int32, sighandler_t?)]
+    private let child = EditorProcess()
+
+    init(removing folder: URL) {
+        previous = Self.signals.map { ($0, signal($0, SIG_IGN)) }
+        var sources: [any DispatchSourceSignal] = []
+        for number in Self.signals {
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            sources.append(source)
+            source.setEventHandler { [child] in
+                if let pid = child.pid.withLock({ $0 }) {
+                    // The editor may be a shell that started the real one: when this process leads its own
+                    // group (a shell's job), the whole group is told, this process included (it ends next).
+                    if getpgrp() == getpid() { kill(-getpgrp(), SIGTERM) } else { kill(pid, SIGTERM) }
+                    // Up to two seconds for the editor to go (its swap files with it), left for `run` to reap.
+                    for _ in 0..<200 where Self.isRunning(pid) { usleep(10_000) }
+                }
+                try? FileManager.default.removeItem(at: folder)
+                signal(number, SIG_DFL)
+                // To the process, not this thread, which may block the signal.
+                kill(getpid(), number)
+            }
+            source.resume()
+        }
+        self.sources = sources
+        // libdispatch installs its handlers asynchronously: until it has, a SIGTERM would be ignored.
+        for number in Self.signals {
+            for _ in 0..<200 where Self.isIgnored(number) { usleep(5_000) }
+        }
+    }
+
+    /// Whether `number` is still set to be ignored (libdispatch's handler not yet in place).
+    private static func isIgnored(_ number: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(number, nil, &current) == 0 else { return false }
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1
+    }
+
+    /// Whether `pid` still runs (a zombie has ended), read from `/proc` so that nothing reaps it here.
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[close...].dropFirst(2).first != "Z"
+    }
+
+    /// The editor's process, once started.
+    var editor: pid_t? {
+        get { child.pid.withLock { $0 } }
+        set { child.pid.withLock { $0 = newValue } }
+    }
+
+    /// Back to how the signals were before the editor started.
+    func stop() {
+        for source in sources { source.cancel() }
+        for (number, handler) in previous { signal(number, handler) }
+    }
+}
+
+/// The editor's pid, shared with the signal handlers.
+private final class EditorProcess: Sendable {
+    let pid = Mutex<pid_t?>(nil)
 }

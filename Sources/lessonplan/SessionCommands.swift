@@ -200,7 +200,8 @@ struct SessionCommands {
         let model: String
         do {
             var (settings, prompts) = try app.invocation.settings(from: parsed)
-            if parsed.value("model") == nil, app.environment["LESSONPLAN_MODEL"] == nil {
+            // Without --model the re-run uses the recorded model, as `resume` does (LESSONPLAN_MODEL included).
+            if parsed.value("model") == nil, !recorded.header.model.isEmpty {
                 settings.model.model = recorded.header.model
             }
             model = settings.model.model

@@ -332,10 +332,84 @@ import TestSupport
         let requests = try await server.requests()
         #expect(requests.map(\.path) == ["/v1/chat/completions", "/v1/chat/completions"])
         #expect(requests[0].body?["messages"]?[0]?["role"]?.stringValue == "system")
-        #expect(requests[0].body?["max_tokens"]?.intValue == 8192)
+        #expect(requests[0].body?["max_completion_tokens"]?.intValue == 8192)
+        #expect(requests[0].body?["max_tokens"] == nil, "deprecated, and refused by OpenAI's newer models")
         let ends = try ends(binary)
         #expect(ends.map { $0["status"] as? String } == ["completed", "completed"])
         #expect(ends.allSatisfy { ($0["usage"] as? [String: Any])?["output_tokens"] != nil })
+    }
+
+    /// A server that knows only `max_tokens` (an older llama-server or gateway) says which parameter it
+    /// refused: the request goes once more with the old name, and the turn completes.
+    @Test func aServerThatRefusesMaxCompletionTokensGetsMaxTokensOnce() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let refusal = FakeOpenAIServer.Step.error(
+            status: 400, message: "Unrecognized request argument supplied: max_completion_tokens", code: "unsupported_parameter")
+        try await server.script([refusal, .plan, .error(status: 400, message: "Invalid value for max_tokens", code: "invalid_value")])
+        let result = try await binary.run(["generate", "--topic", "Tides", "--api", "chat", "--no-repair"])
+        #expect(result.status == 0, "\(result.stderr)")
+        var requests = try await server.requests()
+        #expect(requests.count == 2)
+        #expect(requests[0].body?["max_completion_tokens"]?.intValue == 8192 && requests[0].body?["max_tokens"] == nil)
+        #expect(requests[1].body?["max_tokens"]?.intValue == 8192 && requests[1].body?["max_completion_tokens"] == nil)
+        // Any other 400 is not sent again.
+        try await server.reset()
+        try await server.script([.error(status: 400, message: "Invalid value for messages", code: "invalid_value")])
+        let refused = try await binary.run(["generate", "--topic", "Tides", "--api", "chat", "--no-repair"])
+        #expect(refused.status != 0)
+        requests = try await server.requests()
+        #expect(requests.count == 1)
+    }
+
+    /// The whole budget went to reasoning: no text, so no draft and no /continue; the limit quoted is the
+    /// one the response states (a proxy may have set it), not the one asked for.
+    @Test func anIncompleteAnswerWithNoTextSaysSoAndQuotesTheStatedLimit() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let response = #"{"id":"resp_9","object":"response","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"max_output_tokens":100,"usage":{"input_tokens":900,"output_tokens":100,"output_tokens_details":{"reasoning_tokens":100}}}"#
+        let body = "data: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_9\"}}\n\n"
+            + "data: {\"type\":\"response.incomplete\",\"response\":\(response)}\n\n"
+        try await server.script([.raw(headers: ["Content-Type": "text/event-stream"], body: body)])
+        let result = try await binary.run(Self.lesson, input: "/continue\n/quit\n")
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "The model used the output limit of 100 tokens the response states before writing any text (its reasoning counts against the limit), so there is no draft to continue; the plan is unchanged; that limit is not the one this tool asked for"),
+            "\(result.stderr)")
+        #expect(!result.stderr.contains("8192"), "\(result.stderr)")
+        #expect(!result.stderr.contains("/continue finishes it"), "\(result.stderr)")
+        #expect(try await server.requests().count == 1)
+        // Without a proxy's limit, the sentence says how to raise the tool's own.
+        try await server.script([.raw(headers: ["Content-Type": "text/event-stream"], body: body.replacingOccurrences(of: ":100,", with: ":8192,"))])
+        let own = try await binary.run(Self.lesson, input: "/quit\n")
+        #expect(own.stderr.contains("output limit of 8192 tokens before writing any text"), "\(own.stderr)")
+        #expect(own.stderr.contains("raise it with --max-output-tokens (e.g. --max-output-tokens 16384) when you start or resume the session."))
+    }
+
+    /// Money spent, or a request bigger than the per-minute limit: waiting cannot help, so no /retry and no
+    /// automatic retry, whether the API says it as a status or inside the stream.
+    @Test(arguments: [
+        FakeOpenAIServer.Step.errorEvent(message: "You exceeded your current quota, please check your plan and billing details.", code: "insufficient_quota"),
+        .failed(message: "You exceeded your current quota.", code: "insufficient_quota"),
+        .error(status: 429, message: "You exceeded your current quota.", code: "insufficient_quota"),
+        .error(status: 429, message: "Request too large for gpt-5.2 in organization org-1 on tokens per min (TPM): Limit 30000, Requested 45000.", code: "rate_limit_exceeded"),
+        .errorEvent(message: "Request too large for gpt-5.2 on tokens per min (TPM): Limit 30000, Requested 45000.", code: "rate_limit_exceeded"),
+    ])
+    func quotaAndSizeErrorsNeverSuggestRetry(step: FakeOpenAIServer.Step) async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await server.script([step, .plan, .plan])
+        let result = try await binary.run(["generate", "--topic", "Tides"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(!result.stderr.contains("/retry"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("quota is used up; check the plan and billing")
+                || result.stderr.contains("larger than the model's limit allows"), "\(result.stderr)")
+        #expect(try await server.requests().count == 1, "not retried")
     }
 
     @Test func llamaServerStyleResponsesEventsAreRead() async throws {
@@ -376,7 +450,8 @@ import TestSupport
         #expect(request.path == "/v1/chat/completions")
         #expect(request.header("authorization") == nil)
         #expect(request.model == "SmolLM2-135M-Instruct")
-        #expect(request.body?["max_tokens"]?.intValue == 2048)
+        // llama-server reads max_completion_tokens (server-task.cpp: n_predict, else it, else max_tokens).
+        #expect(request.body?["max_completion_tokens"]?.intValue == 2048)
 
         let doctor = try await binary.run(["doctor", "--local"])
         #expect(doctor.status == 0, "\(doctor.stderr)")

@@ -125,4 +125,35 @@ import TestSupport
         #expect(piped.status == 1)
         #expect(piped.stderr.contains("Could not write to standard output (Broken pipe)"))
     }
+
+    /// A printable page carries no control from the model's text, whether written to a file or piped:
+    /// `cat plan.html` must not obey ESC, BEL, BS or C1 bytes. The plan, its quiz and its rubric.
+    @Test func anHTMLPageCarriesNoControlCharactersFromTheModel() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await server.script([
+            .text(Self.hostile),
+            .text(AssessmentFixtures.quiz(topic: "Ti\u{1B}[2Jdes\u{9B}1m\u{07}")),
+            .text(AssessmentFixtures.rubric(task: "Tide \u{08}\u{1B}]0;x\u{07}diagram\u{85}")),
+        ])
+        let made = try await binary.run(
+            ["--grade", "6-8", "--topic", "Tides", "--minutes", "45", "--no-repair", "--name", "tides"],
+            input: "/quiz\n/rubric\n/quit\n")
+        #expect(made.status == 0, "\(made.stderr)")
+        let file = binary.home.appending(path: "plan.html")
+        let written = try await binary.run(["export", "tides", "--format", "html", "-o", file.path])
+        #expect(written.status == 0, "\(written.stderr)")
+        let page = try String(contentsOf: file, encoding: .utf8)
+        let piped = try await binary.run(["export", "tides", "--format", "html"])
+        for (label, html) in [("the HTML file", page), ("the piped HTML", piped.stdout)] {
+            let controls = html.unicodeScalars.filter {
+                ($0.value < 0x20 && $0.value != 0x0A && $0.value != 0x09) || (0x7F...0x9F).contains($0.value)
+            }
+            #expect(controls.isEmpty, "\(label) carries raw controls: \(controls.map { String($0.value, radix: 16) })")
+            #expect(html.contains("Students ]52;c;SGFja2Vklearn"), "\(label) keeps the text around the controls")
+            #expect(html.contains("about Ti[2Jdes1m: which"), "\(label): the quiz")
+            #expect(html.contains("Rubric: Tide ]0;xdiagram"), "\(label): the rubric")
+        }
+    }
 }

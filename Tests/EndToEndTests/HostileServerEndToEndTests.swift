@@ -184,4 +184,28 @@ import TestSupport
         #expect(result.stderr.contains("127.0.0.1 sent more than 100 KB of response headers"), "\(result.stderr)")
         #expect(!result.stderr.contains("connection refused"))
     }
+
+    /// A base URL that carries its key in the query, as some gateways want, echoed back by a 404.
+    @Test func aSecretInTheBaseURLsQueryIsHiddenWhereverTheServerSaysItBack() async throws {
+        let server = try await FakeOpenAIServer()
+        let secret = "QUERYSECRET-5f6e7d8c"
+        var binary = try LessonplanBinary(baseURL: nil)
+        defer { binary.removeHome() }
+        binary.environment["OPENAI_BASE_URL"] = server.baseURL.absoluteString + "?api-key=" + secret
+        try await server.script([
+            .errorBody(
+                status: 404,
+                body: .object(["error": .object(["message": .string("Invalid URL (POST /v1/responses?api-key=\(secret))")])]))
+        ])
+        let result = try await binary.run(["generate", "--topic", "Tides", "--name", "q"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("api-key=[hidden]"), "\(result.stderr)")
+        let doctor = try await binary.run(["doctor"])
+        let export = try await binary.run(["export", "q", "--format", "json"])
+        for output in [result.stdout, result.stderr, doctor.stdout, doctor.stderr, export.stdout, export.stderr] {
+            #expect(!output.contains(secret), "\(output)")
+        }
+        for (path, contents) in binary.writtenFiles() { #expect(!contents.contains(secret), "\(path)") }
+        #expect(try binary.transcriptLines().contains { ($0["error"] as? String)?.contains("[hidden]") == true })
+    }
 }

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The built binary through the project's own school proxy (`proxy/worker.js` under Node), with
 /// the scripted server standing in for api.openai.com: a teacher token in, the school's key out.
 @Suite(.serialized) struct SchoolProxyEndToEndTests {
@@ -26,15 +30,19 @@ import TestSupport
         return try #require(words.first { $0.count == 64 }.map(String.init), "teacher-token.mjs printed: \(text)")
     }
 
-    func start() async throws -> (FakeOpenAIServer, WorkerHost, LessonplanBinary) {
+    /// The upstream, the worker (with `env` added to the school's settings) and the tool with the
+    /// teacher's token and, when given, a personal `apiKey` in `OPENAI_API_KEY`.
+    func start(env extra: [String: String] = [:], apiKey: String? = nil) async throws
+        -> (FakeOpenAIServer, WorkerHost, LessonplanBinary)
+    {
         let upstream = try await FakeOpenAIServer()
+        let env = [
+            "OPENAI_API_KEY": Self.schoolKey, "TEACHER_TOKEN_SHA256": try Self.hash(Self.token),
+            "ALLOWED_MODELS": "gpt-5.2", "MAX_OUTPUT_TOKENS": "8192",
+        ].merging(extra) { $1 }
         let worker = try await WorkerHost(
-            .module(Self.repository.appending(path: "proxy/worker.js")), upstream: upstream,
-            env: [
-                "OPENAI_API_KEY": Self.schoolKey, "TEACHER_TOKEN_SHA256": try Self.hash(Self.token),
-                "ALLOWED_MODELS": "gpt-5.2", "MAX_OUTPUT_TOKENS": "8192",
-            ])
-        var binary = try LessonplanBinary(baseURL: nil, apiKey: nil)
+            .module(Self.repository.appending(path: "proxy/worker.js")), upstream: upstream, env: env)
+        var binary = try LessonplanBinary(baseURL: nil, apiKey: apiKey)
         binary.environment["LESSONPLAN_TOKEN"] = Self.token
         return (upstream, worker, binary)
     }
@@ -71,5 +79,48 @@ import TestSupport
         #expect(result.status != 0)
         #expect(result.stderr.contains("401") || result.stderr.lowercased().contains("rejected"), "\(result.stderr)")
         #expect(try await upstream.requests().isEmpty)
+    }
+
+    @Test func structuredPlansWorkThroughTheSchoolProxy() async throws {
+        let (upstream, worker, binary) = try await start()
+        defer { binary.removeHome() }
+        let endpoint = worker.rootURL.appending(path: "v1/responses").absoluteString
+        let result = try await binary.run(
+            ["generate", "--grade", "4", "--topic", "Tides", "--minutes", "40", "--structured", "--endpoint", endpoint])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("Learning Objective\n- "), "\(result.stdout)")
+        #expect(!result.stdout.contains("\"exit_ticket\""))
+        #expect(!result.stderr.contains("/retry"), "\(result.stderr)")
+
+        // The worker passed the tool's schema on as the tool wrote it.
+        let sent = try await upstream.requests()
+        #expect(sent.count == 1)
+        let format = sent.first?.body?["text"]?["format"]
+        #expect(format?["type"] == .string("json_schema") && format?["strict"] == .bool(true))
+        #expect(format?["name"] == .string("lesson_plan"))
+        #expect(format?["schema"]?["required"]?.arrayValue?.compactMap(\.stringValue).contains("exit_ticket") == true)
+        #expect(sent.first?.store == false)
+    }
+
+    @Test func theSchoolsHeaderIsTriedFirstAndAPersonalKeyNeverReachesTheProvider() async throws {
+        let personalKey = "sk-proj-PERSONAL.teacher-own-key-97531"
+        let (upstream, worker, binary) = try await start(env: ["TEACHER_TOKEN_HEADER": "X-Teacher-Token"], apiKey: personalKey)
+        defer { binary.removeHome() }
+        let folder = binary.home.appending(path: ".config/lessonplan")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let config = folder.appending(path: "config")
+        try Data("token_header = X-Teacher-Token\n".utf8).write(to: config)
+        #expect(chmod(config.path, 0o600) == 0)
+        let endpoint = worker.rootURL.appending(path: "v1/responses").absoluteString
+        let result = try await binary.run(["generate", "--grade", "4", "--topic", "Tides", "--minutes", "40", "--endpoint", endpoint])
+        #expect(result.status == 0, "\(result.stderr)")
+
+        let sent = try await upstream.requests()
+        #expect(sent.count == 1)
+        for request in sent {
+            #expect(request.header("authorization") == "Bearer \(Self.schoolKey)")
+            #expect(!request.headers.values.contains { $0.contains(personalKey) })
+            #expect(request.rawBody?.contains(personalKey) != true)
+        }
     }
 }

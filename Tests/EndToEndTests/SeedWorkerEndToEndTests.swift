@@ -134,4 +134,23 @@ import TestSupport
         #expect(try await upstream.requests().isEmpty)
         worker.stop()
     }
+
+    /// The demo worker forwards only model, instructions, input and max_output_tokens: a `--structured`
+    /// request loses its schema there. The answer is read as the free-text plan it is, said once, and the
+    /// session goes on asking for free text; nothing suggests /retry.
+    @Test func structuredThroughTheDemoWorkerFallsBackToFreeTextOnce() async throws {
+        let (upstream, worker, binary) = try await start()
+        defer { binary.removeHome() }
+        let result = try await binary.run(
+            Self.lesson + ["--endpoint", endpoint(worker), "--structured", "--no-repair"], input: "/shorten 30\n/quit\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        let notice = "did not pass the plan's structure (the request's text field) on to the model"
+        #expect(result.stderr.components(separatedBy: notice).count == 2, "said once: \(result.stderr)")
+        #expect(!result.stderr.contains("/retry"), "\(result.stderr)")
+        #expect(try ends(binary).map { $0["version"] as? Int } == [1, 2])
+        let requests = try await upstream.requests()
+        #expect(requests.count == 2)
+        #expect(requests.allSatisfy { $0.body?["text"] == nil }, "the worker drops text")
+        worker.stop()
+    }
 }

@@ -61,4 +61,36 @@ import TestSupport
         #expect(!result.stderr.contains("FILETOKEN"))
         #expect(try await server.requests().isEmpty)
     }
+
+    @Test func tokenHeaderRefusesTheNamesHeaderRefuses() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: nil, apiKey: nil)
+        defer { binary.removeHome() }
+        let endpoint = server.rootURL.appending(path: "lessonplan").absoluteString
+        for name in ["Content-Length", "host", "Transfer-Encoding", "Connection"] {
+            let file = try writeConfig("endpoint = \(endpoint)\ntoken = \(Self.token)\ntoken_header = \(name)\n", for: binary)
+            let result = try await binary.run(["generate", "--topic", "Tides"])
+            #expect(result.status == 2, "\(name): \(result.stderr)")
+            #expect(
+                result.stderr == "The settings file \(file.path), line 3, names \(name) for token_header, which is reserved (lessonplan sets it itself); name another header, e.g. token_header = X-Teacher-Token.\n",
+                "\(result.stderr)")
+        }
+        #expect(try await server.requests().isEmpty)
+    }
+
+    @Test func withATokenHeaderThePersonalKeyIsNotSentToTheProxy() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: nil)
+        defer { binary.removeHome() }
+        let endpoint = server.rootURL.appending(path: "lessonplan").absoluteString
+        _ = try writeConfig("endpoint = \(endpoint)\ntoken = \(Self.token)\ntoken_header = X-Teacher-Token\n", for: binary)
+        let result = try await binary.run(["generate", "--topic", "Tides", "--no-repair"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let requests = try await server.requests()
+        #expect(requests.count == 1)
+        #expect(requests.first?.header("x-teacher-token") == Self.token)
+        #expect(requests.first?.header("authorization") == nil, "the personal key went to the proxy")
+        let key = try #require(binary.apiKey)
+        #expect(!(requests.first?.rawHeaders ?? []).flatMap { $0 }.contains { $0.contains(key) })
+    }
 }

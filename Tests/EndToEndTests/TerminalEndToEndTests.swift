@@ -3,6 +3,10 @@ import LessonPlanKit
 import Testing
 import TestSupport
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The REPL in a real terminal (tmux, an interactive bash with job control): the editor, pastes,
 /// Ctrl-C and a piped stdout, as a teacher meets them.
 @Suite(.serialized) struct TerminalEndToEndTests {
@@ -71,6 +75,37 @@ import TestSupport
             try terminal.type("/quit")
             let end = try await terminal.waitFor("continues it.")
             #expect(!end.contains("command not found"), "no terminal replies leak into the shell")
+        }
+    }
+
+    /// SIGTERM (a logout, a `kill`) while the editor has the plan's copy: the copy is not left behind.
+    @Test func sigtermDuringEditRemovesThePlansCopy() async throws {
+        let scripts = FileManager.default.temporaryDirectory.appending(path: "lp-editor-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scripts) }
+        let editor = scripts.appending(path: "slow-editor")
+        try "#!/bin/sh\necho \"editing $1\"\nexec sleep 600\n".write(to: editor, atomically: true, encoding: .utf8)
+        #expect(chmod(editor.path, 0o755) == 0)
+        try await inSession(["EDITOR": editor.path]) { setup, terminal in
+            try terminal.type("/edit")
+            try await terminal.waitFor("plan-v1.txt")
+            let folder = try #require(try FileManager.default.contentsOfDirectory(at: setup.temporary, includingPropertiesForKeys: nil).first)
+            #expect(FileManager.default.fileExists(atPath: folder.appending(path: "plan-v1.txt").path))
+            let processes = try terminal.processes()
+            let line = try #require(processes.split(separator: "\n").first { $0.hasSuffix(" lessonplan") }, "\(processes)")
+            let pid = try #require(line.split(separator: " ").first.flatMap { Int32($0) })
+            #expect(kill(pid, SIGTERM) == 0)
+            // Wait until lessonplan and the editor it was told to end have gone (a loaded machine takes a moment).
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(30)
+            func running() throws -> Bool {
+                let shown = try terminal.processes()
+                return shown.contains("lessonplan") || shown.contains("sleep")
+            }
+            while try running(), clock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            let left = try terminal.processes()
+            #expect(!left.contains("lessonplan") && !left.contains("sleep"), "\(left)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary.path).isEmpty)
         }
     }
 

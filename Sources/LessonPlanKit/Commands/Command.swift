@@ -65,6 +65,9 @@ public protocol Command: Sendable {
     /// Whether the command needs a teacher at a terminal (an editor, the clipboard); checked before
     /// anything is sent, so a script that uses it fails before a request is paid for.
     static var needsTerminal: Bool { get }
+    /// Whether the command only asks the model for a turn (and changes nothing outside the session):
+    /// the only commands `replay --rerun` sends again from a transcript, which anyone may have written.
+    static var asksTheModel: Bool { get }
     /// The prompt templates the command renders, checked when a prompts folder is loaded.
     static var templates: [String] { get }
     /// Checks the arguments against the session and says what to do.
@@ -80,6 +83,7 @@ extension Command {
     public static func argumentCompletions(frameworks: [String]) -> [String] { argumentCompletions }
     public static var needsPlan: Bool { true }
     public static var needsTerminal: Bool { false }
+    public static var asksTheModel: Bool { false }
     public static var templates: [String] { [] }
 
     /// Rejects arguments for commands that take none.
@@ -97,6 +101,8 @@ public protocol RequestCommand: Command {
 }
 
 extension RequestCommand {
+    public static var asksTheModel: Bool { true }
+
     public func run(_ run: CommandRun) async -> CommandOutcome {
         await run.request(refinement)
     }

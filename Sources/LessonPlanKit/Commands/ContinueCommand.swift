@@ -3,6 +3,7 @@ import Foundation
 /// `/continue`: finish a plan that stopped at the output limit, joining the two parts into one version.
 public struct ContinueCommand: Command, Equatable {
     public static let name = "continue"
+    public static let asksTheModel = true
     public static let templates = ["continue"]
     public static let usage = "/continue"
     public static let summary = "finish a plan that stopped early (at the output limit) from where it stopped"

@@ -31,9 +31,9 @@ public struct DifferentiateCommand: RequestCommand, Equatable {
             if !chosen.contains(where: { $0.key == focus.key }) { chosen.append(focus) }
         }
         if chosen.isEmpty { chosen = focuses }
-        let names = chosen.map(\.description)
-        let description =
-            names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + (names.count > 2 ? "," : "") + " and " + names.last!
+        var names = chosen.map(\.description)
+        let last = names.removeLast()
+        let description = names.isEmpty ? last : names.joined(separator: ", ") + (names.count > 1 ? "," : "") + " and " + last
         return Self(refinement: Refinement(template: templates[0], inputs: context.inputs, values: ["focus": description]))
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 /// `/framework [name]`: which lesson structure the plan follows, and converting it to another.
 public struct FrameworkCommand: Command, Equatable {
     public static let name = "framework"
+    public static let asksTheModel = true
     public static let templates = ["convert"]
     public static let usage = "/framework [name]"
     public static let summary = "rewrite the plan in another lesson structure; without a name, list them"

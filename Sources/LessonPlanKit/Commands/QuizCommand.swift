@@ -4,6 +4,7 @@ import Foundation
 /// kept beside the plan version it was made from.
 public struct QuizCommand: Command, Equatable {
     public static let name = "quiz"
+    public static let asksTheModel = true
     public static let usage = "/quiz [starter|exit] [N]"
     public static let summary = "a multiple-choice quiz from the plan with its answer key (default: exit, 5 items)"
     public static let details = """

@@ -3,6 +3,7 @@ import Foundation
 /// `/repair [on|off]`: fix the plan's problems now, or turn the automatic repair on or off.
 public struct RepairCommand: Command, Equatable {
     public static let name = "repair"
+    public static let asksTheModel = true
     public static let templates = ["repair"]
     public static let usage = "/repair [on|off]"
     public static let summary = "fix what the plan check found, once (kept only if it checks better); on/off: automatic repair"

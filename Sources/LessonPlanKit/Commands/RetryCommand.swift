@@ -3,6 +3,7 @@ import Foundation
 /// `/retry`: send the last request again after it failed, was cancelled or stopped early.
 public struct RetryCommand: Command, Equatable {
     public static let name = "retry"
+    public static let asksTheModel = true
     public static let usage = "/retry"
     public static let summary = "send the last request again after it failed, was cancelled or stopped early"
     public static let details =

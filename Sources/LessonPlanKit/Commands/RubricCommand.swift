@@ -4,6 +4,7 @@ import Foundation
 /// checked and repaired once, kept beside the plan version it was made from.
 public struct RubricCommand: Command, Equatable {
     public static let name = "rubric"
+    public static let asksTheModel = true
     public static let usage = "/rubric [levels]"
     public static let summary = "a rubric for the plan's independent task, shown as a table (default: 4 levels)"
     public static let details = """

@@ -54,14 +54,31 @@ public enum SessionRerun {
                     plan.append(.skip(turn: number, command: command, reason: "a \(status.rawValue) attempt, not sent again"))
                 } else if turn.ended == nil {
                     plan.append(.skip(turn: number, command: command, reason: "an attempt that never finished, not sent again"))
-                } else if let draft = turn.started.continues, let original = recorded.turns.first(where: { $0.started.turn == draft }) {
-                    plan.append(.send(turn: number, command: original.started.command))
                 } else {
-                    plan.append(.send(turn: number, command: command))
+                    let draft = turn.started.continues.flatMap { draft in recorded.turns.first { $0.started.turn == draft } }
+                    let sent = draft?.started.command ?? command
+                    if let refusal = refusal(sent) {
+                        plan.append(.skip(turn: number, command: sent, reason: refusal))
+                    } else {
+                        plan.append(.send(turn: number, command: sent))
+                    }
                 }
             }
         }
         return plan
+    }
+
+    /// Why a recorded command is not sent again, or nil for a request to the model. A transcript may
+    /// come from anyone, so a line that writes, removes, opens an editor or the clipboard (or is not a
+    /// command at all) is listed, never run: a re-run sends model turns only.
+    static func refusal(_ command: String) -> String? {
+        guard let resolved = try? CommandTable.resolve(command) else {
+            return "not a command this lessonplan knows, so not run"
+        }
+        guard resolved.command.asksTheModel else {
+            return "/\(resolved.command.name) is not a request to the model; a re-run sends model turns only, so it did not run"
+        }
+        return nil
     }
 
     /// Sends the recorded requests again through `runner`, whose engine holds a fresh session with the

@@ -53,14 +53,13 @@ public struct Pandoc: Sendable {
     /// - Returns: the file's bytes.
     func convert(_ document: PandocDocument, to format: DocumentFormat, reference: Data?) throws -> Data {
         let json = try document.json(apiVersion: try apiVersion(for: format))
-        let folder = FileManager.default.temporaryDirectory.appending(path: "lessonplan-doc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try PrivateFiles.temporaryFolder("lessonplan-doc")
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appending(path: "out.\(format.rawValue)")
         var arguments = ["-f", "json", "-t", format.rawValue, "-o", output.path]
         if let reference {
             let file = folder.appending(path: "reference.\(format.rawValue)")
-            try reference.write(to: file)
+            try PrivateFiles.write(reference, to: file, replace: false)
             arguments.append("--reference-doc=\(file.path)")
         }
         if format == .pptx { arguments.append("--slide-level=1") }
@@ -73,15 +72,15 @@ public struct Pandoc: Sendable {
 
     /// Runs pandoc with `input` on stdin; stdout and stderr go to files so neither pipe can fill and stall it.
     private func run(_ arguments: [String], input: Data, format: DocumentFormat, in folder: URL? = nil) throws -> Data {
-        let scratch = folder ?? FileManager.default.temporaryDirectory.appending(path: "lessonplan-pandoc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = try folder ?? PrivateFiles.temporaryFolder("lessonplan-pandoc")
         defer { if folder == nil { try? FileManager.default.removeItem(at: scratch) } }
         let inputFile = scratch.appending(path: "in-\(UUID().uuidString)")
         let outFile = scratch.appending(path: "stdout-\(UUID().uuidString)")
         let errFile = scratch.appending(path: "stderr-\(UUID().uuidString)")
-        try input.write(to: inputFile)
-        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        // The plan may describe real students: its copy and pandoc's output are the owner's only.
+        try PrivateFiles.write(input, to: inputFile, replace: false)
+        try PrivateFiles.write(Data(), to: outFile, replace: false)
+        try PrivateFiles.write(Data(), to: errFile, replace: false)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

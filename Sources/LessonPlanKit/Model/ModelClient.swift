@@ -19,14 +19,18 @@ public struct ModelClient: Sendable {
     /// - Parameters:
     ///   - maxOutputTokens: the output limit; nil uses the settings' one.
     ///   - schema: a JSON schema the answer must follow (`text.format`, or `response_format` for Chat Completions).
+    ///   - legacyLimit: Chat Completions only: the limit as `max_tokens`, for a server that refused
+    ///     `max_completion_tokens` (which OpenAI requires of its newer models and llama-server reads too).
     public func request(
-        instructions: String, input: String, maxOutputTokens: Int? = nil, schema: ResponseSchema? = nil
+        instructions: String, input: String, maxOutputTokens: Int? = nil, schema: ResponseSchema? = nil,
+        legacyLimit: Bool = false
     ) -> HTTPRequest {
         var headers = [
             "Content-Type": "application/json",
             "Accept": "text/event-stream",
         ]
-        if let key = settings.apiKey, !key.isEmpty { headers["Authorization"] = "Bearer \(key)" }
+        // A teacher's token replaces the key: a personal key never goes to the school's proxy beside it.
+        if let key = settings.apiKey, !key.isEmpty, (settings.token ?? "").isEmpty { headers["Authorization"] = "Bearer \(key)" }
         Self.addToken(settings, to: &headers)
         // A `--header` replaces a header of the same name in any case: never two Authorizations.
         headers = HeaderRules.merge(headers, overriddenBy: settings.extraHeaders)
@@ -50,7 +54,7 @@ public struct ModelClient: Sendable {
                     ["role": "system", "content": instructions],
                     ["role": "user", "content": input],
                 ],
-                "max_tokens": limit,
+                legacyLimit ? "max_tokens" : "max_completion_tokens": limit,
                 "stream": true,
                 "stream_options": ["include_usage": true],
             ]
@@ -101,24 +105,36 @@ public struct ModelClient: Sendable {
         instructions: String, input: String, maxOutputTokens: Int?, schema: ResponseSchema?
     ) async throws -> ModelEventStream {
         if settings.lacksKey { throw RequestFailure(.noKey) }
-        let response: HTTPStreamingResponse
-        do {
-            response = try await transport.send(
-                request(instructions: instructions, input: input, maxOutputTokens: maxOutputTokens, schema: schema))
-        } catch let error as TransportError {
-            if settings.isLocal, case .cannotConnect = error {
-                let port = settings.requestURL.port.map { ":\($0)" } ?? ""
-                throw RequestFailure(.localServerDown(address: host + port))
+        var response: HTTPStreamingResponse
+        var legacyLimit = false
+        while true {
+            do {
+                response = try await transport.send(
+                    request(
+                        instructions: instructions, input: input, maxOutputTokens: maxOutputTokens, schema: schema,
+                        legacyLimit: legacyLimit))
+            } catch let error as TransportError {
+                if settings.isLocal, case .cannotConnect = error {
+                    let port = settings.requestURL.port.map { ":\($0)" } ?? ""
+                    throw RequestFailure(.localServerDown(address: host + port))
+                }
+                throw RequestFailure(.transport(error, host: host))
             }
-            throw RequestFailure(.transport(error, host: host))
-        }
-        let status = response.head.status
-        guard (200..<300).contains(status) else {
+            let status = response.head.status
+            if (200..<300).contains(status) { break }
             let body = await Self.collect(response.body, limit: 64 * 1024)
+            // An older server that knows only `max_tokens` names the parameter it refused: once more with that.
+            if settings.api == .chat, !legacyLimit, status == 400,
+                String(decoding: body, as: UTF8.self).lowercased().contains("max_completion_tokens")
+            {
+                legacyLimit = true
+                continue
+            }
             throw RequestFailure(
                 describeFailure(status: status, contentType: response.head.header("content-type"), body: body),
                 headers: response.head.headers)
         }
+        let status = response.head.status
         let contentType = response.head.header("content-type")
         if WholeAnswer.isJSON(contentType: contentType) {
             // A proxy that does not stream (the original demo's worker) sends the whole answer.

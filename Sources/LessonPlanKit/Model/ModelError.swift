@@ -14,6 +14,9 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
     case transport(TransportError, host: String)
     /// The answer stopped early, e.g. at the output token limit.
     case incomplete(reason: String?, maxOutputTokens: Int)
+    /// The answer reached its output limit with no text at all (the budget went to reasoning):
+    /// no draft, so nothing for `/continue`. `stated`: the response gave a limit other than the one asked for.
+    case nothingWritten(maxOutputTokens: Int, stated: Bool)
     /// The service reported the response failed.
     case failed(message: String?, code: String?)
     /// An `error` event arrived in the stream.
@@ -71,6 +74,18 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
                 return "The answer stopped at the output limit of \(limit) tokens; the partial text is kept as a draft: /continue finishes it, or raise --max-output-tokens."
             }
             return "The answer stopped early (\(reason ?? "no reason given")); the plan is unchanged; try /retry."
+        case .nothingWritten(let limit, let stated):
+            let limitSaid = stated ? "the output limit of \(limit) tokens the response states" : "the output limit of \(limit) tokens"
+            let raise = stated
+                ? "that limit is not the one this tool asked for, so a proxy or the server set it: ask whoever runs it to allow more"
+                : "raise it with --max-output-tokens (e.g. --max-output-tokens \(min(128_000, max(limit * 2, 16_000)))) when you start or resume the session"
+            return "The model used \(limitSaid) before writing any text (its reasoning counts against the limit), so there is no draft to continue; the plan is unchanged; \(raise)."
+        case .failed(let message, let code) where Self.isQuota(code: code, message: message),
+            .streamError(let message, let code) where Self.isQuota(code: code, message: message):
+            return Self.quotaSentence
+        case .failed(let message, let code) where Self.isTooLarge(code: code, message: message),
+            .streamError(let message, let code) where Self.isTooLarge(code: code, message: message):
+            return Self.tooLargeSentence(message)
         case .failed(let message, let code):
             return "The model could not finish the answer (\(message ?? code ?? "no reason given")); the plan is unchanged; try /retry."
         case .streamError(let message, let code):
@@ -97,6 +112,25 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
         }
     }
 
+    /// Whether the service says the key's money is spent: sending again cannot help.
+    static func isQuota(code: String?, message: String?) -> Bool {
+        code == "insufficient_quota" || message?.lowercased().contains("exceeded your current quota") == true
+    }
+
+    /// Whether the service says the request is bigger than its per-minute token limit (TPM): waiting cannot help.
+    static func isTooLarge(code: String?, message: String?) -> Bool {
+        let said = message?.lowercased() ?? ""
+        return code == "request_too_large" || said.contains("request too large") || said.contains("tokens per min")
+    }
+
+    static let quotaSentence =
+        "The API key's quota is used up; check the plan and billing at https://platform.openai.com/settings/organization/billing."
+
+    static func tooLargeSentence(_ message: String?) -> String {
+        let said = message.map { " (\($0))" } ?? ""
+        return "The request is larger than the model's limit allows\(said); sending it again will not help: shorten the plan's inputs or lower --max-output-tokens, or ask for a higher limit for the organization."
+    }
+
     /// A byte count as people say it: "4 MB", "100 KB".
     static func size(_ bytes: Int) -> String {
         bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0 ? "\(bytes / (1024 * 1024)) MB" : "\(bytes / 1024) KB"
@@ -121,8 +155,10 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
             return "The key is not allowed to do this (403\(said)); check the project's permissions for model \(model)."
         case 404:
             return "The model “\(model)” was not found or this key cannot use it (404); choose another with --model or LESSONPLAN_MODEL."
-        case 429 where code == "insufficient_quota":
-            return "The API key's quota is used up; check the plan and billing at https://platform.openai.com/settings/organization/billing."
+        case 429 where isQuota(code: code, message: message):
+            return quotaSentence
+        case 413, 429 where isTooLarge(code: code, message: message):
+            return tooLargeSentence(message)
         case 429:
             return "The server is rate limiting requests (429\(said)); wait a minute, then type /retry."
         case 408:

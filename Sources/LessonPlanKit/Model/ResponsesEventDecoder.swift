@@ -137,7 +137,7 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
         case "response.incomplete":
             return .incomplete(
                 responseID: responseID, reason: response?["incomplete_details"]?["reason"]?.stringValue,
-                usage: usage(in: response))
+                usage: usage(in: response), maxOutputTokens: response?["max_output_tokens"]?.intValue)
         case "response.failed":
             let error = response?["error"]
             return .failed(
@@ -195,7 +195,7 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
 private struct ReadMembers: Decodable {
     /// The members read at the top level, and those read inside `response`.
     private static let top = ["type", "delta", "message", "code", "error"]
-    private static let response = ["id", "usage", "incomplete_details", "error"]
+    private static let response = ["id", "usage", "incomplete_details", "error", "max_output_tokens"]
 
     private struct Key: CodingKey {
         var stringValue: String

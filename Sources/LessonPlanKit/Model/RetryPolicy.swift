@@ -129,8 +129,9 @@ public struct RetryPolicy: Sendable, Equatable {
         default: break
         }
         switch failure.error {
-        case .http(let status, _, let code, _, _):
-            if status == 429 { return code != "insufficient_quota" }
+        case .http(let status, let message, let code, _, _):
+            // Money, or a request bigger than the per-minute limit, is not fixed by waiting.
+            if status == 429 { return !ModelError.isQuota(code: code, message: message) && !ModelError.isTooLarge(code: code, message: message) }
             return Self.isRetryableStatus(status)
         case .notFound:
             return false
@@ -148,7 +149,7 @@ public struct RetryPolicy: Sendable, Equatable {
         case .localServerDown:
             // It may still be loading its model.
             return true
-        case .noKey, .incomplete, .failed, .streamError, .refusal, .emptyAnswer, .deadline, .answerTooLong, .lineTooLong,
+        case .noKey, .incomplete, .nothingWritten, .failed, .streamError, .refusal, .emptyAnswer, .deadline, .answerTooLong, .lineTooLong,
             .proxyRefused, .incompleteThroughProxy:
             return false
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -32,12 +34,17 @@ public struct SecretMask: Sendable, Equatable {
         self.secrets = unique.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
     }
 
-    /// The key and every `--header` value; for an `Authorization`-style value (`Bearer xyz`)
-    /// also the credential alone, which a server may quote without its scheme.
+    /// The key, the token, every `--header` value and every value in the base URL's or endpoint's
+    /// query and user part (`…/v1?api-key=…`, which some gateways use, echoed back by a 404); for an
+    /// `Authorization`-style value (`Bearer xyz`) also the credential alone, which a server may quote
+    /// without its scheme.
     public init(settings: ModelSettings) {
         var secrets: [String] = []
         if let key = settings.apiKey { secrets.append(key) }
         if let token = settings.token { secrets.append(token) }
+        for url in [settings.baseURL, settings.endpoint].compactMap({ $0 }) {
+            secrets.append(contentsOf: Self.urlSecrets(url))
+        }
         for value in settings.extraHeaders.values {
             secrets.append(value)
             let words = value.split(separator: " ", omittingEmptySubsequences: true)
@@ -46,6 +53,16 @@ public struct SecretMask: Sendable, Equatable {
             }
         }
         self.init(secrets: secrets)
+    }
+
+    /// The query values, user and password of `url`, both as written (percent-encoded, as a server
+    /// echoes the URL) and decoded.
+    static func urlSecrets(_ url: URL) -> [String] {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return [] }
+        var found = [components.percentEncodedUser, components.user, components.percentEncodedPassword, components.password]
+        for item in components.percentEncodedQueryItems ?? [] { found.append(item.value) }
+        for item in components.queryItems ?? [] { found.append(item.value) }
+        return found.compactMap { $0 }
     }
 
     /// A mask that hides nothing.
@@ -180,6 +197,8 @@ extension ModelError {
             return .refusal(mask.mask(text))
         case .incomplete(let reason, let limit):
             return .incomplete(reason: reason.map(mask.mask), maxOutputTokens: limit)
+        case .nothingWritten(let limit, let stated):
+            return .nothingWritten(maxOutputTokens: limit, stated: stated)
         default:
             return self
         }
@@ -194,7 +213,8 @@ extension StreamEvent {
         switch self {
         case .textDelta(let text): return .textDelta(mask.mask(text))
         case .refusalDelta(let text): return .refusalDelta(mask.mask(text))
-        case .incomplete(let id, let reason, let usage): return .incomplete(responseID: id, reason: reason.map(mask.mask), usage: usage)
+        case .incomplete(let id, let reason, let usage, let limit):
+            return .incomplete(responseID: id, reason: reason.map(mask.mask), usage: usage, maxOutputTokens: limit)
         case .failed(let id, let message, let code):
             return .failed(responseID: id, message: message.map(mask.mask), code: code.map(mask.mask))
         case .error(let message, let code): return .error(message: message.map(mask.mask), code: code.map(mask.mask))

@@ -25,7 +25,8 @@ public enum StreamEvent: Equatable, Sendable {
     /// The response finished normally.
     case completed(responseID: String?, usage: Usage?)
     /// The response stopped early, e.g. reason `max_output_tokens`.
-    case incomplete(responseID: String?, reason: String?, usage: Usage?)
+    /// `maxOutputTokens` is the limit the response states it had, which a proxy may have set lower than asked.
+    case incomplete(responseID: String?, reason: String?, usage: Usage?, maxOutputTokens: Int? = nil)
     /// The response failed on the service's side.
     case failed(responseID: String?, message: String?, code: String?)
     /// An `error` event in the stream.

@@ -93,6 +93,7 @@ public struct TurnStateMachine: Sendable {
             // llama-server's Responses API says `completed` even when it stopped at the output
             // limit; its usage gives it away. (OpenAI sends `response.incomplete` instead.)
             if let used = self.usage?.outputTokens, used >= maxOutputTokens {
+                if Self.isBlank(text) { return finish(.failed, because: .nothingWritten(maxOutputTokens: maxOutputTokens, stated: false)) }
                 return finish(
                     .incomplete, because: .incomplete(reason: "max_output_tokens", maxOutputTokens: maxOutputTokens))
             }
@@ -103,10 +104,16 @@ public struct TurnStateMachine: Sendable {
                 return finish(.failed, because: .emptyAnswer)
             }
             return finish(.completed, because: nil)
-        case .incomplete(let id, let reason, let usage):
+        case .incomplete(let id, let reason, let usage, let stated):
             responseID = id ?? responseID
             self.usage = usage ?? self.usage
-            return finish(.incomplete, because: .incomplete(reason: reason, maxOutputTokens: maxOutputTokens))
+            // The limit the response says it had: a proxy may have lowered the one asked for.
+            let limit = stated ?? maxOutputTokens
+            // The whole budget went to reasoning: there is no draft to finish.
+            if reason == "max_output_tokens", Self.isBlank(text) {
+                return finish(.failed, because: .nothingWritten(maxOutputTokens: limit, stated: limit != maxOutputTokens))
+            }
+            return finish(.incomplete, because: .incomplete(reason: reason, maxOutputTokens: limit))
         case .failed(let id, let message, let code):
             responseID = id ?? responseID
             return finish(.failed, because: .failed(message: message, code: code))

@@ -5,7 +5,7 @@ public enum InputError: Error, Equatable, Sendable, LocalizedError {
     case gradeBand(String)
     case minutes(String)
     case topicMissing
-    case topicTooLong(Int)
+    case topicTooLong(Int, bytes: Int)
     case fieldTooLong(field: String, count: Int)
 
     public var errorDescription: String? {
@@ -16,7 +16,9 @@ public enum InputError: Error, Equatable, Sendable, LocalizedError {
             "“\(text)” is not a lesson length; give whole minutes from \(LessonInputs.minutesRange.lowerBound) to \(LessonInputs.minutesRange.upperBound)."
         case .topicMissing:
             "The topic is required; give one of 1 to \(LessonInputs.topicLimit) characters, e.g. --topic \"Photosynthesis\"."
-        case .topicTooLong(let count):
+        case .topicTooLong(let count, let bytes) where count <= LessonInputs.topicLimit:
+            "The topic is \(bytes) bytes long (a character can carry many accents); shorten it to at most \(LessonInputs.topicByteLimit) bytes."
+        case .topicTooLong(let count, _):
             "The topic is \(count) characters long; shorten it to at most \(LessonInputs.topicLimit)."
         case .fieldTooLong(let field, let count):
             "The \(field) are \(count) characters long; shorten them to at most \(LessonInputs.optionalFieldLimit)."

@@ -4,6 +4,8 @@ import Foundation
 public struct LessonInputs: Codable, Equatable, Sendable {
     public static let minutesRange = 10...180
     public static let topicLimit = 200
+    /// The topic's limit in UTF-8 bytes: 200 characters of any script fit, one character of 100 KB does not.
+    public static let topicByteLimit = 1000
     public static let optionalFieldLimit = 1000
 
     public var grade: GradeBand
@@ -75,7 +77,10 @@ public struct LessonInputs: Codable, Equatable, Sendable {
     public static func validTopic(_ text: String) throws(InputError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .topicMissing }
-        guard trimmed.count <= topicLimit else { throw .topicTooLong(trimmed.count) }
+        // Bytes too: one grapheme can carry any number of combining marks (a 100 KB "character").
+        guard trimmed.count <= topicLimit, trimmed.utf8.count <= topicByteLimit else {
+            throw .topicTooLong(trimmed.count, bytes: trimmed.utf8.count)
+        }
         return trimmed
     }
 

@@ -4,6 +4,8 @@ import Foundation
 public enum PromptError: Error, Equatable, Sendable, LocalizedError {
     case missingTemplate(name: String, location: String)
     case unknownPlaceholder(placeholder: String, file: String, line: Int)
+    /// `{{` with no `}}` after it on its line: sent as written, the model would see the template's syntax.
+    case unclosedPlaceholder(file: String, line: Int)
     case unreadable(file: String, reason: String)
     case missingDirectory(String)
     case badFramework(file: String, line: Int, reason: String)
@@ -15,6 +17,8 @@ public enum PromptError: Error, Equatable, Sendable, LocalizedError {
             "The prompt template \(name) is missing from \(location); add it, or drop --prompts / LESSONPLAN_PROMPTS to use the built-in templates."
         case .unknownPlaceholder(let placeholder, let file, let line):
             "\(file), line \(line): {{\(placeholder)}} is not a known placeholder; use one of \(PromptLibrary.placeholderNames.map { "{{\($0)}}" }.joined(separator: ", "))."
+        case .unclosedPlaceholder(let file, let line):
+            "\(file), line \(line): a placeholder opens with {{ but is not closed with }} on that line; close it, e.g. {{topic}}."
         case .unreadable(let file, let reason):
             "Cannot read the prompt template \(file) (\(reason)); it must be a UTF-8 text file."
         case .missingDirectory(let path):
@@ -213,9 +217,7 @@ public struct PromptLibrary: Sendable {
             while let open = rest.range(of: "{{") {
                 rendered += rest[..<open.lowerBound]
                 guard let close = rest[open.upperBound...].range(of: "}}") else {
-                    rendered += rest[open.lowerBound...]
-                    rest = ""
-                    break
+                    throw .unclosedPlaceholder(file: file, line: index + 1)
                 }
                 let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
                 guard let value = values[name] ?? (placeholderNames.contains(name) ? "" : nil) else {

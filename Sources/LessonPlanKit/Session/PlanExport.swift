@@ -397,12 +397,16 @@ public enum PlanExport {
         return out.joined(separator: "\n") + "\n"
     }
 
-    /// Escapes the five characters that can end text or an attribute value early: & < > " '.
+    /// Escapes the five characters that can end text or an attribute value early: & < > " ', and drops
+    /// C0 and C1 controls but tab and line feed (ESC, BEL, BS, CR, DEL, U+0080–U+009F), which a page has no
+    /// use for and `cat plan.html` would obey.
     public static func htmlEscape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
             switch scalar {
+            case "\t", "\n": out.unicodeScalars.append(scalar)
+            case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}": continue
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"

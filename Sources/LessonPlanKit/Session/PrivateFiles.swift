@@ -145,4 +145,15 @@ public enum PrivateFiles {
             throw .io(path: path, reason: reason)
         }
     }
+
+    /// A new folder in the temporary directory that only the owner can enter (0700, whatever the
+    /// umask, from the moment it exists), for pandoc's files and the plan's copy for `/edit`.
+    /// - Throws: ``StoreError/io(path:reason:)`` when it cannot be made.
+    public static func temporaryFolder(_ prefix: String) throws(StoreError) -> URL {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "\(prefix)-\(UUID().uuidString)")
+        guard mkdir(folder.path, 0o700) == 0, chmod(folder.path, 0o700) == 0 else {
+            throw .io(path: folder.path, reason: "cannot create a private temporary folder")
+        }
+        return folder
+    }
 }

@@ -430,12 +430,21 @@ public actor SessionEngine {
         return await perform(request, base: base, keep: .always, progress: progress)
     }
 
+    /// Whether the proxy at `--endpoint` was seen to drop the structure (``ModelSettings/structured``):
+    /// the session then asks for free text.
+    private var structureDropped = false
+
+    /// Whether an answer starts as a JSON object would, so a free-text plan is not mistaken for broken JSON.
+    static func looksLikeJSON(_ text: String) -> Bool {
+        text.drop { $0.isWhitespace }.first == "{"
+    }
+
     /// The structure the tool writes for a turn when the settings say so (``ModelSettings/structured``):
     /// plan turns only, and never `/continue`, which finishes free text.
     private func structuredPlan(kind: TurnKind, template: String, framework: Framework, inputs: LessonInputs)
         -> StructuredPlan?
     {
-        guard client.settings.structured, kind == .plan, template != "continue" else { return nil }
+        guard client.settings.structured, !structureDropped, kind == .plan, template != "continue" else { return nil }
         return StructuredPlan(framework: framework, inputs: inputs)
     }
 
@@ -500,9 +509,20 @@ public actor SessionEngine {
                 message = nil
                 progress(.text(output))
             } catch {
-                message = (status == .incomplete ? StructuredPlanError.cutShort : error).errorDescription
-                status = .failed
-                unfitting = true
+                if status == .completed, settings.endpoint != nil, !Self.looksLikeJSON(machine.text) {
+                    // A proxy that forwards only some fields (the seed's worker) dropped the schema: the
+                    // answer is a free-text plan, read as one, and the session goes on in free text.
+                    if !structureDropped {
+                        progress(.notice(
+                            "The proxy at --endpoint did not pass the plan's structure (the request's text field) on to the model, so the answer came as free text; it is read as free text, and the rest of the session asks for free text."))
+                    }
+                    structureDropped = true
+                    progress(.text(output))
+                } else {
+                    message = (status == .incomplete ? StructuredPlanError.cutShort : error).errorDescription
+                    status = .failed
+                    unfitting = true
+                }
             }
         }
         var keepNote: String?
@@ -726,7 +746,7 @@ public actor SessionEngine {
             try writer.append(record)
         }
         state.apply(record)
-        store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size, damaged: damaged))
+        store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size, damaged: damaged), beside: writer.url)
     }
 
     /// How many changes are kept in memory because they could not be written (a full disk).
@@ -747,7 +767,7 @@ public actor SessionEngine {
             throw error
         }
         saveProblem = nil
-        if written > 0 { store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size, damaged: damaged)) }
+        if written > 0 { store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size, damaged: damaged), beside: writer.url) }
         return written
     }
 
@@ -761,7 +781,7 @@ public actor SessionEngine {
         state.apply(record)
         // The summary describes the file; while records wait in memory it would claim too much.
         if writer.pendingCount == 0 {
-            store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size, damaged: damaged))
+            store.writeSummary(SessionSummary(state: state, transcriptBytes: writer.size, damaged: damaged), beside: writer.url)
         }
         return problem
     }

@@ -72,6 +72,12 @@ public struct SessionStore: Sendable {
         String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16))
     }
 
+    /// Whether `text` is a session id as ``newID()`` makes them: 16 lowercase hex digits. A session's id
+    /// is its file's name; only such a name is ever made into a path, whatever a file says.
+    public static func isSessionID(_ text: String) -> Bool {
+        text.utf8.count == 16 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
     /// Checks a name typed for `/save` or `--name`.
     /// - Throws: ``StoreError/badName(_:)``.
     public static func validName(_ text: String) throws(StoreError) -> String {
@@ -126,6 +132,9 @@ public struct SessionStore: Sendable {
         do {
             let loaded = try TranscriptReader.read(transcript, prompts: .skipped, followLinks: false)
             guard let state = TranscriptReader.state(of: loaded) else { return .failure(.notATranscript(path: transcript.path)) }
+            guard Self.isSessionID(id) else {
+                return .failure(.unsafeFile(path: transcript.path, reason: "is not named like a session (16 hex digits and .jsonl), so it is not listed"))
+            }
             return .success(SessionSummary(state: state, transcriptBytes: loaded.size, damaged: loaded.isDamaged))
         } catch {
             return .failure(error)
@@ -150,8 +159,17 @@ public struct SessionStore: Sendable {
 
     /// Rewrites the summary beside a transcript (atomically, 0600; the transcript itself is never rewritten).
     public func writeSummary(_ summary: SessionSummary) {
-        guard let data = try? Self.summaryEncoder.encode(summary) else { return }
+        guard Self.isSessionID(summary.id), let data = try? Self.summaryEncoder.encode(summary) else { return }
         try? PrivateFiles.write(data, to: directory.summary(id: summary.id), replace: true)
+    }
+
+    /// Rewrites the summary of the session whose transcript is `transcript`, when that is a session of
+    /// this store's folder; a transcript elsewhere (`resume ./file.jsonl`) has no summary.
+    public func writeSummary(_ summary: SessionSummary, beside transcript: URL) {
+        guard Self.isSessionID(summary.id),
+            transcript.standardizedFileURL.path == directory.transcript(id: summary.id).standardizedFileURL.path
+        else { return }
+        writeSummary(summary)
     }
 
     /// Runs `body` holding the store's name lock (`flock` on `sessions/.names.lock`), so that
@@ -184,7 +202,7 @@ public struct SessionStore: Sendable {
         }
         try directory.check()
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.sessions.path)) ?? []
-        let ids = files.filter { $0.hasSuffix(".jsonl") }.map { String($0.dropLast(6)) }.sorted()
+        let ids = files.filter { $0.hasSuffix(".jsonl") }.map { String($0.dropLast(6)) }.filter(Self.isSessionID).sorted()
         if ids.contains(trimmed) { return directory.transcript(id: trimmed) }
         guard !trimmed.isEmpty else { throw .notFound(reference: trimmed, directory: directory.sessions.path) }
         let summaries = ids.compactMap { summary(id: $0) }
@@ -237,6 +255,7 @@ public struct SessionStore: Sendable {
     ///
     /// Nothing is written to the file first; a link, FIFO or device in its place is refused.
     public func remove(id: String) throws(StoreError) {
+        guard Self.isSessionID(id) else { throw .notFound(reference: id, directory: directory.sessions.path) }
         let url = directory.transcript(id: id)
         do {
             // Taking the lock proves no REPL is appending to it right now.

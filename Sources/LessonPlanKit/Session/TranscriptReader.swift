@@ -52,7 +52,24 @@ public enum TranscriptReader {
     /// - Parameter prompts: whether `turn_started` prompts are kept or read as empty strings.
     /// - Throws: ``StoreError``.
     public static func parse(_ data: Data, path: String, prompts: Prompts = .kept) throws(StoreError) -> LoadedTranscript {
-        try data.withUnsafeBytes { raw in fold(raw, path: path, prompts: prompts) }.get()
+        identified(try data.withUnsafeBytes { raw in fold(raw, path: path, prompts: prompts) }.get(), path: path)
+    }
+
+    /// The transcript with its session id taken from the file's name, never from the session line: a
+    /// file may have been copied, or written by someone else, and the id is what names its files on disk.
+    /// A session line that disagrees is named in one warning.
+    static func identified(_ transcript: LoadedTranscript, path: String) -> LoadedTranscript {
+        guard case .header(var header) = transcript.records.first else { return transcript }
+        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        // A file named otherwise keeps its line's id for showing only: no path is ever made from it.
+        guard SessionStore.isSessionID(stem), header.id != stem else { return transcript }
+        var fixed = transcript
+        let said = TerminalSanitizer.cleanLine(header.id, limit: 40)
+        fixed.warnings.append(
+            "The session line of \(path) says its id is “\(said)”, but a session's id is its file's name, so it is \(stem) here.")
+        header.id = stem
+        fixed.records[0] = .header(header)
+        return fixed
     }
 
     /// The lenient fold over every line, on bytes already in memory so that a line the fast path

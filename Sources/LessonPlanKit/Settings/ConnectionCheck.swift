@@ -21,6 +21,12 @@ public struct ConnectionCheckResult: Sendable, Equatable {
 public enum ConnectionCheck {
     public static let instructions = "You are checking a connection. Reply with the single word OK."
     public static let input = "Say OK."
+    /// Whether the check's few tokens all went to reasoning, which still proves the connection.
+    static func spentOnReasoning(_ failure: ModelError?) -> Bool {
+        if case .nothingWritten = failure { return true }
+        return false
+    }
+
     /// The smallest limit the Responses API accepts.
     public static let maxOutputTokens = 16
 
@@ -51,7 +57,7 @@ public enum ConnectionCheck {
         switch machine.state {
         case .finished(.completed):
             return ConnectionCheckResult(ok: true, secondsToHead: secondsToHead, seconds: seconds, reply: reply)
-        case .finished(.incomplete):
+        case .finished(.incomplete), .finished(.failed) where Self.spentOnReasoning(machine.failure):
             // A reasoning model may spend all 16 tokens thinking: the connection still works.
             return ConnectionCheckResult(
                 ok: true, secondsToHead: secondsToHead, seconds: seconds, reply: reply,

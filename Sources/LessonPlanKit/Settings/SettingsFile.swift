@@ -129,6 +129,11 @@ public struct SettingsFile: Sendable, Equatable {
                     throw SettingsError(
                         "The settings file \(path), line \(number), names no valid header for token_header; e.g. token_header = X-Teacher-Token.")
                 }
+                // The names `--header` refuses: replacing one would break the request's framing.
+                guard !HeaderRules.reserved.contains(value.lowercased()) else {
+                    throw SettingsError(
+                        "The settings file \(path), line \(number), names \(value) for token_header, which is reserved (lessonplan sets it itself); name another header, e.g. token_header = X-Teacher-Token.")
+                }
                 file.tokenHeader = value
             case "endpoint": file.endpoint = value
             case "base_url": file.baseURL = value

@@ -40,7 +40,7 @@ import TestSupport
     @Test func incompleteAndFailedStreams() {
         let incomplete = SSEFixtures.events(
             in: [SSEFixtures.responsesStream(ending: .incomplete(reason: "max_output_tokens"))], decoder: ResponsesEventDecoder())
-        #expect(incomplete.last == .incomplete(responseID: "resp_68b1f0c2a7d48193a1", reason: "max_output_tokens", usage: SSEFixtures.defaultUsage))
+        #expect(incomplete.last == .incomplete(responseID: "resp_68b1f0c2a7d48193a1", reason: "max_output_tokens", usage: SSEFixtures.defaultUsage, maxOutputTokens: 4000))
 
         let failed = SSEFixtures.events(
             in: [SSEFixtures.responsesStream(ending: .failed(message: "The server had an error.", code: "server_error"))],

@@ -55,7 +55,7 @@ import Testing
 
     @Test func topicIsRequiredAndLimited() throws {
         #expect(throws: InputError.topicMissing) { try LessonInputs.validTopic("   ") }
-        #expect(throws: InputError.topicTooLong(201)) { try LessonInputs.validTopic(String(repeating: "a", count: 201)) }
+        #expect(throws: InputError.topicTooLong(201, bytes: 201)) { try LessonInputs.validTopic(String(repeating: "a", count: 201)) }
         #expect(try LessonInputs.validTopic("  Photosynthesis ") == "Photosynthesis")
         #expect(try LessonInputs.validTopic(String(repeating: "é", count: 200)).count == 200)
     }

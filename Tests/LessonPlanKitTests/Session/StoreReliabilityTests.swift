@@ -75,8 +75,9 @@ import Testing
     @Test func aBatchAppendIsWholeOrCutBack() throws {
         let home = try TemporaryHome()
         defer { home.remove() }
+        // The header names the file it is read from: a session's id is its file's name.
         let records: [TranscriptRecord] = [
-            .header(try T.header()), .turnStarted(try T.started(1, command: "/generate", base: nil)),
+            .header(try T.header(id: "fedcba9876543210")), .turnStarted(try T.started(1, command: "/generate", base: nil)),
             .turnEnded(T.ended(1, output: "v1 text", version: 1)),
         ]
         let single = home.directory.transcript(id: "0123456789abcdef")

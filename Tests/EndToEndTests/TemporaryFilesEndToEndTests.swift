@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Every temporary file and folder the tool makes is the owner's only, while it exists.
+@Suite(.serialized) struct TemporaryFilesEndToEndTests {
+    /// A `pandoc` that writes down the modes of its working folder, everything in it and its stdin, then
+    /// answers as pandoc would: its API version, or a file at `-o`.
+    static let recordingPandoc = """
+        #!/bin/sh
+        stat -c '%a %n' "$PWD" "$PWD"/* >> "$PANDOC_LOG"
+        stat -L -c '%a stdin' /proc/self/fd/0 >> "$PANDOC_LOG"
+        out=""
+        while [ $# -gt 0 ]; do
+          case "$1" in -o) out="$2"; shift ;; esac
+          shift
+        done
+        if [ -n "$out" ]; then printf 'PK fake document' > "$out"
+        else echo '{"pandoc-api-version":[1,23,1],"meta":{"unMeta":{}},"blocks":[]}'; fi
+
+        """
+
+    @Test func pandocsWorkingFolderAndThePlansCopyInItAreOwnerOnly() async throws {
+        let server = try await FakeOpenAIServer()
+        var binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let made = try await binary.run(["generate", "--topic", "Tides", "--name", "tides", "--no-repair"])
+        #expect(made.status == 0, "\(made.stderr)")
+
+        let tools = binary.home.appending(path: "tools")
+        let temporary = binary.home.appending(path: "tmp")
+        for folder in [tools, temporary] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let pandoc = tools.appending(path: "pandoc")
+        try Self.recordingPandoc.write(to: pandoc, atomically: true, encoding: .utf8)
+        #expect(chmod(pandoc.path, 0o755) == 0)
+        let log = binary.home.appending(path: "pandoc.log")
+        binary.environment["PATH"] = tools.path + ":" + (binary.environment["PATH"] ?? "/usr/bin:/bin")
+        binary.environment["TMPDIR"] = temporary.path
+        binary.environment["PANDOC_LOG"] = log.path
+        // Run under the usual umask (022), which would leave a new folder 0755 and a file 0644.
+        let exported = try await binary.run(["export", "tides", "--format", "docx", "-o", binary.home.appending(path: "plan.docx").path])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= 6, "\(lines)")
+        for line in lines {
+            let mode = line.split(separator: " ").first.map(String.init) ?? ""
+            #expect(mode == "600" || mode == "700", "\(line)")
+        }
+        #expect(lines.contains { $0.hasPrefix("700 ") && $0.contains("lessonplan-doc-") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("600 ") && $0.contains("/in-") }, "the plan's copy: \(lines)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+    }
+}
