@@ -24,6 +24,7 @@ final class InteractiveSession: @unchecked Sendable {
         let settings: ResolvedSettings
         let prompts: PromptLibrary
         let framework: String
+        let sources: [SourceDocument]
         do {
             parsed = try ParsedArguments.parse(arguments, specs: Self.flags, command: "lessonplan")
             if parsed.has("help") {
@@ -35,6 +36,7 @@ final class InteractiveSession: @unchecked Sendable {
             }
             (settings, prompts) = try app.invocation.settings(from: parsed)
             framework = try app.invocation.framework(from: parsed, prompts: prompts)
+            sources = try Flags.sources(from: parsed, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         } catch {
             console.error(error.message)
             return 2
@@ -71,6 +73,7 @@ final class InteractiveSession: @unchecked Sendable {
             console.error(error.message)
             return 1
         }
+        for source in sources { await engine.addSource(source) }
         let runner = makeRunner(engine: engine, reader: reader, followUps: Flags.followUps(from: parsed))
         await runner.run("/generate")
         if atTerminal, await engine.state.current != nil {

@@ -16,6 +16,7 @@ struct OneShot {
         let parsed: ParsedArguments
         let engine: SessionEngine
         let steps: [String]
+        let sources: [SourceDocument]
         do {
             parsed = try ParsedArguments.parse(arguments, specs: Self.flags, command: "generate")
             if parsed.has("help") {
@@ -37,6 +38,7 @@ struct OneShot {
             }
             let inputs = try app.invocation.inputs(from: parsed, ask: nil)
             let framework = try app.invocation.framework(from: parsed, prompts: prompts)
+            sources = try Flags.sources(from: parsed, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             engine = try SessionEngine(
                 newSessionWith: inputs, name: app.invocation.sessionName(parsed), store: SessionStore(directory: settings.dataDirectory),
                 prompts: prompts, client: app.invocation.client(for: settings), toolVersion: App.version, framework: framework)
@@ -44,6 +46,7 @@ struct OneShot {
             console.error(error.message)
             return 2
         }
+        for source in sources { await engine.addSource(source) }
         let host = ConsoleHost(place: .then, console: console, interrupts: Interrupts(whenIdle: {}), environment: app.environment)
         let runner = CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: Flags.followUps(from: parsed)))
         let id = await engine.state.header.id.prefix(8)

@@ -115,12 +115,29 @@ package enum Flags {
         FlagSpec(name: "free-text", value: nil, help: "the model writes the whole plan as text, also with --local"),
     ]
 
-    /// How a new session's plans are structured.
+    /// How a new session's plans are structured, and the teacher's text they are grounded in.
     package static let framework: [FlagSpec] = [
         FlagSpec(
             name: "framework", value: "NAME",
             help: "lesson structure: default, or a folder of prompts/frameworks/ (5e, hunter, ubd, gradual-release)"),
+        FlagSpec(
+            name: "source", value: "FILE",
+            help: "ground the plan in your text (PDF, docx, odt, txt, md) and check its quotations (repeatable)",
+            repeatable: true),
     ]
+
+    /// The `--source` files, read before anything is sent.
+    /// - Throws: ``UsageError`` with the one sentence of the first file that cannot be a source.
+    package static func sources(from parsed: ParsedArguments, in folder: URL) throws(UsageError) -> [SourceDocument] {
+        var sources: [SourceDocument] = []
+        for path in parsed.all("source") {
+            let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath, relativeTo: folder)
+            do throws(SourceError) { sources.append(try SourceReader().read(url)) } catch {
+                throw UsageError(message: (error.errorDescription ?? "That file cannot be a source.") + " Nothing was sent.")
+            }
+        }
+        return sources
+    }
 
     /// The automatic turns after a request.
     package static let followUps: [FlagSpec] = [

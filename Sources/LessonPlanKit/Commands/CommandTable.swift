@@ -16,6 +16,7 @@ public enum CommandTable {
         QuizCommand.self,
         RubricCommand.self,
         CheckCommand.self,
+        SourceCommand.self,
         RepairCommand.self,
         PacingCommand.self,
         LevelCommand.self,

@@ -48,7 +48,7 @@ public struct PromptLibrary: Sendable {
         "from_grade", "from_minutes", "focus", "request", "problems", "level", "framework", "draft",
         "from_framework", "expected_level", "warm_up", "warm_up_minutes", "cfu", "cfu_questions", "exit_ticket",
         "exit_ticket_prompts", "sections", "quiz_kind", "quiz_items", "quiz_focus", "rubric_levels", "rubric_level_names",
-        "rubric_header", "rubric_rule",
+        "rubric_header", "rubric_rule", "sources", "cite_form",
     ]
 
     /// Where the templates came from, for messages and `doctor`.

@@ -58,13 +58,16 @@ public enum KeepRule: Sendable, Equatable {
     case closerReadingLevel(than: ReadingMeasure, check: PlanCheckReport)
     /// Only a quiz or rubric with fewer problems than its draft's count (a repair of one).
     case fewerProblems(than: Int)
+    /// A repair of a plan with quotation problems: kept with fewer of them and a check no worse, or a better
+    /// check and no more of them.
+    case groundedBetter(than: PlanCheckReport, quoteProblems: Int)
 
     /// One sentence on the decision about the plan that would replace version `draft`.
     public func note(kept: Bool, draft: Int, level: ReadingMeasure?) -> String? {
         switch self {
         case .always, .fewerProblems:
             return nil
-        case .checksBetter:
+        case .checksBetter, .groundedBetter:
             return kept
                 ? "The repaired plan checks better, so it replaces v\(draft)."
                 : "The repaired plan checks no better than v\(draft), so v\(draft) stays."
@@ -88,7 +91,16 @@ public enum KeepRule: Sendable, Equatable {
             return level.distance < draftLevel.distance && !draftCheck.isBetter(than: check)
         case .fewerProblems:
             return false
+        case .groundedBetter(let draft, _):
+            return check.isBetter(than: draft)
         }
+    }
+
+    /// Whether a plan with this check, reading level and number of unverified quotations is kept.
+    public func keeps(check: PlanCheckReport, level: ReadingMeasure?, quoteProblems: Int) -> Bool {
+        guard case .groundedBetter(let draft, let draftQuotes) = self else { return keeps(check: check, level: level) }
+        if quoteProblems < draftQuotes { return !draft.isBetter(than: check) }
+        return quoteProblems == draftQuotes && check.isBetter(than: draft)
     }
 
     /// Whether a quiz or rubric with this many problems is kept.

@@ -34,6 +34,7 @@ public enum Footer {
         if let check = outcome.check, outcome.kept != false {
             parts.append(check.summary)
         }
+        if let quotes = outcome.quotes?.footer, outcome.kept != false { parts.append(quotes) }
         if outcome.status == .completed, outcome.kind == .quiz || outcome.kind == .rubric, outcome.kept != false {
             let problems = outcome.assessmentProblems
             parts.append(problems.isEmpty ? "✓ \(outcome.kind.rawValue) check" : "✗ \(outcome.kind.rawValue) check: \(counted(problems.count, "problem"))")
@@ -46,8 +47,10 @@ public enum Footer {
         var lines = [text(for: outcome)]
         if outcome.kept != false {
             lines += (outcome.problems + outcome.assessmentProblems).map { "   ✗ \($0)" }
+            lines += (outcome.quotes?.problems ?? []).map { "   ✗ \($0.sentence)" }
             lines += outcome.notes.map { "   • \($0)" }
         }
+        lines += outcome.sourceCuts.map { "   source \($0)" }
         if let note = outcome.keepNote { lines.append("   \(note)") }
         return lines
     }

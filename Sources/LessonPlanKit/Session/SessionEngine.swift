@@ -46,6 +46,10 @@ public struct TurnOutcome: Sendable, Equatable {
     public var framework: String = Framework.defaultName
     /// The check's problems in one sentence each, in the framework's own section names.
     public var problems: [String] = []
+    /// For a plan turn of a session with sources: every quotation checked against them.
+    public var quotes: QuoteReport?
+    /// For a turn that carried sources cut to the budget: one line per source naming the pages sent.
+    public var sourceCuts: [String] = []
     /// The content check's notes in one sentence each.
     public var notes: [String] = []
     /// The current version once the turn is over.
@@ -68,7 +72,8 @@ public struct TurnOutcome: Sendable, Equatable {
 
     /// Whether the turn produced a plan with structure problems or content notes, so the one automatic repair should go out.
     public var needsRepair: Bool {
-        status == .completed && kept != false && version != nil && check?.needsRepair == true
+        status == .completed && kept != false && version != nil
+            && (check?.needsRepair == true || quotes?.problems.isEmpty == false)
     }
 }
 
@@ -85,6 +90,9 @@ public actor SessionEngine {
     let now: @Sendable () -> Date
     /// Time and randomness for retry waits, injected so tests never sleep.
     let retryClock: any RetryClock
+
+    /// The teacher's sources the session's plans are grounded in, in the order added.
+    public private(set) var sources: [SourceDocument] = []
 
     /// Warnings from reading the transcript when it was resumed (a torn last line, say).
     public nonisolated let openingWarnings: [String]
@@ -168,6 +176,28 @@ public actor SessionEngine {
         try framework(of: version).check(version.text, lessonMinutes: version.inputs.minutes, topic: version.inputs.topic)
     }
 
+    /// Every quotation of a text checked against the session's sources (empty without sources).
+    public func quotes(in text: String) -> QuoteReport {
+        QuoteChecker.check(text, against: sources)
+    }
+
+    /// Adds a source for the turns that follow.
+    public func addSource(_ source: SourceDocument) {
+        sources.append(source)
+    }
+
+    /// Removes source `number` (1 = the first added).
+    /// - Throws: ``SessionError`` when there is no such source.
+    @discardableResult
+    public func removeSource(_ number: Int) throws -> SourceDocument {
+        guard number >= 1, number <= sources.count else {
+            throw SessionError(sources.isEmpty
+                ? "There are no sources to remove; /source FILE adds one."
+                : "There is no source \(number); /source lists the \(sources.count) there are.")
+        }
+        return sources.remove(at: number - 1)
+    }
+
     /// The reading level of a version's student-facing text against its band.
     /// - Throws: ``PromptError`` when the framework cannot be read.
     public func readingLevel(_ version: PlanVersion) throws(PromptError) -> ReadingMeasure {
@@ -243,15 +273,18 @@ public actor SessionEngine {
     ) async -> TurnOutcome? {
         guard let current = state.current, let chosen = try? framework(of: current) else { return nil }
         let report = current.check ?? chosen.check(current.text, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic)
-        guard report.needsRepair else { return nil }
-        let problems = chosen.repairSentences(report)
+        let quoteReport = quotes(in: current.text)
+        guard report.needsRepair || !quoteReport.problems.isEmpty else { return nil }
+        let problems = chosen.repairSentences(report) + quoteReport.problems.map(\.sentence)
         progress(.followUp(.repair(draft: current.number, problems: problems)))
         let refinement = Refinement(
             template: "repair", inputs: current.inputs,
             values: ["problems": problems.map { "- \($0)" }.joined(separator: "\n")], framework: current.framework)
         let outcome = await runTurn(
             command: command, refinement: refinement, base: current, follows: automatic ? current.number : nil,
-            keep: .checksBetter(than: report), progress: { progress(.turn($0)) })
+            keep: quoteReport.problems.isEmpty
+                ? .checksBetter(than: report) : .groundedBetter(than: report, quoteProblems: quoteReport.problems.count),
+            progress: { progress(.turn($0)) })
         progress(.ended(outcome))
         return outcome
     }
@@ -307,8 +340,9 @@ public actor SessionEngine {
         let frameworkName = refinement.framework ?? current?.framework ?? state.currentFramework
         let framework: Framework
         let instructions: String
-        let input: String
+        var input: String
         let structure: StructuredPlan?
+        var sourceCuts: [String] = []
         do {
             framework = try prompts.framework(frameworkName)
             var values = refinement.promptValues(currentPlan: current?.text, currentInputs: current?.inputs)
@@ -324,6 +358,15 @@ public actor SessionEngine {
             instructions = try prompts.render(
                 structure == nil ? "instructions" : "structured-instructions", values: [:], framework: framework.name)
             input = try prompts.render(refinement.template, values: values, framework: framework.name)
+            if !sources.isEmpty {
+                // The pages nearest the topic and the request, marked so quotations can cite them.
+                let query = [refinement.inputs.topic, command, values["request"] ?? "", values["focus"] ?? ""]
+                let selection = SourceSelection(sources: sources, query: query.joined(separator: " "))
+                let cite = sources.count == 1 ? "\"…\" (p. N)" : "\"…\" (NAME p. N), NAME being the file's name as marked"
+                input += "\n\n" + (try prompts.render(
+                    "sources", values: ["sources": selection.text, "cite_form": cite], framework: framework.name))
+                sourceCuts = selection.cuts
+            }
         } catch {
             return failedBeforeSending(error.localizedDescription)
         }
@@ -332,6 +375,7 @@ public actor SessionEngine {
             instructions: instructions, input: input, framework: framework, follows: follows, kind: refinement.kind,
             assessment: assessment)
         request.structure = structure
+        request.sourceCuts = sourceCuts
         return await perform(request, base: current, keep: keep, progress: progress)
     }
 
@@ -483,6 +527,7 @@ public actor SessionEngine {
         }
         var keepNote: String?
         var assessmentProblems: [String] = []
+        var quoteReport: QuoteReport?
         var ended = TurnEnded(
             turn: turn, at: now(), status: status, output: output, usage: machine.usage,
             responseId: machine.responseID, error: message, version: nil, durationMs: Int(seconds * 1000),
@@ -519,7 +564,8 @@ public actor SessionEngine {
                     studentText: framework.studentFacingText(of: plan), band: request.inputs.grade)
                 ended.check = report
                 ended.readingLevel = level
-                let kept = keep.keeps(check: report, level: level)
+                if !sources.isEmpty { quoteReport = QuoteChecker.check(output, against: sources) }
+                let kept = keep.keeps(check: report, level: level, quoteProblems: quoteReport?.problems.count ?? 0)
                 if keep != .always { ended.kept = kept }
                 if kept { ended.version = state.nextVersionNumber }
                 if let current { keepNote = keep.note(kept: kept, draft: current.number, level: level) }
@@ -540,6 +586,8 @@ public actor SessionEngine {
         outcome.assessmentProblems = ended.kept == false ? [] : assessmentProblems
         outcome.framework = framework.name
         outcome.problems = ended.check?.problems.map(framework.describe) ?? []
+        outcome.quotes = quoteReport
+        outcome.sourceCuts = request.sourceCuts
         outcome.notes = ended.check?.notes?.map(framework.describe) ?? []
         outcome.current = state.currentVersion
         outcome.keepNote = keepNote
@@ -773,6 +821,8 @@ struct TurnRequest: Sendable {
 
     /// The structure the tool writes around the model's JSON answer; nil for a free-text answer.
     var structure: StructuredPlan? = nil
+    /// One line per source cut to the budget, for the footer.
+    var sourceCuts: [String] = []
 }
 
 /// Set by the deadline timer before it cancels the turn, so the cancellation reads as a timeout.

@@ -6,7 +6,7 @@ import Testing
 @Suite struct FolderLayoutTests {
     /// Lowest first; folders on the same layer may not use each other.
     static let layers: [[String]] = [
-        ["Text"],
+        ["Text", "Grounding"],
         ["Plan"],
         ["Prompts", "Assessments"],
         ["Model"],

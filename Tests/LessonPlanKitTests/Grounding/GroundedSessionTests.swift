@@ -1,0 +1,100 @@
+import Foundation
+import LessonPlanKit
+import TestSupport
+import Testing
+
+/// The issue's done-when, against the loopback fake: a three-page PDF and a docx as sources, an answer quoting
+/// once right, once on the wrong page and once not at all.
+@Suite struct GroundedSessionTests {
+    /// The passing plan with three quotations in its warm-up.
+    static func plan(quotes: String) -> String {
+        PlanFixtures.passing(minutes: 45).replacingOccurrences(
+            of: "Pair-share two ideas.", with: "Pair-share two ideas. Read aloud: \(quotes)")
+    }
+
+    @Test func theRequestCarriesThePagesAndTheTwoProblemsAreRepairedOnce() async throws {
+        let folder = try SourceFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pdf = try SourceFixtures.threePagePDF(in: folder)
+        let docx = try #require(try SourceFixtures.docx(in: folder), "pandoc is needed to make the docx")
+        let server = try await FakeOpenAIServer()
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
+        let engine = try SessionEngine(
+            newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
+            client: ModelClient(
+                transport: CurlTransport(),
+                settings: ModelSettings(baseURL: server.baseURL, apiKey: "sk-test-key", model: "gpt-5.2")),
+            toolVersion: "test", retryClock: RecordingRetryClock())
+        await engine.addSource(try SourceReader().read(pdf))
+        await engine.addSource(try SourceReader().read(docx))
+
+        let right = #""The gravity of the moon pulls the oceans toward it" (tides.pdf p. 2)"#
+        let misplaced = #"“Neap tides come when the sun and the moon pull at right angles” (tides.pdf p. 1)"#
+        let invented = #""The moon is made of green cheese" (tides.pdf p. 3)"#
+        let draft = Self.plan(quotes: "\(right); \(misplaced); \(invented).")
+        let repaired = Self.plan(
+            quotes: #"\#(right); "Neap tides come when the sun and the moon pull at right angles" (tides.pdf p. 3)."#)
+        try await server.script([.text(draft), .text(repaired)])
+
+        let result = await engine.request(command: "/generate", refinement: Refinement(template: "generate", inputs: inputs)) { _ in }
+
+        let requests = try await server.requests()
+        #expect(requests.count == 2, "exactly one repair is asked for")
+        let first = try #require(requests.first?.input?.stringValue)
+        for page in 1...3 { #expect(first.contains("[tides.pdf p. \(page)]")) }
+        #expect(first.contains("[notes.docx p. 1]"))
+        #expect(first.contains("Neap tides come when the sun and the moon pull at right angles."))
+        #expect(first.contains(SourceFixtures.docxParagraphs[0]))
+        #expect(first.contains(#""…" (NAME p. N)"#))
+        // Page 3's text comes after page 2's marker and before notes.docx's: the pages are marked where they are.
+        let page3 = try #require(first.range(of: "[tides.pdf p. 3]"))
+        #expect(first[page3.upperBound...].hasPrefix("\nNeap tides"))
+
+        let checked = try #require(result.outcomes.first?.quotes)
+        #expect(checked.verdicts.map { $0.result } == [.verified, .wrongPage(found: 3), .notInSource])
+        #expect(checked.problems.count == 2)
+        #expect(result.outcomes.first?.needsRepair == true)
+        let footer = Footer.lines(for: try #require(result.outcomes.first)).joined(separator: "\n")
+        #expect(footer.contains("✗ 1 quote not in the source, 1 quote on the wrong page, 1 verified"))
+        #expect(footer.contains("is on page 3, not page 1"))
+
+        let second = try #require(requests.last?.input?.stringValue)
+        #expect(second.contains("is on page 3, not page 1: cite it as (tides.pdf p. 3)"))
+        #expect(second.contains("“The moon is made of green cheese” (tides.pdf p. 3) is not in the source"))
+        #expect(second.contains("[tides.pdf p. 2]"), "the repair carries the sources too")
+
+        #expect(result.outcomes.count == 2)
+        let repair = try #require(result.outcomes.last)
+        #expect(repair.kept == true)
+        #expect(repair.quotes?.footer == "✓ 2 quotes verified")
+        #expect(await engine.state.current?.text == repaired)
+    }
+
+    @Test func aRepairThatQuotesNoBetterIsNotKept() async throws {
+        let folder = try SourceFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FakeOpenAIServer()
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
+        let engine = try SessionEngine(
+            newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
+            client: ModelClient(
+                transport: CurlTransport(),
+                settings: ModelSettings(baseURL: server.baseURL, apiKey: "sk-test-key", model: "gpt-5.2")),
+            toolVersion: "test", retryClock: RecordingRetryClock())
+        await engine.addSource(try SourceReader().read(try SourceFixtures.threePagePDF(in: folder)))
+        let draft = Self.plan(quotes: #""The moon is made of green cheese" (p. 3)."#)
+        let worse = Self.plan(quotes: #""The moon is made of blue cheese" (p. 3)."#)
+        try await server.script([.text(draft), .text(worse)])
+        let result = await engine.request(command: "/generate", refinement: Refinement(template: "generate", inputs: inputs)) { _ in }
+        #expect(result.outcomes.count == 2)
+        #expect(result.outcomes.last?.kept == false)
+        #expect(await engine.state.current?.text == draft)
+        // One source: the cite form has no file name.
+        let first = try #require(try await server.requests().first?.input?.stringValue)
+        #expect(first.contains(#"in this form: "…" (p. N)"#))
+    }
+}
