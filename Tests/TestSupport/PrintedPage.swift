@@ -8,6 +8,7 @@ public enum PrintedPage {
     /// A tool the printout needs is missing or failed.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// Prints `html` to `<name>.pdf` in `directory` with headless Chromium and returns the PDF's location.

@@ -1,18 +1,20 @@
 import Foundation
 
-/// `/show [N|quiz|rubric]`: print the current plan, version N, or the latest quiz (with its key) or rubric.
+/// `/show [N|quiz [N]|rubric [N]]`: print the current plan, version N, or a quiz (with its key) or rubric, the latest by default.
 public struct ShowCommand: Command, Equatable {
     public static let name = "show"
-    public static let usage = "/show [N|quiz|rubric]"
-    public static let summary = "print the current plan, version N, or the latest quiz (with its key) or rubric"
+    public static let usage = "/show [N|quiz [N]|rubric [N]]"
+    public static let summary = "print the current plan, version N, or a quiz (with its key) or rubric, the latest unless you give its number"
     public static let argumentCompletions = ["quiz", "rubric"]
 
     /// What is printed.
     public enum Subject: Equatable, Sendable {
         /// A plan version; nil for the current one.
         case plan(Int?)
-        case quiz
-        case rubric
+        /// A quiz by its number; nil for the latest.
+        case quiz(Int?)
+        /// A rubric by its number; nil for the latest.
+        case rubric(Int?)
     }
 
     public let subject: Subject
@@ -26,9 +28,21 @@ public struct ShowCommand: Command, Equatable {
 
     public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard !arguments.isEmpty else { return Self(version: nil) }
-        switch arguments.lowercased() {
-        case "quiz": return Self(.quiz)
-        case "rubric": return Self(.rubric)
+        let words = arguments.lowercased().split(separator: " ").map(String.init)
+        switch words.first {
+        case "quiz", "rubric":
+            let noun = words[0]
+            guard words.count <= 2 else {
+                throw CommandError("/show \(noun) takes at most one number, the \(noun)'s (see /history): e.g. /show \(noun) 2.")
+            }
+            var number: Int?
+            if words.count == 2 {
+                guard let given = Int(words[1]), given > 0 else {
+                    throw CommandError("“\(words[1])” is not a \(noun) number; give the number /history shows, e.g. /show \(noun) 2.")
+                }
+                number = given
+            }
+            return Self(noun == "quiz" ? .quiz(number) : .rubric(number))
         default: return Self(version: try parseVersion(arguments, context: context))
         }
     }
@@ -45,19 +59,27 @@ public struct ShowCommand: Command, Equatable {
     public func run(_ run: CommandRun) async -> CommandOutcome {
         let state = await run.engine.state
         switch subject {
-        case .quiz:
-            guard let quiz = state.quizzes.last else {
-                run.host.error("There is no quiz yet; type /quiz to make one from the plan.")
+        case .quiz(let number):
+            guard let quiz = number.map({ wanted in state.quizzes.first { $0.number == wanted } }) ?? state.quizzes.last else {
+                if let number, let last = state.quizzes.last {
+                    run.host.error("There is no quiz \(number); the quizzes are numbered 1 to \(last.number) (see /history).")
+                } else {
+                    run.host.error("There is no quiz yet; type /quiz to make one from the plan.")
+                }
                 return .failed
             }
-            run.host.show(Self.render(quiz, current: state.currentVersion))
+            run.host.show(Self.render(quiz, current: Self.lessonVersion(state, madeFrom: quiz.planVersion)))
             return .done
-        case .rubric:
-            guard let rubric = state.rubrics.last else {
-                run.host.error("There is no rubric yet; type /rubric to make one from the plan.")
+        case .rubric(let number):
+            guard let rubric = number.map({ wanted in state.rubrics.first { $0.number == wanted } }) ?? state.rubrics.last else {
+                if let number, let last = state.rubrics.last {
+                    run.host.error("There is no rubric \(number); the rubrics are numbered 1 to \(last.number) (see /history).")
+                } else {
+                    run.host.error("There is no rubric yet; type /rubric to make one from the plan.")
+                }
                 return .failed
             }
-            run.host.show(Self.render(rubric, current: state.currentVersion, width: run.host.columns))
+            run.host.show(Self.render(rubric, current: Self.lessonVersion(state, madeFrom: rubric.planVersion), width: run.host.columns))
             return .done
         case .plan:
             break
@@ -90,6 +112,13 @@ public struct ShowCommand: Command, Equatable {
             body += "\nFor students:\n" + AssessmentText.rubricTable(rubric.rubric.forStudents, width: width)
         }
         return labelled(label, body, problems: rubric.problems, noun: "rubric", planVersion: rubric.planVersion, current: current)
+    }
+
+    /// The current version as the stale warning compares it: the quiz's own version when the current plan is
+    /// still its lesson (a hand edit or repair of it), so no warning shows.
+    static func lessonVersion(_ state: SessionState, madeFrom: Int?) -> Int? {
+        guard let current = state.currentVersion, let madeFrom else { return state.currentVersion }
+        return state.lesson(of: current).versions.contains(madeFrom) ? madeFrom : current
     }
 
     /// A label, the body, the check's problems, and the stale warning, as one block without a final newline.

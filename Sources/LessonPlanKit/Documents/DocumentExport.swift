@@ -35,7 +35,11 @@ public enum DocumentExport {
         var blocks: [PandocBlock] = []
         if handout {
             blocks.append(.para([.text("Name: ______________________   Date: ____________   Class: ____________")]))
-            if let mark = PlanExport.staleMark(document) { blocks.append(.para([.strong([.text(mark)])])) }
+            // The starter quiz is done first, on a page of its own; the handouts start on the next.
+            for quiz in document.starterQuizzes {
+                blocks += quizPage(quiz)
+                blocks.append(pageBreak(format))
+            }
         } else {
             if let check = document.check, !check.passed {
                 blocks.append(.para([.strong([.text("⚠ " + PlanExport.bannerTitle(check))])]))
@@ -53,17 +57,18 @@ public enum DocumentExport {
                         [.plain([.strong([.text(label + ":")]), .text(" " + value)])]
                     }))
         }
-        blocks += planBlocks(PlanExport.pageBlocks(plan, handout: handout), handout: handout)
-        if let quiz = document.quiz {
-            blocks.append(.header(1, [.text(quiz.title)]))
-            blocks += quizItems(quiz)
+        let planned = planBlocks(PlanExport.pageBlocks(plan, handout: handout), handout: handout)
+        blocks += handout ? keepingExitTicket(planned) : planned
+        for quiz in handout ? document.laterQuizzes : document.quizzes {
+            blocks.append(pageBreak(format))
+            blocks += quizPage(quiz)
         }
         if let rubric = document.rubric {
             let shown = handout ? rubric.forStudents : rubric
             blocks.append(.header(1, [.text(rubric.task.isEmpty ? "Rubric" : "Rubric: \(rubric.task)")]))
             blocks.append(rubricTable(shown))
         }
-        if !handout, let quiz = document.quiz {
+        for quiz in handout ? [] : document.quizzes {
             blocks.append(pageBreak(format))
             blocks.append(.header(1, [.text(quiz.keyTitle)]))
             blocks.append(answerKey(quiz))
@@ -76,6 +81,27 @@ public enum DocumentExport {
             blocks.append(.para([.emph([.text(PlanExport.handoutFooter(document, timeZone: timeZone))])]))
         }
         return PandocDocument(title: document.title, subtitle: nil, blocks: blocks)
+    }
+
+    /// The exit ticket's heading and everything under it in a style that keeps each paragraph with the next, so the
+    /// slip students cut out and hand in prints whole on one page.
+    static func keepingExitTicket(_ blocks: [PandocBlock]) -> [PandocBlock] {
+        var out: [PandocBlock] = []
+        var slip: [PandocBlock]?
+        for block in blocks {
+            if case .header(_, let inlines) = block {
+                if let kept = slip { out.append(.styled(keepStyle, kept)) }
+                slip = nil
+                if case .text(let text)? = inlines.first, PlanExport.isExitTicket(text) {
+                    out.append(block)
+                    slip = []
+                    continue
+                }
+            }
+            if slip != nil { slip?.append(block) } else { out.append(block) }
+        }
+        if let kept = slip { out.append(.styled(keepStyle, kept)) }
+        return out
     }
 
     /// A page break, as each writer spells one; the odt one needs the `Pagebreak` style of the reference document.
@@ -141,7 +167,10 @@ public enum DocumentExport {
                 if !bullets.isEmpty || (numbered != nil && number == 1) { closeLists() }
                 var item: [PandocBlock] = [.para([.text(text)])]
                 let nextIsWriteIn = page.dropFirst(index + 1).first { $0 != .blank }?.isWriteIn ?? false
-                if handout && !nextIsWriteIn { item.append(.para([.text("_______________________________________________")])) }
+                // Three lines to write on, as the printable page gives.
+                if handout && !nextIsWriteIn {
+                    item += Array(repeating: .para([.text("_______________________________________________")]), count: 3)
+                }
                 if numbered == nil { numbered = (number, []) }
                 numbered?.items.append(item)
             case .bullet(let text):
@@ -166,15 +195,22 @@ public enum DocumentExport {
         return blocks
     }
 
-    /// The items as one numbered list, each with its options lettered A), B) ….
-    private static func quizItems(_ quiz: Quiz) -> [PandocBlock] {
-        let items: [[PandocBlock]] = quiz.items.map { item in
-            [
-                .para([.text(item.stem)]),
-                .orderedList(start: 1, numbering: .upperAlpha, item.options.map { [.plain([.text($0.text)])] }),
-            ]
+    /// The paragraph styles of the reference documents that keep a quiz item on one page: the stem and every
+    /// option but the last keep with the next paragraph (`scripts/make-reference-docs` defines them).
+    static let keepStyle = "QuizStem"
+    static let lastOptionStyle = "QuizOption"
+
+    /// A quiz under its heading: each item numbered, its options lettered `A) ` on lines of their own, the stem
+    /// and options kept together on one page.
+    static func quizPage(_ quiz: Quiz) -> [PandocBlock] {
+        var blocks: [PandocBlock] = [.header(1, [.text(quiz.title)])]
+        for (index, item) in quiz.items.enumerated() {
+            let options = item.options.map { "\($0.letter)) \($0.text)" }
+            let kept = ["\(index + 1). \(item.stem)"] + options.dropLast()
+            blocks.append(.styled(keepStyle, kept.map { .para([.text($0)]) }))
+            if let last = options.last { blocks.append(.styled(lastOptionStyle, [.para([.text(last)])])) }
         }
-        return [.orderedList(start: 1, numbering: .decimal, items)]
+        return blocks
     }
 
     /// Each item's key, and under it what each wrong answer's choice says about the student.
@@ -209,17 +245,38 @@ public enum DocumentExport {
         return text
     }
 
+    /// One slide: its title, what the room reads, and what only the teacher sees (the speaker notes).
+    struct Slide {
+        var title: String
+        var body: [PandocBlock]
+        var notes: [String]
+    }
+
+    /// The deck: the starter quiz before the lesson, a slide per section (per part, for handouts), the exit quiz
+    /// after it, then the students' rubric a criterion a slide, so every line is large enough to read projected.
+    ///
+    /// A section whose every line is for the teacher gets no slide: nothing would be on it for the room. Its
+    /// lines go into the speaker notes of the slide before it (or after it, when it comes first).
     static func slides(_ document: ExportDocument, plan: PlanDocument) -> PandocDocument {
-        var blocks: [PandocBlock] = []
+        let handout = document.kind == .materials
+        var slides: [Slide] = document.starterQuizzes.flatMap(quizSlides)
+        var sections: [Slide] = []
+        var orphanNotes: [String] = []
         var title: String?
         var body: [PlanBlock] = []
         var notes: [String] = []
         func flush() {
             guard let heading = title else { return }
-            blocks.append(.header(1, [.text(heading)]))
             let page = body.isEmpty ? [] : PlanExport.pageBlocks(document: body)
-            blocks += planBlocks(page, handout: false)
-            if !notes.isEmpty { blocks.append(.div(classes: ["notes"], notes.map { .para([.text($0)]) })) }
+            let shown = planBlocks(page, handout: false)
+            if shown.isEmpty {
+                if sections.isEmpty { orphanNotes += ["\(heading):"] + notes } else {
+                    sections[sections.count - 1].notes += ["\(heading):"] + notes
+                }
+            } else {
+                sections.append(Slide(title: heading, body: shown, notes: orphanNotes + notes))
+                orphanNotes = []
+            }
             title = nil
             body = []
             notes = []
@@ -227,7 +284,7 @@ public enum DocumentExport {
         for (index, block) in plan.blocks.enumerated() {
             switch block {
             case .title: continue
-            case .heading(let heading) where heading.opensSection:
+            case .heading(let heading) where heading.opensSection || (handout && heading.teacher == nil):
                 flush()
                 title = untimed(heading.plainText)
                 if heading.teacher == .heading { notes.append("This section is for the teacher.") }
@@ -250,22 +307,41 @@ public enum DocumentExport {
             }
         }
         flush()
-        if let quiz = document.quiz {
-            for (index, item) in quiz.items.enumerated() {
-                blocks.append(.header(1, [.text("\(quiz.title) · question \(index + 1) of \(quiz.items.count)")]))
-                blocks.append(.para([.text(item.stem)]))
-                blocks.append(.orderedList(start: 1, numbering: .upperAlpha, item.options.map { [.plain([.text($0.text)])] }))
-                var said = ["Answer: " + item.keyText]
-                said += item.distractors.filter { !$0.misconception.isEmpty }.map { "\($0.letter): \($0.misconception)" }
-                blocks.append(.div(classes: ["notes"], said.map { .para([.text($0)]) }))
+        if sections.isEmpty, !orphanNotes.isEmpty {
+            sections.append(Slide(title: document.topic, body: [.para([.text("Grades \(document.grade) · \(document.minutes) minutes")])], notes: orphanNotes))
+        }
+        slides += sections
+        slides += document.laterQuizzes.flatMap(quizSlides)
+        if let rubric = document.rubric?.forStudents {
+            let heading = rubric.task.isEmpty ? "How your work is marked" : rubric.task
+            for (index, criterion) in rubric.criteria.enumerated() {
+                let levels = zip(rubric.levels, criterion.cells).map { level, cell in [PandocBlock.plain([.strong([.text(level.title + ": ")]), .text(cell)])] }
+                slides.append(Slide(
+                    title: "\(heading) · \(criterion.name) (\(index + 1) of \(rubric.criteria.count))",
+                    body: [.bulletList(levels)], notes: []))
             }
         }
-        if let rubric = document.rubric {
-            blocks.append(.header(1, [.text(rubric.task.isEmpty ? "How your work is marked" : rubric.task)]))
-            blocks.append(rubricTable(rubric.forStudents))
+        var blocks: [PandocBlock] = []
+        for slide in slides {
+            blocks.append(.header(1, [.text(slide.title)]))
+            blocks += slide.body
+            if !slide.notes.isEmpty { blocks.append(.div(classes: ["notes"], slide.notes.map { .para([.text($0)]) })) }
         }
         let subtitle = "Grades \(document.grade) · \(document.minutes) minutes"
         return PandocDocument(title: document.topic, subtitle: subtitle, blocks: blocks)
+    }
+
+    /// A slide per quiz item: the stem, its options lettered `A) ` as plain text (so the space after the letter is
+    /// in the text, not left to the viewer's numbering), the answer and misconceptions in the notes.
+    static func quizSlides(_ quiz: Quiz) -> [Slide] {
+        quiz.items.enumerated().map { index, item in
+            var said = ["Answer: " + item.keyText]
+            said += item.distractors.filter { !$0.misconception.isEmpty }.map { "\($0.letter): \($0.misconception)" }
+            return Slide(
+                title: "\(quiz.title) · question \(index + 1) of \(quiz.items.count)",
+                body: [.para([.text(item.stem)])] + item.options.map { .para([.text("\($0.letter)) \($0.text)")]) },
+                notes: said)
+        }
     }
 }
 

@@ -49,6 +49,8 @@ indirect enum PandocBlock: Equatable, Sendable {
     /// A table with a header row; every cell plain text.
     case table(header: [String], rows: [[String]], widths: [Double]?)
     case div(classes: [String], [PandocBlock])
+    /// Blocks in a paragraph style of the reference document (pandoc's `custom-style`), e.g. one that keeps with the next.
+    case styled(String, [PandocBlock])
     case raw(format: String, String)
 
     func json() -> Any {
@@ -82,6 +84,8 @@ indirect enum PandocBlock: Equatable, Sendable {
             return ["t": "Table", "c": [Self.noAttributes, [NSNull(), [] as [Any]], specs, head, [body], foot] as [Any]]
         case .div(let classes, let blocks):
             return ["t": "Div", "c": [["", classes, [] as [Any]] as [Any], blocks.map { $0.json() }] as [Any]]
+        case .styled(let style, let blocks):
+            return ["t": "Div", "c": [["", [] as [Any], [["custom-style", style]]] as [Any], blocks.map { $0.json() }] as [Any]]
         case .raw(let format, let text): return ["t": "RawBlock", "c": [format, text]]
         }
     }

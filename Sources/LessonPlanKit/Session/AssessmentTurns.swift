@@ -108,18 +108,63 @@ extension SessionState {
         return rubrics.last { $0.planVersion == number }
     }
 
-    /// One sentence for each newest quiz or rubric made from another plan version than `number`, which an
-    /// export of `number` therefore leaves out.
+    /// The plan versions whose quiz and rubric version `number` still carries: itself, then back through its
+    /// parents while each step kept the lesson (a hand edit, a repair, or a plan that replaced a draft).
+    ///
+    /// - Returns: those versions, nearest first, and the version whose command changed the lesson (a `/regrade`,
+    ///   `/shorten`, `/revise` …) where the walk stopped, if it stopped at one.
+    public func lesson(of number: Int) -> (versions: [Int], changedBy: PlanVersion?) {
+        var versions: [Int] = []
+        var at = version(number)
+        while let here = at, !versions.contains(here.number) {
+            versions.append(here.number)
+            guard Self.keepsLesson(here), let parent = here.parent else {
+                return (versions, Self.keepsLesson(here) || here.parent == nil ? nil : here)
+            }
+            at = version(parent)
+        }
+        return (versions, nil)
+    }
+
+    /// Whether a version is the same lesson as the one it was made from: a hand edit, a repair, or a retry of a draft.
+    static func keepsLesson(_ version: PlanVersion) -> Bool {
+        let word = version.command.split(separator: " ").first.map { $0.lowercased() } ?? ""
+        return word == "/edit" || word == "/repair" || version.draft != nil
+    }
+
+    /// The quizzes an export of plan version `number` carries: for each kind the newest one made from this
+    /// lesson (``lesson(of:)``), the starter quiz first.
+    public func quizzes(for number: Int?) -> [QuizVersion] {
+        guard let number else { return [] }
+        let lesson = Set(lesson(of: number).versions)
+        return Quiz.Kind.allCases.compactMap { kind in
+            quizzes.last { $0.quiz.kind == kind && $0.planVersion.map(lesson.contains) == true }
+        }
+    }
+
+    /// The newest rubric made from the lesson of plan version `number` (``lesson(of:)``).
+    public func rubric(for number: Int?) -> RubricVersion? {
+        guard let number else { return nil }
+        let lesson = Set(lesson(of: number).versions)
+        return rubrics.last { $0.planVersion.map(lesson.contains) == true }
+    }
+
+    /// One sentence for each newest quiz or rubric that an export of `number` leaves out because the plan
+    /// changed since it was made, saying which command changed it.
     public func assessmentsLeftOut(exporting number: Int?) -> [String] {
         guard let number else { return [] }
+        let (kept, changedBy) = lesson(of: number)
+        let why = changedBy.map { " (\($0.command.split(separator: " ").first.map(String.init) ?? $0.command) made v\($0.number) a new lesson)" } ?? ""
         var notes: [String] = []
-        if let quiz = quizzes.last, quiz.planVersion != number, self.quiz(madeFrom: number) == nil {
+        let carried = Set(quizzes(for: number).map(\.quiz.kind))
+        for kind in Quiz.Kind.allCases where !carried.contains(kind) {
+            guard let quiz = quizzes.last(where: { $0.quiz.kind == kind }), let made = quiz.planVersion else { continue }
             notes.append(
-                "Quiz \(quiz.number) was made from v\(quiz.planVersion ?? 0), not v\(number), so it is left out; type /quiz to make one from v\(number).")
+                "Quiz \(quiz.number) (\(kind.rawValue)) was made from v\(made), not the lesson of v\(number)\(why), so it is left out; type /quiz \(kind.rawValue) to make one from v\(number).")
         }
-        if let rubric = rubrics.last, rubric.planVersion != number, self.rubric(madeFrom: number) == nil {
+        if let rubric = rubrics.last, self.rubric(for: number) == nil, let made = rubric.planVersion {
             notes.append(
-                "Rubric \(rubric.number) was made from v\(rubric.planVersion ?? 0), not v\(number), so it is left out; type /rubric to make one from v\(number).")
+                "Rubric \(rubric.number) was made from v\(made), not the lesson of v\(number)\(why), so it is left out; type /rubric to make one from v\(number).")
         }
         return notes
     }

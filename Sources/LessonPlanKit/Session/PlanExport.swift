@@ -48,8 +48,18 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     public var latestPlanVersion: Int?
     /// Whether the teacher's header names the model; a page option, not part of the data.
     public var showModel = false
-    /// A quiz made from this version (`/quiz`): without its key on handouts, with the key on its own page for the teacher.
-    public var quiz: Quiz?
+    /// The quizzes of this lesson (`/quiz`), the starter quiz first: without their keys on handouts, with the keys
+    /// on a page of their own for the teacher.
+    public var quizzes: [Quiz]
+    /// The lesson's only (or last) quiz.
+    public var quiz: Quiz? {
+        get { quizzes.last }
+        set { quizzes = newValue.map { [$0] } ?? [] }
+    }
+    /// The starter quiz, which comes before the lesson on slides and first in the handouts.
+    public var starterQuizzes: [Quiz] { quizzes.filter { $0.kind == .starter } }
+    /// The quizzes that come after the lesson.
+    public var laterQuizzes: [Quiz] { quizzes.filter { $0.kind != .starter } }
     /// A rubric made from this version (`/rubric`): the students' version on handouts.
     public var rubric: Rubric?
 
@@ -58,7 +68,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         model: String = "", created: Date, versions: [ExportVersion], currentVersion: Int,
         pacing: [PacingSegment] = [], kind: TurnKind = .plan, framework: String = "", check: ExportCheck? = nil,
         planVersion: Int? = nil, latestPlanVersion: Int? = nil, showModel: Bool = false, quiz: Quiz? = nil,
-        rubric: Rubric? = nil
+        rubric: Rubric? = nil, quizzes: [Quiz] = []
     ) {
         self.topic = topic
         self.grade = grade
@@ -76,7 +86,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         self.planVersion = planVersion
         self.latestPlanVersion = latestPlanVersion
         self.showModel = showModel
-        self.quiz = quiz
+        self.quizzes = (quizzes + (quiz.map { [$0] } ?? [])).sorted { ($0.kind == .starter ? 0 : 1) < ($1.kind == .starter ? 0 : 1) }
         self.rubric = rubric
     }
 
@@ -101,7 +111,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
 
     // The JSON groups the teacher's inputs and repeats the current text so a reader need not look it up.
     private enum CodingKeys: String, CodingKey {
-        case inputs, versions, currentVersion, currentPlan, pacing, kind, check, planVersion, latestPlanVersion, quiz, rubric
+        case inputs, versions, currentVersion, currentPlan, pacing, kind, check, planVersion, latestPlanVersion, quiz, quizzes, rubric
     }
 
     private enum InputKeys: String, CodingKey {
@@ -126,7 +136,9 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         check = try container.decodeIfPresent(ExportCheck.self, forKey: .check)
         planVersion = try container.decodeIfPresent(Int.self, forKey: .planVersion)
         latestPlanVersion = try container.decodeIfPresent(Int.self, forKey: .latestPlanVersion)
-        quiz = try container.decodeIfPresent(Quiz.self, forKey: .quiz)
+        let quizzes = try container.decodeIfPresent([Quiz].self, forKey: .quizzes)
+        let single = try container.decodeIfPresent(Quiz.self, forKey: .quiz)
+        self.quizzes = quizzes ?? single.map { [$0] } ?? []
         rubric = try container.decodeIfPresent(Rubric.self, forKey: .rubric)
     }
 
@@ -150,6 +162,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         try container.encodeIfPresent(planVersion, forKey: .planVersion)
         try container.encodeIfPresent(latestPlanVersion, forKey: .latestPlanVersion)
         try container.encodeIfPresent(quiz, forKey: .quiz)
+        if !quizzes.isEmpty { try container.encode(quizzes, forKey: .quizzes) }
         try container.encodeIfPresent(rubric, forKey: .rubric)
     }
 }
@@ -222,9 +235,6 @@ public enum PlanExport {
         if handout {
             out.append("Name: ______________________   Date: ____________   Class: ____________")
             out.append("")
-            if let mark = staleMark(document) {
-                out.append(contentsOf: ["> **\(mark)**", ""])
-            }
         } else {
             if let check = document.check, !check.passed {
                 out.append("> **⚠ \(bannerTitle(check))**")
@@ -245,6 +255,10 @@ public enum PlanExport {
         }
         out.append(contentsOf: ["---", ""])
 
+        if handout, !document.starterQuizzes.isEmpty {
+            out.append(contentsOf: markdownQuizzes(document.starterQuizzes))
+            out.append(contentsOf: ["", "---", ""])
+        }
         var previous: PageBlock?
         for block in pageBlocks(plan, handout: handout) {
             switch block {
@@ -358,9 +372,6 @@ public enum PlanExport {
         if handout {
             out.append(
                 "<div class=\"write-in\"><span>Name <i></i></span><span>Date <i></i></span><span>Class <i></i></span></div>")
-            if let mark = staleMark(document) {
-                out.append("<p class=\"stale\">\(htmlEscape(mark))</p>")
-            }
         } else {
             if let check = document.check, !check.passed {
                 out.append("<div class=\"banner\" role=\"alert\">")
@@ -386,6 +397,7 @@ public enum PlanExport {
             }
             out.append(contentsOf: ["</tbody>", "</table>"])
         }
+        if handout { appendQuizzes(document.starterQuizzes, to: &out) }
         out.append("<section class=\"plan\">")
         appendPlan(pageBlocks(plan, handout: handout), handout: handout, to: &out)
         out.append("</section>")
@@ -426,6 +438,7 @@ public enum PlanExport {
             openList = nil
         }
         var titles: [String] = []
+        var inPart = false
         func flushTitles() {
             guard !titles.isEmpty else { return }
             out.append("<p class=\"plan-title\">\(titles.map(htmlEscape).joined(separator: "<br>"))</p>")
@@ -456,6 +469,12 @@ public enum PlanExport {
                 out.append("<li>\(htmlEscape(text))\(space)</li>")
             case .heading(let text, let level):
                 closeList()
+                if handout, level == 2 {
+                    // Each handout part is a section; the exit ticket is one slip, kept whole to cut out.
+                    if inPart { out.append("</section>") }
+                    out.append(isExitTicket(text) ? "<section class=\"part slip\">" : "<section class=\"part\">")
+                    inPart = true
+                }
                 out.append("<h\(level)>\(htmlEscape(text))</h\(level)>")
             case .paragraph(let text):
                 closeList()
@@ -483,18 +502,30 @@ public enum PlanExport {
         }
         flushTitles()
         closeList()
+        if inPart { out.append("</section>") }
+    }
+
+    /// Whether a heading names the exit ticket, the slip students hand in at the door.
+    static func isExitTicket(_ heading: String) -> Bool {
+        let words = heading.lowercased()
+        return words.contains("exit ticket") || words.contains("exit slip")
+    }
+
+    /// Each quiz without its key, on a page of its own, every item kept with its options.
+    private static func appendQuizzes(_ quizzes: [Quiz], to out: inout [String]) {
+        for quiz in quizzes {
+            out.append(contentsOf: ["<section class=\"quiz quiz-\(quiz.kind.rawValue)\">", "<h2>\(htmlEscape(quiz.title))</h2>", "<ol>"])
+            for item in quiz.items {
+                let options = item.options.map { "<li>\(htmlEscape($0.text))</li>" }.joined()
+                out.append("<li class=\"quiz-item\">\(htmlEscape(item.stem))<ol type=\"A\">\(options)</ol></li>")
+            }
+            out.append(contentsOf: ["</ol>", "</section>"])
+        }
     }
 
     /// The quiz without its key, the rubric (the students' on a handout), and for the teacher the key on a new page.
     private static func appendAssessments(_ document: ExportDocument, handout: Bool, to out: inout [String]) {
-        if let quiz = document.quiz {
-            out.append(contentsOf: ["<section class=\"quiz\">", "<h2>\(quiz.title)</h2>", "<ol>"])
-            for item in quiz.items {
-                let options = item.options.map { "<li>\(htmlEscape($0.text))</li>" }.joined()
-                out.append("<li>\(htmlEscape(item.stem))<ol type=\"A\">\(options)</ol></li>")
-            }
-            out.append(contentsOf: ["</ol>", "</section>"])
-        }
+        appendQuizzes(handout ? document.laterQuizzes : document.quizzes, to: &out)
         if let rubric = document.rubric.map({ handout ? $0.forStudents : $0 }) {
             out.append("<section class=\"rubric\">")
             out.append("<h2>\(htmlEscape(rubric.task.isEmpty ? "Rubric" : "Rubric: \(rubric.task)"))</h2>")
@@ -507,7 +538,7 @@ public enum PlanExport {
             }
             out.append(contentsOf: ["</tbody></table>", "</section>"])
         }
-        if !handout, let quiz = document.quiz {
+        for quiz in handout ? [] : document.quizzes {
             out.append(contentsOf: ["<section class=\"answer-key\">", "<h2>\(quiz.keyTitle)</h2>", "<ol>"])
             for item in quiz.items {
                 let reasons = item.distractors.filter { !$0.misconception.isEmpty }
@@ -526,10 +557,10 @@ public enum PlanExport {
         }
     }
 
-    /// The same for Markdown: the quiz as numbered items with lettered options, the rubric as a pipe table.
-    private static func markdownAssessments(_ document: ExportDocument, handout: Bool) -> [String] {
+    /// Each quiz under its heading, as numbered items with lettered options.
+    private static func markdownQuizzes(_ quizzes: [Quiz]) -> [String] {
         var out: [String] = []
-        if let quiz = document.quiz {
+        for quiz in quizzes {
             out += ["", "## \(quiz.title)", ""]
             for (index, item) in quiz.items.enumerated() {
                 out.append("\(index + 1). \(item.stem)")
@@ -537,6 +568,13 @@ public enum PlanExport {
                 out.append("")
             }
         }
+        return out
+    }
+
+    /// The same for Markdown: the quiz as numbered items with lettered options, the rubric as a pipe table.
+    private static func markdownAssessments(_ document: ExportDocument, handout: Bool) -> [String] {
+        var out: [String] = []
+        out += markdownQuizzes(handout ? document.laterQuizzes : document.quizzes)
         if let rubric = document.rubric.map({ handout ? $0.forStudents : $0 }) {
             out += ["", "## " + (rubric.task.isEmpty ? "Rubric" : "Rubric: \(rubric.task)"), ""]
             out.append("| Criterion | " + rubric.levels.map { markdownCell($0.title) }.joined(separator: " | ") + " |")
@@ -545,7 +583,7 @@ public enum PlanExport {
                 out.append("| \(markdownCell(criterion.name)) | " + criterion.cells.map(markdownCell).joined(separator: " | ") + " |")
             }
         }
-        if !handout, let quiz = document.quiz {
+        for quiz in handout ? [] : document.quizzes {
             out += ["", "---", "", "## \(quiz.keyTitle)", ""]
             for (index, line) in AssessmentText.answerKey(quiz).enumerated() {
                 out.append(line)
@@ -672,16 +710,17 @@ public enum PlanExport {
         .write-in i { flex: 1 1 auto; border-bottom: 1px solid #333; margin-left: 0.4rem; height: 1.2rem; }
         .write { margin: 0.2rem 0 0.6rem; }
         .write i { display: block; height: 1.9rem; border-bottom: 1px solid #999; }
-        .stale { border: 2px dashed #b00020; padding: 0.3rem 0.6rem; color: #7a0015; }
         footer { margin-top: 1.5rem; font-size: 0.8rem; color: #555; border-top: 1px solid #ccc; padding-top: 0.3rem; }
         body.handout li { margin-bottom: 0.4rem; }
         .quiz ol[type="A"] { margin: 0.2rem 0 0.6rem; }
         .rubric-table th[scope="row"] { width: 20%; background: #f3f3f3; }
-        .answer-key { break-before: page; page-break-before: always; }
+        .answer-key, .quiz { break-before: page; page-break-before: always; }
+        body.handout .quiz-starter { break-before: auto; page-break-before: auto; break-after: page; page-break-after: always; }
+        .slip { border: 2px dashed #555; padding: 0.2rem 0.8rem 0.6rem; margin-top: 1.2rem; }
         @media print {
           body { margin: 0; max-width: none; font-size: 11pt; }
           h2, h3 { break-after: avoid; page-break-after: avoid; }
-          table, li, .timeline-row, .banner { break-inside: avoid; page-break-inside: avoid; }
+          table, li, .timeline-row, .banner, .slip, .quiz-item { break-inside: avoid; page-break-inside: avoid; }
           .timeline-track, .timeline-bar, .timeline-end, table.inputs th, .banner, .pacing-table tr.over td {
             -webkit-print-color-adjust: exact; print-color-adjust: exact;
           }
@@ -848,7 +887,8 @@ extension PlanExport {
                 if handout && PlanText(text: text, teacher: nil).isWriteIn { continue }
                 result.append(.title(text))
             case .heading(let heading):
-                result.append(.heading(handout ? heading.plainText : heading.text, level: heading.opensSection ? 2 : 3))
+                // A handout's parts are all one level: Practice is as much a part as the exit ticket.
+                result.append(.heading(handout ? heading.plainText : heading.text, level: heading.opensSection || handout ? 2 : 3))
             case .item(let item):
                 let text = handout ? MinuteText.withoutStamps(item.text) : item.text
                 switch item.kind {

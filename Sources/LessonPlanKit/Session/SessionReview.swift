@@ -169,7 +169,7 @@ public enum SessionReview {
             currentVersion: current.number, pacing: framework.pacing(of: plan),
             framework: framework.name == Framework.defaultName ? "" : framework.title,
             check: ExportCheck(report, framework: framework), showModel: showModel,
-            quiz: state.quiz(madeFrom: current.number)?.quiz, rubric: state.rubric(madeFrom: current.number)?.rubric)
+            rubric: state.rubric(for: current.number)?.rubric, quizzes: state.quizzes(for: current.number).map(\.quiz))
         return (document, plan)
     }
 
@@ -190,7 +190,7 @@ public enum SessionReview {
         var notes: [String] = []
         if materials, let stale = staleHandouts(state) {
             notes.append(
-                "These handouts were made from v\(stale.madeFrom), but the plan is now v\(stale.current); the page says so. Type /materials to make new ones.")
+                "These handouts were made from v\(stale.madeFrom), but the plan is now v\(stale.current) (the students' sheets do not say so). Type /materials to make new ones.")
         }
         let exported = materials ? state.materials.last?.planVersion : state.currentVersion
         return notes + state.assessmentsLeftOut(exporting: exported)
@@ -230,8 +230,8 @@ public enum SessionReview {
                     number: materials.number, command: "/materials", createdAt: materials.createdAt, text: materials.text)
             ],
             currentVersion: materials.number, kind: .materials, planVersion: materials.planVersion,
-            latestPlanVersion: state.currentVersion, quiz: state.quiz(madeFrom: materials.planVersion)?.quiz,
-            rubric: state.rubric(madeFrom: materials.planVersion)?.rubric)
+            latestPlanVersion: state.currentVersion, rubric: state.rubric(for: materials.planVersion)?.rubric,
+            quizzes: state.quizzes(for: materials.planVersion).map(\.quiz))
         return (document, PlanDocument(parsing: materials.text, headings: framework?.headings ?? []))
     }
 

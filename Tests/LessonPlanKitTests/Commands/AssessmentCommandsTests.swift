@@ -162,7 +162,7 @@ import Testing
         let moved = try markdown(materials: false)
         #expect(!moved.contains("Starter quiz"))
         let notes = SessionReview.exportNotes(state, materials: false)
-        #expect(notes.contains("Quiz 1 was made from v1, not v2, so it is left out; type /quiz to make one from v2."))
+        #expect(notes.contains("Quiz 1 (starter) was made from v1, not the lesson of v2 (/shorten made v2 a new lesson), so it is left out; type /quiz starter to make one from v2."), "\(notes)")
         #expect(notes.contains { $0.hasPrefix("Rubric 1 was made from v1") })
         // The handouts came from v1, and so did the quiz: they still go together.
         #expect(try markdown(materials: true).contains("## Starter quiz"))
