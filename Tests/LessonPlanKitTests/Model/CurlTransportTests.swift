@@ -67,12 +67,11 @@ import Testing
     @Test func bodyBytesArriveExactlyWhenCharactersAreSplitAcrossChunks() async throws {
         let server = try await FakeOpenAIServer()
         let text = "data: {\"delta\":\"Grades 3–5 🍎 “ok”\"}\n\n"
-        // Chunks of 25 bytes end the first one inside the en dash (its first byte is byte 24), and
-        // the half-second gap after it is long enough that even a loaded machine reads the half
-        // character on its own; a machine so loaded that the reads still coalesced gets more tries.
+        // Gaps long enough that a reader on a loaded machine usually sees some character cut in
+        // two; a machine so loaded that every read coalesced gets a few more tries.
         var split = false
         for _ in 0..<5 where !split {
-            try await server.script([.raw(body: text, chunkSize: 25, delayMs: 500)])
+            try await server.script([.raw(body: text, chunkSize: 1, delayMs: 25)])
             let response = try await transport.send(modelRequest(server))
             let chunks = try await collect(response.body)
             #expect(Data(chunks.joined()) == Data(text.utf8))
