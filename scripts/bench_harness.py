@@ -319,7 +319,7 @@ class Bench:
         limit = self.budget(50)
         version = Row("start-up: `--version`", "ms", kind="max", limit=limit, budget=f"≤ {limit:g} ms",
                       floor_name="/bin/true")
-        repl = Row("start-up: REPL to first prompt (piped `/quit`)", "ms", kind="max", limit=limit,
+        repl = Row("start-up: REPL to first prompt (`resume` of a one-turn session, piped `/quit`)", "ms", kind="max", limit=limit,
                    budget=f"≤ {limit:g} ms", floor_name="/bin/true")
 
         def body() -> None:
@@ -329,9 +329,14 @@ class Bench:
             version.floor = repl.floor = self.repeat(lambda: must(run([true], env), "true").wall_ns / 1e6)
             version.values = self.repeat(
                 lambda: must(run([self.binary, "--version"], env), "--version").wall_ns / 1e6)
-            # No key: the REPL starts, says how to set one, reads `/quit` and exits; no request is made.
-            args = [self.binary, "--grade", "6-8", "--topic", "Photosynthesis", "--minutes", "45", "--no-repair"]
-            repl.values = self.repeat(lambda: must(run(args, env, stdin=b"/quit\n"), "REPL").wall_ns / 1e6)
+            # A saved one-turn session reopened: the REPL reads the transcript, shows its prompt, reads
+            # `/quit` and exits; no request is made. (A new session with no key stops before any
+            # prompt with the three ways on, so it is not a REPL start.)
+            one_home = self.home("startup-session")
+            one_id = write_fixture(self.fixture, "big", Path(one_home), 1)
+            env_one = base_env(one_home)
+            args = [self.binary, "resume", one_id]
+            repl.values = self.repeat(lambda: must(run(args, env_one, stdin=b"/quit\n"), "REPL").wall_ns / 1e6)
 
         self.guarded([version, repl], body)
 
