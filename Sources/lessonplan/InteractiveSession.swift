@@ -114,6 +114,8 @@ final class InteractiveSession: @unchecked Sendable {
         }
         for warning in engine.openingWarnings { console.note(warning) }
         let state = await engine.state
+        // The sources come from the transcript; say when a file on disk is no longer the one kept.
+        for note in state.sources.compactMap({ $0.fileOnDiskNote() }) { console.note(note) }
         let lacksKey = await engine.client.settings.lacksKey
         if lacksKey {
             console.note(

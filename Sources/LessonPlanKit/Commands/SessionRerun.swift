@@ -22,6 +22,11 @@ public enum SessionRerun {
         case send(turn: Int, command: String)
         /// Repeat an undo, so later commands revise the version they revised the first time.
         case undo
+        /// Ground the turns that follow in this source, as the recorded session did: the copy the
+        /// transcript keeps (data, never a path to read).
+        case addSource(SourceDocument)
+        /// Take that source away again, as the recorded session did.
+        case removeSource(Int)
         /// Not sent again, listed with the reason.
         case skip(turn: Int, command: String, reason: String)
     }
@@ -38,6 +43,10 @@ public enum SessionRerun {
             switch event {
             case .undo:
                 plan.append(.undo)
+            case .sourceAdded(let added):
+                plan.append(.addSource(added.source))
+            case .sourceRemoved(let removed):
+                plan.append(.removeSource(removed.number))
             case .handEdit(let edit):
                 plan.append(
                     .skip(turn: 0, command: edit.command, reason: "a hand edit is not re-run; later turns revise the model's plan instead"))
@@ -95,6 +104,10 @@ public enum SessionRerun {
             switch item {
             case .undo:
                 await runner.run("/undo")
+            case .addSource(let source):
+                await runner.engine.addSource(source)
+            case .removeSource(let number):
+                _ = try? await runner.engine.removeSource(number)
             case .skip(let turn, let command, let reason):
                 guard only == nil || turn == only else { continue }
                 let recordedTurn = recorded.turns.first { $0.started.turn == turn }

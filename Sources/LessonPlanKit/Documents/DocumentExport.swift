@@ -45,6 +45,10 @@ public enum DocumentExport {
                 blocks.append(.para([.strong([.text("⚠ " + PlanExport.bannerTitle(check))])]))
                 blocks.append(.bulletList(check.problems.map { [.plain([.text($0)])] }))
             }
+            if let check = document.check, !check.quotations.isEmpty {
+                blocks.append(.para([.strong([.text("⚠ " + ExportCheck.quotationsTitle(check.quotations.count))])]))
+                blocks.append(.bulletList(check.quotations.map { [.plain([.text($0)])] }))
+            }
             blocks.append(.para([.text(PlanExport.versionLine(document, timeZone: timeZone))]))
             blocks += pacing(document)
             if let check = document.check, !check.notes.isEmpty {
@@ -309,6 +313,10 @@ public enum DocumentExport {
         flush()
         if sections.isEmpty, !orphanNotes.isEmpty {
             sections.append(Slide(title: document.topic, body: [.para([.text("Grades \(document.grade) · \(document.minutes) minutes")])], notes: orphanNotes))
+        }
+        // Quotations not verified against the sources: for the teacher, in the first section's speaker notes.
+        if let check = document.check, !check.quotations.isEmpty, !sections.isEmpty {
+            sections[0].notes = ["⚠ " + ExportCheck.quotationsTitle(check.quotations.count) + ":"] + check.quotations + sections[0].notes
         }
         slides += sections
         slides += document.laterQuizzes.flatMap(quizSlides)

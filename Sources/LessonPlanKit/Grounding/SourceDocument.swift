@@ -35,8 +35,15 @@ public struct SourceDocument: Codable, Equatable, Sendable {
     }
 
     /// Whether the file at ``path`` is still the one read: nil when it is, else one sentence saying how it is not.
+    ///
+    /// The path comes from a transcript, which anyone may have sent: only a regular file no larger than a
+    /// source may be is read (never a device or a pipe), and only to compare its hash.
     public func fileOnDiskNote() -> String? {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let attributes, attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = attributes[.size] as? Int, size <= SourceReader.largestFile,
+            let data = FileManager.default.contents(atPath: path)
+        else {
             return "\(name) is no longer at \(path); the copy kept with the session is used."
         }
         if SHA256.hex(of: data) != sha256 {

@@ -175,11 +175,15 @@ public struct ExportCheck: Codable, Equatable, Sendable {
     public var problems: [String]
     /// One sentence per content note, for the teacher's copy only.
     public var notes: [String]
+    /// One sentence per quotation not verified against the session's sources (wrong page, not in the
+    /// source); a banner before the plan on the teacher's copy.
+    public var quotations: [String]
 
-    public init(passed: Bool, problems: [String], notes: [String] = []) {
+    public init(passed: Bool, problems: [String], notes: [String] = [], quotations: [String] = []) {
         self.passed = passed
         self.problems = problems
         self.notes = notes
+        self.quotations = quotations
     }
 
     /// The check of a report, worded by `framework` and ranked worst first, as `/check` ranks them.
@@ -189,15 +193,32 @@ public struct ExportCheck: Codable, Equatable, Sendable {
             .sorted { ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset) }
             .map { framework.describe($0.element) }
         notes = (report.notes ?? []).map(framework.describe)
+        quotations = []
     }
 
-    private enum CodingKeys: String, CodingKey { case passed, problems, notes }
+    private enum CodingKeys: String, CodingKey { case passed, problems, notes, quotations }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         passed = try container.decode(Bool.self, forKey: .passed)
         problems = try container.decode([String].self, forKey: .problems)
         notes = try container.decodeIfPresent([String].self, forKey: .notes) ?? []
+        quotations = try container.decodeIfPresent([String].self, forKey: .quotations) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(passed, forKey: .passed)
+        try container.encode(problems, forKey: .problems)
+        try container.encode(notes, forKey: .notes)
+        if !quotations.isEmpty { try container.encode(quotations, forKey: .quotations) }
+    }
+
+    /// The heading of the banner naming quotations that are not verified against the sources.
+    public static func quotationsTitle(_ count: Int) -> String {
+        count == 1
+            ? "1 quotation is not verified against the sources: check it before reading it aloud"
+            : "\(count) quotations are not verified against the sources: check them before reading them aloud"
     }
 
     /// The heading of the notes block on a teacher's copy.
@@ -239,6 +260,11 @@ public enum PlanExport {
             if let check = document.check, !check.passed {
                 out.append("> **⚠ \(bannerTitle(check))**")
                 for problem in check.problems { out.append("> - \(problem)") }
+                out.append("")
+            }
+            if let check = document.check, !check.quotations.isEmpty {
+                out.append("> **⚠ \(ExportCheck.quotationsTitle(check.quotations.count))**")
+                for quotation in check.quotations { out.append("> - \(quotation)") }
                 out.append("")
             }
             for (label, value) in inputRows(document, timeZone: timeZone) {
@@ -378,6 +404,14 @@ public enum PlanExport {
                 out.append("<p><strong>\(htmlEscape(bannerTitle(check)))</strong></p>")
                 out.append("<ul>")
                 for problem in check.problems { out.append("<li>\(htmlEscape(problem))</li>") }
+                out.append("</ul>")
+                out.append("</div>")
+            }
+            if let check = document.check, !check.quotations.isEmpty {
+                out.append("<div class=\"banner quotations\" role=\"alert\">")
+                out.append("<p><strong>\(htmlEscape(ExportCheck.quotationsTitle(check.quotations.count)))</strong></p>")
+                out.append("<ul>")
+                for quotation in check.quotations { out.append("<li>\(htmlEscape(quotation))</li>") }
                 out.append("</ul>")
                 out.append("</div>")
             }

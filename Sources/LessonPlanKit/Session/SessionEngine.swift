@@ -91,8 +91,8 @@ public actor SessionEngine {
     /// Time and randomness for retry waits, injected so tests never sleep.
     let retryClock: any RetryClock
 
-    /// The teacher's sources the session's plans are grounded in, in the order added.
-    public private(set) var sources: [SourceDocument] = []
+    /// The teacher's sources the session's plans are grounded in, in the order added (kept in the transcript).
+    public var sources: [SourceDocument] { state.sources }
 
     /// Warnings from reading the transcript when it was resumed (a torn last line, say).
     public nonisolated let openingWarnings: [String]
@@ -181,9 +181,9 @@ public actor SessionEngine {
         QuoteChecker.check(text, against: sources)
     }
 
-    /// Adds a source for the turns that follow.
+    /// Adds a source for the turns that follow, kept whole in the transcript.
     public func addSource(_ source: SourceDocument) {
-        sources.append(source)
+        append(.sourceAdded(SourceRecord(at: now(), source: source)))
     }
 
     /// Removes source `number` (1 = the first added).
@@ -195,7 +195,9 @@ public actor SessionEngine {
                 ? "There are no sources to remove; /source FILE adds one."
                 : "There is no source \(number); /source lists the \(sources.count) there are.")
         }
-        return sources.remove(at: number - 1)
+        let removed = sources[number - 1]
+        append(.sourceRemoved(SourceRemovedRecord(at: now(), number: number, name: removed.name)))
+        return removed
     }
 
     /// The reading level of a version's student-facing text against its band.

@@ -34,6 +34,12 @@ public enum SessionReview {
                 var block = heading("hand edit", at: edit.at, detail: "\(edit.command) → v\(edit.version) (from v\(edit.baseVersion))") + "\n"
                 block.append(plan(edit.text, base: state.version(edit.baseVersion)?.text, options: options, plans: &plans))
                 blocks.append(block)
+            case .sourceAdded(let added):
+                guard options.turn == nil else { continue }
+                blocks.append(heading("source", at: added.at, detail: "added \(added.source.summary)") + "\n")
+            case .sourceRemoved(let removed):
+                guard options.turn == nil else { continue }
+                blocks.append(heading("source", at: removed.at, detail: "removed \(removed.number): \(removed.name)") + "\n")
             }
         }
         return blocks
@@ -162,6 +168,8 @@ public enum SessionReview {
         guard let current = state.current else { return nil }
         let plan = framework.document(of: current.text)
         let report = framework.check(plan, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic)
+        var check = ExportCheck(report, framework: framework)
+        check.quotations = QuoteChecker.check(current.text, against: state.sources).problems.map(\.sentence)
         let document = ExportDocument(
             topic: current.inputs.topic, grade: current.inputs.grade.rawValue, minutes: current.inputs.minutes,
             standards: current.inputs.standards, constraints: current.inputs.constraints, model: state.header.model,
@@ -171,7 +179,7 @@ public enum SessionReview {
             },
             currentVersion: current.number, pacing: framework.pacing(of: plan),
             framework: framework.name == Framework.defaultName ? "" : framework.title,
-            check: ExportCheck(report, framework: framework), showModel: showModel,
+            check: check, showModel: showModel,
             rubric: state.rubric(for: current.number)?.rubric, quizzes: state.quizzes(for: current.number).map(\.quiz))
         return (document, plan)
     }

@@ -47,6 +47,8 @@ public enum SessionEvent: Equatable, Sendable {
     case turn(Int)
     case undo(UndoRecord)
     case handEdit(HandEditRecord)
+    case sourceAdded(SourceRecord)
+    case sourceRemoved(SourceRemovedRecord)
 }
 
 /// Everything a session knows, rebuilt by folding its transcript records in order.
@@ -66,7 +68,9 @@ public struct SessionState: Sendable {
     public private(set) var quizzes: [QuizVersion] = []
     /// Rubrics made by `/rubric` (and kept repairs of them), oldest first.
     public private(set) var rubrics: [RubricVersion] = []
-    /// Turns, undos and hand edits in the order they happened, for `replay`.
+    /// The teacher's sources the plans are grounded in, in the order added, as the transcript keeps them.
+    public private(set) var sources: [SourceDocument] = []
+    /// Turns, undos, hand edits and sources in the order they happened, for `replay`.
     public private(set) var events: [SessionEvent] = []
 
     public init(header: SessionHeader) {
@@ -201,6 +205,13 @@ public struct SessionState: Sendable {
                     check: edit.check, parentLost: base == nil))
             currentVersion = edit.version
             events.append(.handEdit(edit))
+        case .sourceAdded(let added):
+            sources.append(added.source)
+            events.append(.sourceAdded(added))
+        case .sourceRemoved(let removed):
+            guard sources.indices.contains(removed.number - 1) else { return }
+            sources.remove(at: removed.number - 1)
+            events.append(.sourceRemoved(removed))
         }
     }
 

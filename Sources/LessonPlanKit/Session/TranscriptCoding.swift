@@ -35,6 +35,8 @@ public struct TranscriptCoder: Sendable {
         case .undo(let value): body = try? encoder.encode(value)
         case .named(let value): body = try? encoder.encode(value)
         case .handEdit(let value): body = try? encoder.encode(value)
+        case .sourceAdded(let value): body = try? encoder.encode(value)
+        case .sourceRemoved(let value): body = try? encoder.encode(value)
         }
         // Splice the tag in front of the object's own fields: {"type":…,"v":1,…}.
         var line = Data("{\"type\":\"\(record.type)\",\"v\":\(TranscriptRecord.formatVersion)".utf8)
@@ -112,6 +114,8 @@ public struct TranscriptCoder: Sendable {
                 case .undo: outcome = .success(.undo(try UndoRecord(from: decoder)))
                 case .name: outcome = .success(.named(try NameRecord(from: decoder)))
                 case .handEdit: outcome = .success(.handEdit(try HandEditRecord(from: decoder)))
+                case .source: outcome = .success(.sourceAdded(try SourceRecord(from: decoder)))
+                case .sourceRemoved: outcome = .success(.sourceRemoved(try SourceRemovedRecord(from: decoder)))
                 }
             } catch {
                 outcome = .failure(.unreadable("a \(tag.type) line is missing fields"))

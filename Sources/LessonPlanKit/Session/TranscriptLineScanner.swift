@@ -193,6 +193,9 @@ enum TranscriptLineScanner {
                 return .handEdit(
                     HandEditRecord(
                         at: at, command: command, baseVersion: baseVersion, version: version, text: text, check: check))
+            // Sources are rare and read by the full decoder.
+            case .source, .sourceRemoved:
+                return nil
             }
         }
     }

@@ -147,6 +147,8 @@ public enum TranscriptReader {
             case .undo(let undo): first = first ?? undo.at
             case .named(let named): first = first ?? named.at; name = named.name
             case .handEdit(let edit): first = first ?? edit.at
+            case .sourceAdded(let added): first = first ?? added.at
+            case .sourceRemoved(let removed): first = first ?? removed.at
             }
         }
         guard let created = first else { return nil }
@@ -238,7 +240,7 @@ extension TranscriptRecord {
         case .header(let header): return check(name: header.name) ?? check(header.inputs)
         case .turnStarted(let started): return check(started.inputs)
         case .named(let named): return check(name: named.name)
-        case .turnEnded, .undo, .handEdit: return nil
+        case .turnEnded, .undo, .handEdit, .sourceAdded, .sourceRemoved: return nil
         }
     }
 

@@ -210,6 +210,33 @@ public struct HandEditRecord: Codable, Equatable, Sendable {
     }
 }
 
+/// `/source FILE` or `--source FILE`: a source the plans are grounded in, kept whole with the session so
+/// `resume`, `replay` and exports check quotations after the file has moved or changed.
+public struct SourceRecord: Codable, Equatable, Sendable {
+    public var at: Date
+    public var source: SourceDocument
+
+    public init(at: Date, source: SourceDocument) {
+        self.at = at
+        self.source = source
+    }
+}
+
+/// `/source remove N`: source N of the list at that moment was taken away.
+public struct SourceRemovedRecord: Codable, Equatable, Sendable {
+    public var at: Date
+    /// The source's number in the list when it was removed (1 is the first added and still there).
+    public var number: Int
+    /// Its name, for `replay`.
+    public var name: String
+
+    public init(at: Date, number: Int, name: String) {
+        self.at = at
+        self.number = number
+        self.name = name
+    }
+}
+
 /// One line of a transcript. On disk each is a JSON object with a `type` tag and a format version `v`.
 public enum TranscriptRecord: Equatable, Sendable {
     case header(SessionHeader)
@@ -218,6 +245,8 @@ public enum TranscriptRecord: Equatable, Sendable {
     case undo(UndoRecord)
     case named(NameRecord)
     case handEdit(HandEditRecord)
+    case sourceAdded(SourceRecord)
+    case sourceRemoved(SourceRemovedRecord)
 
     /// The format this build writes; a file with a larger version is refused.
     public static let formatVersion = 1
@@ -231,6 +260,8 @@ public enum TranscriptRecord: Equatable, Sendable {
         case .undo: .undo
         case .named: .name
         case .handEdit: .handEdit
+        case .sourceAdded: .source
+        case .sourceRemoved: .sourceRemoved
         }
     }
 

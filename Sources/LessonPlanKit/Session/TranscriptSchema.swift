@@ -14,6 +14,8 @@ public enum TranscriptRecordType: String, CaseIterable, Sendable {
     case undo
     case name
     case handEdit = "hand_edit"
+    case source
+    case sourceRemoved = "source_removed"
 
     /// The keys a line of this type may have, its tag and version included.
     var fields: [TranscriptField] {
@@ -34,6 +36,8 @@ public enum TranscriptRecordType: String, CaseIterable, Sendable {
         case .undo: [.type, .v, .at, .from, .to]
         case .name: [.type, .v, .at, .name]
         case .handEdit: [.type, .v, .at, .command, .baseVersion, .version, .text, .check]
+        case .source: [.type, .v, .at, .name, .path, .bytes, .sha256, .pages, .paged]
+        case .sourceRemoved: [.type, .v, .at, .number, .name]
         }
     }
 }
@@ -44,6 +48,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
     case baseVersion, instructions, input, maxOutputTokens, status, output, usage, responseID, error
     case version, durationMs, from, to, text, framework, follows, kind, check, readingLevel, kept, materials
     case retryOf, continues, streamed, quizKind, quizItems, rubricLevels, quiz, rubric
+    case path, bytes, sha256, pages, paged, number
 
     /// The key as written on disk.
     var key: StaticString {
@@ -90,6 +95,12 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
         case .rubricLevels: "rubric_levels"
         case .quiz: "quiz"
         case .rubric: "rubric"
+        case .path: "path"
+        case .bytes: "bytes"
+        case .sha256: "sha256"
+        case .pages: "pages"
+        case .paged: "paged"
+        case .number: "number"
         }
     }
 
@@ -194,5 +205,37 @@ extension HandEditRecord {
         try out.encode(version, forKey: .version)
         try out.encode(text, forKey: .text)
         try out.encodeIfPresent(check, forKey: .check)
+    }
+}
+
+// A source line holds the document's fields beside `at`, flat, as every other line does.
+extension SourceRecord {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: TranscriptField.self)
+        at = try container.decode(Date.self, forKey: .at)
+        source = SourceDocument(
+            name: try container.decode(String.self, forKey: .name), path: try container.decode(String.self, forKey: .path),
+            bytes: try container.decode(Int.self, forKey: .bytes), sha256: try container.decode(String.self, forKey: .sha256),
+            pages: try container.decode([String].self, forKey: .pages), paged: try container.decode(Bool.self, forKey: .paged))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var out = encoder.container(keyedBy: TranscriptField.self)
+        try out.encode(at, forKey: .at)
+        try out.encode(source.name, forKey: .name)
+        try out.encode(source.path, forKey: .path)
+        try out.encode(source.bytes, forKey: .bytes)
+        try out.encode(source.sha256, forKey: .sha256)
+        try out.encode(source.pages, forKey: .pages)
+        try out.encode(source.paged, forKey: .paged)
+    }
+}
+
+extension SourceRemovedRecord {
+    public func encode(to encoder: any Encoder) throws {
+        var out = encoder.container(keyedBy: TranscriptField.self)
+        try out.encode(at, forKey: .at)
+        try out.encode(number, forKey: .number)
+        try out.encode(name, forKey: .name)
     }
 }

@@ -97,4 +97,64 @@ import Testing
         let first = try #require(try await server.requests().first?.input?.stringValue)
         #expect(first.contains(#"in this form: "…" (p. N)"#))
     }
+
+    /// The sources are kept in the transcript: a session read back from its file (as `resume`, `replay` and
+    /// `export` read it) still checks quotations after the PDF is deleted, says the file is gone, and its
+    /// printout's banner names what is not verified.
+    @Test func theSourcesAreKeptWithTheSessionAndStillCheckAfterTheFileIsGone() async throws {
+        let folder = try SourceFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pdf = try SourceFixtures.threePagePDF(in: folder)
+        let server = try await FakeOpenAIServer()
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
+        let engine = try SessionEngine(
+            newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
+            client: ModelClient(
+                transport: CurlTransport(),
+                settings: ModelSettings(baseURL: server.baseURL, apiKey: "sk-test-key", model: "gpt-5.2")),
+            toolVersion: "test", retryClock: RecordingRetryClock())
+        await engine.addSource(try SourceReader().read(pdf))
+        await engine.addSource(try SourceReader().read(pdf))
+        try await engine.removeSource(2)
+        let right = #""The gravity of the moon pulls the oceans toward it" (p. 2)"#
+        let invented = #""The moon is made of green cheese" (p. 3)"#
+        // The repair asked for the invented quotation answers the same plan, so it is not kept.
+        let draft = Self.plan(quotes: "\(right); \(invented).")
+        try await server.script([.text(draft), .text(draft)])
+        _ = await engine.request(command: "/generate", refinement: Refinement(template: "generate", inputs: inputs)) { _ in }
+        let id = await engine.state.header.id
+        try FileManager.default.removeItem(at: pdf)
+
+        let state = try #require(TranscriptReader.state(of: try TranscriptReader.read(home.directory.transcript(id: id))))
+        #expect(state.sources.count == 1, "one added twice, the second removed")
+        let source = try #require(state.sources.first)
+        #expect(source.name == "tides.pdf" && source.pages.count == 3 && source.sha256.count == 64)
+        #expect(source.fileOnDiskNote()?.contains("is no longer at") == true)
+        let current = try #require(state.current)
+        let report = QuoteChecker.check(current.text, against: state.sources)
+        #expect(report.verdicts.map(\.result) == [.verified, .notInSource])
+
+        let framework = try PromptLibrary.builtIn.framework(Framework.defaultName)
+        let (document, plan) = try #require(SessionReview.document(state, framework: framework))
+        #expect(document.check?.quotations.count == 1)
+        let html = PlanExport.renderHTML(document, plan: plan)
+        let banner = try #require(html.range(of: "1 quotation is not verified against the sources"))
+        let inBanner = try #require(html.range(of: "“The moon is made of green cheese” (p. 3) is not in the source"))
+        let planStart = try #require(html.range(of: "<section class=\"plan\">"))
+        #expect(banner.lowerBound < inBanner.lowerBound && inBanner.lowerBound < planStart.lowerBound, "the banner comes before the plan")
+        let markdown = PlanExport.renderMarkdown(document, plan: plan)
+        #expect(markdown.contains("> **⚠ 1 quotation is not verified against the sources"))
+        // replay names the sources where they were added and removed.
+        let replay = SessionReview.replay(state, options: ReplayOptions()).map { $0.rendered(colour: false) }.joined()
+        #expect(replay.contains("added tides.pdf · 3 pages"))
+        #expect(replay.contains("removed 2: tides.pdf"))
+    }
+
+    /// A transcript's path is anyone's: a device or a pipe named there is never read to compare.
+    @Test func aSourcePathFromATranscriptIsReadOnlyWhenItIsARegularFile() {
+        let source = SourceDocument(name: "x.pdf", path: "/dev/zero", bytes: 3, sha256: String(repeating: "0", count: 64), pages: ["a"], paged: true)
+        #expect(source.fileOnDiskNote()?.contains("is no longer at /dev/zero") == true)
+    }
 }

@@ -296,6 +296,14 @@ import TestSupport
                 ("at", timestamp(h.at)), ("command", .string(h.command)), ("base_version", .integer(h.baseVersion)),
                 ("version", .integer(h.version)), ("text", .string(h.text)), ("check", h.check.map(checkJSON)),
             ]
+        case .sourceAdded(let added):
+            out += [
+                ("at", timestamp(added.at)), ("name", .string(added.source.name)), ("path", .string(added.source.path)),
+                ("bytes", .integer(added.source.bytes)), ("sha256", .string(added.source.sha256)),
+                ("pages", .array(added.source.pages.map(JSON.string))), ("paged", .raw(added.source.paged ? "true" : "false")),
+            ]
+        case .sourceRemoved(let removed):
+            out += [("at", timestamp(removed.at)), ("number", .integer(removed.number)), ("name", .string(removed.name))]
         }
         return out.compactMap { key, value in value.map { (key, $0) } }
     }
@@ -740,19 +748,25 @@ import TestSupport
             .undo(UndoRecord(at: t0, from: 1, to: 1)),
             .named(NameRecord(at: t0, name: "")),
             .handEdit(HandEditRecord(at: t0, command: "", baseVersion: 1, version: 2, text: "")),
+            .sourceAdded(
+                SourceRecord(at: t0, source: SourceDocument(name: "", path: "", bytes: 0, sha256: "", pages: [], paged: true))),
+            .sourceRemoved(SourceRemovedRecord(at: t0, number: 1, name: "")),
         ]
         #expect(Set(samples.map(\.recordType)) == Set(TranscriptRecordType.allCases))
         for record in samples {
-            let value: Any =
+            let found: Set<String> =
                 switch record {
-                case .header(let value): value
-                case .turnStarted(let value): value
-                case .turnEnded(let value): value
-                case .undo(let value): value
-                case .named(let value): value
-                case .handEdit(let value): value
+                case .header(let value): keys(value)
+                case .turnStarted(let value): keys(value)
+                case .turnEnded(let value): keys(value)
+                case .undo(let value): keys(value)
+                case .named(let value): keys(value)
+                case .handEdit(let value): keys(value)
+                // A source line is flat: the document's fields beside `at`.
+                case .sourceAdded(let value): keys(value.source).union(["at"])
+                case .sourceRemoved(let value): keys(value)
                 }
-            #expect(keys(value) == schema(record.recordType), "\(record.type)")
+            #expect(found == schema(record.recordType), "\(record.type)")
         }
         // Every key belongs to some record type, and the tag and version to all of them.
         #expect(Set(TranscriptRecordType.allCases.flatMap(\.fields)) == Set(TranscriptField.allCases))
