@@ -202,7 +202,13 @@ import TestSupport
         #expect(Self.htmlHeadings(handoutHTML).dropFirst().map(\.text) == handoutParts)
         #expect(Self.htmlHeadings(handoutHTML).dropFirst().allSatisfy { $0.level == 2 })
         let planHTML = try String(contentsOf: out.appending(path: "plan.html"), encoding: .utf8)
-        #expect(Self.htmlHeadings(planHTML).filter { $0.level == 2 }.map(\.text) == planParts)
+        // The printed page shows the pacing once before the plan (a table) and its timeline after the plan.
+        let planHTMLParts = ["Pacing"] + planSections + ["Timeline"] + planParts.dropFirst(1 + planSections.count)
+        #expect(Self.htmlHeadings(planHTML).filter { $0.level == 2 }.map(\.text) == planHTMLParts)
+        // Handouts made from v1 while the plan is v2: the teacher's copy says so, the students' sheets do not.
+        let staleNote = "The handouts were made from v1, but this plan is v2"
+        #expect(planHTML.contains(staleNote))
+        #expect(try String(contentsOf: out.appending(path: "plan.md"), encoding: .utf8).contains(staleNote))
         for hidden in ["Made from plan", "/materials", "Answer key", "Misconception", "mixes up"] {
             #expect(!handoutHTML.contains(hidden) && !handoutMarkdown.contains(hidden), "a handout shows “\(hidden)”")
         }
@@ -215,6 +221,11 @@ import TestSupport
             let plan = try Self.pandocHeadings(out.appending(path: "plan.\(format)")).filter { $0.level == 1 }
             #expect(plan.map(\.text) == planParts, "\(format): \(plan)")
         }
+        // odt tables are ruled like docx and html ones: every cell of the pacing and rubric tables has a border.
+        let content = try OfficeDocument.member("content.xml", of: out.appending(path: "plan.odt"))
+        #expect(content.contains("style:name=\"LessonplanRuledCell\"") && content.contains("fo:border=\"0.5pt solid"))
+        #expect(!content.contains("table:style-name=\"TableRowCell\""), "a table with pandoc's unruled cells")
+        #expect(content.components(separatedBy: "table:style-name=\"LessonplanRuledCell\"").count > 20)
 
         // Slides: the starter quiz before the lesson, the exit quiz after it, the rubric a criterion a slide.
         for name in ["plan", "handouts"] {
@@ -263,8 +274,7 @@ import TestSupport
                 }
                 let handout = name == "handouts"
                 let headings = handout ? handoutParts : planParts.filter { !$0.hasPrefix("Answer key") }
-                // Not yet for odt: pandoc's odt writer drops the keep-together style on the exit ticket's list.
-                let slip = handout && format != "odt" ? exitTicket : []
+                let slip = handout ? exitTicket : []
                 let problems = Self.paperProblems(text, headings: headings, exitTicket: slip, once: handout)
                 #expect(problems.isEmpty, "\(name).\(format): \(problems)")
                 if handout {
@@ -280,6 +290,8 @@ import TestSupport
                 } else {
                     // The teacher's page 1 shows the plan's start.
                     #expect(pages[0].contains { $0.contains(planSections[0]) }, "\(format): page 1 is \(pages[0])")
+                    let stale = pages.joined().joined(separator: " ").contains("The handouts were made from v1")
+                    #expect(stale, "\(format): the teacher's copy names the stale handouts")
                 }
             }
         }

@@ -22,6 +22,16 @@ public enum OfficeDocument {
         return result.output.split(separator: "\n").map(String.init)
     }
 
+    /// The text of one part of the zip package (`content.xml` of an odt, say); throws when it is not there.
+    public static func member(_ name: String, of file: URL) throws -> String {
+        let result = try Python.run(
+            "import sys, zipfile\npath, name = sys.stdin.readline().strip(), sys.stdin.readline().strip()\n"
+                + "sys.stdout.write(zipfile.ZipFile(path).read(name).decode())",
+            input: Data((file.path + "\n" + name + "\n").utf8))
+        guard result.status == 0 else { throw PrintedPage.Failure(description: "no \(name) in \(file.lastPathComponent): \(result.output)") }
+        return result.output
+    }
+
     /// Every paragraph with text, in document order: docx body paragraphs, odt headings and paragraphs,
     /// pptx slide paragraphs slide by slide (speaker notes as style `notesN`).
     public static func paragraphs(of file: URL) throws -> [Paragraph] {

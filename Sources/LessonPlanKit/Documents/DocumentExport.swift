@@ -22,8 +22,35 @@ public enum DocumentExport {
         timeZone: TimeZone = .current
     ) throws -> Data {
         guard let pandoc else { throw DocumentError.pandocMissing(format) }
-        let built = format == .pptx ? slides(document, plan: plan) : page(document, plan: plan, format: format, timeZone: timeZone)
+        var built = format == .pptx ? slides(document, plan: plan) : page(document, plan: plan, format: format, timeZone: timeZone)
+        if format == .odt { built.blocks = built.blocks.map(ruledForODT) }
         return try pandoc.convert(built, to: format, reference: reference)
+    }
+
+    /// An odt table as raw odt whose cells take the ruled style `Pandoc` adds (pandoc's own are unruled); the
+    /// header row is bold and repeats on each page.
+    static func ruledForODT(_ block: PandocBlock) -> PandocBlock {
+        switch block {
+        case .table(let header, let rows, _):
+            func cell(_ text: String, bold: Bool) -> String {
+                let escaped = PlanExport.htmlEscape(text)
+                return "<table:table-cell table:style-name=\"\(Pandoc.ruledCellName)\" office:value-type=\"string\">"
+                    + "<text:p text:style-name=\"Table_20_Contents\">"
+                    + (bold ? "<text:span text:style-name=\"Strong_20_Emphasis\">\(escaped)</text:span>" : escaped)
+                    + "</text:p></table:table-cell>"
+            }
+            func row(_ cells: [String], bold: Bool) -> String {
+                "<table:table-row>" + cells.map { cell($0, bold: bold) }.joined() + "</table:table-row>"
+            }
+            let columns = max(header.count, rows.map(\.count).max() ?? 0)
+            var xml = "<table:table><table:table-column table:number-columns-repeated=\"\(max(columns, 1))\"/>"
+            if !header.isEmpty { xml += "<table:table-header-rows>" + row(header, bold: true) + "</table:table-header-rows>" }
+            xml += rows.map { row($0, bold: false) }.joined() + "</table:table>"
+            return .raw(format: "opendocument", xml)
+        case .div(let classes, let blocks): return .div(classes: classes, blocks.map(ruledForODT))
+        case .styled(let style, let blocks): return .styled(style, blocks.map(ruledForODT))
+        default: return block
+        }
     }
 
     // MARK: Word-processor page
@@ -50,6 +77,7 @@ public enum DocumentExport {
                 blocks.append(.bulletList(check.quotations.map { [.plain([.text($0)])] }))
             }
             blocks.append(.para([.text(PlanExport.versionLine(document, timeZone: timeZone))]))
+            for note in document.teacherNotes { blocks.append(.para([.strong([.text("Note:")]), .text(" " + note)])) }
             blocks += pacing(document)
             if let check = document.check, !check.notes.isEmpty {
                 blocks.append(.para([.strong([.text(ExportCheck.notesTitle)])]))
@@ -62,7 +90,7 @@ public enum DocumentExport {
                     }))
         }
         let planned = planBlocks(PlanExport.pageBlocks(plan, handout: handout), handout: handout)
-        blocks += handout ? keepingExitTicket(planned) : planned
+        blocks += handout ? keepingExitTicket(planned, listsAsParagraphs: format == .odt) : planned
         for quiz in handout ? document.laterQuizzes : document.quizzes {
             blocks.append(pageBreak(format))
             blocks += quizPage(quiz)
@@ -89,12 +117,18 @@ public enum DocumentExport {
 
     /// The exit ticket's heading and everything under it in a style that keeps each paragraph with the next, so the
     /// slip students cut out and hand in prints whole on one page.
-    static func keepingExitTicket(_ blocks: [PandocBlock]) -> [PandocBlock] {
+    ///
+    /// pandoc's odt writer does not carry a paragraph style onto list items, so for odt (`listsAsParagraphs`) the
+    /// slip's lists are written as paragraphs that carry their own number or bullet, and the style holds them.
+    static func keepingExitTicket(_ blocks: [PandocBlock], listsAsParagraphs: Bool = false) -> [PandocBlock] {
         var out: [PandocBlock] = []
         var slip: [PandocBlock]?
+        func kept(_ blocks: [PandocBlock]) -> PandocBlock {
+            .styled(keepStyle, listsAsParagraphs ? blocks.flatMap(paragraphs) : blocks)
+        }
         for block in blocks {
             if case .header(_, let inlines) = block {
-                if let kept = slip { out.append(.styled(keepStyle, kept)) }
+                if let held = slip { out.append(kept(held)) }
                 slip = nil
                 if case .text(let text)? = inlines.first, PlanExport.isExitTicket(text) {
                     out.append(block)
@@ -104,8 +138,32 @@ public enum DocumentExport {
             }
             if slip != nil { slip?.append(block) } else { out.append(block) }
         }
-        if let kept = slip { out.append(.styled(keepStyle, kept)) }
+        if let held = slip { out.append(kept(held)) }
         return out
+    }
+
+    /// A list as paragraphs that carry their own markers (`1. `, `• `); other blocks as they are.
+    private static func paragraphs(_ block: PandocBlock) -> [PandocBlock] {
+        func inlines(of item: [PandocBlock]) -> [PandocInline] {
+            item.flatMap { block -> [PandocInline] in
+                switch block {
+                case .para(let inlines), .plain(let inlines): inlines
+                default: []
+                }
+            }
+        }
+        switch block {
+        case .orderedList(let start, let numbering, let items):
+            return items.enumerated().map { offset, item in
+                let number = start + offset
+                let marker = numbering == .upperAlpha ? String(UnicodeScalar(UInt8(64 + min(max(number, 1), 26)))) + ")" : "\(number)."
+                return .para([.text(marker + " ")] + inlines(of: item))
+            }
+        case .bulletList(let items):
+            return items.map { .para([.text("• ")] + inlines(of: $0)) }
+        default:
+            return [block]
+        }
     }
 
     /// A page break, as each writer spells one; the odt one needs the `Pagebreak` style of the reference document.

@@ -63,12 +63,33 @@ public struct Pandoc: Sendable {
             arguments.append("--reference-doc=\(file.path)")
         }
         if format == .pptx { arguments.append("--slide-level=1") }
+        if format == .odt {
+            // pandoc's odt tables have unruled cells (`fo:border="none"`), and a reference document's cell styles
+            // are not read by Writer; this pandoc's own content template, with one ruled cell style added to
+            // its automatic styles, lets the tables (written as raw odt, see `DocumentExport`) print as grids.
+            let template = try run(["-D", "opendocument"], input: Data(), format: format)
+            guard let text = String(data: template, encoding: .utf8), text.contains(Self.automaticStyles) else {
+                throw DocumentError.pandocFailed(format, status: 0, message: "its opendocument template has no automatic styles")
+            }
+            let file = folder.appending(path: "content-template.xml")
+            let ruled = text.replacingOccurrences(of: Self.automaticStyles, with: Self.automaticStyles + "\n" + Self.ruledCellStyle)
+            try PrivateFiles.write(Data(ruled.utf8), to: file, replace: false)
+            arguments.append("--template=\(file.path)")
+        }
         _ = try run(arguments, input: json, format: format, in: folder)
         guard let data = try? Data(contentsOf: output), !data.isEmpty else {
             throw DocumentError.pandocFailed(format, status: 0, message: "it wrote no file")
         }
         return data
     }
+
+    /// Where pandoc's opendocument template puts the automatic styles.
+    static let automaticStyles = "$automatic-styles$"
+    /// The cell style of odt tables: ruled on every side, as the docx and HTML tables are.
+    static let ruledCellName = "LessonplanRuledCell"
+    static let ruledCellStyle =
+        "<style:style style:name=\"\(ruledCellName)\" style:family=\"table-cell\">"
+        + "<style:table-cell-properties fo:border=\"0.5pt solid #808080\" fo:padding=\"0.04in\"/></style:style>"
 
     /// Runs pandoc with `input` on stdin; stdout and stderr go to files so neither pipe can fill and stall it.
     private func run(_ arguments: [String], input: Data, format: DocumentFormat, in folder: URL? = nil) throws -> Data {

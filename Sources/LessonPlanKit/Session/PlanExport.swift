@@ -48,6 +48,9 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     public var latestPlanVersion: Int?
     /// Whether the teacher's header names the model; a page option, not part of the data.
     public var showModel = false
+    /// Sentences for the teacher alone (handouts made from an older plan, say): on the teacher's copy under
+    /// the version line, never on a handout; a page option, not part of the data.
+    public var teacherNotes: [String] = []
     /// The quizzes of this lesson (`/quiz`), the starter quiz first: without their keys on handouts, with the keys
     /// on a page of their own for the teacher.
     public var quizzes: [Quiz]
@@ -267,6 +270,7 @@ public enum PlanExport {
                 for quotation in check.quotations { out.append("> - \(quotation)") }
                 out.append("")
             }
+            for note in document.teacherNotes { out.append("> **Note:** \(note)"); out.append("") }
             for (label, value) in inputRows(document, timeZone: timeZone) {
                 out.append("- **\(label):** \(value)")
             }
@@ -373,7 +377,8 @@ public enum PlanExport {
     /// One self-contained printable page, no scripts or outside assets, every piece of text escaped.
     ///
     /// A teacher's page: title, the check's banner if the version fails, the version and its local date, the
-    /// pacing (table, timeline with the lesson's end marked and any overrun shaded), the inputs, then the plan.
+    /// pacing as a compact table, the inputs on one line, then the plan; the timeline (the lesson's end marked,
+    /// any overrun shaded) after the plan, so page 1 shows the pacing once and the plan's start.
     /// A handout page: title, Name / Date / Class, the student parts with room to write, and its version.
     public static func renderHTML(_ document: ExportDocument, plan: PlanDocument, timeZone: TimeZone = .current)
         -> String
@@ -416,6 +421,7 @@ public enum PlanExport {
                 out.append("</div>")
             }
             out.append("<p class=\"version\">\(htmlEscape(versionLine(document, timeZone: timeZone)))</p>")
+            for note in document.teacherNotes { out.append("<p class=\"teacher-note\"><strong>Note:</strong> \(htmlEscape(note))</p>") }
             appendPacing(document, to: &out)
             if let check = document.check, !check.notes.isEmpty {
                 out.append("<div class=\"content-notes\">")
@@ -425,16 +431,17 @@ public enum PlanExport {
                 out.append("</ul>")
                 out.append("</div>")
             }
-            out.append(contentsOf: ["<table class=\"inputs\">", "<tbody>"])
-            for (label, value) in inputRows(document, timeZone: timeZone) where label != "Version" {
-                out.append("<tr><th scope=\"row\">\(htmlEscape(label))</th><td>\(htmlEscape(value))</td></tr>")
+            // The inputs on one line: page 1 is for the plan's start, not for furniture.
+            let inputs = inputRows(document, timeZone: timeZone).filter { $0.0 != "Version" }.map { label, value in
+                "<span><strong>\(htmlEscape(label)):</strong> \(htmlEscape(value))</span>"
             }
-            out.append(contentsOf: ["</tbody>", "</table>"])
+            out.append("<p class=\"inputs\">\(inputs.joined(separator: " · "))</p>")
         }
         if handout { appendQuizzes(document.starterQuizzes, to: &out) }
         out.append("<section class=\"plan\">")
         appendPlan(pageBlocks(plan, handout: handout), handout: handout, to: &out)
         out.append("</section>")
+        if !handout { appendTimeline(document, to: &out) }
         appendAssessments(document, handout: handout, to: &out)
         if handout {
             out.append("<footer>\(htmlEscape(handoutFooter(document, timeZone: timeZone)))</footer>")
@@ -655,7 +662,22 @@ public enum PlanExport {
                     "<tr class=\"lesson-end\"><td>Lesson ends</td><td>\(minutes)</td><td></td></tr>")
             }
         }
-        out.append(contentsOf: ["</tbody>", "</table>", "<div class=\"timeline\">"])
+        out.append(contentsOf: ["</tbody>", "</table>"])
+        var notes = Pacing.notes(document.pacing, lessonMinutes: document.minutes).map(\.description)
+        if let footnote = Pacing.placementNote(document.pacing) { notes.append(footnote) }
+        if !notes.isEmpty {
+            out.append("<ul class=\"pacing-notes\">")
+            for note in notes { out.append("<li>\(htmlEscape(note))</li>") }
+            out.append("</ul>")
+        }
+        out.append("</section>")
+    }
+
+    /// The pacing as a timeline (the lesson's end marked, any overrun shaded): after the plan, so that page 1
+    /// shows the pacing once, as a table, and the plan's start.
+    private static func appendTimeline(_ document: ExportDocument, to out: inout [String]) {
+        guard !document.pacing.isEmpty else { return }
+        out.append(contentsOf: ["<section class=\"timeline-section\">", "<h2>Timeline</h2>", "<div class=\"timeline\">"])
         // Bars are scaled to the lesson, or to the last section's end if the pacing runs over.
         let lesson = max(document.minutes, 1)
         let total = max(lesson, document.pacing.map(\.end).max() ?? 0)
@@ -689,15 +711,7 @@ public enum PlanExport {
         out.append(
             "<div class=\"timeline-row timeline-axis\"><span class=\"timeline-label\"></span>"
                 + "<div class=\"timeline-scale\"><span class=\"axis-start\">0</span>\(endLabel)</div></div>")
-        out.append("</div>")
-        var notes = Pacing.notes(document.pacing, lessonMinutes: document.minutes).map(\.description)
-        if let footnote = Pacing.placementNote(document.pacing) { notes.append(footnote) }
-        if !notes.isEmpty {
-            out.append("<ul class=\"pacing-notes\">")
-            for note in notes { out.append("<li>\(htmlEscape(note))</li>") }
-            out.append("</ul>")
-        }
-        out.append("</section>")
+        out.append(contentsOf: ["</div>", "</section>"])
     }
 
     /// `part / total` as a percentage with two decimals, computed in integers so no locale can creep in.
@@ -717,8 +731,12 @@ public enum PlanExport {
         h3 { font-size: 1.05rem; margin: 1rem 0 0.3rem; }
         table { border-collapse: collapse; width: 100%; margin: 0.5rem 0 1rem; }
         th, td { border: 1px solid #bbb; padding: 0.3rem 0.5rem; text-align: left; vertical-align: top; }
-        table.inputs th { width: 11rem; background: #f3f3f3; }
+        .pacing-table { font-size: 0.85rem; margin: 0.3rem 0 0.6rem; }
+        .pacing-table th, .pacing-table td { padding: 0.1rem 0.4rem; }
+        .inputs { font-size: 0.9rem; color: #333; }
+        .inputs span { white-space: nowrap; }
         .version { margin: 0 0 0.8rem; color: #333; }
+        .teacher-note { border-left: 4px solid #b07a00; padding: 0.2rem 0.6rem; background: #fff7e0; }
         .banner { border: 2px solid #b00020; background: #fdecee; padding: 0.4rem 0.9rem; margin: 0.6rem 0 1rem; }
         .banner p { margin: 0.2rem 0; color: #7a0015; }
         .banner ul { margin: 0.2rem 0 0.3rem; }
@@ -754,8 +772,8 @@ public enum PlanExport {
         @media print {
           body { margin: 0; max-width: none; font-size: 11pt; }
           h2, h3 { break-after: avoid; page-break-after: avoid; }
-          table, li, .timeline-row, .banner, .slip, .quiz-item { break-inside: avoid; page-break-inside: avoid; }
-          .timeline-track, .timeline-bar, .timeline-end, table.inputs th, .banner, .pacing-table tr.over td {
+          table, li, .timeline-row, .timeline-section, .banner, .slip, .quiz-item { break-inside: avoid; page-break-inside: avoid; }
+          .timeline-track, .timeline-bar, .timeline-end, .banner, .pacing-table tr.over td {
             -webkit-print-color-adjust: exact; print-color-adjust: exact;
           }
         }

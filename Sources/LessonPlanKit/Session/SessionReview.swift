@@ -169,8 +169,12 @@ public enum SessionReview {
         let plan = framework.document(of: current.text)
         let report = framework.check(plan, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic)
         var check = ExportCheck(report, framework: framework)
+        // Handouts made from another plan version: the teacher's copy says so, the students' sheets never do.
+        let teacherNotes = staleHandouts(state).map { stale in
+            ["The handouts were made from v\(stale.madeFrom), but this plan is v\(stale.current); type /materials to make new ones before printing them."]
+        } ?? []
         check.quotations = QuoteChecker.check(current.text, against: state.sources).problems.map(\.sentence)
-        let document = ExportDocument(
+        var document = ExportDocument(
             topic: current.inputs.topic, grade: current.inputs.grade.rawValue, minutes: current.inputs.minutes,
             standards: current.inputs.standards, constraints: current.inputs.constraints, model: state.header.model,
             created: state.header.created,
@@ -181,6 +185,7 @@ public enum SessionReview {
             framework: framework.name == Framework.defaultName ? "" : framework.title,
             check: check, showModel: showModel,
             rubric: state.rubric(for: current.number)?.rubric, quizzes: state.quizzes(for: current.number).map(\.quiz))
+        document.teacherNotes = teacherNotes
         return (document, plan)
     }
 

@@ -66,7 +66,7 @@ import TestSupport
         }
         var shown = document
         shown.showModel = true
-        #expect(PlanExport.renderHTML(shown, plan: plan).contains("<tr><th scope=\"row\">Model</th><td>gpt-secret-model</td></tr>"))
+        #expect(PlanExport.renderHTML(shown, plan: plan).contains("<span><strong>Model:</strong> gpt-secret-model</span>"))
         #expect(PlanExport.renderMarkdown(shown, plan: plan).contains("- **Model:** gpt-secret-model"))
     }
 
