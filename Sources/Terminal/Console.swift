@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanKit
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -15,6 +16,8 @@ package final class Console: @unchecked Sendable {
     package let colour: Bool
     private let lock = NSLock()
     private var spinner: (any DispatchSourceTimer)?
+    /// What the waiting line shows after its seconds; set while a structured answer arrives.
+    private let detail = Mutex("")
     /// The state of the streamed answer being printed.
     private var streamSanitizer = TerminalSanitizer()
     /// The errno of the first failed write to stdout.
@@ -158,7 +161,8 @@ package final class Console: @unchecked Sendable {
         var tick = 0
         timer.setEventHandler {
             let seconds = Int(Date().timeIntervalSince(started))
-            Self.write(2, "\r\(frames[tick % frames.count]) \(shownLabel) \(seconds)s  (Ctrl-C cancels)\u{1B}[K")
+            let detail = self.detail.withLock { $0 }
+            Self.write(2, "\r\(frames[tick % frames.count]) \(shownLabel) \(seconds)s\(detail.isEmpty ? "" : " · " + detail)  (Ctrl-C cancels)\u{1B}[K")
             tick += 1
         }
         timer.schedule(deadline: .now(), repeating: .milliseconds(100))
@@ -166,8 +170,14 @@ package final class Console: @unchecked Sendable {
         spinner = timer
     }
 
+    /// What the waiting line shows after its seconds (`812 characters received`), until it stops.
+    package func waitingDetail(_ text: String) {
+        detail.withLock { $0 = TerminalSanitizer.cleanLine(text) }
+    }
+
     /// Removes the waiting indicator, if one is showing.
     package func stopWaiting() {
+        detail.withLock { $0 = "" }
         lock.lock()
         let timer = spinner
         spinner = nil

@@ -83,6 +83,7 @@ package final class ConsoleHost: CommandHost, @unchecked Sendable {
     private func stream(_ update: RequestProgress, waiting: String) {
         switch update {
         case .turn(.waiting): console.startWaiting(waiting)
+        case .turn(.received(let characters)): console.waitingDetail("\(characters) characters received")
         case .turn(.retrying(let wait)):
             console.stopWaiting()
             if printed.needsNewline { console.out("\n") }

@@ -445,6 +445,9 @@ import TestSupport
         binary.environment["LESSONPLAN_LOCAL_PORT"] = String(server.port)
         let result = try await binary.run(["generate", "--topic", "Tides", "--local"])
         #expect(result.status == 0, "\(result.stderr)")
+        // The first offline plan is introduced honestly, once.
+        #expect(result.stderr.components(separatedBy: "Offline model: SmolLM2-135M, a tiny model running on this machine, for trying the tool, not for class").count == 2)
+        #expect(result.stderr.contains("set OPENAI_API_KEY or use your school's --endpoint"))
         let request = try #require(try await server.requests().first)
         // Structured by default: Chat Completions, where llama-server enforces the schema.
         #expect(request.path == "/v1/chat/completions")
@@ -464,6 +467,21 @@ import TestSupport
         let down = try await binary.run(["generate", "--topic", "Tides", "--local", "--max-retries", "0"])
         #expect(down.status == 1)
         #expect(down.stderr.contains("The offline model is not running on 127.0.0.1:\(server.port); start it with scripts/local-model start"))
+
+        // A server that died by a signal at start (scripts/local-model writes why): the sentence names the
+        // signal and the rebuild, and no retry is spent waiting for it.
+        let folder = binary.home.appending(path: "local-model")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("signal SIGILL (illegal instruction)\n".utf8).write(to: folder.appending(path: "llama-server.died"))
+        let died = try await binary.run(["generate", "--topic", "Tides", "--local"])
+        #expect(died.status == 1)
+        #expect(died.stderr.contains("The offline model's server died at start (signal SIGILL (illegal instruction))"), "\(died.stderr)")
+        #expect(died.stderr.contains("scripts/local-model install --rebuild"))
+        #expect(!died.stderr.contains("retrying"), "\(died.stderr)")
+
+        binary.environment["LESSONPLAN_LOCAL_PORT"] = "abc"
+        let badPort = try await binary.run(["generate", "--topic", "Tides", "--local"])
+        #expect(badPort.status == 2 && badPort.stderr.contains("LESSONPLAN_LOCAL_PORT must be a port number from 1 to 65535"), "\(badPort.stderr)")
     }
 
     @Test func theKeyIsNotSentOverPlainHTTPToAnotherMachine() async throws {

@@ -243,6 +243,11 @@ public final class FakeOpenAIServer: Sendable {
         return false
     }
 
+    /// Lets a `raw` step held after its first bytes (`"hold_after"`) write the rest.
+    public func release() async throws {
+        _ = try await control("POST", "/__release")
+    }
+
     /// Empties the step queue and the request log; numbering restarts at 1.
     public func reset() async throws {
         _ = try await control("POST", "/__reset")

@@ -74,6 +74,8 @@ Control API (never recorded, never consumes a step):
   ``raw_body`` when it was not JSON), ``step`` (the kind that answered it) and ``client_closed``
   (true once the server saw the client hang up before the answer was complete).
 * ``POST /__reset``: empties the queue and the log and restarts request numbering at 1.
+* ``POST /__release``: lets a ``raw`` step with ``hold_after`` (N bytes written, then it waits)
+  write the rest.
 * ``GET /__health``: ``{"ok": true}``.
 
 Flags: ``--port`` (default 0: an ephemeral port), ``--verbose`` (access log on stderr),
@@ -137,6 +139,9 @@ class ServerState:
         self._lock = threading.Lock()
         self._queue: deque[dict[str, Any]] = deque()
         self._log: list[dict[str, Any]] = []
+        # A ``raw`` step with ``hold_after`` waits here, after writing that many bytes, until
+        # ``POST /__release``: a test then knows exactly which bytes its client had.
+        self.released = threading.Event()
 
     def enqueue(self, steps: list[dict[str, Any]]) -> int:
         with self._lock:
@@ -964,6 +969,9 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/__reset" and self.command == "POST":
             state.reset()
             self.send_json(200, {"ok": True})
+        elif path == "/__release" and self.command == "POST":
+            state.released.set()
+            self.send_json(200, {"ok": True})
         elif path == "/__script" and self.command == "POST":
             try:
                 parsed = json.loads(raw or b"[]")
@@ -1221,6 +1229,12 @@ class Handler(BaseHTTPRequestHandler):
         writer = self.start_stream(str(step.get("content_type", "text/event-stream; charset=utf-8")),
                                    step.get("framing", "chunked"), status=int(step.get("status", 200)),
                                    headers=step.get("headers") or {})
+        hold = step.get("hold_after")
+        if hold is not None:
+            writer.write(data[:int(hold)])
+            # Up to a minute, so a test that never releases cannot hang the run.
+            self.server.state.released.wait(60)
+            data = data[int(hold):]
         for start in range(0, len(data), size):
             if start and delay:
                 time.sleep(delay)

@@ -116,7 +116,7 @@ public struct ModelClient: Sendable {
             } catch let error as TransportError {
                 if settings.isLocal, case .cannotConnect = error {
                     let port = settings.requestURL.port.map { ":\($0)" } ?? ""
-                    throw RequestFailure(.localServerDown(address: host + port))
+                    throw RequestFailure(.localServerDown(address: host + port, died: settings.localServerDeath()))
                 }
                 throw RequestFailure(.transport(error, host: host))
             }

@@ -30,7 +30,9 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
     /// The whole turn, retries included, ran past the total deadline (`--deadline`).
     case deadline(seconds: Double)
     /// `--local`, but nothing listens where `scripts/local-model start` runs llama-server.
-    case localServerDown(address: String)
+    /// `died` is what `scripts/local-model start` wrote when the server died at start (`signal SIGILL (illegal
+    /// instruction)`), nil when it did not.
+    case localServerDown(address: String, died: String? = nil)
     /// The answer ran past ``TurnStateMachine/largestAnswer(maxOutputTokens:)``: a server or
     /// model that does not stop. What came is kept as a draft.
     case answerTooLong(limitBytes: Int)
@@ -97,7 +99,9 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
             return "The answer was cut off before it finished; the plan is unchanged; type /retry to ask again."
         case .emptyAnswer:
             return "The model answered with no text; the plan is unchanged; try /retry or another --model."
-        case .localServerDown(let address):
+        case .localServerDown(let address, let died?):
+            return "The offline model's server died at start (\(died)), so nothing answers on \(address); reinstall it with scripts/local-model install --rebuild, then scripts/local-model start."
+        case .localServerDown(let address, nil):
             return "The offline model is not running on \(address); start it with scripts/local-model start (after scripts/local-model install)."
         case .answerTooLong(let limit):
             return "The answer passed \(Self.size(limit)), far longer than any lesson plan, so it was stopped; the text so far is kept as a draft; type /retry to ask again."

@@ -25,6 +25,9 @@ public struct ModelSettings: Sendable, Equatable {
     public static let defaultLocalPort = 8012
     /// The model name `--local` sends; llama-server answers with whatever model it loaded.
     public static let localModel = "SmolLM2-135M-Instruct"
+    /// When a `--local` turn still running says why it is slow (measured: 5–10 s alone, up to 90 s beside two
+    /// busy processes on 2 cores).
+    public static let localSlowNotice: TimeInterval = 90
     /// The tiny local model's plans are short; a lower limit bounds a rambling answer.
     public static let localMaxOutputTokens = 2048
 
@@ -44,6 +47,12 @@ public struct ModelSettings: Sendable, Equatable {
     public var retryPolicy: RetryPolicy
     /// Whether this is the offline model started by `scripts/local-model` (`--local`).
     public var isLocal: Bool
+    /// After how many seconds a turn still running gets one line saying why it is slow and what to do; nil
+    /// for none. On for `--local`, whose tiny model shares the machine's cores.
+    public var slowNotice: TimeInterval?
+    /// Where `scripts/local-model start` writes why the server died at start (one line, e.g. `signal SIGILL
+    /// (illegal instruction)`); read only when nothing answers on the local port.
+    public var localDeathFile: URL?
     /// A teacher's token for a school's proxy; sent instead of the key, never shown or saved.
     public var token: String?
     /// The header the token goes in; nil sends it as `Authorization: Bearer <token>`.
@@ -70,6 +79,19 @@ public struct ModelSettings: Sendable, Equatable {
         self.deadline = deadline
         self.retryPolicy = retryPolicy
         self.isLocal = isLocal
+    }
+
+    /// Why the local server died at start, as `scripts/local-model` recorded it: the first line of
+    /// ``localDeathFile``, at most 120 characters, or nil when there is none.
+    public func localServerDeath() -> String? {
+        guard isLocal, let file = localDeathFile,
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+            attributes[.type] as? FileAttributeType == .typeRegular, (attributes[.size] as? Int ?? 0) < 4096,
+            let text = try? String(contentsOf: file, encoding: .utf8)
+        else { return nil }
+        let line = text.split(whereSeparator: \.isNewline).first.map { String($0.prefix(120)) } ?? ""
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     /// Whether a request needs an API key: not for a proxy that holds it (`--endpoint`), nor for

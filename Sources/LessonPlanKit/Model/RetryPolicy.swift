@@ -146,9 +146,9 @@ public struct RetryPolicy: Sendable, Equatable {
         case .cutOff:
             // The stream ended before any text: nothing was shown, so asking again is safe.
             return true
-        case .localServerDown:
-            // It may still be loading its model.
-            return true
+        case .localServerDown(_, let died):
+            // It may still be loading its model; one that died at start will not come back by itself.
+            return died == nil
         case .noKey, .incomplete, .nothingWritten, .failed, .streamError, .refusal, .emptyAnswer, .deadline, .answerTooLong, .lineTooLong,
             .proxyRefused, .incompleteThroughProxy:
             return false

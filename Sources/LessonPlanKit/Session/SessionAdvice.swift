@@ -35,6 +35,12 @@ public enum SessionAdvice {
         """
     }
 
+    /// The line before a session's first offline plan: what the model is, what it is for, and the way to real plans.
+    public static let offlineIntro =
+        "Offline model: SmolLM2-135M, a tiny model running on this machine, for trying the tool, not for class "
+        + "(its plans have the right shape and rough content). For plans you can teach from, set OPENAI_API_KEY "
+        + "or use your school's --endpoint."
+
     /// Why a command that needs a plan cannot run when no request can be sent either: where to get a model.
     public static let noPlanNoKey =
         "there is no plan yet, and writing one needs a model: set OPENAI_API_KEY (or api_key in the settings file), "

@@ -11,6 +11,9 @@ public enum TurnProgress: Sendable, Equatable {
     case notice(String)
     /// The attempt failed before any text; the same request goes out again after this wait.
     case retrying(RetryWait)
+    /// A structured answer (JSON, shown once complete) has brought this many characters so far, so the
+    /// waiting line can show that it is working.
+    case received(characters: Int)
 }
 
 /// How a turn ended, for the footer and the exit status of the one-shot form.
@@ -612,12 +615,20 @@ public actor SessionEngine {
             overrun.set()
             work.cancel()
         }
+        // The offline model on a busy machine can take minutes: say why, and what the teacher can do, once.
+        let slow = client.settings.slowNotice.map { after in
+            Task {
+                try await Task.sleep(for: .milliseconds(Int(after * 1000)))
+                progress(.notice(SlowTurn.notice(after: after, load: SlowTurn.loadAverage(), cores: SlowTurn.cores())))
+            }
+        }
         let machine = await withTaskCancellationHandler {
             await work.value
         } onCancel: {
             work.cancel()
         }
         timer.cancel()
+        slow?.cancel()
         return machine
     }
 
@@ -629,8 +640,17 @@ public actor SessionEngine {
         let settings = client.settings
         var machine = TurnStateMachine(maxOutputTokens: settings.maxOutputTokens)
         machine.send()
-        // A structured answer is JSON: the plan rendered from it is shown once it is complete.
-        func show(_ text: String) { if request.structure == nil { progress(.text(text)) } }
+        // A structured answer is JSON: the plan rendered from it is shown once it is complete; until then
+        // the waiting line counts what has come.
+        var received = 0
+        func show(_ text: String) {
+            if request.structure == nil {
+                progress(.text(text))
+            } else {
+                received += text.count
+                progress(.received(characters: received))
+            }
+        }
         func stopped() -> TurnStateMachine {
             _ = overrun.isSet ? machine.fail(.deadline(seconds: settings.deadline)) : machine.cancel()
             return machine

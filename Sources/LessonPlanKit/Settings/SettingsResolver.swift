@@ -58,7 +58,8 @@ public struct ResolvedSettings: Sendable {
         }
         let baseText: String
         if flags.local {
-            let port = environment["LESSONPLAN_LOCAL_PORT"].flatMap { Int($0) } ?? ModelSettings.defaultLocalPort
+            let given = environment["LESSONPLAN_LOCAL_PORT"]?.trimmingCharacters(in: .whitespaces) ?? ""
+            let port = given.isEmpty ? ModelSettings.defaultLocalPort : Int(given) ?? 0
             guard (1...65535).contains(port) else {
                 throw SettingsError("LESSONPLAN_LOCAL_PORT must be a port number from 1 to 65535.")
             }
@@ -128,6 +129,11 @@ public struct ResolvedSettings: Sendable {
             extraHeaders: headers, idleTimeout: timeout, deadline: deadline, retryPolicy: RetryPolicy(maxRetries: retries),
             isLocal: flags.local)
         settings.structured = structured
+        if flags.local {
+            settings.slowNotice = ModelSettings.localSlowNotice
+            settings.localDeathFile = DataDirectory.resolve(environment: environment).root
+                .appending(path: "local-model/llama-server.died")
+        }
         let sendsCredentials = !(key ?? "").isEmpty || HeaderRules.contains(headers, "Authorization")
         if sendsCredentials, !flags.allowInsecure, !Self.isSafe(settings.requestURL) {
             throw SettingsError(

@@ -67,18 +67,27 @@ import Testing
     @Test func bodyBytesArriveExactlyWhenCharactersAreSplitAcrossChunks() async throws {
         let server = try await FakeOpenAIServer()
         let text = "data: {\"delta\":\"Grades 3–5 🍎 “ok”\"}\n\n"
-        // Gaps long enough that a reader on a loaded machine usually sees some character cut in
-        // two; a machine so loaded that every read coalesced gets a few more tries.
-        var split = false
-        for _ in 0..<5 where !split {
-            try await server.script([.raw(body: text, chunkSize: 1, delayMs: 25)])
-            let response = try await transport.send(modelRequest(server))
-            let chunks = try await collect(response.body)
-            #expect(Data(chunks.joined()) == Data(text.utf8))
-            split = chunks.contains { String(bytes: $0, encoding: .utf8) == nil }
+        let bytes = Data(text.utf8)
+        // The server writes up to the middle of the en dash (its first byte of three) and waits: the
+        // client cannot have more, so a character is cut in two on the way, whatever the machine's load.
+        let dash = try #require(bytes.firstIndex(of: 0xE2))
+        let held = dash + 1
+        var step = FakeOpenAIServer.Step.raw(body: text, chunkSize: 1).wireForm
+        step["hold_after"] = .number(Double(held))
+        try await server.script([.custom(step)])
+        let response = try await transport.send(modelRequest(server))
+        var chunks: [Data] = []
+        var iterator = response.body.makeAsyncIterator()
+        while chunks.reduce(0, { $0 + $1.count }) < held, let chunk = try await iterator.next() {
+            chunks.append(chunk)
         }
-        // The test only means something if a character really was cut in two on the way.
-        #expect(split)
+        let before = Data(chunks.joined())
+        #expect(before == bytes.prefix(held), "only the bytes written before the hold")
+        #expect(String(bytes: before, encoding: .utf8) == nil, "the en dash is cut in two")
+        try await server.release()
+        while let chunk = try await iterator.next() { chunks.append(chunk) }
+        #expect(Data(chunks.joined()) == bytes)
+        #expect(chunks.contains { String(bytes: $0, encoding: .utf8) == nil })
     }
 
     @Test func streamedPlanArrivesWholeAndValidUTF8() async throws {

@@ -92,6 +92,13 @@ import Testing
         }
         let moved = try resolve({ $0.local = true }, environment: ["LESSONPLAN_LOCAL_PORT": "9123"]).model
         #expect(moved.baseURL.absoluteString == "http://127.0.0.1:9123/v1")
+        #expect(moved.slowNotice == ModelSettings.localSlowNotice && plain.slowNotice == nil)
+        #expect(moved.localDeathFile?.path.hasSuffix("local-model/llama-server.died") == true)
+        for port in ["abc", "0", "65536", "-1"] {
+            #expect(throws: SettingsError.self, "LESSONPLAN_LOCAL_PORT=\(port)") {
+                try resolve({ $0.local = true }, environment: ["LESSONPLAN_LOCAL_PORT": port])
+            }
+        }
         #expect(throws: SettingsError.self) {
             try resolve {
                 $0.local = true

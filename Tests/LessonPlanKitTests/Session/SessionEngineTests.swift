@@ -29,15 +29,16 @@ import Testing
 
         init(
             maxRetries: Int = 2, deadline: TimeInterval = 600, idleTimeout: TimeInterval = 30,
-            clock: RecordingRetryClock = RecordingRetryClock()
+            clock: RecordingRetryClock = RecordingRetryClock(), slowNotice: TimeInterval? = nil
         ) async throws {
             server = try await FakeOpenAIServer()
             home = try TemporaryHome()
             self.clock = clock
             inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
-            let settings = ModelSettings(
+            var settings = ModelSettings(
                 baseURL: server.baseURL, apiKey: "sk-test.SECRETKEY-9z8y7x6w5v", model: "gpt-5.2",
                 idleTimeout: idleTimeout, deadline: deadline, retryPolicy: RetryPolicy(maxRetries: maxRetries))
+            settings.slowNotice = slowNotice
             engine = try SessionEngine(
                 newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
                 client: ModelClient(transport: CurlTransport(), settings: settings), toolVersion: "test",
@@ -64,6 +65,30 @@ import Testing
             let loaded = try TranscriptReader.read(home.directory.transcript(id: id))
             return try #require(TranscriptReader.state(of: loaded))
         }
+    }
+
+    /// A turn still running after the slow-notice time says why once, and the plan still arrives whole;
+    /// a fast one says nothing.
+    @Test func aSlowTurnSaysWhyOnceAndStillFinishes() async throws {
+        let fixture = try await Fixture(slowNotice: 0.3)
+        defer { fixture.home.remove() }
+        try await fixture.server.script([.slow(delayMs: 40), .plan])
+        let log = ProgressLog()
+        let outcome = await fixture.generate(log)
+        #expect(outcome.status == .completed)
+        let notices = log.all.compactMap { if case .notice(let text) = $0, text.hasPrefix("Still writing after") { text } else { nil } }
+        #expect(notices.count == 1, "\(notices)")
+        #expect(notices.first?.contains("Ctrl-C to cancel") == true && notices.first?.contains("--max-output-tokens 1024") == true)
+        let quick = ProgressLog()
+        let fast = try await fixture.shorten(to: 30, quick)
+        #expect(fast.status == .completed)
+        #expect(!quick.all.contains { if case .notice(let text) = $0 { text.hasPrefix("Still writing") } else { false } })
+    }
+
+    @Test func theSlowNoticeNamesABusyMachine() {
+        #expect(SlowTurn.notice(after: 90, load: 3.6, cores: 2).hasPrefix("Still writing after 90 s: this machine is busy (load 3.6 on 2 cores)"))
+        #expect(SlowTurn.notice(after: 90, load: 0.4, cores: 2).contains("slower than usual on this machine"))
+        #expect(SlowTurn.notice(after: 90, load: nil, cores: 1).contains("slower than usual"))
     }
 
     @Test func aRateLimitWithRetryAfterIsWaitedOutAndThenSucceeds() async throws {
