@@ -37,7 +37,26 @@ public enum AssessmentFixtures {
         return lines.joined(separator: "\n")
     }
 
-    /// The quiz or rubric a prompt asks for (or asks to repair), or nil for any other prompt.
+    /// A review as a model answers `prompts/review.txt` of ``PlanFixtures/passing(minutes:number:topic:)``: one
+    /// block per built-in criterion, each quoting a sentence of that plan (in its own spacing and quotation marks),
+    /// except that `invented` replaces the quotation of the criterion it names.
+    public static func review(topic: String = "Tides", invented: (criterion: String, quote: String)? = nil) -> String {
+        let rows: [(String, Int, String)] = [
+            ("Degree of Alignment to Standards", 2, "Students will be able to explain the key ideas of \(topic) and apply them to a new example."),
+            ("Quality of Explanation of the Subject Matter", 1, "Introduce the key vocabulary with one worked example; pause for questions."),
+            ("Utility of Materials Designed to Support Teaching", 2, "Slides or board notes on \(topic)"),
+            ("Quality of Assessment", 2, "What is the main idea of \(topic)?"),
+            ("Quality of Instructional Tasks and Practice Exercises", 2, "In pairs, students work through two examples while the teacher circulates."),
+            ("Opportunities for Deeper Learning", 1, "Extension: students write their own example and explain it to a partner."),
+            ("Assurance of Accessibility", 1, "Support: sentence frames and a labelled diagram."),
+        ]
+        return rows.map { name, score, quote in
+            let quoted = invented?.criterion == name ? invented?.quote ?? quote : quote
+            return "Criterion: \(name)\nScore: \(score) of 3\nEvidence: “\(quoted)”\nWhy: The plan says so for \(name.lowercased())."
+        }.joined(separator: "\n\n")
+    }
+
+    /// The quiz, rubric or review a prompt asks for (or asks to repair), or nil for any other prompt.
     public static func answer(toPrompt input: String) -> String? {
         func number(after pattern: String) -> Int? {
             guard let range = input.range(of: pattern, options: .regularExpression) else { return nil }
@@ -49,6 +68,9 @@ public enum AssessmentFixtures {
         }
         if input.contains("Write a rubric") || input.contains("rubric you wrote") {
             return rubric(levels: number(after: #"xactly \d+ levels"#) ?? 4)
+        }
+        if input.contains("Review this plan for the teacher") {
+            return review()
         }
         return nil
     }

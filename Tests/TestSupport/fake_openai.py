@@ -22,7 +22,8 @@ When the queue is empty the default step ``{"kind": "plan"}`` applies. Step kind
   prompt whose "Output format" lists other headings (another framework) gets a plan under those
   (see ``framework_plan_text``); a /standards prompt gets its standards quoted under the first
   section, a /materials prompt gets student handouts (``handouts_text``), a /quiz or /rubric
-  prompt (or its repair) a quiz or rubric that passes its check (``quiz_text``, ``rubric_text``), and a
+  prompt (or its repair) a quiz or rubric that passes its check (``quiz_text``, ``rubric_text``), a /review
+  prompt one block per criterion quoting the plan (``review_text``), and a
   request that carries a JSON schema (structured outputs) gets a JSON answer for it (``schema_answer``). Options:
   ``delay_ms`` (pause before each delta).
 * ``text``: streams exactly ``text``.
@@ -419,6 +420,27 @@ def rubric_text(prompt: str, topic: str) -> str | None:
     for criterion in ("I can explain", "I can use the words", "I can give an example"):
         lines.append(f"| {criterion} | " + " | ".join(f"{criterion}: {level}" for level in levels) + " |")
     return "\n".join(lines)
+
+
+def review_text(prompt: str) -> str | None:
+    """What a /review prompt gets: one block per criterion it lists, each quoting a line of the plan word for word."""
+    if "Review this plan for the teacher" not in prompt:
+        return None
+    plan = prompt.split("<<<PLAN\n", 1)[-1].split("\nPLAN>>>", 1)[0]
+    sentences = []
+    for line in plan.splitlines():
+        line = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s*", "", line).strip()
+        if len(line.split()) >= 6 and not line.startswith("Minutes"):
+            sentences.append(line)
+    listed = prompt.split("criteria in this order:\n", 1)[-1]
+    criteria = [m.group(1) for m in re.finditer(r"^\d+\. ([^:\n]+)", listed, re.MULTILINE)]
+    top = re.search(r"Score each criterion from 0 to (\d+)", prompt)
+    blocks = []
+    for index, criterion in enumerate(criteria):
+        quote = sentences[index % len(sentences)] if sentences else "none"
+        blocks.append(f"Criterion: {criterion}\nScore: 2 of {top.group(1) if top else 3}\n"
+                      f"Evidence: \"{quote}\"\nWhy: The plan addresses {criterion.lower()} here, but could do more.")
+    return "\n\n".join(blocks)
 
 
 def plan_text(number: int, grade: str, minutes: int, topic: str, headings: list[str] | None = None,
@@ -1083,7 +1105,8 @@ class Handler(BaseHTTPRequestHandler):
 
         prompt = request_text(body)
         grade, minutes = find_grade_band(prompt), find_minutes(prompt)
-        assessment = quiz_text(prompt, find_topic(prompt)) or rubric_text(prompt, find_topic(prompt))
+        assessment = (quiz_text(prompt, find_topic(prompt)) or rubric_text(prompt, find_topic(prompt))
+                      or review_text(prompt))
         schema = requested_schema(body)
         if "Turn it into student handouts" in prompt:
             plan = handouts_text(number, grade, find_topic(prompt))

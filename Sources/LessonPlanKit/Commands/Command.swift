@@ -259,24 +259,49 @@ public struct CommandRun: Sendable {
     }
 
     /// Sends a request and its automatic follow-ups; returns the engine's result too.
-    func requestResult(_ refinement: Refinement, waiting: String = "writing the plan…") async
-        -> (outcome: CommandOutcome, result: RequestResult)
-    {
+    /// - Parameter shows: turns the text of a completed turn into what the teacher sees before its footer; nil
+    ///   streams the answer as it comes.
+    func requestResult(
+        _ refinement: Refinement, waiting: String = "writing the plan…", shows: (@Sendable (String) -> StyledText)? = nil
+    ) async -> (outcome: CommandOutcome, result: RequestResult) {
         let engine = engine
         let host = host
         let line = line
         let options = settings.followUps
         let result = await host.cancellable {
             await engine.request(command: line, refinement: refinement, options: options) { update in
-                host.progress(update, waiting: waiting)
+                Self.forward(update, to: host, waiting: waiting, shows: shows)
             }
         }
         if let levels = Footer.levels(before: result.levelBefore, after: result.levelAfter) {
             host.show(StyledText(levels))
         }
         let outcome = CommandOutcome(sent: result.outcomes)
-        if outcome.status == .done { host.deliver(refinement.kind == .materials ? .text(result.first.text) : .plan) }
+        if outcome.status == .done {
+            // A review is delivered by its command, as it is shown rather than as it came.
+            switch refinement.kind {
+            case .plan: host.deliver(.plan)
+            case .materials: host.deliver(.text(result.first.text))
+            case .quiz, .rubric, .review: break
+            }
+        }
         return (outcome, result)
+    }
+
+    /// Passes progress on to the host; with `shows`, a completed turn's text is shown as `shows` renders it
+    /// instead of streamed.
+    private static func forward(
+        _ update: RequestProgress, to host: any CommandHost, waiting: String, shows: (@Sendable (String) -> StyledText)?
+    ) {
+        switch update {
+        case .turn(.text) where shows != nil:
+            return
+        case .ended(let outcome) where outcome.status == .completed:
+            if let shows { host.show(shows(outcome.text)) }
+        default:
+            break
+        }
+        host.progress(update, waiting: waiting)
     }
 
     /// Sends a `/quiz` or `/rubric` request and, when it fails its check, the one repair (unless repair is off).
@@ -291,15 +316,7 @@ public struct CommandRun: Sendable {
         let repair = settings.followUps.repair
         let result = await host.cancellable {
             await engine.assess(command: line, request, repair: repair) { update in
-                switch update {
-                case .turn(.text) where shows != nil:
-                    return
-                case .ended(let outcome) where outcome.status == .completed:
-                    if let shows { host.show(shows(outcome.text)) }
-                default:
-                    break
-                }
-                host.progress(update, waiting: waiting)
+                Self.forward(update, to: host, waiting: waiting, shows: shows)
             }
         }
         return (CommandOutcome(sent: result.outcomes), result)

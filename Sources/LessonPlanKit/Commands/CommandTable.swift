@@ -15,6 +15,7 @@ public enum CommandTable {
         MaterialsCommand.self,
         QuizCommand.self,
         RubricCommand.self,
+        ReviewCommand.self,
         CheckCommand.self,
         SourceCommand.self,
         RepairCommand.self,

@@ -1,11 +1,12 @@
 import Foundation
 
-/// `/show [N|quiz [N]|rubric [N]]`: print the current plan, version N, or a quiz (with its key) or rubric, the latest by default.
+/// `/show [N|quiz [N]|rubric [N]|review [N]]`: print the current plan, version N, or a quiz (with its key), rubric or
+/// review, the latest by default.
 public struct ShowCommand: Command, Equatable {
     public static let name = "show"
-    public static let usage = "/show [N|quiz [N]|rubric [N]]"
-    public static let summary = "print the current plan, version N, or a quiz (with its key) or rubric, the latest unless you give its number"
-    public static let argumentCompletions = ["quiz", "rubric"]
+    public static let usage = "/show [N|quiz [N]|rubric [N]|review [N]]"
+    public static let summary = "print the current plan, version N, or a quiz (with its key), rubric or review, the latest unless you give its number"
+    public static let argumentCompletions = ["quiz", "rubric", "review"]
 
     /// What is printed.
     public enum Subject: Equatable, Sendable {
@@ -15,6 +16,8 @@ public struct ShowCommand: Command, Equatable {
         case quiz(Int?)
         /// A rubric by its number; nil for the latest.
         case rubric(Int?)
+        /// A review by its number; nil for the latest.
+        case review(Int?)
     }
 
     public let subject: Subject
@@ -30,7 +33,7 @@ public struct ShowCommand: Command, Equatable {
         guard !arguments.isEmpty else { return Self(version: nil) }
         let words = arguments.lowercased().split(separator: " ").map(String.init)
         switch words.first {
-        case "quiz", "rubric":
+        case "quiz", "rubric", "review":
             let noun = words[0]
             guard words.count <= 2 else {
                 throw CommandError("/show \(noun) takes at most one number, the \(noun)'s (see /history): e.g. /show \(noun) 2.")
@@ -42,7 +45,7 @@ public struct ShowCommand: Command, Equatable {
                 }
                 number = given
             }
-            return Self(noun == "quiz" ? .quiz(number) : .rubric(number))
+            return Self(noun == "quiz" ? .quiz(number) : noun == "rubric" ? .rubric(number) : .review(number))
         default: return Self(version: try parseVersion(arguments, context: context))
         }
     }
@@ -51,7 +54,7 @@ public struct ShowCommand: Command, Equatable {
     static func parseVersion(_ text: String, context: CommandContext) throws(CommandError) -> Int {
         let digits = text.lowercased().hasPrefix("v") ? String(text.dropFirst()) : text
         guard let number = Int(digits), (1...max(1, context.versionCount)).contains(number) else {
-            throw CommandError("“\(text)” is not a version; give a number from 1 to \(context.versionCount) (see /history), or quiz or rubric.")
+            throw CommandError("“\(text)” is not a version; give a number from 1 to \(context.versionCount) (see /history), or quiz, rubric or review.")
         }
         return number
     }
@@ -80,6 +83,17 @@ public struct ShowCommand: Command, Equatable {
                 return .failed
             }
             run.host.show(Self.render(rubric, current: Self.lessonVersion(state, madeFrom: rubric.planVersion), width: run.host.columns))
+            return .done
+        case .review(let number):
+            guard let review = number.map({ wanted in state.reviews.first { $0.number == wanted } }) ?? state.reviews.last else {
+                if let number, let last = state.reviews.last {
+                    run.host.error("There is no review \(number); the reviews are numbered 1 to \(last.number) (see /history).")
+                } else {
+                    run.host.error("There is no review yet; type /review to ask for one of the plan.")
+                }
+                return .failed
+            }
+            run.host.show(Self.render(review, current: state.currentVersion, width: run.host.columns))
             return .done
         case .plan:
             break
@@ -112,6 +126,15 @@ public struct ShowCommand: Command, Equatable {
             body += "\nFor students:\n" + AssessmentText.rubricTable(rubric.rubric.forStudents, width: width)
         }
         return labelled(label, body, problems: rubric.problems, noun: "rubric", planVersion: rubric.planVersion, current: current)
+    }
+
+    /// A review under a one-line label, and a warning when the plan has moved on from the version it reviewed (its
+    /// quotations were checked against that version, not the current one).
+    public static func render(_ review: ReviewVersion, current: Int?, width: Int) -> StyledText {
+        let from = review.planVersion.map { " · of v\($0)" } ?? ""
+        let label = "── review \(review.number) · \(counted(review.review.rows.count, "criterion", "criteria"))\(from)"
+        let body = review.review.rows.isEmpty ? review.text : ReviewText.render(review.review, source: review.source, width: width)
+        return labelled(label, body, problems: [], noun: "review", planVersion: review.planVersion, current: current)
     }
 
     /// The current version as the stale warning compares it: the quiz's own version when the current plan is

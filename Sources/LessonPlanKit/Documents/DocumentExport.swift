@@ -109,6 +109,10 @@ public enum DocumentExport {
                 blocks.append(.bulletList(quiz.misconceptions.map { [.plain([.text($0)])] }))
             }
         }
+        if !handout, let review = document.review {
+            blocks.append(pageBreak(format))
+            blocks += reviewBlocks(review)
+        }
         if handout {
             blocks.append(.para([.emph([.text(PlanExport.handoutFooter(document, timeZone: timeZone))])]))
         }
@@ -287,6 +291,21 @@ public enum DocumentExport {
                 }
                 return blocks
             })
+    }
+
+    /// The review on a page of its own: a row per criterion, a quotation the plan does not hold marked.
+    private static func reviewBlocks(_ review: ExportReview) -> [PandocBlock] {
+        var blocks: [PandocBlock] = [
+            .header(1, [.text(review.title)]),
+            .para([.emph([.text(ExportReview.caveat)])]),
+            .table(
+                header: ["Criterion", "Score", "Evidence from the plan", "Why"],
+                rows: review.rows.map { [$0.criterion, $0.scoreText, ExportReview.evidence($0), $0.why] },
+                widths: [0.2, 0.1, 0.35, 0.35]),
+            .para([.text(review.summary)]),
+        ]
+        if let source = review.source { blocks.append(.para([.emph([.text(source)])])) }
+        return blocks
     }
 
     private static func rubricTable(_ rubric: Rubric) -> PandocBlock {

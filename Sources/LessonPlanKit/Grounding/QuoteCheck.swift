@@ -132,6 +132,16 @@ public enum QuoteChecker {
         return QuoteReport(verdicts: verdicts)
     }
 
+    /// Whether `quote` is in `text` word for word, both normalised as quotations against a source are
+    /// (compatibility forms, curly quotes, case, whitespace and line breaks; an ellipsis splits the quote into
+    /// parts found in order), with Markdown's emphasis marks (`*`, `` ` ``) dropped from both, since a plan
+    /// writes `**Objective:**` where a quotation of it says `Objective:`.
+    public static func isQuoted(_ quote: String, in text: String) -> Bool {
+        func plain(_ text: String) -> String { text.filter { $0 != "*" && $0 != "`" } }
+        let unquoted = plain(quote).trimmingCharacters(in: CharacterSet(charactersIn: "\"“”„‘’' ").union(.whitespacesAndNewlines))
+        return contains(normalisedPage(plain(text)), quoteParts(unquoted))
+    }
+
     /// The source a cite's file name means: the exact name, or the name without its extension, ignoring case.
     static func sourceIndex(named file: String, in sources: [SourceDocument]) -> Int? {
         let wanted = file.lowercased()

@@ -48,7 +48,7 @@ public struct PromptLibrary: Sendable {
         "from_grade", "from_minutes", "focus", "request", "problems", "level", "framework", "draft",
         "from_framework", "expected_level", "warm_up", "warm_up_minutes", "cfu", "cfu_questions", "exit_ticket",
         "exit_ticket_prompts", "sections", "quiz_kind", "quiz_items", "quiz_focus", "rubric_levels", "rubric_level_names",
-        "rubric_header", "rubric_rule", "sources", "cite_form",
+        "rubric_header", "rubric_rule", "sources", "cite_form", "review_criteria", "review_scale", "review_top",
     ]
 
     /// Where the templates came from, for messages and `doctor`.
@@ -155,6 +155,11 @@ public struct PromptLibrary: Sendable {
     /// The verbs that make an objective observable: the folder's `observable-verbs.txt`, else the built-in list.
     public var observableVerbs: ObservableVerbs {
         files["observable-verbs.txt"].map(ObservableVerbs.init(parsing:)) ?? .builtIn
+    }
+
+    /// The criteria `/review` scores a plan against: the folder's `review-rubric.txt`, else the built-in one.
+    public var reviewRubricText: String {
+        files["review-rubric.txt"] ?? (location == Self.builtIn.location ? "" : Self.builtIn.reviewRubricText)
     }
 
     /// The template `name` as framework `framework` sees it: its own copy if it has one, else the shared one.

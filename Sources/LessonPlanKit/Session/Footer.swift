@@ -14,7 +14,9 @@ public enum Footer {
                 parts.append("quiz \(quiz)")
             } else if let rubric = outcome.rubric {
                 parts.append("rubric \(rubric)")
-            } else if outcome.kind == .quiz || outcome.kind == .rubric {
+            } else if let review = outcome.review {
+                parts.append("review \(review)")
+            } else if outcome.kind == .quiz || outcome.kind == .rubric || outcome.kind == .review {
                 parts.append("not kept")
             } else if let version = outcome.version {
                 parts.append("v\(version)")
@@ -38,6 +40,10 @@ public enum Footer {
         if outcome.status == .completed, outcome.kind == .quiz || outcome.kind == .rubric, outcome.kept != false {
             let problems = outcome.assessmentProblems
             parts.append(problems.isEmpty ? "✓ \(outcome.kind.rawValue) check" : "✗ \(outcome.kind.rawValue) check: \(counted(problems.count, "problem"))")
+        }
+        if outcome.review != nil {
+            let unfound = outcome.assessmentProblems.count
+            parts.append(unfound == 0 ? "✓ quotations in the plan" : "✗ \(counted(unfound, "quotation")) not in the plan")
         }
         return "── " + parts.joined(separator: " · ")
     }

@@ -65,6 +65,8 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     public var laterQuizzes: [Quiz] { quizzes.filter { $0.kind != .starter } }
     /// A rubric made from this version (`/rubric`): the students' version on handouts.
     public var rubric: Rubric?
+    /// The model's review of this version (`/review`), each quotation checked: on the teacher's copy only.
+    public var review: ExportReview?
 
     public init(
         topic: String, grade: String, minutes: Int, standards: String = "", constraints: String = "",
@@ -115,6 +117,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     // The JSON groups the teacher's inputs and repeats the current text so a reader need not look it up.
     private enum CodingKeys: String, CodingKey {
         case inputs, versions, currentVersion, currentPlan, pacing, kind, check, planVersion, latestPlanVersion, quiz, quizzes, rubric
+        case review
     }
 
     private enum InputKeys: String, CodingKey {
@@ -143,6 +146,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         let single = try container.decodeIfPresent(Quiz.self, forKey: .quiz)
         self.quizzes = quizzes ?? single.map { [$0] } ?? []
         rubric = try container.decodeIfPresent(Rubric.self, forKey: .rubric)
+        review = try container.decodeIfPresent(ExportReview.self, forKey: .review)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -167,6 +171,40 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         try container.encodeIfPresent(quiz, forKey: .quiz)
         if !quizzes.isEmpty { try container.encode(quizzes, forKey: .quizzes) }
         try container.encodeIfPresent(rubric, forKey: .rubric)
+        if kind != .materials { try container.encodeIfPresent(review, forKey: .review) }
+    }
+}
+
+/// A review as an export carries it: its rows, each quotation checked against the exported version, the line
+/// that sums the check up, and where the criteria come from.
+public struct ExportReview: Codable, Equatable, Sendable {
+    public var number: Int
+    /// The plan version it reviewed (the exported one).
+    public var planVersion: Int
+    public var rows: [ReviewRow]
+    public var summary: String
+    /// Where the criteria come from and their licence; nil for a prompts folder's own criteria.
+    public var source: String?
+
+    public init(number: Int, planVersion: Int, rows: [ReviewRow], summary: String, source: String?) {
+        self.number = number
+        self.planVersion = planVersion
+        self.rows = rows
+        self.summary = summary
+        self.source = source
+    }
+
+    /// The heading over it on the teacher's copy.
+    public var title: String { "Second opinion: review \(number) of v\(planVersion)" }
+
+    /// The sentence under the heading: what it is, and that it is the model's, checked only for its quotations.
+    public static let caveat =
+        "A model's review of this plan against published criteria, for the teacher only. Each quotation was checked by code against the plan; the scores and reasons were not."
+
+    /// The evidence cell: the quotation in quotation marks, and the mark when the plan does not hold it.
+    public static func evidence(_ row: ReviewRow) -> String {
+        let quoted = row.evidence.isEmpty ? "none" : "“\(row.evidence)”"
+        return row.status == .found || row.status == .none ? quoted : "\(quoted) ⚠ \(row.status.mark)"
     }
 }
 
@@ -322,6 +360,7 @@ public enum PlanExport {
         }
         while out.last == "" { out.removeLast() }
         out.append(contentsOf: markdownAssessments(document, handout: handout))
+        if !handout, let review = document.review { out.append(contentsOf: markdownReview(review)) }
         if handout {
             out.append(contentsOf: ["", "---", "", "*\(handoutFooter(document, timeZone: timeZone))*"])
         }
@@ -443,6 +482,7 @@ public enum PlanExport {
         out.append("</section>")
         if !handout { appendTimeline(document, to: &out) }
         appendAssessments(document, handout: handout, to: &out)
+        if !handout, let review = document.review { appendReview(review, to: &out) }
         if handout {
             out.append("<footer>\(htmlEscape(handoutFooter(document, timeZone: timeZone)))</footer>")
         }
@@ -564,6 +604,27 @@ public enum PlanExport {
         }
     }
 
+    /// The review as a table, a row per criterion, a quotation the plan does not hold marked; teacher's page only.
+    private static func appendReview(_ review: ExportReview, to out: inout [String]) {
+        out.append("<section class=\"review\">")
+        out.append("<h2>\(htmlEscape(review.title))</h2>")
+        out.append("<p class=\"review-caveat\">\(htmlEscape(ExportReview.caveat))</p>")
+        out.append(
+            "<table class=\"review-table\"><thead><tr><th scope=\"col\">Criterion</th><th scope=\"col\">Score</th>"
+                + "<th scope=\"col\">Evidence from the plan</th><th scope=\"col\">Why</th></tr></thead><tbody>")
+        for row in review.rows {
+            let marked = row.status == .notFound || row.status == .unchecked
+            out.append(
+                "<tr\(marked ? " class=\"evidence-not-found\"" : "")><th scope=\"row\">\(htmlEscape(row.criterion))</th>"
+                    + "<td>\(htmlEscape(row.scoreText))</td><td>\(htmlEscape(ExportReview.evidence(row)))</td>"
+                    + "<td>\(htmlEscape(row.why))</td></tr>")
+        }
+        out.append("</tbody></table>")
+        out.append("<p class=\"review-summary\">\(htmlEscape(review.summary))</p>")
+        if let source = review.source { out.append("<p class=\"review-source\">\(htmlEscape(source))</p>") }
+        out.append("</section>")
+    }
+
     /// The quiz without its key, the rubric (the students' on a handout), and for the teacher the key on a new page.
     private static func appendAssessments(_ document: ExportDocument, handout: Bool, to out: inout [String]) {
         appendQuizzes(handout ? document.laterQuizzes : document.quizzes, to: &out)
@@ -596,6 +657,25 @@ public enum PlanExport {
             }
             out.append("</section>")
         }
+    }
+
+    /// The review as a pipe table, one row per criterion, with the check's summary and the criteria's source.
+    private static func markdownReview(_ review: ExportReview) -> [String] {
+        var out = ["", "---", "", "## \(review.title)", "", "*\(ExportReview.caveat)*", ""]
+        out.append("| Criterion | Score | Evidence from the plan | Why |")
+        out.append("| --- | --- | --- | --- |")
+        for row in review.rows {
+            let cells = [row.criterion, row.scoreText, ExportReview.evidence(row), row.why]
+            out.append("| " + cells.map { markdownCell(oneLine($0)) }.joined(separator: " | ") + " |")
+        }
+        out += ["", review.summary]
+        if let source = review.source { out += ["", "*\(source)*"] }
+        return out
+    }
+
+    /// A cell's text on one line, so a line break in it cannot end a table row.
+    private static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
     /// Each quiz under its heading, as numbered items with lettered options.
@@ -766,6 +846,9 @@ public enum PlanExport {
         body.handout li { margin-bottom: 0.4rem; }
         .quiz ol[type="A"] { margin: 0.2rem 0 0.6rem; }
         .rubric-table th[scope="row"] { width: 20%; background: #f3f3f3; }
+        .review-table th[scope="row"] { width: 22%; background: #f3f3f3; }
+        .review-table tr.evidence-not-found td { background: #fff4e5; }
+        .review-caveat, .review-source { font-size: 0.9rem; color: #444; }
         .answer-key, .quiz { break-before: page; page-break-before: always; }
         body.handout .quiz-starter { break-before: auto; page-break-before: auto; break-after: page; page-break-after: always; }
         .slip { border: 2px dashed #555; padding: 0.2rem 0.8rem 0.6rem; margin-top: 1.2rem; }

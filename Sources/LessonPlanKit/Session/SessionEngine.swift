@@ -39,11 +39,14 @@ public struct TurnOutcome: Sendable, Equatable {
     public var quiz: Int?
     /// The number of the rubric a `/rubric` turn (or its kept repair) made.
     public var rubric: Int?
-    /// What the turn produced: a plan, handouts, a quiz or a rubric.
+    /// The number of the review a `/review` turn made.
+    public var review: Int?
+    /// What the turn produced: a plan, handouts, a quiz, a rubric or a review.
     public var kind: TurnKind = .plan
     /// A structured answer that did not fit the plan's parts (not JSON, too few usable items): asked once more.
     public var unfittingStructure = false
-    /// For a completed quiz or rubric turn: its check's problems, one sentence each.
+    /// For a completed quiz or rubric turn: its check's problems, one sentence each; for a review, each quotation
+    /// that is not in the plan.
     public var assessmentProblems: [String] = []
     /// The framework the answer was checked against.
     public var framework: String = Framework.defaultName
@@ -363,7 +366,8 @@ public actor SessionEngine {
             instructions = try prompts.render(
                 structure == nil ? "instructions" : "structured-instructions", values: [:], framework: framework.name)
             input = try prompts.render(refinement.template, values: values, framework: framework.name)
-            if !sources.isEmpty {
+            // A review judges the plan alone, against its criteria; sources are for writing plans.
+            if !sources.isEmpty, refinement.kind != .review {
                 // The pages nearest the topic and the request, marked so quotations can cite them.
                 let query = [refinement.inputs.topic, command, values["request"] ?? "", values["focus"] ?? ""]
                 let selection = SourceSelection(sources: sources, query: query.joined(separator: " "))
@@ -553,6 +557,16 @@ public actor SessionEngine {
                         ? "The repaired \(noun) has fewer problems, so it replaces \(noun) \(draft)."
                         : "The repaired \(noun) has no fewer problems than \(noun) \(draft), so \(noun) \(draft) stays."
                 }
+            case .review:
+                // Kept only when it holds a criterion in the layout asked for; its quotations are checked against
+                // the plan it reviewed, here for the footer and again whenever the transcript is read.
+                let review = LessonReview(reading: output, plan: current?.text)
+                if review.rows.isEmpty {
+                    keepNote = "The answer holds no criterion in the layout asked for (Criterion:, Score:, Evidence:, Why:), so it is not kept; type /review to ask again."
+                } else {
+                    ended.review = state.nextReviewNumber
+                    assessmentProblems = review.problems
+                }
             case .plan where output.utf8.count > PlanChecker.largestCheckedPlan:
                 // A runaway answer (a model looping to its limit) is no lesson plan: reading it
                 // section by section would take seconds for nothing. It is kept unchecked only
@@ -586,6 +600,7 @@ public actor SessionEngine {
         outcome.materials = ended.materials
         outcome.quiz = ended.quiz
         outcome.rubric = ended.rubric
+        outcome.review = ended.review
         outcome.kind = request.kind
         outcome.unfittingStructure = unfitting
         outcome.assessmentProblems = ended.kept == false ? [] : assessmentProblems

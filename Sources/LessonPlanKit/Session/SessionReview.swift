@@ -73,6 +73,13 @@ public enum SessionReview {
             if let problems = started.assessment?.problems(in: ended.output) {
                 facts.append(problems.isEmpty ? "✓ \(noun) check" : "✗ \(noun) check: \(counted(problems.count, "problem"))")
             }
+        case .completed where started.kind == .review:
+            let made = ended.review.map { "review \($0)" } ?? "not kept (no criterion in the layout asked for)"
+            facts.append("completed → \(made)\(base)")
+            if let number = ended.review, let review = state.reviews.first(where: { $0.number == number }) {
+                let unfound = review.review.unfound.count
+                facts.append(unfound == 0 ? "✓ quotations in the plan" : "✗ \(counted(unfound, "quotation")) not in the plan")
+            }
         case .completed where ended.kept == false:
             facts.append("completed, not kept\(base)")
         case .completed:
@@ -87,7 +94,12 @@ public enum SessionReview {
         }
         facts.append(String(format: "%.1f s", Double(ended.durationMs) / 1000))
         block.append("   " + facts.joined(separator: " · ") + "\n")
-        if ended.status == .completed, started.kind == .quiz || started.kind == .rubric {
+        if ended.status == .completed, started.kind == .review, let number = ended.review,
+            let review = state.reviews.first(where: { $0.number == number })
+        {
+            // Each row with its quotation marked when the plan it reviewed does not say it.
+            block.append(StyledText(ReviewText.render(review.review, source: review.source, width: nil)))
+        } else if ended.status == .completed, started.kind == .quiz || started.kind == .rubric || started.kind == .review {
             // Not a plan: printed whole, as the model wrote it, rather than as a change to the plan it came from.
             block.append(StyledText(ended.output.hasSuffix("\n") ? ended.output : ended.output + "\n"))
         } else if ended.status == .completed {
@@ -186,6 +198,9 @@ public enum SessionReview {
             check: check, showModel: showModel,
             rubric: state.rubric(for: current.number)?.rubric, quizzes: state.quizzes(for: current.number).map(\.quiz))
         document.teacherNotes = teacherNotes
+        if let review = state.review(of: current.number) {
+            document.review = ExportReview(number: review.number, planVersion: current.number, rows: review.review.rows, summary: review.review.summary, source: review.source)
+        }
         return (document, plan)
     }
 
@@ -209,7 +224,9 @@ public enum SessionReview {
                 "These handouts were made from v\(stale.madeFrom), but the plan is now v\(stale.current) (the students' sheets do not say so). Type /materials to make new ones.")
         }
         let exported = materials ? state.materials.last?.planVersion : state.currentVersion
-        return notes + state.assessmentsLeftOut(exporting: exported)
+        // A review goes on the teacher's copy only, so handouts never leave one out.
+        let review = materials ? nil : state.reviewLeftOut(exporting: exported)
+        return notes + state.assessmentsLeftOut(exporting: exported) + (review.map { [$0] } ?? [])
     }
 
     /// Whether the latest handouts were made from an older plan version than the current one.

@@ -68,6 +68,8 @@ public struct SessionState: Sendable {
     public private(set) var quizzes: [QuizVersion] = []
     /// Rubrics made by `/rubric` (and kept repairs of them), oldest first.
     public private(set) var rubrics: [RubricVersion] = []
+    /// Reviews made by `/review`, oldest first, each checked against the plan version it reviewed.
+    public private(set) var reviews: [ReviewVersion] = []
     /// The teacher's sources the plans are grounded in, in the order added, as the transcript keeps them.
     public private(set) var sources: [SourceDocument] = []
     /// Turns, undos, hand edits and sources in the order they happened, for `replay`.
@@ -114,6 +116,9 @@ public struct SessionState: Sendable {
     /// The number the next rubric gets.
     public var nextRubricNumber: Int { (rubrics.last?.number ?? 0) + 1 }
 
+    /// The number the next review gets.
+    public var nextReviewNumber: Int { (reviews.last?.number ?? 0) + 1 }
+
     /// The command shown for a turn whose starting line is damaged.
     public static let lostCommand = "(unknown: its line in the transcript is damaged)"
 
@@ -141,7 +146,9 @@ public struct SessionState: Sendable {
                     turn: ended.turn, at: ended.at, command: Self.lostCommand, template: "", inputs: currentInputs,
                     baseVersion: currentVersion, model: header.model, instructions: "", input: "", maxOutputTokens: 0,
                     framework: currentFramework,
-                    kind: ended.materials != nil ? .materials : ended.quiz != nil ? .quiz : ended.rubric != nil ? .rubric : nil)
+                    kind: ended.materials != nil
+                        ? .materials
+                        : ended.quiz != nil ? .quiz : ended.rubric != nil ? .rubric : ended.review != nil ? .review : nil)
                 turns.append(TurnSummary(started: guessed, ended: nil))
                 events.append(.turn(turns.count - 1))
             }
@@ -167,6 +174,14 @@ public struct SessionState: Sendable {
             if started.kind == .rubric {
                 if let number = ended.rubric, number >= nextRubricNumber {
                     rubrics.append(RubricVersion(number: number, text: ended.output, started: started, createdAt: ended.at))
+                }
+                return
+            }
+            if started.kind == .review {
+                if let number = ended.review, number >= nextReviewNumber {
+                    // Its quotations are checked against the version it reviewed, as that version's text stands.
+                    let plan = started.baseVersion.flatMap(version)?.text
+                    reviews.append(ReviewVersion(number: number, text: ended.output, plan: plan, started: started, createdAt: ended.at))
                 }
                 return
             }

@@ -172,14 +172,15 @@ enum TranscriptLineScanner {
                     let durationMs = integer(.durationMs), let check = optionalCheck(.check),
                     let readingLevel = optionalReadingLevel(.readingLevel), let kept = optionalBoolean(.kept),
                     let materials = optionalInteger(.materials), let streamed = optionalBoolean(.streamed),
-                    let quiz = optionalInteger(.quiz), let rubric = optionalInteger(.rubric)
+                    let quiz = optionalInteger(.quiz), let rubric = optionalInteger(.rubric),
+                    let review = optionalInteger(.review)
                 else { return nil }
                 return .turnEnded(
                     TurnEnded(
                         turn: turn, at: at, status: status, output: output, usage: usage, responseId: responseID,
                         error: error, version: version, durationMs: durationMs, check: check,
                         readingLevel: readingLevel, kept: kept, materials: materials, streamed: streamed, quiz: quiz,
-                        rubric: rubric))
+                        rubric: rubric, review: review))
             case .undo:
                 guard let at = date(.at), let from = integer(.from), let to = integer(.to) else { return nil }
                 return .undo(UndoRecord(at: at, from: from, to: to))
@@ -262,7 +263,7 @@ enum TranscriptLineScanner {
             if literal(Byte.null) { return .null }
             switch field {
             case .v, .turn, .baseVersion, .maxOutputTokens, .version, .durationMs, .from, .to, .follows, .materials,
-                .retryOf, .continues, .quizItems, .rubricLevels, .quiz, .rubric:
+                .retryOf, .continues, .quizItems, .rubricLevels, .quiz, .rubric, .review:
                 return integer().map(Value.integer)
             case .kept, .streamed:
                 return boolean().map(Value.boolean)

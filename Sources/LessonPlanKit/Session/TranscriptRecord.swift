@@ -2,9 +2,9 @@ import Foundation
 
 
 /// What a turn produces: a plan version, or something made from one and kept beside it: student
-/// handouts, a quiz, a rubric.
+/// handouts, a quiz, a rubric, a review of the plan.
 public enum TurnKind: String, Codable, Sendable {
-    case plan, materials, quiz, rubric
+    case plan, materials, quiz, rubric, review
 }
 
 /// The first line of every transcript: who, when, and what was asked for.
@@ -134,6 +134,8 @@ public struct TurnEnded: Codable, Equatable, Sendable {
     public var quiz: Int?
     /// The number of the rubric a completed `rubric` turn created (a repair only when `kept`).
     public var rubric: Int?
+    /// The number of the review a completed `review` turn created (none when the answer held no criterion).
+    public var review: Int?
     /// `false` when the answer came whole rather than streamed (a proxy that does not stream);
     /// absent for a streamed answer.
     public var streamed: Bool?
@@ -142,7 +144,7 @@ public struct TurnEnded: Codable, Equatable, Sendable {
         turn: Int, at: Date, status: TurnStatus, output: String, usage: Usage?, responseId: String?,
         error: String?, version: Int?, durationMs: Int, check: PlanCheckReport? = nil,
         readingLevel: ReadingMeasure? = nil, kept: Bool? = nil, materials: Int? = nil, streamed: Bool? = nil,
-        quiz: Int? = nil, rubric: Int? = nil
+        quiz: Int? = nil, rubric: Int? = nil, review: Int? = nil
     ) {
         self.turn = turn
         self.at = at
@@ -160,6 +162,7 @@ public struct TurnEnded: Codable, Equatable, Sendable {
         self.streamed = streamed
         self.quiz = quiz
         self.rubric = rubric
+        self.review = review
     }
 }
 

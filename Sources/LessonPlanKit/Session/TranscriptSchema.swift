@@ -31,7 +31,7 @@ public enum TranscriptRecordType: String, CaseIterable, Sendable {
         case .turnEnded:
             [
                 .type, .v, .turn, .at, .status, .output, .usage, .responseID, .error, .version, .durationMs, .check,
-                .readingLevel, .kept, .materials, .streamed, .quiz, .rubric,
+                .readingLevel, .kept, .materials, .streamed, .quiz, .rubric, .review,
             ]
         case .undo: [.type, .v, .at, .from, .to]
         case .name: [.type, .v, .at, .name]
@@ -47,7 +47,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
     case type, v, id, created, inputs, model, baseURL, name, toolVersion, turn, at, command, template
     case baseVersion, instructions, input, maxOutputTokens, status, output, usage, responseID, error
     case version, durationMs, from, to, text, framework, follows, kind, check, readingLevel, kept, materials
-    case retryOf, continues, streamed, quizKind, quizItems, rubricLevels, quiz, rubric
+    case retryOf, continues, streamed, quizKind, quizItems, rubricLevels, quiz, rubric, review
     case path, bytes, sha256, pages, paged, number
 
     /// The key as written on disk.
@@ -95,6 +95,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
         case .rubricLevels: "rubric_levels"
         case .quiz: "quiz"
         case .rubric: "rubric"
+        case .review: "review"
         case .path: "path"
         case .bytes: "bytes"
         case .sha256: "sha256"
@@ -176,6 +177,7 @@ extension TurnEnded {
         try out.encodeIfPresent(streamed, forKey: .streamed)
         try out.encodeIfPresent(quiz, forKey: .quiz)
         try out.encodeIfPresent(rubric, forKey: .rubric)
+        try out.encodeIfPresent(review, forKey: .review)
     }
 }
 

@@ -71,6 +71,9 @@ import Testing
         Row(line: "/rubric 3", requests: 1, shows: "│ Criterion", delivers: "Developing (3)"),
         Row(line: "/show quiz", before: ["/quiz exit 3"], shows: "── quiz 1 · exit · 3 items · from v1"),
         Row(line: "/show rubric", before: ["/rubric"], shows: "For students:"),
+        // The scripted model answers a review prompt with one that quotes the plan it reviews.
+        Row(line: "/review", requests: 1, shows: "✓ Every quoted sentence (7) is in the plan.", delivers: "Assurance of Accessibility: 1 of 3"),
+        Row(line: "/show review", before: ["/review"], shows: "── review 1 · 7 criteria · of v1"),
         Row(line: "/slides", before: ["/quiz"], shows: "tides-v1.pptx"),
         Row(line: "/slides deck.pptx --force", shows: "Wrote PowerPoint"),
         Row(line: "/check", shows: "plan check of v1"),

@@ -79,6 +79,32 @@ import Testing
         #expect(texts.contains("Name:") && texts.contains("Wind"))
     }
 
+    /// A review is on the teacher's document, with its mark, and on neither the handouts nor the slides.
+    @Test func aReviewIsOnTheTeachersDocumentOnly() throws {
+        let review = ExportReview(
+            number: 1, planVersion: 1,
+            rows: [
+                ReviewRow(criterion: "Quality of Assessment", score: 2, outOf: 3, evidence: "What pulls the ocean?", why: "It asks.", status: .found),
+                ReviewRow(criterion: "Opportunities for Deeper Learning", score: 1, outOf: 3, evidence: "Build a tide machine.", why: "Invented.", status: .notFound),
+            ],
+            summary: "✗ 1 of 2 quoted sentences is not in the plan (marked); do not rely on those scores.", source: "Criteria from somewhere.")
+        func texts(_ kind: TurnKind, slides: Bool = false) throws -> String {
+            var (document, plan) = Self.document(kind: kind)
+            document.review = review
+            let built = slides ? DocumentExport.slides(document, plan: plan) : DocumentExport.page(document, plan: plan, format: .docx, timeZone: .gmt)
+            var texts: [String] = []
+            Self.strings(try JSONSerialization.jsonObject(with: built.json(apiVersion: [1, 22, 2, 1])), into: &texts)
+            return texts.joined(separator: " ")
+        }
+        let teacher = try texts(.plan)
+        #expect(teacher.contains("Second opinion: review 1 of v1"))
+        #expect(teacher.contains("“Build a tide machine.” ⚠ evidence not found in the plan"))
+        #expect(teacher.contains("Criteria from somewhere."))
+        for hidden in [try texts(.materials), try texts(.plan, slides: true)] {
+            #expect(!hidden.contains("Second opinion") && !hidden.contains("tide machine") && !hidden.contains("Deeper"))
+        }
+    }
+
     @Test func slidesPutTheTeachersLinesInTheNotes() throws {
         let (document, plan) = Self.document()
         let slides = DocumentExport.slides(document, plan: plan)

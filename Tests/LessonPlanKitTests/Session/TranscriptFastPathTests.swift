@@ -125,7 +125,7 @@ import TestSupport
                     instructions: text(&random, maxAtoms: 40), input: text(&random, maxAtoms: 60),
                     maxOutputTokens: integer(&random), framework: maybe(&random, framework),
                     follows: maybe(&random, integer),
-                    kind: maybe(&random) { [TurnKind.plan, .materials, .quiz, .rubric].randomElement(using: &$0) ?? .plan },
+                    kind: maybe(&random) { [TurnKind.plan, .materials, .quiz, .rubric, .review].randomElement(using: &$0) ?? .plan },
                     retryOf: maybe(&random, integer), continues: maybe(&random, integer),
                     quizKind: maybe(&random) { Quiz.Kind.allCases.randomElement(using: &$0) ?? .exit },
                     quizItems: maybe(&random, integer), rubricLevels: maybe(&random, integer)))
@@ -144,7 +144,7 @@ import TestSupport
                     check: maybe(&random, check), readingLevel: maybe(&random, readingLevel),
                     kept: maybe(&random) { Bool.random(using: &$0) }, materials: maybe(&random, integer),
                     streamed: maybe(&random) { Bool.random(using: &$0) }, quiz: maybe(&random, integer),
-                    rubric: maybe(&random, integer)))
+                    rubric: maybe(&random, integer), review: maybe(&random, integer)))
         case 3:
             return .undo(UndoRecord(at: date(&random), from: integer(&random), to: integer(&random)))
         case 4:
@@ -286,6 +286,7 @@ import TestSupport
                 ("kept", e.kept.map { JSON.raw($0 ? "true" : "false") }), ("materials", e.materials.map(JSON.integer)),
                 ("streamed", e.streamed.map { JSON.raw($0 ? "true" : "false") }),
                 ("quiz", e.quiz.map(JSON.integer)), ("rubric", e.rubric.map(JSON.integer)),
+                ("review", e.review.map(JSON.integer)),
             ]
         case .undo(let u):
             out += [("at", timestamp(u.at)), ("from", .integer(u.from)), ("to", .integer(u.to))]

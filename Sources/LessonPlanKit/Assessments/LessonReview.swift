@@ -1,0 +1,283 @@
+import Foundation
+
+/// The criteria `/review` scores a plan against, read from `prompts/review-rubric.txt`: where they come from,
+/// the scale, and one line per criterion.
+public struct ReviewRubric: Equatable, Sendable {
+    /// One line naming where the criteria come from and under what licence; shown under every review.
+    public var source: String
+    /// The top score (the bottom is 0).
+    public var top: Int
+    /// What each score means, e.g. `3 superior, 2 strong, 1 limited, 0 very weak`.
+    public var scale: String
+    public var criteria: [ReviewCriterion]
+
+    /// Reads `source:`, `scale: TOP | words` and `criterion: Name | description` lines; `#` lines are comments.
+    /// - Returns: nil when the text names no criterion or no top score, which the caller turns into a sentence.
+    public init?(parsing text: String) {
+        var source = ""
+        var top: Int?
+        var scale = ""
+        var criteria: [ReviewCriterion] = []
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty, !line.hasPrefix("#"), let colon = line.firstIndex(of: ":") else { continue }
+            let key = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let parts = value.split(separator: "|", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            switch key {
+            case "source":
+                source = value
+            case "scale":
+                top = parts.first.flatMap { Int($0) }
+                scale = parts.count > 1 ? parts[1] : ""
+            case "criterion":
+                guard let name = parts.first, !name.isEmpty else { continue }
+                criteria.append(ReviewCriterion(name: name, description: parts.count > 1 ? parts[1] : ""))
+            default:
+                continue
+            }
+        }
+        guard let top, top > 0, !criteria.isEmpty else { return nil }
+        self.source = source
+        self.top = top
+        self.scale = scale
+        self.criteria = criteria
+    }
+
+    /// What to do when `prompts/review-rubric.txt` cannot be used.
+    public static let unusable =
+        "The review criteria (review-rubric.txt in the prompts folder) list no criterion or no scale; add a line “scale: 3 | 3 superior, …” and one “criterion: Name | what it looks at” per criterion, or delete the file to use the built-in ones."
+
+    /// `{{review_criteria}}`, `{{review_top}}` and `{{review_scale}}` for `prompts/review.txt`.
+    public var promptValues: [String: String] {
+        [
+            "review_criteria": criteria.enumerated()
+                .map { "\($0.offset + 1). \($0.element.name)" + ($0.element.description.isEmpty ? "" : ": \($0.element.description)") }
+                .joined(separator: "\n"),
+            "review_top": String(top),
+            "review_scale": scale.isEmpty ? "\(top) is the best" : scale,
+        ]
+    }
+
+    /// Whether every row of a review names one of these criteria, so that `source` is where they come from.
+    public func covers(_ review: LessonReview) -> Bool {
+        let names = Set(criteria.map { $0.name.lowercased() })
+        return !review.rows.isEmpty && review.rows.allSatisfy { names.contains($0.criterion.lowercased()) }
+    }
+}
+
+/// One criterion of the review rubric.
+public struct ReviewCriterion: Equatable, Sendable {
+    public var name: String
+    public var description: String
+}
+
+/// Whether a review row's quoted sentence is in the plan it reviewed, as checked by code.
+public enum EvidenceStatus: String, Codable, Equatable, Sendable {
+    /// Found word for word (normalised) in the plan.
+    case found
+    /// Not in the plan: the model quoted something the plan does not say.
+    case notFound = "not_found"
+    /// The row quotes nothing (`Evidence: none`, or no evidence line).
+    case none
+    /// The plan it reviewed is on a damaged transcript line, so nothing could be checked.
+    case unchecked
+
+    /// The mark after the quotation, for the teacher; empty when found.
+    public var mark: String {
+        switch self {
+        case .found: ""
+        case .notFound: "evidence not found in the plan"
+        case .none: "no sentence of the plan quoted"
+        case .unchecked: "not checked: the plan it reviewed is not in the transcript"
+        }
+    }
+}
+
+/// One criterion of a review: its score, the sentence of the plan it rests on, why, and whether that sentence
+/// is in the plan.
+public struct ReviewRow: Codable, Equatable, Sendable {
+    public var criterion: String
+    /// The score given; nil for N/A or a score the reader could not read.
+    public var score: Int?
+    /// The top of the scale the answer scored against (`2 of 3` → 3); nil when it did not say.
+    public var outOf: Int?
+    /// The sentence quoted, without its quotation marks; empty when none.
+    public var evidence: String
+    public var why: String
+    public var status: EvidenceStatus
+
+    public init(criterion: String, score: Int?, outOf: Int?, evidence: String, why: String, status: EvidenceStatus = .unchecked) {
+        self.criterion = criterion
+        self.score = score
+        self.outOf = outOf
+        self.evidence = evidence
+        self.why = why
+        self.status = status
+    }
+
+    /// `2 of 3`, `2`, or `N/A`.
+    public var scoreText: String {
+        guard let score else { return "N/A" }
+        return outOf.map { "\(score) of \($0)" } ?? String(score)
+    }
+
+    private enum CodingKeys: String, CodingKey { case criterion, score, outOf = "out_of", evidence, why, status }
+}
+
+/// A second opinion on a plan version from the model: one row per criterion, each quotation checked by code.
+public struct LessonReview: Codable, Equatable, Sendable {
+    public var rows: [ReviewRow]
+
+    public init(rows: [ReviewRow]) { self.rows = rows }
+
+    /// Reads the model's answer and checks every quoted sentence against `plan` (nil: the plan is lost).
+    public init(reading answer: String, plan: String?) {
+        rows = ReviewReader.read(answer).map { row in
+            var row = row
+            if row.evidence.isEmpty {
+                row.status = .none
+            } else if let plan {
+                row.status = QuoteChecker.isQuoted(row.evidence, in: plan) ? .found : .notFound
+            } else {
+                row.status = .unchecked
+            }
+            return row
+        }
+    }
+
+    /// The rows whose quotation is not in the plan.
+    public var unfound: [ReviewRow] { rows.filter { $0.status == .notFound } }
+
+    /// One sentence per row whose quotation is not in the plan, for the footer.
+    public var problems: [String] {
+        unfound.map { "\($0.criterion): “\($0.evidence)” is not in the plan, so its score rests on nothing the plan says." }
+    }
+
+    /// The line under a review: how many quotations the code found in the plan.
+    public var summary: String {
+        let quoted = rows.filter { $0.status == .found || $0.status == .notFound }.count
+        let none = rows.filter { $0.status == .none }.count
+        let unquoted = none == 0 ? "" : "; \(counted(none, "criterion", "criteria")) quote nothing"
+        if rows.contains(where: { $0.status == .unchecked }) {
+            return "The quotations were not checked: the plan version this review was made from is not in the transcript."
+        }
+        if unfound.isEmpty {
+            return quoted == 0
+                ? "No criterion quotes the plan\(unquoted)."
+                : "✓ Every quoted sentence (\(quoted)) is in the plan\(unquoted)."
+        }
+        return "✗ \(unfound.count) of \(quoted) quoted sentences \(unfound.count == 1 ? "is" : "are") not in the plan (marked)\(unquoted); do not rely on those scores."
+    }
+}
+
+/// Reads a review from the model's answer, one block per criterion:
+///
+///     Criterion: Quality of Assessment
+///     Score: 2 of 3
+///     Evidence: "Exit ticket: place 3/4 on the number line."
+///     Why: The exit ticket checks the objective, but the CFU questions only ask for recall.
+///
+/// Labels are read in any case, with Markdown bold or list markers around them; a score is `N of M`, `N/M`,
+/// `N` or `N/A`; the evidence loses one pair of quotation marks (straight or curly); `none` is no evidence. A
+/// line without a label continues the one before it.
+public enum ReviewReader {
+    private static let scorePattern = SharedRegex(/(\d{1,2})\s*(?:(?:of|out of|\/)\s*(\d{1,2}))?/)
+
+    public static func read(_ text: String) -> [ReviewRow] {
+        var rows: [ReviewRow] = []
+        var field: String?
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty else {
+                field = nil
+                continue
+            }
+            if let (label, value) = labelled(line) {
+                if label == "criterion" {
+                    rows.append(ReviewRow(criterion: value, score: nil, outOf: nil, evidence: "", why: ""))
+                    field = label
+                    continue
+                }
+                guard !rows.isEmpty else { continue }
+                field = label
+                switch label {
+                case "score":
+                    let (score, outOf) = self.score(value)
+                    rows[rows.count - 1].score = score
+                    rows[rows.count - 1].outOf = outOf
+                case "evidence":
+                    rows[rows.count - 1].evidence = evidence(value)
+                default:
+                    rows[rows.count - 1].why = value
+                }
+            } else if let field, !rows.isEmpty {
+                // A wrapped line goes on with the field above it.
+                switch field {
+                case "evidence": rows[rows.count - 1].evidence = evidence(rows[rows.count - 1].evidence + " " + line)
+                case "why": rows[rows.count - 1].why += " " + line
+                default: break
+                }
+            }
+        }
+        return rows.filter { !$0.criterion.isEmpty }
+    }
+
+    /// `Criterion:`, `Score:`, `Evidence:` or `Why:` (also `**Score:**`, `- Score:`, `1. Criterion:`) and the rest.
+    private static func labelled(_ line: String) -> (String, String)? {
+        var rest = Substring(line)
+        rest = rest.drop { $0 == "-" || $0 == "*" || $0 == "#" || $0 == "•" || $0.isNumber || $0 == "." || $0 == ")" || $0 == " " }
+        guard let colon = rest.firstIndex(of: ":") else { return nil }
+        let label = rest[..<colon].filter { $0 != "*" }.trimmingCharacters(in: .whitespaces).lowercased()
+        guard ["criterion", "score", "evidence", "why"].contains(label) else { return nil }
+        let value = rest[rest.index(after: colon)...].drop { $0 == "*" || $0 == " " }
+        return (label, value.trimmingCharacters(in: .whitespaces))
+    }
+
+    private static func score(_ text: String) -> (Int?, Int?) {
+        let lower = text.lowercased()
+        if lower.hasPrefix("n/a") || lower.hasPrefix("na") { return (nil, nil) }
+        guard let match = lower.prefixMatch(of: scorePattern.regex) else { return (nil, nil) }
+        return (Int(match.output.1), match.output.2.flatMap { Int($0) })
+    }
+
+    /// The quoted sentence without its quotation marks; empty for `none`.
+    private static func evidence(_ text: String) -> String {
+        var value = text.trimmingCharacters(in: .whitespaces)
+        let quotes: [(Character, Character)] = [("\"", "\""), ("“", "”"), ("'", "'"), ("‘", "’"), ("«", "»")]
+        if let first = value.first, let last = value.last, value.count >= 2,
+            quotes.contains(where: { $0.0 == first && $0.1 == last })
+        {
+            value = String(value.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+        }
+        let bare = value.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: " .()[]"))
+        return ["none", "n/a", "nothing", ""].contains(bare) ? "" : value
+    }
+}
+
+/// A review as plain text for the terminal (through the sanitiser) and `replay`.
+public enum ReviewText {
+    /// Each criterion with its score, then its quotation (marked when it is not in the plan) and why, wrapped to
+    /// `width` columns (nil: not wrapped, for a pipe); the summary line; and where the criteria come from.
+    public static func render(_ review: LessonReview, source: String?, width: Int?) -> String {
+        var out: [String] = []
+        func hanging(_ text: String, first: String, rest: String) {
+            guard let width else {
+                out.append(first + text)
+                return
+            }
+            let lines = TextWidth.wrap(text, width: max(20, width) - TextWidth.columns(rest))
+            out += lines.enumerated().map { ($0.offset == 0 ? first : rest) + $0.element }
+        }
+        for row in review.rows {
+            hanging("\(row.criterion): \(row.scoreText)", first: "", rest: "  ")
+            hanging("Evidence: " + (row.evidence.isEmpty ? "none" : "“\(row.evidence)”"), first: "  ", rest: "    ")
+            // The mark on a line of its own, so no wrapping parts it from what it says.
+            if row.status == .notFound || row.status == .unchecked { hanging("✗ \(row.status.mark)", first: "    ", rest: "      ") }
+            if !row.why.isEmpty { hanging("Why: \(row.why)", first: "  ", rest: "    ") }
+        }
+        hanging(review.summary, first: "", rest: "")
+        if let source, !source.isEmpty { hanging(source, first: "", rest: "") }
+        return out.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// `/review`: a second opinion on the current plan from the model, against published criteria
+/// (`prompts/review-rubric.txt`), one row per criterion with a score and the sentence of the plan it rests on;
+/// each quoted sentence is checked by code against the plan, and one that is not in it is marked.
+public struct ReviewCommand: Command, Equatable {
+    public static let name = "review"
+    public static let asksTheModel = true
+    public static let usage = "/review"
+    public static let summary = "a second opinion on the plan against published criteria, each score resting on a quoted sentence"
+    public static let details = """
+        The built-in criteria are adapted from the Achieve OER Rubrics (CC BY 3.0; see prompts/review-rubric.txt), scored
+        0 to 3 or N/A. Every sentence the model quotes is checked by code against the plan (ignoring case, spacing and curly
+        quotes); a row whose quotation is not in the plan is marked “evidence not found in the plan”. The review is
+        kept beside the plan version it reviewed: /show review prints it, replay shows it, and exports of that version
+        carry it on the teacher's copy, never on handouts or slides. The scores are the model's opinion, not a check.
+        """
+    public static let templates = ["review"]
+
+    public init() {}
+
+    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+        try expectNoArguments(arguments)
+        return Self()
+    }
+
+    public func run(_ run: CommandRun) async -> CommandOutcome {
+        guard let plan = await run.currentPlan() else { return .failed }
+        guard let rubric = ReviewRubric(parsing: run.engine.prompts.reviewRubricText) else {
+            run.host.error(ReviewRubric.unusable)
+            return .failed
+        }
+        let columns = run.host.columns
+        let refinement = Refinement(template: "review", inputs: plan.inputs, values: rubric.promptValues, kind: .review)
+        let source = rubric.source
+        let (outcome, result) = await run.requestResult(
+            refinement, waiting: "reviewing the plan…",
+            shows: { text in
+                let review = LessonReview(reading: text, plan: plan.text)
+                let shown = review.rows.isEmpty ? text : ReviewText.render(review, source: source, width: columns)
+                return StyledText(shown.hasSuffix("\n") ? String(shown.dropLast()) : shown)
+            })
+        guard result.first.status == .completed else { return outcome }
+        if let made = result.first.review, let kept = await run.engine.state.reviews.last, kept.number == made {
+            run.host.deliver(.text(ReviewText.render(kept.review, source: kept.source ?? source, width: nil)))
+        }
+        return outcome
+    }
+}
