@@ -67,8 +67,8 @@ import Testing
         }
     }
 
-    /// A turn still running after the slow-notice time says why once, and the plan still arrives whole;
-    /// a fast one says nothing.
+    /// A turn still running after the slow-notice time says why once (not again as it goes on), and the plan
+    /// still arrives whole.
     @Test func aSlowTurnSaysWhyOnceAndStillFinishes() async throws {
         let fixture = try await Fixture(slowNotice: 0.3)
         defer { fixture.home.remove() }
@@ -79,10 +79,6 @@ import Testing
         let notices = log.all.compactMap { if case .notice(let text) = $0, text.hasPrefix("Still writing after") { text } else { nil } }
         #expect(notices.count == 1, "\(notices)")
         #expect(notices.first?.contains("Ctrl-C to cancel") == true && notices.first?.contains("--max-output-tokens 1024") == true)
-        let quick = ProgressLog()
-        let fast = try await fixture.shorten(to: 30, quick)
-        #expect(fast.status == .completed)
-        #expect(!quick.all.contains { if case .notice(let text) = $0 { text.hasPrefix("Still writing") } else { false } })
     }
 
     @Test func theSlowNoticeNamesABusyMachine() {
