@@ -34,6 +34,6 @@ public struct DifferentiateCommand: RequestCommand, Equatable {
         var names = chosen.map(\.description)
         let last = names.removeLast()
         let description = names.isEmpty ? last : names.joined(separator: ", ") + (names.count > 1 ? "," : "") + " and " + last
-        return Self(refinement: Refinement(template: templates[0], inputs: context.inputs, values: ["focus": description]))
+        return Self(refinement: Refinement(.revise(.differentiate), inputs: context.inputs, values: ["focus": description]))
     }
 }

@@ -28,12 +28,12 @@ public struct FrameworkCommand: Command, Equatable {
                 "“\(arguments)” is not a framework; use \(context.frameworks.joined(separator: ", ")).")
         }
         guard context.currentVersion != nil else {
-            return Self(refinement: Refinement(template: GenerateCommand.templates[0], inputs: context.inputs, framework: name))
+            return Self(refinement: Refinement(.generate, inputs: context.inputs, framework: name))
         }
         guard name != context.framework else {
             throw CommandError("The plan already follows the \(name) framework; name another one (/framework lists them).")
         }
-        return Self(refinement: Refinement(template: templates[0], inputs: context.inputs, framework: name))
+        return Self(refinement: Refinement(.revise(.convert), inputs: context.inputs, framework: name))
     }
 
     public func run(_ run: CommandRun) async -> CommandOutcome {

@@ -14,6 +14,6 @@ public struct GenerateCommand: RequestCommand, Equatable {
 
     public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
-        return Self(refinement: Refinement(template: templates[0], inputs: context.inputs))
+        return Self(refinement: Refinement(.generate, inputs: context.inputs))
     }
 }

@@ -29,6 +29,6 @@ public struct LengthenCommand: RequestCommand, Equatable {
         }
         var inputs = context.inputs
         inputs.minutes = target
-        return Self(refinement: Refinement(template: templates[0], inputs: inputs))
+        return Self(refinement: Refinement(.revise(.lengthen), inputs: inputs))
     }
 }

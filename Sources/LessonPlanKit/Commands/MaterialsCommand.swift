@@ -14,7 +14,7 @@ public struct MaterialsCommand: RequestCommand, Equatable {
 
     public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
-        return Self(refinement: Refinement(template: templates[0], inputs: context.inputs, kind: .materials))
+        return Self(refinement: Refinement(.materials, inputs: context.inputs))
     }
 
     /// Sends the request, then checks the handouts for anything meant only for the teacher.

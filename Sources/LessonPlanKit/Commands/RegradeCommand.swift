@@ -24,6 +24,6 @@ public struct RegradeCommand: RequestCommand, Equatable {
         }
         var inputs = context.inputs
         inputs.setGrade(band, given: given)
-        return Self(refinement: Refinement(template: templates[0], inputs: inputs))
+        return Self(refinement: Refinement(.revise(.regrade), inputs: inputs))
     }
 }

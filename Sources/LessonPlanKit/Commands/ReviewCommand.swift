@@ -31,7 +31,7 @@ public struct ReviewCommand: Command, Equatable {
             return .failed
         }
         let columns = run.host.columns
-        let refinement = Refinement(template: "review", inputs: plan.inputs, values: rubric.promptValues, kind: .review)
+        let refinement = Refinement(.review, inputs: plan.inputs, values: rubric.promptValues)
         let source = rubric.source
         let (outcome, result) = await run.requestResult(
             refinement, waiting: "reviewing the plan…",

@@ -20,6 +20,6 @@ public struct ReviseCommand: RequestCommand, Equatable {
         guard arguments.count <= limit else {
             throw CommandError("That request is \(arguments.count) characters long; keep it to \(limit).")
         }
-        return Self(refinement: Refinement(template: templates[0], inputs: context.inputs, values: ["request": arguments]))
+        return Self(refinement: Refinement(.revise(.revise), inputs: context.inputs, values: ["request": arguments]))
     }
 }

@@ -25,7 +25,7 @@ public struct StandardsCommand: RequestCommand, Equatable {
         } catch {
             throw CommandError(error.message)
         }
-        return Self(refinement: Refinement(template: templates[0], inputs: inputs))
+        return Self(refinement: Refinement(.revise(.standards), inputs: inputs))
     }
 
     /// Sends the request, then says whether every standard is quoted word for word in the plan it left.

@@ -1,35 +1,34 @@
 import Foundation
 
-/// One request to the model: which template to render and the inputs the resulting plan is for.
+/// One request to the model: why it goes out, the inputs the resulting plan is for, and the command's own values.
 public struct Refinement: Equatable, Sendable {
-    /// The template under `prompts/`, e.g. `"shorten"`.
-    public var template: String
+    /// Why the turn goes out; it names the template and the kind of answer.
+    public var purpose: TurnPurpose
     /// The inputs of the plan this turn should produce (a `/regrade` changes the band, a `/shorten` the minutes).
     public var inputs: LessonInputs
-    /// Extra placeholder values for this template, e.g. `focus` or `request`.
+    /// The command's own placeholder values, e.g. `focus` or `request`.
     public var values: [String: String]
     /// The framework the resulting plan is written in; nil keeps the current plan's framework.
     public var framework: String?
-    /// What the turn produces: a plan version, or student handouts.
-    public var kind: TurnKind
 
-    public init(
-        template: String, inputs: LessonInputs, values: [String: String] = [:], framework: String? = nil,
-        kind: TurnKind = .plan
-    ) {
-        self.template = template
+    public init(_ purpose: TurnPurpose, inputs: LessonInputs, values: [String: String] = [:], framework: String? = nil) {
+        self.purpose = purpose
         self.inputs = inputs
         self.values = values
         self.framework = framework
-        self.kind = kind
     }
 
-    /// Whether this turn starts from nothing rather than revising the current plan.
-    public var isGeneration: Bool { template == "generate" }
+    /// The template under `prompts/` the request is written with.
+    public var template: String { purpose.template }
 
-    /// Whether the turn's plan is measured for reading level and retried once when it misses the band:
-    /// only a change of grade band sets out to change how hard the text is.
-    public var measuresReadingLevel: Bool { template == "regrade" && kind == .plan }
+    /// What the turn produces: a plan version, or something kept beside one.
+    public var kind: TurnKind { purpose.kind }
+
+    /// Whether this turn starts from nothing rather than revising the current plan.
+    public var isGeneration: Bool { purpose.startsFresh }
+
+    /// Whether the turn's plan is measured for reading level and retried once when it misses the band.
+    public var measuresReadingLevel: Bool { purpose.measuresReadingLevel }
 
     /// The placeholder values for rendering, with the current plan and its inputs as context.
     public func promptValues(currentPlan: String?, currentInputs: LessonInputs?) -> [String: String] {
@@ -45,6 +44,7 @@ public struct Refinement: Equatable, Sendable {
             "from_grade": (currentInputs ?? inputs).grade.rawValue,
             "from_minutes": String((currentInputs ?? inputs).minutes),
         ]
+        all.merge(purpose.values) { _, new in new }
         all.merge(values) { _, new in new }
         return all
     }

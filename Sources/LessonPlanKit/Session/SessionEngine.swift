@@ -285,9 +285,7 @@ public actor SessionEngine {
         guard report.needsRepair || !quoteReport.problems.isEmpty else { return nil }
         let problems = chosen.repairSentences(report) + quoteReport.problems.map(\.sentence)
         progress(.followUp(.repair(draft: current.number, problems: problems)))
-        let refinement = Refinement(
-            template: "repair", inputs: current.inputs,
-            values: ["problems": problems.map { "- \($0)" }.joined(separator: "\n")], framework: current.framework)
+        let refinement = Refinement(.repair(problems: problems), inputs: current.inputs, framework: current.framework)
         let outcome = await runTurn(
             command: command, refinement: refinement, base: current, follows: automatic ? current.number : nil,
             keep: quoteReport.problems.isEmpty
@@ -308,8 +306,7 @@ public actor SessionEngine {
         guard let current = state.current else {
             return RequestResult(outcomes: [failedBeforeSending("There is no plan yet; type /generate to write one.")])
         }
-        let refinement = Refinement(
-            template: assessment.template, inputs: current.inputs, values: assessment.values, kind: assessment.turnKind)
+        let refinement = Refinement(.assessment(assessment), inputs: current.inputs)
         let first = await runTurn(
             command: command, refinement: refinement, base: current, follows: nil, keep: .always,
             assessment: assessment, progress: { progress(.turn($0)) })
@@ -319,11 +316,8 @@ public actor SessionEngine {
             let number = first.quiz ?? first.rubric
         else { return result }
         progress(.followUp(.assessmentRepair(kind: assessment.turnKind, number: number, problems: first.assessmentProblems)))
-        var values = assessment.values
-        values["draft"] = first.text
-        values["problems"] = AssessmentPrompts.problemList(first.assessmentProblems)
         let repairing = Refinement(
-            template: assessment.repairTemplate, inputs: current.inputs, values: values, kind: assessment.turnKind)
+            .assessmentRepair(assessment, draft: first.text, problems: first.assessmentProblems), inputs: current.inputs)
         let repaired = await runTurn(
             command: "(auto repair)", refinement: repairing, base: current, follows: number,
             keep: .fewerProblems(than: first.assessmentProblems.count), assessment: assessment,
@@ -336,56 +330,37 @@ public actor SessionEngine {
     /// The retry after `/regrade` that names the measured level and the band's range.
     private func levelRefinement(_ current: PlanVersion, measured: ReadingMeasure) -> Refinement {
         Refinement(
-            template: "level", inputs: current.inputs,
-            values: ["level": measured.gradeText, "expected_level": measured.expectedText], framework: current.framework)
+            .readingLevel(measured: measured.gradeText, expected: measured.expectedText), inputs: current.inputs,
+            framework: current.framework)
     }
 
-    /// One turn: render the prompt, then send, stream, check and record it.
+    /// One turn: write the request for its purpose, then send, stream, check and record it.
+    /// - Parameter draft: for `/continue`, the draft the answer finishes (its text starts the turn's output).
     private func runTurn(
         command: String, refinement: Refinement, base current: PlanVersion?, follows: Int?, keep: KeepRule,
-        assessment: AssessmentRequest? = nil, progress: @escaping @Sendable (TurnProgress) -> Void
+        assessment: AssessmentRequest? = nil, finishing draft: Draft? = nil,
+        progress: @escaping @Sendable (TurnProgress) -> Void
     ) async -> TurnOutcome {
-        let frameworkName = refinement.framework ?? current?.framework ?? state.currentFramework
-        let framework: Framework
-        let instructions: String
-        var input: String
-        let structure: StructuredPlan?
-        var sourceCuts: [String] = []
+        let written: TurnPrompt.Written
         do {
-            framework = try prompts.framework(frameworkName)
-            var values = refinement.promptValues(currentPlan: current?.text, currentInputs: current?.inputs)
-            if let current, values["from_framework"] == nil {
-                values["from_framework"] = (try? prompts.framework(current.framework).title) ?? current.framework
-            }
-            structure = structuredPlan(kind: refinement.kind, template: refinement.template, framework: framework, inputs: refinement.inputs)
-            if let structure {
-                // The tool writes the structure: the format rules become the parts the model fills in.
-                values["sections"] = structure.promptSections
-                values["rules"] = try prompts.render("structured", values: values, framework: framework.name)
-            }
-            instructions = try prompts.render(
-                structure == nil ? "instructions" : "structured-instructions", values: [:], framework: framework.name)
-            input = try prompts.render(refinement.template, values: values, framework: framework.name)
-            // A review judges the plan alone, against its criteria; sources are for writing plans.
-            if !sources.isEmpty, refinement.kind != .review {
-                // The pages nearest the topic and the request, marked so quotations can cite them.
-                let query = [refinement.inputs.topic, command, values["request"] ?? "", values["focus"] ?? ""]
-                let selection = SourceSelection(sources: sources, query: query.joined(separator: " "))
-                let cite = sources.count == 1 ? "\"…\" (p. N)" : "\"…\" (NAME p. N), NAME being the file's name as marked"
-                input += "\n\n" + (try prompts.render(
-                    "sources", values: ["sources": selection.text, "cite_form": cite], framework: framework.name))
-                sourceCuts = selection.cuts
-            }
+            written = try promptWriter.write(
+                refinement, base: current, sessionFramework: state.currentFramework, command: command)
         } catch {
             return failedBeforeSending(error.localizedDescription)
         }
         var request = TurnRequest(
-            command: command, template: refinement.template, inputs: refinement.inputs, baseVersion: current?.number,
-            instructions: instructions, input: input, framework: framework, follows: follows, kind: refinement.kind,
-            assessment: assessment)
-        request.structure = structure
-        request.sourceCuts = sourceCuts
+            command: command, template: refinement.template, inputs: refinement.inputs,
+            baseVersion: draft.map(\.baseVersion) ?? current?.number, instructions: written.instructions,
+            input: written.input, framework: written.framework, follows: follows, kind: refinement.kind,
+            continues: draft?.turn, prefix: draft?.text ?? "", assessment: assessment)
+        request.structure = written.structure
+        request.sourceCuts = written.sourceCuts
         return await perform(request, base: current, keep: keep, progress: progress)
+    }
+
+    /// Writes every turn's request (``TurnPrompt``) from the session's prompts, sources and settings.
+    private var promptWriter: TurnPrompt {
+        TurnPrompt(prompts: prompts, sources: sources, structured: client.settings.structured && !structureDropped)
     }
 
     /// `/retry`: sends the last request that did not complete again, built from the same plan
@@ -406,8 +381,9 @@ public actor SessionEngine {
             baseVersion: target.baseVersion, instructions: target.instructions, input: target.input,
             framework: framework, follows: nil, kind: target.kind ?? .plan, retryOf: target.turn,
             continues: target.continues, prefix: prefix, assessment: target.assessment)
-        request.structure = structuredPlan(
-            kind: request.kind, template: request.template, framework: framework, inputs: request.inputs)
+        // The same purpose as the attempt it repeats: a plan may be structured, the rest of a draft may not.
+        request.structure = promptWriter.structure(
+            allowed: request.kind == .plan && target.continues == nil, framework: framework, inputs: request.inputs)
         return await perform(request, base: target.baseVersion.flatMap(state.version), keep: .always, progress: progress)
     }
 
@@ -418,25 +394,10 @@ public actor SessionEngine {
             return failedBeforeSending(
                 "Nothing to continue: /continue finishes a plan that stopped early, and the last answer did not.")
         }
-        let base = draft.baseVersion.flatMap(state.version)
-        let refinement = Refinement(template: "continue", inputs: draft.inputs, values: ["draft": draft.text])
-        let framework: Framework
-        let instructions: String
-        let input: String
-        do {
-            framework = try prompts.framework(base?.framework ?? state.currentFramework)
-            instructions = try prompts.render("instructions", values: [:], framework: framework.name)
-            input = try prompts.render(
-                "continue", values: refinement.promptValues(currentPlan: nil, currentInputs: draft.inputs),
-                framework: framework.name)
-        } catch {
-            return failedBeforeSending(error.localizedDescription)
-        }
-        let request = TurnRequest(
-            command: "/continue", template: "continue", inputs: draft.inputs, baseVersion: draft.baseVersion,
-            instructions: instructions, input: input, framework: framework, follows: nil, kind: .plan,
-            continues: draft.turn, prefix: draft.text)
-        return await perform(request, base: base, keep: .always, progress: progress)
+        return await runTurn(
+            command: "/continue", refinement: Refinement(.finish(draft: draft.text), inputs: draft.inputs),
+            base: draft.baseVersion.flatMap(state.version), follows: nil, keep: .always, finishing: draft,
+            progress: progress)
     }
 
     /// Whether the proxy at `--endpoint` was seen to drop the structure (``ModelSettings/structured``):
@@ -446,15 +407,6 @@ public actor SessionEngine {
     /// Whether an answer starts as a JSON object would, so a free-text plan is not mistaken for broken JSON.
     static func looksLikeJSON(_ text: String) -> Bool {
         text.drop { $0.isWhitespace }.first == "{"
-    }
-
-    /// The structure the tool writes for a turn when the settings say so (``ModelSettings/structured``):
-    /// plan turns only, and never `/continue`, which finishes free text.
-    private func structuredPlan(kind: TurnKind, template: String, framework: Framework, inputs: LessonInputs)
-        -> StructuredPlan?
-    {
-        guard client.settings.structured, !structureDropped, kind == .plan, template != "continue" else { return nil }
-        return StructuredPlan(framework: framework, inputs: inputs)
     }
 
     /// A turn's recorded prompt, read again from the transcript (resume leaves prompts unread).
@@ -534,61 +486,16 @@ public actor SessionEngine {
                 }
             }
         }
-        var keepNote: String?
-        var assessmentProblems: [String] = []
-        var quoteReport: QuoteReport?
         var ended = TurnEnded(
             turn: turn, at: now(), status: status, output: output, usage: machine.usage,
             responseId: machine.responseID, error: message, version: nil, durationMs: Int(seconds * 1000),
             streamed: machine.isStreamed ? nil : false)
+        // What the answer is decides how it is judged, kept and numbered: one product per kind.
+        var verdict = ProductVerdict()
         if status == .completed {
-            switch request.kind {
-            case .materials:
-                ended.materials = state.nextMaterialsNumber
-            case .quiz, .rubric:
-                let noun = request.kind.rawValue
-                assessmentProblems = request.assessment?.problems(in: output) ?? []
-                let kept = keep.keeps(problems: assessmentProblems.count)
-                if keep != .always { ended.kept = kept }
-                if kept, request.kind == .quiz { ended.quiz = state.nextQuizNumber }
-                if kept, request.kind == .rubric { ended.rubric = state.nextRubricNumber }
-                if let draft = request.follows {
-                    keepNote = kept
-                        ? "The repaired \(noun) has fewer problems, so it replaces \(noun) \(draft)."
-                        : "The repaired \(noun) has no fewer problems than \(noun) \(draft), so \(noun) \(draft) stays."
-                }
-            case .review:
-                // Kept only when it holds a criterion in the layout asked for; its quotations are checked against
-                // the plan it reviewed, here for the footer and again whenever the transcript is read.
-                let review = LessonReview(reading: output, plan: current?.text)
-                if review.rows.isEmpty {
-                    keepNote = "The answer holds no criterion in the layout asked for (Criterion:, Score:, Evidence:, Why:), so it is not kept; type /review to ask again."
-                } else {
-                    ended.review = state.nextReviewNumber
-                    assessmentProblems = review.problems
-                }
-            case .plan where output.utf8.count > PlanChecker.largestCheckedPlan:
-                // A runaway answer (a model looping to its limit) is no lesson plan: reading it
-                // section by section would take seconds for nothing. It is kept unchecked only
-                // where any answer would be kept; a follow-up never replaces its draft with one.
-                progress(.notice(
-                    "The answer is \(output.utf8.count / 1024) KB, far longer than a lesson plan, so it was not checked."))
-                let kept = keep == .always
-                if keep != .always { ended.kept = kept }
-                if kept { ended.version = state.nextVersionNumber }
-            case .plan:
-                let plan = framework.document(of: output)
-                let report = framework.check(plan, lessonMinutes: request.inputs.minutes, topic: request.inputs.topic)
-                let level = ReadingMeasure(
-                    studentText: framework.studentFacingText(of: plan), band: request.inputs.grade)
-                ended.check = report
-                ended.readingLevel = level
-                if !sources.isEmpty { quoteReport = QuoteChecker.check(output, against: sources) }
-                let kept = keep.keeps(check: report, level: level, quoteProblems: quoteReport?.problems.count ?? 0)
-                if keep != .always { ended.kept = kept }
-                if kept { ended.version = state.nextVersionNumber }
-                if let current { keepNote = keep.note(kept: kept, draft: current.number, level: level) }
-            }
+            verdict = request.kind.product.judge(
+                ProductContext(output: output, request: request, keep: keep, base: current, state: state), into: &ended)
+            if let notice = verdict.notice { progress(.notice(notice)) }
         }
         unsaved = append(.turnEnded(ended)) ?? unsaved
         var outcome = TurnOutcome(
@@ -603,14 +510,14 @@ public actor SessionEngine {
         outcome.review = ended.review
         outcome.kind = request.kind
         outcome.unfittingStructure = unfitting
-        outcome.assessmentProblems = ended.kept == false ? [] : assessmentProblems
+        outcome.assessmentProblems = ended.kept == false ? [] : verdict.problems
         outcome.framework = framework.name
         outcome.problems = ended.check?.problems.map(framework.describe) ?? []
-        outcome.quotes = quoteReport
+        outcome.quotes = verdict.quotes
         outcome.sourceCuts = request.sourceCuts
         outcome.notes = ended.check?.notes?.map(framework.describe) ?? []
         outcome.current = state.currentVersion
-        outcome.keepNote = keepNote
+        outcome.keepNote = verdict.keepNote
         // Written later with the next change is not written now: the turn is not saved until then.
         outcome.notSaved = writer.pendingCount > 0 ? (unsaved ?? StoreError.notSaved(path: writer.url.path, reason: "an earlier change is still unwritten")).errorDescription : nil
         outcome.streamed = machine.isStreamed

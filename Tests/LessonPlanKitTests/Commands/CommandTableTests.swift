@@ -99,7 +99,7 @@ import Testing
         let empty = CommandContext(inputs: inputs, currentVersion: nil, versionCount: 0)
         #expect(throws: CommandError.self) { try CommandTable.parse("/shorten", context: empty) }
         #expect(throws: CommandError.self) { try CommandTable.parse("make it fun", context: empty) }
-        #expect(try CommandTable.parse("/generate", context: empty) as? GenerateCommand == GenerateCommand(refinement: Refinement(template: "generate", inputs: inputs)))
+        #expect(try CommandTable.parse("/generate", context: empty) as? GenerateCommand == GenerateCommand(refinement: Refinement(.generate, inputs: inputs)))
         #expect(try CommandTable.parse("/help", context: empty) as? HelpCommand == HelpCommand(command: nil))
     }
 

@@ -38,11 +38,11 @@ import Testing
         #expect(try CommandTable.parse("/framework", context: context) as? FrameworkCommand == FrameworkCommand(refinement: nil))
         #expect(
             try CommandTable.parse("/framework 5E", context: context) as? FrameworkCommand
-                == FrameworkCommand(refinement: Refinement(template: "convert", inputs: inputs, framework: "5e")))
+                == FrameworkCommand(refinement: Refinement(.revise(.convert), inputs: inputs, framework: "5e")))
         let empty = CommandContext(inputs: inputs, currentVersion: nil, versionCount: 0, frameworks: frameworks)
         #expect(
             try CommandTable.parse("/framework hunter", context: empty) as? FrameworkCommand
-                == FrameworkCommand(refinement: Refinement(template: "generate", inputs: inputs, framework: "hunter")))
+                == FrameworkCommand(refinement: Refinement(.generate, inputs: inputs, framework: "hunter")))
         #expect(throws: CommandError("“montessori” is not a framework; use default, 5e, gradual-release, hunter, ubd.")) {
             try CommandTable.parse("/framework montessori", context: context)
         }

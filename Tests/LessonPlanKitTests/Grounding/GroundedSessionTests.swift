@@ -38,7 +38,7 @@ import Testing
             quotes: #"\#(right); "Neap tides come when the sun and the moon pull at right angles" (tides.pdf p. 3)."#)
         try await server.script([.text(draft), .text(repaired)])
 
-        let result = await engine.request(command: "/generate", refinement: Refinement(template: "generate", inputs: inputs)) { _ in }
+        let result = await engine.request(command: "/generate", refinement: Refinement(.generate, inputs: inputs)) { _ in }
 
         let requests = try await server.requests()
         #expect(requests.count == 2, "exactly one repair is asked for")
@@ -89,7 +89,7 @@ import Testing
         let draft = Self.plan(quotes: #""The moon is made of green cheese" (p. 3)."#)
         let worse = Self.plan(quotes: #""The moon is made of blue cheese" (p. 3)."#)
         try await server.script([.text(draft), .text(worse)])
-        let result = await engine.request(command: "/generate", refinement: Refinement(template: "generate", inputs: inputs)) { _ in }
+        let result = await engine.request(command: "/generate", refinement: Refinement(.generate, inputs: inputs)) { _ in }
         #expect(result.outcomes.count == 2)
         #expect(result.outcomes.last?.kept == false)
         #expect(await engine.state.current?.text == draft)
@@ -123,7 +123,7 @@ import Testing
         // The repair asked for the invented quotation answers the same plan, so it is not kept.
         let draft = Self.plan(quotes: "\(right); \(invented).")
         try await server.script([.text(draft), .text(draft)])
-        _ = await engine.request(command: "/generate", refinement: Refinement(template: "generate", inputs: inputs)) { _ in }
+        _ = await engine.request(command: "/generate", refinement: Refinement(.generate, inputs: inputs)) { _ in }
         let id = await engine.state.header.id
         try FileManager.default.removeItem(at: pdf)
 

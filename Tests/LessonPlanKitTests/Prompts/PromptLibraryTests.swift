@@ -11,7 +11,7 @@ import Testing
 
     @Test func builtInTemplatesCarryTheSeedRules() throws {
         let prompts = PromptLibrary.builtIn
-        let values = Refinement(template: "generate", inputs: inputs).promptValues(currentPlan: nil, currentInputs: nil)
+        let values = Refinement(.generate, inputs: inputs).promptValues(currentPlan: nil, currentInputs: nil)
         let text = try prompts.render("generate", values: values)
         for heading in ["1) Learning Objective", "3) Warm-Up (5 min)", "9) Exit Ticket", "10) Homework / Extension (optional)"] {
             #expect(text.contains(heading))
@@ -33,7 +33,7 @@ import Testing
         let plan = "Learning Objective\nStudents will model how light becomes sugar.\n"
         var target = inputs
         target.minutes = 30
-        let values = Refinement(template: "shorten", inputs: target).promptValues(currentPlan: plan, currentInputs: inputs)
+        let values = Refinement(.revise(.shorten), inputs: target).promptValues(currentPlan: plan, currentInputs: inputs)
         let text = try PromptLibrary.builtIn.render("shorten", values: values)
         #expect(text.contains(plan))
         #expect(text.contains("in 30 minutes instead of 45"))

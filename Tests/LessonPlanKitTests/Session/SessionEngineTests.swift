@@ -46,7 +46,7 @@ import Testing
         }
 
         func generate(_ log: ProgressLog = ProgressLog()) async -> TurnOutcome {
-            await engine.run(command: "/generate", refinement: Refinement(template: "generate", inputs: inputs)) {
+            await engine.run(command: "/generate", refinement: Refinement(.generate, inputs: inputs)) {
                 log.record($0)
             }
         }
@@ -54,7 +54,7 @@ import Testing
         func shorten(to minutes: Int, _ log: ProgressLog = ProgressLog()) async throws -> TurnOutcome {
             var target = inputs
             target.minutes = minutes
-            return await engine.run(command: "/shorten \(minutes)", refinement: Refinement(template: "shorten", inputs: target)) {
+            return await engine.run(command: "/shorten \(minutes)", refinement: Refinement(.revise(.shorten), inputs: target)) {
                 log.record($0)
             }
         }
@@ -194,7 +194,7 @@ import Testing
         let engine = fixture.engine
         let inputs = fixture.inputs
         let turn = Task {
-            await engine.run(command: "/generate", refinement: Refinement(template: "generate", inputs: inputs)) { _ in }
+            await engine.run(command: "/generate", refinement: Refinement(.generate, inputs: inputs)) { _ in }
         }
         var waits = clock.waits.makeAsyncIterator()
         #expect(await waits.next() == 30)
@@ -318,7 +318,7 @@ import Testing
             client: ModelClient(
                 transport: CurlTransport(), settings: ModelSettings(baseURL: server.baseURL, apiKey: nil, model: "m")),
             toolVersion: "test", retryClock: RecordingRetryClock())
-        let outcome = await engine.run(command: "/generate", refinement: Refinement(template: "generate", inputs: inputs)) { _ in }
+        let outcome = await engine.run(command: "/generate", refinement: Refinement(.generate, inputs: inputs)) { _ in }
         #expect(outcome.status == .failed)
         let id = await engine.state.header.id.prefix(8)
         #expect(outcome.message?.hasPrefix("No API key is set, so nothing was sent; the session is saved.") == true)

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The one place a turn's request is written, for every purpose: the instructions, the input rendered from
+/// the purpose's template with the current plan as context, the structure the tool writes when it writes one,
+/// and the teacher's sources where the purpose carries them.
+struct TurnPrompt {
+    let prompts: PromptLibrary
+    /// The teacher's sources; the pages nearest the request go with it.
+    let sources: [SourceDocument]
+    /// Whether the tool writes the plan's structure and asks only for its content (``ModelSettings/structured``,
+    /// unless a proxy was seen to drop it).
+    let structured: Bool
+
+    /// What one turn sends.
+    struct Written {
+        var framework: Framework
+        var instructions: String
+        var input: String
+        var structure: StructuredPlan?
+        var sourceCuts: [String]
+    }
+
+    /// Writes the request for `refinement` from `base` (the plan it starts from; nil for a fresh one).
+    /// - Parameter command: the command as typed, which helps choose the source pages to send.
+    /// - Throws: ``PromptError`` when a template is missing or broken.
+    func write(_ refinement: Refinement, base: PlanVersion?, sessionFramework: String, command: String) throws -> Written {
+        let framework = try prompts.framework(refinement.framework ?? base?.framework ?? sessionFramework)
+        // A draft to finish is the whole context: the plan it was revising is not sent again.
+        var context = base
+        if case .finish = refinement.purpose { context = nil }
+        var values = refinement.promptValues(currentPlan: context?.text, currentInputs: context?.inputs)
+        if let context, values["from_framework"] == nil {
+            values["from_framework"] = (try? prompts.framework(context.framework).title) ?? context.framework
+        }
+        let structure = self.structure(allowed: refinement.purpose.canBeStructured, framework: framework, inputs: refinement.inputs)
+        if let structure {
+            // The tool writes the structure: the format rules become the parts the model fills in.
+            values["sections"] = structure.promptSections
+            values["rules"] = try prompts.render("structured", values: values, framework: framework.name)
+        }
+        let instructions = try prompts.render(
+            structure == nil ? "instructions" : "structured-instructions", values: [:], framework: framework.name)
+        var input = try prompts.render(refinement.template, values: values, framework: framework.name)
+        var cuts: [String] = []
+        if !sources.isEmpty, refinement.purpose.carriesSources {
+            // The pages nearest the topic and the request, marked so quotations can cite them.
+            let query = [refinement.inputs.topic, command, values["request"] ?? "", values["focus"] ?? ""]
+            let selection = SourceSelection(sources: sources, query: query.joined(separator: " "))
+            let cite = sources.count == 1 ? "\"…\" (p. N)" : "\"…\" (NAME p. N), NAME being the file's name as marked"
+            input += "\n\n" + (try prompts.render(
+                "sources", values: ["sources": selection.text, "cite_form": cite], framework: framework.name))
+            cuts = selection.cuts
+        }
+        return Written(framework: framework, instructions: instructions, input: input, structure: structure, sourceCuts: cuts)
+    }
+
+    /// The structure the tool writes when the settings say so and the turn may have one
+    /// (``TurnPurpose/canBeStructured``); nil for a free-text answer.
+    func structure(allowed: Bool, framework: Framework, inputs: LessonInputs) -> StructuredPlan? {
+        guard structured, allowed else { return nil }
+        return StructuredPlan(framework: framework, inputs: inputs)
+    }
+}
