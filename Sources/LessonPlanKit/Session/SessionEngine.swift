@@ -96,6 +96,9 @@ public actor SessionEngine {
     let now: @Sendable () -> Date
     /// Time and randomness for retry waits, injected so tests never sleep.
     let retryClock: any RetryClock
+    /// The clock of a turn's own timers (its total deadline, the slow-turn notice), injected so tests pick which
+    /// fires without waiting.
+    let timerClock: any RetryClock
 
     /// The teacher's sources the session's plans are grounded in, in the order added (kept in the transcript).
     public var sources: [SourceDocument] { state.sources }
@@ -112,7 +115,8 @@ public actor SessionEngine {
     public init(
         newSessionWith inputs: LessonInputs, name: String?, store: SessionStore, prompts: PromptLibrary,
         client: ModelClient, toolVersion: String, framework: String = Framework.defaultName,
-        now: @escaping @Sendable () -> Date = Date.init, retryClock: any RetryClock = SystemRetryClock()
+        now: @escaping @Sendable () -> Date = Date.init, retryClock: any RetryClock = SystemRetryClock(),
+        timerClock: any RetryClock = SystemRetryClock()
     ) throws(StoreError) {
         try store.directory.prepare()
         let header = SessionHeader(
@@ -140,6 +144,7 @@ public actor SessionEngine {
         self.client = client
         self.now = now
         self.retryClock = retryClock
+        self.timerClock = timerClock
         self.openingWarnings = []
         self.damaged = false
     }
@@ -151,7 +156,8 @@ public actor SessionEngine {
     /// - Throws: ``StoreError`` for a locked, missing, newer-format or non-transcript file.
     public init(
         resuming url: URL, store: SessionStore, prompts: PromptLibrary, client: ModelClient,
-        now: @escaping @Sendable () -> Date = Date.init, retryClock: any RetryClock = SystemRetryClock()
+        now: @escaping @Sendable () -> Date = Date.init, retryClock: any RetryClock = SystemRetryClock(),
+        timerClock: any RetryClock = SystemRetryClock()
     ) throws(StoreError) {
         // Opened and locked first, then read through the same descriptor and checked before
         // anything is written to it.
@@ -166,6 +172,7 @@ public actor SessionEngine {
         self.client = client
         self.now = now
         self.retryClock = retryClock
+        self.timerClock = timerClock
         self.openingWarnings = loaded.warnings
         self.damaged = loaded.isDamaged
     }
@@ -532,15 +539,16 @@ public actor SessionEngine {
         let deadline = client.settings.deadline
         let overrun = DeadlineFlag()
         let work = Task { await self.stream(request, overrun: overrun, progress: progress) }
+        let clock = timerClock
         let timer = Task {
-            try await Task.sleep(for: .milliseconds(Int(deadline * 1000)))
+            try await clock.sleep(seconds: deadline)
             overrun.set()
             work.cancel()
         }
         // The offline model on a busy machine can take minutes: say why, and what the teacher can do, once.
         let slow = client.settings.slowNotice.map { after in
             Task {
-                try await Task.sleep(for: .milliseconds(Int(after * 1000)))
+                try await clock.sleep(seconds: after)
                 progress(.notice(SlowTurn.notice(after: after, load: SlowTurn.loadAverage(), cores: SlowTurn.cores())))
             }
         }

@@ -3,7 +3,7 @@ import LessonPlanKit
 import TestSupport
 import Testing
 
-/// The issue's done-when, against the loopback fake: a three-page PDF and a docx as sources, an answer quoting
+/// The issue's done-when, against an in-memory model: a three-page PDF and a docx as sources, an answer quoting
 /// once right, once on the wrong page and once not at all.
 @Suite struct GroundedSessionTests {
     /// The passing plan with three quotations in its warm-up.
@@ -17,15 +17,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let pdf = try SourceFixtures.threePagePDF(in: folder)
         let docx = try #require(try SourceFixtures.docx(in: folder), "pandoc is needed to make the docx")
-        let server = try await FakeOpenAIServer()
+        let model = ScriptedModel()
         let home = try TemporaryHome()
         defer { home.remove() }
         let inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
         let engine = try SessionEngine(
             newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
             client: ModelClient(
-                transport: CurlTransport(),
-                settings: ModelSettings(baseURL: server.baseURL, apiKey: "sk-test-key", model: "gpt-5.2")),
+                transport: model,
+                settings: ModelSettings(baseURL: URL(fileURLWithPath: "/v1"), apiKey: "sk-test-key", model: "gpt-5.2")),
             toolVersion: "test", retryClock: RecordingRetryClock())
         await engine.addSource(try SourceReader().read(pdf))
         await engine.addSource(try SourceReader().read(docx))
@@ -36,13 +36,12 @@ import Testing
         let draft = Self.plan(quotes: "\(right); \(misplaced); \(invented).")
         let repaired = Self.plan(
             quotes: #"\#(right); "Neap tides come when the sun and the moon pull at right angles" (tides.pdf p. 3)."#)
-        try await server.script([.text(draft), .text(repaired)])
+        model.script([.text(draft), .text(repaired)])
 
         let result = await engine.request(command: "/generate", refinement: Refinement(.generate, inputs: inputs)) { _ in }
 
-        let requests = try await server.requests()
-        #expect(requests.count == 2, "exactly one repair is asked for")
-        let first = try #require(requests.first?.input?.stringValue)
+        #expect(model.requests.count == 2, "exactly one repair is asked for")
+        let first = try #require(model.inputs.first)
         for page in 1...3 { #expect(first.contains("[tides.pdf p. \(page)]")) }
         #expect(first.contains("[notes.docx p. 1]"))
         #expect(first.contains("Neap tides come when the sun and the moon pull at right angles."))
@@ -60,7 +59,7 @@ import Testing
         #expect(footer.contains("✗ 1 quote not in the source, 1 quote on the wrong page, 1 verified"))
         #expect(footer.contains("is on page 3, not page 1"))
 
-        let second = try #require(requests.last?.input?.stringValue)
+        let second = try #require(model.inputs.last)
         #expect(second.contains("is on page 3, not page 1: cite it as (tides.pdf p. 3)"))
         #expect(second.contains("“The moon is made of green cheese” (tides.pdf p. 3) is not in the source"))
         #expect(second.contains("[tides.pdf p. 2]"), "the repair carries the sources too")
@@ -75,26 +74,26 @@ import Testing
     @Test func aRepairThatQuotesNoBetterIsNotKept() async throws {
         let folder = try SourceFixtures.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await FakeOpenAIServer()
+        let model = ScriptedModel()
         let home = try TemporaryHome()
         defer { home.remove() }
         let inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
         let engine = try SessionEngine(
             newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
             client: ModelClient(
-                transport: CurlTransport(),
-                settings: ModelSettings(baseURL: server.baseURL, apiKey: "sk-test-key", model: "gpt-5.2")),
+                transport: model,
+                settings: ModelSettings(baseURL: URL(fileURLWithPath: "/v1"), apiKey: "sk-test-key", model: "gpt-5.2")),
             toolVersion: "test", retryClock: RecordingRetryClock())
         await engine.addSource(try SourceReader().read(try SourceFixtures.threePagePDF(in: folder)))
         let draft = Self.plan(quotes: #""The moon is made of green cheese" (p. 3)."#)
         let worse = Self.plan(quotes: #""The moon is made of blue cheese" (p. 3)."#)
-        try await server.script([.text(draft), .text(worse)])
+        model.script([.text(draft), .text(worse)])
         let result = await engine.request(command: "/generate", refinement: Refinement(.generate, inputs: inputs)) { _ in }
         #expect(result.outcomes.count == 2)
         #expect(result.outcomes.last?.kept == false)
         #expect(await engine.state.current?.text == draft)
         // One source: the cite form has no file name.
-        let first = try #require(try await server.requests().first?.input?.stringValue)
+        let first = try #require(model.inputs.first)
         #expect(first.contains(#"in this form: "…" (p. N)"#))
     }
 
@@ -105,15 +104,15 @@ import Testing
         let folder = try SourceFixtures.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let pdf = try SourceFixtures.threePagePDF(in: folder)
-        let server = try await FakeOpenAIServer()
+        let model = ScriptedModel()
         let home = try TemporaryHome()
         defer { home.remove() }
         let inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
         let engine = try SessionEngine(
             newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
             client: ModelClient(
-                transport: CurlTransport(),
-                settings: ModelSettings(baseURL: server.baseURL, apiKey: "sk-test-key", model: "gpt-5.2")),
+                transport: model,
+                settings: ModelSettings(baseURL: URL(fileURLWithPath: "/v1"), apiKey: "sk-test-key", model: "gpt-5.2")),
             toolVersion: "test", retryClock: RecordingRetryClock())
         await engine.addSource(try SourceReader().read(pdf))
         await engine.addSource(try SourceReader().read(pdf))
@@ -122,7 +121,7 @@ import Testing
         let invented = #""The moon is made of green cheese" (p. 3)"#
         // The repair asked for the invented quotation answers the same plan, so it is not kept.
         let draft = Self.plan(quotes: "\(right); \(invented).")
-        try await server.script([.text(draft), .text(draft)])
+        model.script([.text(draft), .text(draft)])
         _ = await engine.request(command: "/generate", refinement: Refinement(.generate, inputs: inputs)) { _ in }
         let id = await engine.state.header.id
         try FileManager.default.removeItem(at: pdf)

@@ -4,8 +4,9 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// The session engine against the loopback fake, with a retry clock that records its waits
-/// instead of sleeping: every retry, failure, `/retry` and `/continue`, and what the transcript keeps.
+/// The session engine against an in-memory model (``ScriptedModel``), with a retry clock that records its waits
+/// and timers that fire when the test says: every retry, failure, deadline, `/retry` and `/continue`, and what the
+/// transcript keeps. No socket, no Python, no real waiting.
 @Suite struct SessionEngineTests {
     /// Collects what a turn reported, for checking the retry lines.
     final class ProgressLog: Sendable {
@@ -21,28 +22,31 @@ import Testing
     }
 
     struct Fixture {
-        let server: FakeOpenAIServer
+        let model: ScriptedModel
         let home: TemporaryHome
         let clock: RecordingRetryClock
         let engine: SessionEngine
         let inputs: LessonInputs
 
+        /// - Parameter timers: the clock of the turn's deadline and slow notice; by default neither fires.
         init(
             maxRetries: Int = 2, deadline: TimeInterval = 600, idleTimeout: TimeInterval = 30,
-            clock: RecordingRetryClock = RecordingRetryClock(), slowNotice: TimeInterval? = nil
+            clock: RecordingRetryClock = RecordingRetryClock(), slowNotice: TimeInterval? = nil,
+            model: ScriptedModel = ScriptedModel(), timers: TimerClock = TimerClock()
         ) async throws {
-            server = try await FakeOpenAIServer()
+            self.model = model
             home = try TemporaryHome()
             self.clock = clock
             inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
             var settings = ModelSettings(
-                baseURL: server.baseURL, apiKey: "sk-test.SECRETKEY-9z8y7x6w5v", model: "gpt-5.2",
+                baseURL: URL(string: "https://api.openai.com/v1") ?? URL(fileURLWithPath: "/"),
+                apiKey: "sk-test.SECRETKEY-9z8y7x6w5v", model: "gpt-5.2",
                 idleTimeout: idleTimeout, deadline: deadline, retryPolicy: RetryPolicy(maxRetries: maxRetries))
             settings.slowNotice = slowNotice
             engine = try SessionEngine(
                 newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
-                client: ModelClient(transport: CurlTransport(), settings: settings), toolVersion: "test",
-                retryClock: clock)
+                client: ModelClient(transport: model, settings: settings), toolVersion: "test",
+                retryClock: clock, timerClock: timers)
         }
 
         func generate(_ log: ProgressLog = ProgressLog()) async -> TurnOutcome {
@@ -70,11 +74,16 @@ import Testing
     /// A turn still running after the slow-notice time says why once (not again as it goes on), and the plan
     /// still arrives whole.
     @Test func aSlowTurnSaysWhyOnceAndStillFinishes() async throws {
-        let fixture = try await Fixture(slowNotice: 0.3)
+        // The slow notice's timer fires (0.3 s is within the clock's reach), the deadline's does not; the answer
+        // is held until the notice has been given.
+        let model = ScriptedModel([.held])
+        let fixture = try await Fixture(slowNotice: 0.3, model: model, timers: TimerClock(firesWithin: 1))
         defer { fixture.home.remove() }
-        try await fixture.server.script([.slow(delayMs: 40), .plan])
         let log = ProgressLog()
-        let outcome = await fixture.generate(log)
+        let outcome = await fixture.engine.run(command: "/generate", refinement: Refinement(.generate, inputs: fixture.inputs)) { update in
+            log.record(update)
+            if case .notice(let text) = update, text.hasPrefix("Still writing after") { model.open() }
+        }
         #expect(outcome.status == .completed)
         let notices = log.all.compactMap { if case .notice(let text) = $0, text.hasPrefix("Still writing after") { text } else { nil } }
         #expect(notices.count == 1, "\(notices)")
@@ -90,7 +99,7 @@ import Testing
     @Test func aRateLimitWithRetryAfterIsWaitedOutAndThenSucceeds() async throws {
         let fixture = try await Fixture()
         defer { fixture.home.remove() }
-        try await fixture.server.script([.error(status: 429, headers: ["retry-after": "2"]), .plan])
+        fixture.model.script([.error(status: 429, headers: ["retry-after": "2"]), .plan])
         let log = ProgressLog()
         let outcome = await fixture.generate(log)
 
@@ -99,7 +108,7 @@ import Testing
         #expect(fixture.clock.sleeps == [2])
         #expect(log.waits == [RetryWait(reason: "rate limited", seconds: 2, retry: 1, maxRetries: 2)])
         #expect(log.waits.first?.description == "rate limited — retrying in 2 s (1/2)")
-        #expect(try await fixture.server.requests().count == 2)
+        #expect(fixture.model.requests.count == 2)
         // One turn in the transcript, whatever the number of attempts.
         let state = try await fixture.reread()
         #expect(state.turns.count == 1)
@@ -111,8 +120,8 @@ import Testing
         let fixture = try await Fixture()
         defer { fixture.home.remove() }
         _ = await fixture.generate()
-        try await fixture.server.reset()
-        try await fixture.server.script([.error(status: 500), .error(status: 500), .error(status: 500)])
+        fixture.model.resetLog()
+        fixture.model.script([.error(status: 500), .error(status: 500), .error(status: 500)])
         let outcome = try await fixture.shorten(to: 30)
 
         #expect(outcome.status == .failed)
@@ -121,7 +130,7 @@ import Testing
         #expect(fixture.clock.sleeps == [0.4375, 0.875])
         #expect(outcome.message?.hasPrefix("The server had an error (500: The server had an error while processing your request.") == true)
         #expect(outcome.message?.contains("/retry") == true)
-        #expect(try await fixture.server.requests().count == 3)
+        #expect(fixture.model.requests.count == 3)
         let state = try await fixture.reread()
         #expect(state.currentVersion == 1)
         #expect(state.versions.count == 1)
@@ -133,17 +142,17 @@ import Testing
     @Test func noRetriesWhenTheyAreTurnedOff() async throws {
         let fixture = try await Fixture(maxRetries: 0)
         defer { fixture.home.remove() }
-        try await fixture.server.script([.error(status: 503)])
+        fixture.model.script([.error(status: 503)])
         let outcome = await fixture.generate()
         #expect(outcome.status == .failed)
         #expect(fixture.clock.sleeps.isEmpty)
-        #expect(try await fixture.server.requests().count == 1)
+        #expect(fixture.model.requests.count == 1)
     }
 
     @Test func aSpentQuotaFailsAtOnceAndSaysWhereToCheckBilling() async throws {
         let fixture = try await Fixture()
         defer { fixture.home.remove() }
-        try await fixture.server.script([
+        fixture.model.script([
             .error(status: 429, message: "You exceeded your current quota.", type: "insufficient_quota", code: "insufficient_quota")
         ])
         let outcome = await fixture.generate()
@@ -151,14 +160,14 @@ import Testing
         #expect(outcome.message?.contains("quota is used up") == true)
         #expect(outcome.message?.contains("billing") == true)
         #expect(fixture.clock.sleeps.isEmpty)
-        #expect(try await fixture.server.requests().count == 1)
+        #expect(fixture.model.requests.count == 1)
     }
 
     @Test func aStreamCutAfterTextIsNotRetriedAndKeepsThePartialText() async throws {
         let fixture = try await Fixture()
         defer { fixture.home.remove() }
         _ = await fixture.generate()
-        try await fixture.server.script([.cut(afterDeltas: 4)])
+        fixture.model.script([.cut(afterDeltas: 4)])
         let log = ProgressLog()
         let outcome = try await fixture.shorten(to: 30, log)
 
@@ -168,7 +177,7 @@ import Testing
         #expect(outcome.message?.contains("dropped before the answer was complete") == true)
         #expect(outcome.message?.contains("/retry") == true)
         #expect(fixture.clock.sleeps.isEmpty)
-        #expect(try await fixture.server.requests().count == 2)
+        #expect(fixture.model.requests.count == 2)
         let state = try await fixture.reread()
         #expect(state.currentVersion == 1)
         #expect(state.turns.last?.ended?.output == log.text)
@@ -177,7 +186,7 @@ import Testing
     @Test func aStreamCutBeforeAnyTextIsRetried() async throws {
         let fixture = try await Fixture()
         defer { fixture.home.remove() }
-        try await fixture.server.script([.cut(afterDeltas: 0), .plan])
+        fixture.model.script([.cut(afterDeltas: 0), .plan])
         let log = ProgressLog()
         let outcome = await fixture.generate(log)
         #expect(outcome.status == .completed)
@@ -190,7 +199,7 @@ import Testing
         let clock = RecordingRetryClock(holdsUntilCancelled: true)
         let fixture = try await Fixture(clock: clock)
         defer { fixture.home.remove() }
-        try await fixture.server.script([.error(status: 429, headers: ["retry-after": "30"])])
+        fixture.model.script([.error(status: 429, headers: ["retry-after": "30"])])
         let engine = fixture.engine
         let inputs = fixture.inputs
         let turn = Task {
@@ -203,17 +212,19 @@ import Testing
 
         #expect(outcome.status == .cancelled)
         #expect(outcome.message == "Cancelled; the plan is unchanged.")
-        #expect(try await fixture.server.requests().count == 1)
+        #expect(fixture.model.requests.count == 1)
         let state = try await fixture.reread()
         #expect(state.turns.last?.ended?.status == .cancelled)
         #expect(state.retryTarget?.command == "/generate")
     }
 
     @Test func theTotalDeadlineStopsAServerThatTricklesOn() async throws {
-        // The idle timeout never fires (a delta every 200 ms), so only the deadline can end it.
-        let fixture = try await Fixture(deadline: 1)
+        // The answer sends a delta and then nothing, and the idle timeout never fires: only the deadline can end
+        // it, and its timer fires once the answer has gone quiet.
+        let model = ScriptedModel()
+        let fixture = try await Fixture(deadline: 1, model: model, timers: TimerClock(firesWithin: 1) { await model.trickleStarted() })
         defer { fixture.home.remove() }
-        try await fixture.server.script([.slow(delayMs: 200)])
+        fixture.model.script([.trickle])
         let log = ProgressLog()
         let outcome = await fixture.generate(log)
 
@@ -221,7 +232,7 @@ import Testing
         #expect(outcome.message == ModelError.deadline(seconds: 1).errorDescription)
         #expect(outcome.message?.contains("--deadline") == true)
         #expect(outcome.text == log.text)
-        #expect(try await fixture.server.clientClosed(request: 1))
+        #expect(fixture.model.cancelledBodies == 1, "the request was given up, not left reading")
         let state = try await fixture.reread()
         #expect(state.turns.last?.ended?.error == outcome.message)
     }
@@ -230,16 +241,15 @@ import Testing
         let fixture = try await Fixture(maxRetries: 0)
         defer { fixture.home.remove() }
         _ = await fixture.generate()
-        try await fixture.server.script([.error(status: 500)])
+        fixture.model.script([.error(status: 500)])
         _ = try await fixture.shorten(to: 30)
         let outcome = await fixture.engine.retry { _ in }
 
         #expect(outcome.status == .completed)
         #expect(outcome.version == 2)
-        let requests = try await fixture.server.requests()
-        #expect(requests.count == 3)
-        #expect(requests[2].inputText == requests[1].inputText)
-        #expect(requests[2].instructions == requests[1].instructions)
+        #expect(fixture.model.requests.count == 3)
+        #expect(fixture.model.inputs[2] == fixture.model.inputs[1])
+        #expect(fixture.model.instructions[2] == fixture.model.instructions[1])
         let state = try await fixture.reread()
         let retried = try #require(state.turns.last?.started)
         #expect(retried.command == "/shorten 30")
@@ -256,7 +266,7 @@ import Testing
         let fixture = try await Fixture()
         defer { fixture.home.remove() }
         _ = await fixture.generate()
-        try await fixture.server.script([
+        fixture.model.script([
             .incomplete(text: "Learning Objective\nStudents will", reason: "max_output_tokens"),
             .text(" explain why tides rise.\nMaterials\n- A globe\n"),
         ])
@@ -286,7 +296,7 @@ import Testing
         #expect(joined.command == "/continue")
         #expect(state.turns.last?.started.continues == 2)
         #expect(state.draft == nil)
-        let request = try #require(try await fixture.server.requests().last?.inputText)
+        let request = try #require(fixture.model.inputs.last)
         #expect(request.contains("<<<DRAFT\nLearning Objective\nStudents will\nDRAFT>>>"))
         #expect(request.contains("30-minute lesson on Tides for grades 6–8"))
     }
@@ -294,7 +304,7 @@ import Testing
     @Test func retryingAFailedContinueStillJoinsTheDraft() async throws {
         let fixture = try await Fixture(maxRetries: 0)
         defer { fixture.home.remove() }
-        try await fixture.server.script([
+        fixture.model.script([
             .incomplete(text: "Part one,", reason: "max_output_tokens"), .error(status: 502), .text(" part two."),
         ])
         _ = await fixture.generate()
@@ -309,14 +319,15 @@ import Testing
     }
 
     @Test func withoutAKeyNothingIsSentButTheTurnIsRecorded() async throws {
-        let server = try await FakeOpenAIServer()
+        let model = ScriptedModel()
         let home = try TemporaryHome()
         defer { home.remove() }
         let inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
         let engine = try SessionEngine(
             newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
             client: ModelClient(
-                transport: CurlTransport(), settings: ModelSettings(baseURL: server.baseURL, apiKey: nil, model: "m")),
+                transport: model,
+                settings: ModelSettings(baseURL: URL(string: "https://api.openai.com/v1") ?? URL(fileURLWithPath: "/"), apiKey: nil, model: "m")),
             toolVersion: "test", retryClock: RecordingRetryClock())
         let outcome = await engine.run(command: "/generate", refinement: Refinement(.generate, inputs: inputs)) { _ in }
         #expect(outcome.status == .failed)
@@ -324,7 +335,7 @@ import Testing
         #expect(outcome.message?.hasPrefix("No API key is set, so nothing was sent; the session is saved.") == true)
         #expect(outcome.message?.hasSuffix("then `lessonplan resume \(id)` goes on from here.") == true, "\(outcome.message ?? "")")
         #expect(outcome.message.map { !$0.contains("try again") } == true)
-        #expect(try await server.requests().isEmpty)
+        #expect(model.requests.isEmpty)
         #expect(await engine.state.turns.last?.ended?.error == outcome.message)
     }
 }
