@@ -1,12 +1,16 @@
 import Foundation
 
 /// The life of one turn, with no I/O: idle → sending → streaming → completed / incomplete /
-/// failed / cancelled. The engine feeds it what happened and does what it returns.
+/// failed / cancelled, and sending → waiting → sending again when an attempt fails before any text and
+/// the retry policy says to try again. The engine feeds it what happened and does what it returns (show,
+/// warn, wait and send again, finish), on an injected clock.
 public struct TurnStateMachine: Sendable {
     public enum State: Equatable, Sendable {
         case idle
         case sending
         case streaming
+        /// An attempt failed before any text; the same request goes out again after the wait.
+        case waiting(retry: Int)
         case finished(TurnStatus)
     }
 
@@ -17,6 +21,8 @@ public struct TurnStateMachine: Sendable {
         case show(String)
         /// Tell the user once that part of the stream was unreadable.
         case warn(String)
+        /// Wait this long, then send the same request again (``restart()``).
+        case retry(RetryWait)
         /// The turn is over.
         case finish(TurnStatus)
     }
@@ -31,6 +37,8 @@ public struct TurnStateMachine: Sendable {
     /// Whether the answer came as a stream; the caller clears it for a whole (non-streamed)
     /// answer, which the footer and the transcript then say.
     public var isStreamed = true
+    /// Retries made so far for this turn's request.
+    public private(set) var retries = 0
     private var refusal = ""
     private var warned = false
     /// The output limit the request carried, for the message when it is hit.
@@ -125,6 +133,24 @@ public struct TurnStateMachine: Sendable {
             guard !warned else { return .none }
             warned = true
             return .warn("Skipped an unreadable part of the answer (\(description)).")
+        }
+    }
+
+    /// An attempt failed: wait and send it again when nothing was shown yet and `policy` allows another try,
+    /// else the turn fails with the attempt's error. Once text is on screen a retry would show it twice, so
+    /// the turn fails and `/retry` is the way.
+    public mutating func attemptFailed(_ failure: RequestFailure, policy: RetryPolicy, now: Date, randomFraction: Double)
+        -> Action
+    {
+        guard !isFinished else { return .none }
+        guard !hasShownText else { return finish(.failed, because: failure.error) }
+        switch policy.decide(after: failure, retriesSoFar: retries, now: now, randomFraction: randomFraction) {
+        case .retry(let wait):
+            retries += 1
+            state = .waiting(retry: retries)
+            return .retry(wait)
+        case .giveUp:
+            return finish(.failed, because: failure.error)
         }
     }
 

@@ -585,7 +585,6 @@ public actor SessionEngine {
             _ = overrun.isSet ? machine.fail(.deadline(seconds: settings.deadline)) : machine.cancel()
             return machine
         }
-        var retries = 0
         while true {
             progress(.waiting)
             let failure: RequestFailure
@@ -605,7 +604,7 @@ public actor SessionEngine {
                     switch machine.receive(event) {
                     case .show(let text): batch += text
                     case .warn(let message): progress(.notice(message))
-                    case .none, .finish: break
+                    case .none, .finish, .retry: break
                     }
                     if !batch.isEmpty, !events.hasBufferedEvents || machine.isFinished {
                         show(batch)
@@ -625,22 +624,12 @@ public actor SessionEngine {
                 return stopped()
             }
             if Task.isCancelled { return stopped() }
-            // Once text is on screen a retry would show it twice: the turn fails, /retry is the way.
-            guard !machine.hasShownText else {
-                _ = machine.fail(failure.error)
-                return machine
-            }
-            let decision = settings.retryPolicy.decide(
-                after: failure, retriesSoFar: retries, now: retryClock.now(),
-                randomFraction: retryClock.randomFraction())
-            guard case .retry(let wait) = decision else {
-                _ = machine.fail(failure.error)
-                return machine
-            }
+            let action = machine.attemptFailed(
+                failure, policy: settings.retryPolicy, now: retryClock.now(), randomFraction: retryClock.randomFraction())
+            guard case .retry(let wait) = action else { return machine }
             progress(.retrying(wait))
             do { try await retryClock.sleep(seconds: wait.seconds) } catch { return stopped() }
             if Task.isCancelled { return stopped() }
-            retries += 1
             machine.restart()
         }
     }

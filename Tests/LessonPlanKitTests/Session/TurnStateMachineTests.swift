@@ -1,3 +1,4 @@
+import Foundation
 import LessonPlanKit
 import Testing
 
@@ -123,5 +124,36 @@ import Testing
         #expect(machine.fail(.transport(.connectionLost, host: "h")) == .finish(.failed))
         #expect(machine.text == "half a plan")
         #expect(machine.fail(.cutOff) == .none)
+    }
+
+    /// The retries are the machine's: a failure before any text waits and sends again while the policy allows,
+    /// then the turn fails with that failure; after text, no retry.
+    @Test func failuresBeforeTextAreRetriedAsThePolicySaysThenTheTurnFails() {
+        let policy = RetryPolicy(maxRetries: 2)
+        let now = Date(timeIntervalSince1970: 0)
+        var machine = TurnStateMachine(maxOutputTokens: 100)
+        machine.send()
+        let busy = RequestFailure(.http(status: 503, message: nil, code: nil, model: "gpt-5.2", keySuffix: nil))
+        guard case .retry(let first) = machine.attemptFailed(busy, policy: policy, now: now, randomFraction: 0.5) else {
+            Issue.record("a 503 before any text is retried")
+            return
+        }
+        #expect(first.retry == 1 && machine.state == .waiting(retry: 1))
+        machine.restart()
+        #expect(machine.state == .sending)
+        guard case .retry(let second) = machine.attemptFailed(busy, policy: policy, now: now, randomFraction: 0.5) else {
+            Issue.record("the second 503 is retried too")
+            return
+        }
+        #expect(second.retry == 2 && second.seconds > first.seconds)
+        machine.restart()
+        #expect(machine.attemptFailed(busy, policy: policy, now: now, randomFraction: 0.5) == .finish(.failed))
+        #expect(machine.retries == 2 && machine.failure == busy.error)
+
+        var shown = TurnStateMachine(maxOutputTokens: 100)
+        shown.send()
+        _ = shown.receive(.textDelta("Learning"))
+        #expect(shown.attemptFailed(busy, policy: policy, now: now, randomFraction: 0.5) == .finish(.failed))
+        #expect(shown.retries == 0)
     }
 }
