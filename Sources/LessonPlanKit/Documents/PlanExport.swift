@@ -884,6 +884,22 @@ public enum PlanExport {
         return try decoder.decode(ExportDocument.self, from: data)
     }
 
+    // MARK: Any text format
+
+    /// The bytes of `document` in one of the formats written here (Markdown, HTML, JSON).
+    /// - Throws: ``ExportError`` for a format made through pandoc, `EncodingError` from ``renderJSON(_:)``.
+    public static func render(_ document: ExportDocument, plan: PlanDocument, format: ExportFormat) throws -> Data {
+        switch format {
+        // Markdown is read in terminals and editors as it is, so it gets the terminal's sanitiser too.
+        case .md: return Data(TerminalSanitizer.clean(renderMarkdown(document, plan: plan)).utf8)
+        case .html: return Data(renderHTML(document, plan: plan).utf8)
+        case .json: return try renderJSON(document)
+        case .docx, .odt, .pptx:
+            // Editable documents are made through pandoc (`ExportCommand.document`), not here.
+            throw ExportError("A .\(format.rawValue) is made through pandoc; use /export \(format.rawValue) FILE or lessonplan export --format \(format.rawValue).")
+        }
+    }
+
     // MARK: Shared
 
     /// The page's title: what it is and the topic; the plan's own title lines follow it.
