@@ -4,10 +4,11 @@ import Testing
 /// The library's folders form layers: a folder uses only folders below it, so the arrows are one-way and
 /// the picture in docs/design.md stays true. A name declared in one folder and used in another is a dependency.
 @Suite struct FolderLayoutTests {
-    /// Lowest first; folders on the same layer may not use each other. The store (transcripts on disk) and the
-    /// documents (exports) sit below the engine (`Session`): they are handed values and never see its state.
+    /// Lowest first; folders on the same layer may not use each other. The libcurl transport uses no other
+    /// folder. The store (transcripts on disk) and the documents (exports) sit below the engine (`Session`):
+    /// they are handed values and never see its state.
     static let layers: [[String]] = [
-        ["Text", "Grounding"],
+        ["Text", "Grounding", "Transport"],
         ["Plan"],
         ["Prompts", "Assessments"],
         ["Model"],
