@@ -2,8 +2,9 @@ import Foundation
 import LessonPlanKit
 import Terminal
 
-/// The `lessonplan` command: picks the subcommand and turns every failure into one sentence
-/// and an exit status (0 done, 1 failed, 2 bad usage).
+/// The `lessonplan` command: hands the command line to ``SubcommandTable``, which decides what runs, and runs
+/// each subcommand at the terminal, turning every failure into one sentence and an exit status (0 done,
+/// 1 failed, 2 bad usage).
 struct App {
     static let version = Invocation.version
     let environment: [String: String]
@@ -14,62 +15,24 @@ struct App {
         console = Console(environment: environment)
     }
 
-    /// The subcommands, for "did you mean".
-    static let subcommands = ["generate", "resume", "sessions", "replay", "export", "doctor", "help"]
-
     /// Flags and environment read into settings, templates and lesson inputs.
     var invocation: Invocation { Invocation(environment: environment) }
 
     func run(_ arguments: [String]) async -> Int32 {
-        switch arguments.first {
-        case "--version", "-V":
-            console.line("lessonplan \(Self.version)")
-            return 0
-        case "--help", "-h":
-            console.prose(Help.overview())
-            return 0
-        case "help":
-            return help(Array(arguments.dropFirst()))
-        case "generate":
-            return await OneShot(app: self).run(Array(arguments.dropFirst()))
-        case "resume":
-            return await InteractiveSession(app: self).resume(Array(arguments.dropFirst()))
-        case "sessions":
-            return SessionCommands(app: self).sessions(Array(arguments.dropFirst()))
-        case "replay":
-            return await SessionCommands(app: self).replay(Array(arguments.dropFirst()))
-        case "export":
-            return SessionCommands(app: self).export(Array(arguments.dropFirst()))
-        case "doctor":
-            return await Doctor(app: self).run(Array(arguments.dropFirst()))
-        default:
-            if let first = arguments.first, !first.hasPrefix("-") {
-                let shown = TerminalSanitizer.cleanLine(first, limit: 40)
-                let advice = CommandTable.nearest(to: first, among: Self.subcommands).map {
-                    "did you mean `lessonplan \($0)`? Run `lessonplan --help` to see them all."
-                } ?? "run `lessonplan --help` to see them."
-                console.error("“\(shown)” is not a lessonplan command; \(advice)")
-                return 2
-            }
-            return await InteractiveSession(app: self).run(arguments)
-        }
+        await SubcommandTable.run(arguments, on: self)
     }
+}
 
-    private func help(_ arguments: [String]) -> Int32 {
-        guard let topic = arguments.first else {
-            console.prose(Help.overview())
-            return 0
-        }
-        if let text = Help.subcommand(topic) {
-            console.prose(text)
-            return 0
-        }
-        do {
-            console.line(try CommandTable.helpText(for: topic))
-            return 0
-        } catch {
-            console.error("No help for “\(topic)”: it is neither a lessonplan command nor a slash command; run `lessonplan --help`.")
-            return 2
-        }
-    }
+extension App: SubcommandHost {
+    func page(_ text: String) { console.prose(text) }
+    func line(_ text: String) { console.line(text) }
+    func error(_ message: String) { console.error(message) }
+
+    func session(_ parsed: ParsedArguments) async -> Int32 { await InteractiveSession(app: self).run(parsed) }
+    func generate(_ parsed: ParsedArguments) async -> Int32 { await OneShot(app: self).run(parsed) }
+    func resume(_ parsed: ParsedArguments) async -> Int32 { await InteractiveSession(app: self).resume(parsed) }
+    func sessions(_ parsed: ParsedArguments) async -> Int32 { SessionCommands(app: self).sessions(parsed) }
+    func replay(_ parsed: ParsedArguments) async -> Int32 { await SessionCommands(app: self).replay(parsed) }
+    func export(_ parsed: ParsedArguments) async -> Int32 { SessionCommands(app: self).export(parsed) }
+    func doctor(_ parsed: ParsedArguments) async -> Int32 { await Doctor(app: self).run(parsed) }
 }

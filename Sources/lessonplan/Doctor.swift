@@ -7,17 +7,10 @@ struct Doctor {
     let app: App
     var console: Console { app.console }
 
-    static let flags = Flags.connection + Flags.common
-
     /// Exits 0 when the model answered, 1 when the check failed, 2 for bad flags.
-    func run(_ arguments: [String]) async -> Int32 {
+    func run(_ parsed: ParsedArguments) async -> Int32 {
         let settings: ResolvedSettings
         do {
-            let parsed = try ParsedArguments.parse(arguments, specs: Self.flags, command: "doctor")
-            if parsed.has("help") {
-                console.prose(Help.subcommand("doctor") ?? "")
-                return 0
-            }
             if let extra = parsed.positionals.first {
                 throw UsageError(message: "doctor: unexpected “\(extra)”; run `lessonplan help doctor`.")
             }

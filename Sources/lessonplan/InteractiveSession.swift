@@ -15,22 +15,15 @@ final class InteractiveSession: @unchecked Sendable {
     /// Whether the teacher was told that quitting now loses changes a full disk kept in memory.
     private var warnedUnsaved = false
 
-    static let flags = Flags.lesson + Flags.framework + Flags.followUps + Flags.connection + Flags.common
-
     init(app: App) { self.app = app }
 
-    func run(_ arguments: [String]) async -> Int32 {
-        let parsed: ParsedArguments
+    /// `lessonplan` without a subcommand, with the flags ``SubcommandTable/session`` declares.
+    func run(_ parsed: ParsedArguments) async -> Int32 {
         let settings: ResolvedSettings
         let prompts: PromptLibrary
         let framework: String
         let sources: [SourceDocument]
         do {
-            parsed = try ParsedArguments.parse(arguments, specs: Self.flags, command: "lessonplan")
-            if parsed.has("help") {
-                console.prose(Help.overview())
-                return 0
-            }
             if let extra = parsed.positionals.first {
                 throw UsageError(message: "Unexpected “\(extra)”; quote values with spaces, e.g. --topic \"The water cycle\".")
             }
@@ -84,18 +77,11 @@ final class InteractiveSession: @unchecked Sendable {
     }
 
     /// `lessonplan resume <session>`: the REPL at the session's current version, undo and history intact.
-    func resume(_ arguments: [String]) async -> Int32 {
+    func resume(_ parsed: ParsedArguments) async -> Int32 {
         let engine: SessionEngine
-        let parsed: ParsedArguments
         let reader: any LineReader
         let script: [String]?
         do {
-            parsed = try ParsedArguments.parse(
-                arguments, specs: Flags.followUps + Flags.connection + Flags.common, command: "resume")
-            if parsed.has("help") {
-                console.prose(Help.subcommand("resume") ?? "")
-                return 0
-            }
             guard parsed.positionals.count == 1 else {
                 throw UsageError(message: "resume needs one session: an id, an id prefix or a name (see `lessonplan sessions`).")
             }

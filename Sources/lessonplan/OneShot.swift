@@ -8,21 +8,12 @@ struct OneShot {
     let app: App
     var console: Console { app.console }
 
-    static let flags = Flags.lesson + Flags.framework + Flags.followUps + Flags.connection + Flags.common + [
-        FlagSpec(name: "then", value: "COMMAND", help: "", repeatable: true)
-    ]
-
-    func run(_ arguments: [String]) async -> Int32 {
-        let parsed: ParsedArguments
+    /// Runs what ``SubcommandTable`` parsed with the flags it declares for `generate`.
+    func run(_ parsed: ParsedArguments) async -> Int32 {
         let engine: SessionEngine
         let steps: [String]
         let sources: [SourceDocument]
         do {
-            parsed = try ParsedArguments.parse(arguments, specs: Self.flags, command: "generate")
-            if parsed.has("help") {
-                console.prose(Help.subcommand("generate") ?? "")
-                return 0
-            }
             guard parsed.positionals.isEmpty else {
                 throw UsageError(message: "generate: unexpected “\(parsed.positionals[0])”; quote values with spaces, e.g. --topic \"The water cycle\".")
             }

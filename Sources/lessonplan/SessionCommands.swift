@@ -7,45 +7,12 @@ struct SessionCommands {
     let app: App
     var console: Console { app.console }
 
-    static let listFlags = Flags.common + [
-        FlagSpec(name: "json", value: nil, help: "print the list as JSON"),
-        FlagSpec(name: "yes", value: nil, help: "with rm or prune: remove without asking"),
-    ]
-    static let replayFlags = Flags.common + Flags.connection + Flags.followUps + [
-        FlagSpec(name: "full", value: nil, help: "print whole plans instead of diffs"),
-        FlagSpec(name: "turn", value: "N", help: "only turn N"),
-        FlagSpec(name: "plain", value: nil, help: "no colour"),
-        FlagSpec(name: "step", value: nil, help: "on a terminal, wait for Enter between turns"),
-        FlagSpec(name: "rerun", value: nil, help: "run the same commands again against today's model and templates"),
-    ]
-    static let exportFlags = Flags.common + [
-        FlagSpec(name: "prompts", value: "DIR", help: "folder of prompt templates whose headings.txt to read"),
-        FlagSpec(
-            name: "format", value: "md|html|json|docx|odt|pptx",
-            help: "Markdown, a printable HTML page, JSON, or (with -o, through pandoc) Word, OpenDocument or slides"),
-        FlagSpec(name: "o", value: "FILE", help: "write to FILE instead of stdout"),
-        FlagSpec(name: "output", value: "FILE", help: "the same as -o"),
-        FlagSpec(name: "force", value: nil, help: "replace FILE if it exists"),
-        FlagSpec(name: "materials", value: nil, help: "export the latest student handouts (/materials) instead of the plan"),
-        FlagSpec(name: "show-model", value: nil, help: "name the model in the teacher's header"),
-        FlagSpec(name: "quiz", value: nil, help: "the quiz for a learning platform: --format qti|imscc|gift|moodle|aiken|blackboard|kahoot"),
-    ]
-
     private var store: SessionStore {
         SessionStore(directory: DataDirectory.resolve(environment: app.environment))
     }
 
     /// `lessonplan sessions [--json]` and `lessonplan sessions rm <session> [--yes]`.
-    func sessions(_ arguments: [String]) -> Int32 {
-        let parsed: ParsedArguments
-        do { parsed = try ParsedArguments.parse(arguments, specs: Self.listFlags, command: "sessions") } catch {
-            console.error(error.message)
-            return 2
-        }
-        if parsed.has("help") {
-            console.prose(Help.subcommand("sessions") ?? "")
-            return 0
-        }
+    func sessions(_ parsed: ParsedArguments) -> Int32 {
         if parsed.positionals.first == "rm" { return remove(parsed) }
         if parsed.positionals.first == "prune" { return prune(parsed) }
         if let extra = parsed.positionals.first {
@@ -151,16 +118,10 @@ struct SessionCommands {
     }
 
     /// `lessonplan replay <session> [--full] [--turn N] [--plain] [--step]`, or `--rerun`.
-    func replay(_ arguments: [String]) async -> Int32 {
-        let parsed: ParsedArguments
+    func replay(_ parsed: ParsedArguments) async -> Int32 {
         let state: SessionState
         var options = ReplayOptions()
         do {
-            parsed = try ParsedArguments.parse(arguments, specs: Self.replayFlags, command: "replay")
-            if parsed.has("help") {
-                console.prose(Help.subcommand("replay") ?? "")
-                return 0
-            }
             guard parsed.positionals.count == 1 else {
                 throw UsageError(message: "replay needs one session: an id, an id prefix, a name, or a .jsonl file.")
             }
@@ -242,13 +203,8 @@ struct SessionCommands {
     }
 
     /// `lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force]`.
-    func export(_ arguments: [String]) -> Int32 {
+    func export(_ parsed: ParsedArguments) -> Int32 {
         do {
-            let parsed = try ParsedArguments.parse(arguments.map { $0 == "-o" ? "--o" : $0 }, specs: Self.exportFlags, command: "export")
-            if parsed.has("help") {
-                console.prose(Help.subcommand("export") ?? "")
-                return 0
-            }
             guard parsed.positionals.count == 1 else {
                 throw UsageError(message: "export needs one session and a format, e.g. lessonplan export photosynthesis --format html -o plan.html.")
             }
@@ -262,7 +218,7 @@ struct SessionCommands {
                 let state = try load(parsed.positionals[0])
                 let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn
                 let written = Exporter(console: console, prompts: prompts, environment: app.environment).exportQuiz(
-                    state, format: format, to: parsed.value("o") ?? parsed.value("output"), force: parsed.has("force"))
+                    state, format: format, to: parsed.value("output"), force: parsed.has("force"))
                 return written ? 0 : 1
             }
             guard let format = ExportFormat(text: parsed.value("format") ?? "") else {
@@ -271,7 +227,7 @@ struct SessionCommands {
             let state = try load(parsed.positionals[0])
             let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn
             let written = Exporter(console: console, prompts: prompts, environment: app.environment).export(
-                state, format: format, materials: parsed.has("materials"), to: parsed.value("o") ?? parsed.value("output"),
+                state, format: format, materials: parsed.has("materials"), to: parsed.value("output"),
                 force: parsed.has("force"), showModel: parsed.has("show-model"))
             return written ? 0 : 1
         } catch {

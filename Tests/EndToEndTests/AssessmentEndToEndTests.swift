@@ -69,7 +69,7 @@ import TestSupport
         let planText = try String(contentsOf: plan, encoding: .utf8)
         #expect(planText.contains("## Starter quiz") && planText.contains("## Answer key: starter quiz"))
         #expect(planText.contains("| Explains the idea |"))
-        let slides = try OfficeDocument.paragraphs(of: deck)
+        let slides = try await OfficeDocument.paragraphs(of: deck)
         #expect(slides.contains { $0.text == "Starter quiz · question 4 of 4" })
         #expect(slides.contains { $0.style.hasPrefix("notes") && $0.text.hasPrefix("Answer: ") })
 

@@ -159,7 +159,7 @@ import TestSupport
         // A port that was just open and is closed now: nothing listens there.
         let gone = try await FakeOpenAIServer()
         let url = gone.baseURL
-        gone.stop()
+        await gone.stop()
         let binary = try LessonplanBinary(baseURL: url)
         defer { binary.removeHome() }
         let result = try await binary.run(["generate", "--topic", "Tides", "--max-retries", "0"])
@@ -463,7 +463,7 @@ import TestSupport
         #expect(doctor.stdout.contains("structure     written by the tool"))
         #expect(!doctor.stdout.contains("SECRETKEY"))
 
-        server.stop()
+        await server.stop()
         let down = try await binary.run(["generate", "--topic", "Tides", "--local", "--max-retries", "0"])
         #expect(down.status == 1)
         #expect(down.stderr.contains("The offline model is not running on 127.0.0.1:\(server.port); start it with scripts/local-model start"))
@@ -551,7 +551,7 @@ import TestSupport
     @Test func doctorReportsTheFailureSentenceAndExits1() async throws {
         let gone = try await FakeOpenAIServer()
         let url = gone.baseURL
-        gone.stop()
+        await gone.stop()
         let binary = try LessonplanBinary(baseURL: url, apiKey: nil)
         defer { binary.removeHome() }
         let result = try await binary.run(["doctor", "--endpoint", url.absoluteString + "/responses"])

@@ -81,12 +81,12 @@ import TestSupport
     }
 
     @Test(arguments: [DocumentFormat.docx, .odt])
-    func aTeachersDocumentHasRealHeadingsRestartingListsAndTheKeyOnItsOwnPage(format: DocumentFormat) throws {
+    func aTeachersDocumentHasRealHeadingsRestartingListsAndTheKeyOnItsOwnPage(format: DocumentFormat) async throws {
         let file = try Self.written(format)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let parts = try OfficeDocument.parts(of: file)
+        let parts = try await OfficeDocument.parts(of: file)
         #expect(parts.contains(format == .docx ? "word/document.xml" : "content.xml"), "\(parts)")
-        let paragraphs = try OfficeDocument.paragraphs(of: file)
+        let paragraphs = try await OfficeDocument.paragraphs(of: file)
         let heading1 = format == .docx ? "Heading1" : "1"
         let headings = paragraphs.filter { $0.style == heading1 }.map(\.text)
         let framework = try PromptLibrary.builtIn.framework(Framework.defaultName)
@@ -101,8 +101,8 @@ import TestSupport
              "Why does a steel ship float?", "Its shape pushes aside", "Predictions", "A prediction tied to density.",
              "B) Its shape pushes aside a lot of water", "Materials float or sink whatever their shape."], in: texts), "\(texts)")
 
-        let pdf = try OfficeDocument.pdf(of: file)
-        let text = try PrintedPage.text(of: pdf)
+        let pdf = try await OfficeDocument.pdf(of: file)
+        let text = try await PrintedPage.text(of: pdf)
         #expect(PrintedPDFTests.numbered(1, "Predict: will a grape float?", in: text), "\(text)")
         #expect(PrintedPDFTests.numbered(2, "Explain why a steel ship floats.", in: text))
         #expect(PrintedPDFTests.numbered(3, "Draw an object that sinks.", in: text))
@@ -118,26 +118,26 @@ import TestSupport
         #expect(keyPage.hasPrefix("Answer key: exit quiz"), "\(keyPage.prefix(200))")
         let beforeKey = try #require(text.components(separatedBy: "Answer key").first)
         #expect(!beforeKey.contains("Materials float or sink whatever"))
-        try PrintedPDFTests.keep(pdf, as: "document-\(format.rawValue)")
+        try await PrintedPDFTests.keep(pdf, as: "document-\(format.rawValue)")
     }
 
-    @Test func handoutsCarryTheQuizWithoutItsKeyAndTheStudentsRubric() throws {
+    @Test func handoutsCarryTheQuizWithoutItsKeyAndTheStudentsRubric() async throws {
         let file = try Self.written(.docx, kind: .materials)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let texts = try OfficeDocument.paragraphs(of: file).map(\.text)
+        let texts = try await OfficeDocument.paragraphs(of: file).map(\.text)
         #expect(texts.contains { $0.hasPrefix("Name: ___") })
         #expect(Self.inOrder(["Why does a steel ship float?", "I can predict.", "I used density."], in: texts), "\(texts)")
         for hidden in ["Answer key", "Misconception", "Materials float or sink", "A prediction tied to density.", "Pacing"] {
             #expect(!texts.contains { $0.contains(hidden) }, "the handout shows \(hidden)")
         }
-        let text = try PrintedPage.text(of: try OfficeDocument.pdf(of: file))
+        let text = try await PrintedPage.text(of: try await OfficeDocument.pdf(of: file))
         #expect(PrintedPDFTests.numbered(1, "Predict: will a grape float?", in: text))
     }
 
-    @Test func slidesHaveOneSlidePerSectionAndQuizItemWithTheTeachersLinesInTheNotes() throws {
+    @Test func slidesHaveOneSlidePerSectionAndQuizItemWithTheTeachersLinesInTheNotes() async throws {
         let file = try Self.written(.pptx)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let parts = try OfficeDocument.parts(of: file)
+        let parts = try await OfficeDocument.parts(of: file)
         let framework = try PromptLibrary.builtIn.framework(Framework.defaultName)
         let slides = parts.filter { $0.hasPrefix("ppt/slides/slide") && $0.hasSuffix(".xml") }
         // A title slide, one per section with lines for the room (a section all for the teacher, here Materials and
@@ -151,7 +151,7 @@ import TestSupport
         #expect(teacherOnly == ["Materials", "Differentiation"], "\(teacherOnly)")
         let shown = framework.headings.map(plainHeading).filter { !teacherOnly.contains($0) }
         #expect(slides.count == 1 + shown.count + 2 + 2, "\(slides)")
-        let paragraphs = try OfficeDocument.paragraphs(of: file)
+        let paragraphs = try await OfficeDocument.paragraphs(of: file)
         let titles = Dictionary(grouping: paragraphs.filter { $0.style.hasPrefix("slide") }, by: \.style)
         for (index, heading) in shown.enumerated() {
             let slide = titles["slide\(index + 2)"]?.map(\.text) ?? []
@@ -166,11 +166,11 @@ import TestSupport
         #expect(titles["slide\(quizSlide)"]?.map(\.text).contains("Why does a steel ship float?") == true)
         let notes = paragraphs.filter { $0.style == "notes\(quizSlide)" }.map(\.text)
         #expect(notes.contains("Answer: B) Its shape pushes aside a lot of water"), "\(notes)")
-        let pdf = try OfficeDocument.pdf(of: file)
-        let text = try PrintedPage.text(of: pdf)
+        let pdf = try await OfficeDocument.pdf(of: file)
+        let text = try await PrintedPage.text(of: pdf)
         #expect(text.contains("Exit Ticket") && text.contains("Why does a steel ship float?"))
         #expect(!text.contains("Answer: B"))
-        try PrintedPDFTests.keep(pdf, as: "document-pptx")
+        try await PrintedPDFTests.keep(pdf, as: "document-pptx")
     }
 }
 
@@ -188,7 +188,7 @@ import TestSupport
         let picked = binary.home.appending(path: "work/tides-v1.docx")
         #expect(named.status == 0 && named.stdout.isEmpty, "\(named.stderr)")
         #expect(named.stderr.contains("to \(picked.path)") || named.stderr.contains("tides-v1.docx"), "\(named.stderr)")
-        #expect(try OfficeDocument.parts(of: picked).contains("word/document.xml"))
+        #expect(try await OfficeDocument.parts(of: picked).contains("word/document.xml"))
         let twice = try await binary.run(["export", "tides", "--format", "docx"])
         #expect(twice.status == 1 && twice.stderr.contains("tides-v1.docx"), "an existing file is not replaced: \(twice.stderr)")
 
@@ -196,8 +196,8 @@ import TestSupport
         let written = try await binary.run(["export", "tides", "--format", "odt", "-o", file.path])
         #expect(written.status == 0, "\(written.stderr)")
         #expect(written.stderr.contains("Wrote OpenDocument text of v1 to \(file.path)."))
-        #expect(try OfficeDocument.parts(of: file).contains("content.xml"))
-        let paragraphs = try OfficeDocument.paragraphs(of: file)
+        #expect(try await OfficeDocument.parts(of: file).contains("content.xml"))
+        let paragraphs = try await OfficeDocument.paragraphs(of: file)
         #expect(paragraphs.contains { $0.style == "1" && $0.text.hasPrefix("Exit Ticket") }, "\(paragraphs)")
         let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)

@@ -85,21 +85,12 @@ import TestSupport
     }
 
     /// Runs the binary with its stdout on `output` and returns its status and stderr.
-    private func run(_ binary: LessonplanBinary, _ arguments: [String], stdout output: FileHandle) throws
+    private func run(_ binary: LessonplanBinary, _ arguments: [String], stdout output: FileHandle) async throws
         -> (status: Int32, stderr: String)
     {
-        let process = Process()
-        process.executableURL = binary.url
-        process.arguments = arguments
-        process.environment = binary.environment
-        let errors = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+        let result = try await ChildProcess.run(
+            binary.url, arguments, environment: binary.environment, standardOutput: output, mergingErrors: false)
+        return (result.status, result.errors)
     }
 
     @Test func aFullDiskOrAClosedPipeOnStdoutFailsWithASentence() async throws {
@@ -107,7 +98,7 @@ import TestSupport
         let binary = try LessonplanBinary(baseURL: server.baseURL)
         defer { binary.removeHome() }
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-        let generate = try run(
+        let generate = try await run(
             binary, ["generate", "--grade", "4", "--topic", "Tides", "--minutes", "30", "--name", "tides"],
             stdout: full)
         #expect(generate.status == 1)
@@ -115,13 +106,13 @@ import TestSupport
         // The plan was still saved: only printing it failed.
         #expect(try binary.transcriptLines().contains { $0["type"] as? String == "turn_ended" && $0["version"] as? Int == 1 })
 
-        let export = try run(binary, ["export", "tides", "--format", "md"], stdout: full)
+        let export = try await run(binary, ["export", "tides", "--format", "md"], stdout: full)
         #expect(export.status == 1)
         #expect(export.stderr.contains("No space left on device"))
 
         let closed = Pipe()
         try closed.fileHandleForReading.close()
-        let piped = try run(binary, ["export", "tides", "--format", "html"], stdout: closed.fileHandleForWriting)
+        let piped = try await run(binary, ["export", "tides", "--format", "html"], stdout: closed.fileHandleForWriting)
         #expect(piped.status == 1)
         #expect(piped.stderr.contains("Could not write to standard output (Broken pipe)"))
     }

@@ -97,18 +97,18 @@ import TestSupport
         // Without FILE, the default name beside the other exports'.
         #expect(err.contains("Wrote a GIFT file of quiz 1 (from v1) to \(work.path)/tides-v1-quiz.gift."), "\(err)")
 
-        Self.check(try LMSReader.read("gift", work.appending(path: "quiz.gift")), format: "gift")
-        Self.check(try LMSReader.read("gift", work.appending(path: "tides-v1-quiz.gift")), format: "gift (default name)")
-        Self.check(try LMSReader.read("moodle", work.appending(path: "quiz.xml")), format: "moodle")
-        Self.check(try LMSReader.read("aiken", work.appending(path: "aiken.txt")), format: "aiken", feedback: false)
-        Self.check(try LMSReader.read("blackboard", work.appending(path: "bb.txt")), format: "blackboard", feedback: false)
-        let qti = try LMSReader.read("qti", work.appending(path: "quiz.zip"))
+        Self.check(try await LMSReader.read("gift", work.appending(path: "quiz.gift")), format: "gift")
+        Self.check(try await LMSReader.read("gift", work.appending(path: "tides-v1-quiz.gift")), format: "gift (default name)")
+        Self.check(try await LMSReader.read("moodle", work.appending(path: "quiz.xml")), format: "moodle")
+        Self.check(try await LMSReader.read("aiken", work.appending(path: "aiken.txt")), format: "aiken", feedback: false)
+        Self.check(try await LMSReader.read("blackboard", work.appending(path: "bb.txt")), format: "blackboard", feedback: false)
+        let qti = try await LMSReader.read("qti", work.appending(path: "quiz.zip"))
         Self.check(qti, format: "qti")
         #expect(qti.extra.title == "Exit quiz: Tides")
         #expect(qti.extra.files?.first == "imsmanifest.xml")
         #expect(qti.items.first?.title == "Exit quiz 1")
         if LMSReader.hasLibreOffice {
-            let kahoot = try LMSReader.read("kahoot", work.appending(path: "kahoot.xlsx"))
+            let kahoot = try await LMSReader.read("kahoot", work.appending(path: "kahoot.xlsx"))
             Self.check(kahoot, format: "kahoot", feedback: false, tabs: false)
             #expect(kahoot.items.map(\.key) == [0, 1, 2])
         } else {
@@ -116,7 +116,7 @@ import TestSupport
         }
 
         // The cartridge: the plan as the teacher's page (without the quiz's key), the handouts, the quiz.
-        let cartridge = try LMSReader.read("imscc", work.appending(path: "lesson.imscc"))
+        let cartridge = try await LMSReader.read("imscc", work.appending(path: "lesson.imscc"))
         Self.check(cartridge, format: "imscc")
         #expect(cartridge.items.first?.title == "Exit quiz 1")
         #expect(cartridge.extra.metadata?["cc_profile"] == "cc.exam.v0p1")
@@ -130,7 +130,7 @@ import TestSupport
         // From the shell: the same quiz, to -o FILE.
         let cli = try await binary.run(["export", "tides", "--quiz", "--format", "moodle", "-o", "cli.xml"])
         #expect(cli.status == 0, "\(cli.stderr)")
-        Self.check(try LMSReader.read("moodle", work.appending(path: "cli.xml")), format: "moodle (lessonplan export)")
+        Self.check(try await LMSReader.read("moodle", work.appending(path: "cli.xml")), format: "moodle (lessonplan export)")
         // An existing file is kept without --force.
         let again = try await binary.run(["export", "tides", "--quiz", "--format", "moodle", "-o", "cli.xml"])
         #expect(again.status == 1 && again.stderr.contains("cli.xml"), "\(again.stderr)")

@@ -59,17 +59,17 @@ import TestSupport
         return (document, parsed)
     }
 
-    static func printed(_ html: String, name: String) throws -> (text: String, pdf: URL) {
+    static func printed(_ html: String, name: String) async throws -> (text: String, pdf: URL) {
         let directory = FileManager.default.temporaryDirectory.appending(path: "lessonplan-print-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let pdf = try PrintedPage.pdf(html: html, name: name, in: directory)
-        return (try PrintedPage.text(of: pdf), pdf)
+        let pdf = try await PrintedPage.pdf(html: html, name: name, in: directory)
+        return (try await PrintedPage.text(of: pdf), pdf)
     }
 
     /// Keeps a page (the first unless told) as `docs/<name>.png` when `scripts/render-docs` asks for it.
-    static func keep(_ pdf: URL, as name: String, page: Int = 1) throws {
+    static func keep(_ pdf: URL, as name: String, page: Int = 1) async throws {
         guard let folder = ProcessInfo.processInfo.environment["LESSONPLAN_DOCS_DIR"], !folder.isEmpty else { return }
-        try PrintedPage.pagePNG(of: pdf, page: page, to: URL(fileURLWithPath: folder).appending(path: "\(name).png"))
+        try await PrintedPage.pagePNG(of: pdf, page: page, to: URL(fileURLWithPath: folder).appending(path: "\(name).png"))
     }
 
     /// The number (from 1) of the first printed page whose text holds `words`.
@@ -88,11 +88,11 @@ import TestSupport
     }
 
     @Test(arguments: frameworks)
-    func eachFrameworksPlanPrintsWithItsNumberingAndLessonEnd(name: String) throws {
+    func eachFrameworksPlanPrintsWithItsNumberingAndLessonEnd(name: String) async throws {
         let framework = try PromptLibrary.builtIn.framework(name)
         let (document, plan) = Self.export(Self.plan(for: framework, minutes: 45), framework: framework)
         let html = PlanExport.renderHTML(document, plan: plan)
-        let (text, pdf) = try Self.printed(html, name: "plan-\(name)")
+        let (text, pdf) = try await Self.printed(html, name: "plan-\(name)")
         defer { try? FileManager.default.removeItem(at: pdf.deletingLastPathComponent()) }
         #expect(Self.numbered(1, "Predict: will a grape float?", in: text), "\(text)")
         #expect(Self.numbered(2, "Explain why a steel ship floats.", in: text))
@@ -111,16 +111,16 @@ import TestSupport
         #expect(flat.contains("Content notes (for the teacher") == repeated, "\(text)")
         #expect(flat.contains("repeat the same line, “Students test objects") == repeated)
         if let notes = text.range(of: "Content notes") { #expect(pacing.lowerBound < notes.lowerBound) }
-        if name == Framework.defaultName { try Self.keep(pdf, as: "printout-plan") }
+        if name == Framework.defaultName { try await Self.keep(pdf, as: "printout-plan") }
     }
 
-    @Test func aFailingPlanPrintsItsBannerAndItsOverrun() throws {
+    @Test func aFailingPlanPrintsItsBannerAndItsOverrun() async throws {
         let framework = try PromptLibrary.builtIn.framework(Framework.defaultName)
         // No Materials, and the exit ticket runs 10 minutes past the end of a 45-minute lesson.
         let plan = Self.overPlan.replacingOccurrences(of: "2) Materials\n- Globe\n", with: "")
         let (document, parsed) = Self.export(plan, framework: framework)
         let html = PlanExport.renderHTML(document, plan: parsed)
-        let (text, pdf) = try Self.printed(html, name: "failing")
+        let (text, pdf) = try await Self.printed(html, name: "failing")
         defer { try? FileManager.default.removeItem(at: pdf.deletingLastPathComponent()) }
         #expect(text.contains("This version does not pass the plan check"))
         #expect(text.contains("This version does not pass the plan check (2 problems)"))
@@ -135,12 +135,12 @@ import TestSupport
         let end = try #require(rows.firstIndex { $0.hasPrefix("Lesson ends") })
         #expect(rows[..<end].contains { $0.hasPrefix("Check for Understanding") && $0.contains("40–45") })
         #expect(rows[end...].contains { $0.hasPrefix("Exit Ticket") && $0.contains("45–55") })
-        try Self.keep(pdf, as: "printout-failing")
+        try await Self.keep(pdf, as: "printout-failing")
     }
 
-    @Test func aQuizAndRubricPrintWithTheKeyOnAPageOfItsOwn() throws {
+    @Test func aQuizAndRubricPrintWithTheKeyOnAPageOfItsOwn() async throws {
         let (document, plan) = try EditableDocumentTests.document()
-        let (text, pdf) = try Self.printed(PlanExport.renderHTML(document, plan: plan), name: "quiz")
+        let (text, pdf) = try await Self.printed(PlanExport.renderHTML(document, plan: plan), name: "quiz")
         defer { try? FileManager.default.removeItem(at: pdf.deletingLastPathComponent()) }
         #expect(Self.numbered(1, "Why does a steel ship float?", in: text) && Self.numbered(2, "Which will float?", in: text))
         #expect(text.contains("A prediction tied to density."))
@@ -151,22 +151,22 @@ import TestSupport
 
         var handout = document
         handout.kind = .materials
-        let (students, handoutPDF) = try Self.printed(PlanExport.renderHTML(handout, plan: plan), name: "quiz-handout")
+        let (students, handoutPDF) = try await Self.printed(PlanExport.renderHTML(handout, plan: plan), name: "quiz-handout")
         defer { try? FileManager.default.removeItem(at: handoutPDF.deletingLastPathComponent()) }
         #expect(Self.numbered(1, "Why does a steel ship float?", in: students) && students.contains("I used density."))
         for hidden in ["Answer key", "whatever their shape", "A prediction tied to density."] {
             #expect(!students.contains(hidden), "the handout prints \(hidden)")
         }
         // The pictures in the README: the students' quiz, and the teacher's rubric.
-        try Self.keep(handoutPDF, as: "printout-quiz", page: try #require(Self.page(holding: "Why does a steel ship float?", in: students)))
-        try Self.keep(pdf, as: "printout-rubric", page: try #require(Self.page(holding: "Criterion", in: text)))
+        try await Self.keep(handoutPDF, as: "printout-quiz", page: try #require(Self.page(holding: "Why does a steel ship float?", in: students)))
+        try await Self.keep(pdf, as: "printout-rubric", page: try #require(Self.page(holding: "Criterion", in: text)))
         let markdown = PlanExport.renderMarkdown(document, plan: plan)
         #expect(markdown.contains("## Exit quiz\n\n1. Why does a steel ship float?\n    A) Steel is lighter than water"))
         #expect(markdown.contains("| Criterion | Beginning (1) | Developing (2) | Proficient (3) | Exemplary (4) |"))
         #expect(markdown.contains("## Answer key: exit quiz\n\n1. B) Its shape pushes aside a lot of water\n    - A: Materials"))
     }
 
-    @Test func handoutsPrintWithWriteInLinesAndNoTeacherFurniture() throws {
+    @Test func handoutsPrintWithWriteInLinesAndNoTeacherFurniture() async throws {
         let handouts = """
             Floating and Sinking — student handout
             Name: ______________   Date: __________
@@ -192,7 +192,7 @@ import TestSupport
             versions: [ExportVersion(number: 1, command: "/materials", createdAt: Date(timeIntervalSince1970: 1_780_000_000), text: handouts)],
             currentVersion: 1, kind: .materials, planVersion: 1, latestPlanVersion: 2)
         let plan = PlanDocument(parsing: handouts, headings: try PromptLibrary.builtIn.framework(Framework.defaultName).headings)
-        let (text, pdf) = try Self.printed(PlanExport.renderHTML(document, plan: plan), name: "handouts")
+        let (text, pdf) = try await Self.printed(PlanExport.renderHTML(document, plan: plan), name: "handouts")
         defer { try? FileManager.default.removeItem(at: pdf.deletingLastPathComponent()) }
         #expect(text.contains("Name") && text.contains("Date") && text.contains("Class"))
         #expect(Self.numbered(1, "Predict: will a grape float?", in: text) && Self.numbered(3, "Draw an object that sinks.", in: text))
@@ -203,6 +203,6 @@ import TestSupport
         // Made from an older plan: that is the teacher's news (the terminal says it), not the students'.
         #expect(!text.contains("Made from plan v1") && !text.contains("/materials"))
         #expect(text.contains("Handouts 1 from plan v1"))
-        try Self.keep(pdf, as: "printout-handout")
+        try await Self.keep(pdf, as: "printout-handout")
     }
 }

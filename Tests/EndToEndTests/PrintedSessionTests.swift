@@ -28,7 +28,7 @@ import TestSupport
     }
 
     /// The headings of a docx or odt as pandoc reads the file back, with their levels, in order.
-    static func pandocHeadings(_ file: URL) throws -> [(level: Int, text: String)] {
+    static func pandocHeadings(_ file: URL) async throws -> [(level: Int, text: String)] {
         let script = #"""
             import json, subprocess, sys
             path = sys.stdin.readline().strip()
@@ -47,7 +47,7 @@ import TestSupport
                     elif b["t"] == "Div": walk(b["c"][1])
             walk(doc["blocks"])
             """#
-        let result = try Python.run(script, input: Data((file.path + "\n").utf8))
+        let result = try await Python.run(script, input: Data((file.path + "\n").utf8))
         guard result.status == 0 else { throw PrintedPage.Failure(description: "pandoc cannot read \(file.lastPathComponent): \(result.output)") }
         return result.output.split(separator: "\n").compactMap { line in
             guard let bar = line.firstIndex(of: "|"), let level = Int(line[..<bar]) else { return nil }
@@ -99,7 +99,7 @@ import TestSupport
 
     /// The slides' font sizes in points, as LibreOffice printed them (pdftotext -bbox: a word's box is its line
     /// height, about 1.17 times its size in the fonts the template uses).
-    static func slideTextHeights(_ pdf: URL) throws -> [(page: Int, word: String, height: Double)] {
+    static func slideTextHeights(_ pdf: URL) async throws -> [(page: Int, word: String, height: Double)] {
         let script = #"""
             import re, subprocess, sys, html
             path = sys.stdin.readline().strip()
@@ -110,7 +110,7 @@ import TestSupport
                 m = re.search(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">(.*)</word>', line)
                 if m: print("%d|%.2f|%s" % (page, float(m.group(2)) - float(m.group(1)), html.unescape(m.group(3))))
             """#
-        let result = try Python.run(script, input: Data((pdf.path + "\n").utf8))
+        let result = try await Python.run(script, input: Data((pdf.path + "\n").utf8))
         guard result.status == 0 else { throw PrintedPage.Failure(description: "pdftotext -bbox failed: \(result.output)") }
         return result.output.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: "|", maxSplits: 2).map(String.init)
@@ -215,21 +215,21 @@ import TestSupport
 
         // docx and odt read back by pandoc: the same parts at the same levels.
         for format in ["docx", "odt"] {
-            let handout = try Self.pandocHeadings(out.appending(path: "handouts.\(format)"))
+            let handout = try await Self.pandocHeadings(out.appending(path: "handouts.\(format)"))
             #expect(handout.map(\.text) == handoutParts, "\(format): \(handout)")
             #expect(handout.allSatisfy { $0.level == 1 }, "\(format): \(handout)")
-            let plan = try Self.pandocHeadings(out.appending(path: "plan.\(format)")).filter { $0.level == 1 }
+            let plan = try await Self.pandocHeadings(out.appending(path: "plan.\(format)")).filter { $0.level == 1 }
             #expect(plan.map(\.text) == planParts, "\(format): \(plan)")
         }
         // odt tables are ruled like docx and html ones: every cell of the pacing and rubric tables has a border.
-        let content = try OfficeDocument.member("content.xml", of: out.appending(path: "plan.odt"))
+        let content = try await OfficeDocument.member("content.xml", of: out.appending(path: "plan.odt"))
         #expect(content.contains("style:name=\"LessonplanRuledCell\"") && content.contains("fo:border=\"0.5pt solid"))
         #expect(!content.contains("table:style-name=\"TableRowCell\""), "a table with pandoc's unruled cells")
         #expect(content.components(separatedBy: "table:style-name=\"LessonplanRuledCell\"").count > 20)
 
         // Slides: the starter quiz before the lesson, the exit quiz after it, the rubric a criterion a slide.
         for name in ["plan", "handouts"] {
-            let deck = try OfficeDocument.paragraphs(of: out.appending(path: "\(name).pptx")).filter { $0.style.hasPrefix("slide") }
+            let deck = try await OfficeDocument.paragraphs(of: out.appending(path: "\(name).pptx")).filter { $0.style.hasPrefix("slide") }
             let slides = Dictionary(grouping: deck, by: \.style).sorted { Int($0.key.dropFirst(5)) ?? 0 < Int($1.key.dropFirst(5)) ?? 0 }
             let titles = slides.dropFirst().compactMap { $0.value.first?.text }
             let sections = name == "plan" ? planSections : handoutSections
@@ -256,20 +256,20 @@ import TestSupport
                 let file = out.appending(path: "\(name).\(format)")
                 let pdf: URL
                 if format == "html" {
-                    pdf = try PrintedPage.pdf(html: try String(contentsOf: file, encoding: .utf8), name: "\(name)-html", in: printed)
+                    pdf = try await PrintedPage.pdf(html: try String(contentsOf: file, encoding: .utf8), name: "\(name)-html", in: printed)
                 } else {
-                    pdf = try OfficeDocument.pdf(of: file)
+                    pdf = try await OfficeDocument.pdf(of: file)
                 }
-                let text = try PrintedPage.text(of: pdf)
+                let text = try await PrintedPage.text(of: pdf)
                 let pages = Self.pages(text)
-                try keepPages(pdf, as: "session-\(name)-\(format)", count: format == "pptx" ? 0 : pages.count)
+                try await keepPages(pdf, as: "session-\(name)-\(format)", count: format == "pptx" ? 0 : pages.count)
                 if format == "pptx" {
                     // Every slide prints text below its title, none of it under 18 pt.
                     #expect(pages.dropFirst().allSatisfy { $0.count >= 2 }, "\(name).pptx: a slide without body text")
-                    let heights = try Self.slideTextHeights(pdf)
+                    let heights = try await Self.slideTextHeights(pdf)
                     let small = heights.filter { $0.height < 18 * 1.17 - 0.5 }
                     #expect(small.isEmpty, "\(name).pptx: text under 18 pt: \(small.prefix(5))")
-                    try keepPages(pdf, as: "session-\(name)-pptx", pages: [1, 2, 17, 18, pages.count])
+                    try await keepPages(pdf, as: "session-\(name)-pptx", pages: [1, 2, 17, 18, pages.count])
                     continue
                 }
                 let handout = name == "handouts"
@@ -298,10 +298,10 @@ import TestSupport
     }
 
     /// Keeps pages of a printed PDF as PNGs in `LESSONPLAN_DOCS_DIR` (the first `count`, or the listed ones).
-    func keepPages(_ pdf: URL, as name: String, count: Int = 0, pages: [Int] = []) throws {
+    func keepPages(_ pdf: URL, as name: String, count: Int = 0, pages: [Int] = []) async throws {
         guard let folder = ProcessInfo.processInfo.environment["LESSONPLAN_DOCS_DIR"], !folder.isEmpty else { return }
         for page in pages.isEmpty ? Array(1...max(1, min(count, 8))) : pages where count > 0 || !pages.isEmpty {
-            try PrintedPage.pagePNG(of: pdf, page: page, to: URL(fileURLWithPath: folder).appending(path: "\(name)-p\(page).png"))
+            try await PrintedPage.pagePNG(of: pdf, page: page, to: URL(fileURLWithPath: folder).appending(path: "\(name)-p\(page).png"))
         }
     }
 }

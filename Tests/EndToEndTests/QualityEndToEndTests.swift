@@ -377,7 +377,7 @@ import TestSupport
         // Handouts export from the command line too; a paraphrased standard and a teacher note are flagged.
         let page = try await binary.run(["export", "tides", "--materials", "--format", "html"])
         #expect(page.status == 0 && page.stdout.contains("<title>Student materials: Tides</title>") && !page.stdout.contains("Pacing"))
-        try HTMLCheck.parses(page.stdout)
+        try await HTMLCheck.parses(page.stdout)
         try await server.script([
             .text(Self.overPaced.replacingOccurrences(of: "Materials\n- Globe", with: "Materials\n- Globe\nStandards: make observations of weathering")),
             .text(

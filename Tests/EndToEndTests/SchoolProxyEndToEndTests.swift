@@ -15,16 +15,11 @@ import TestSupport
     static let schoolKey = "sk-school.UPSTREAM-KEY-4321"
 
     /// The hash an administrator adds, made by the project's own `teacher-token.mjs`.
-    static func hash(_ token: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["node", repository.appending(path: "proxy/teacher-token.mjs").path, "--hash", token]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+    static func hash(_ token: String) async throws -> String {
+        let text = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["node", repository.appending(path: "proxy/teacher-token.mjs").path, "--hash", token],
+            mergingErrors: false
+        ).output
         // The hash is the one run of 64 hex digits in what it prints.
         let words = text.split(whereSeparator: { !$0.isHexDigit })
         return try #require(words.first { $0.count == 64 }.map(String.init), "teacher-token.mjs printed: \(text)")
@@ -36,8 +31,9 @@ import TestSupport
         -> (FakeOpenAIServer, WorkerHost, LessonplanBinary)
     {
         let upstream = try await FakeOpenAIServer()
+        let hash = try await Self.hash(Self.token)
         let env = [
-            "OPENAI_API_KEY": Self.schoolKey, "TEACHER_TOKEN_SHA256": try Self.hash(Self.token),
+            "OPENAI_API_KEY": Self.schoolKey, "TEACHER_TOKEN_SHA256": hash,
             "ALLOWED_MODELS": "gpt-5.2", "MAX_OUTPUT_TOKENS": "8192",
         ].merging(extra) { $1 }
         let worker = try await WorkerHost(

@@ -52,7 +52,7 @@ struct SeedWorkerEndToEndTests {
         #expect(sent.header("authorization") == "Bearer \(WorkerHost.upstreamKey)")
         #expect(sent.inputText?.contains("Photosynthesis") == true)
         for file in binary.writtenFiles() { #expect(!file.contents.contains(WorkerHost.upstreamKey)) }
-        worker.stop()
+        await worker.stop()
     }
 
     @Test func aPipedSessionThroughTheDemoWorkerShortensAndRegrades() async throws {
@@ -74,7 +74,7 @@ struct SeedWorkerEndToEndTests {
         #expect(requests.count == 3)
         #expect(requests[1].inputText?.contains("in 30 minutes instead of 45") == true)
         #expect(requests[2].inputText?.contains("Rewrite it for grades 3–5 instead of grades 6–8.") == true)
-        worker.stop()
+        await worker.stop()
     }
 
     @Test func anAnswerCutAtTheLimitIsADraftWithTheProxyNote() async throws {
@@ -92,7 +92,7 @@ struct SeedWorkerEndToEndTests {
         #expect(ends.map { $0["status"] as? String } == ["incomplete", "completed"])
         #expect(ends.map { $0["version"] as? Int } == [nil, 1])
         #expect((ends[1]["output"] as? String)?.hasPrefix("## Learning Objective\nStudents will explain how pla") == true)
-        worker.stop()
+        await worker.stop()
     }
 
     // MARK: - The worker's own refusals
@@ -106,7 +106,7 @@ struct SeedWorkerEndToEndTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("Nothing answers at \(url) (404 “Not found”): the endpoint's URL path is probably wrong; the original demo's worker answers only at /lessonplan"), "\(result.stderr)")
         #expect(try await upstream.requests().isEmpty)
-        worker.stop()
+        await worker.stop()
     }
 
     @Test func chatBodiesAreMissingInputToTheWorker() async throws {
@@ -118,7 +118,7 @@ struct SeedWorkerEndToEndTests {
         #expect(result.stderr.contains("found no input in the request (400 “Missing input”); it takes the Responses API body, so leave out --api chat"), "\(result.stderr)")
         #expect(!result.stderr.contains("{\"error\""))
         #expect(try await upstream.requests().isEmpty)
-        worker.stop()
+        await worker.stop()
     }
 
     @Test func aRedirectThatTurnsThePostIntoAGetIsExplained() async throws {
@@ -133,7 +133,7 @@ struct SeedWorkerEndToEndTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("takes only POST (405 “Method not allowed”); a redirect"), "\(result.stderr)")
         #expect(try await upstream.requests().isEmpty)
-        worker.stop()
+        await worker.stop()
     }
 
     /// The demo worker forwards only model, instructions, input and max_output_tokens: a `--structured`
@@ -152,6 +152,6 @@ struct SeedWorkerEndToEndTests {
         let requests = try await upstream.requests()
         #expect(requests.count == 2)
         #expect(requests.allSatisfy { $0.body?["text"] == nil }, "the worker drops text")
-        worker.stop()
+        await worker.stop()
     }
 }

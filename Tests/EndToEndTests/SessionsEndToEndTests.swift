@@ -343,7 +343,7 @@ import TestSupport
         #expect(!text.contains("<b>fractions"))
         #expect(text.contains("@media print"))
         #expect(!text.contains("http://") && !text.contains("https://") && !text.contains("<script"))
-        try HTMLCheck.parses(text)
+        try await HTMLCheck.parses(text)
 
         let again = try await binary.run(["export", "fr", "--format", "html", "-o", page.path])
         #expect(again.status == 1 && again.stderr.contains("already exists"))
@@ -358,7 +358,7 @@ import TestSupport
         let paced = try await binary.run(["export", "paced", "--format", "html"])
         #expect(paced.stdout.contains("<tr><td>Warm-Up (5 min)</td><td>0–5</td><td>5 min</td></tr>"))
         #expect(paced.stdout.contains("<tr><td>Exit Ticket</td><td>37–40</td><td>3 min</td></tr>"))
-        try HTMLCheck.parses(paced.stdout)
+        try await HTMLCheck.parses(paced.stdout)
 
         let bad = try await binary.run(["export", "fr", "--format", "pdf"])
         #expect(bad.status == 2 && bad.stderr.contains("PDF is not offered; export the printable page with --format html -o plan.html, open it in a browser and print it"), "\(bad.stderr)")
@@ -485,7 +485,7 @@ enum Transcripts {
 
 /// Python's html.parser reads the page without error and its tags balance.
 enum HTMLCheck {
-    static func parses(_ html: String) throws {
+    static func parses(_ html: String) async throws {
         let script = """
             import sys
             from html.parser import HTMLParser
@@ -506,7 +506,7 @@ enum HTMLCheck {
             if checker.stack:
                 sys.exit("unclosed: %s" % checker.stack)
             """
-        let result = try Python.run(script, input: Data(html.utf8))
+        let result = try await Python.run(script, input: Data(html.utf8))
         #expect(result.status == 0, "html.parser: \(result.output)")
     }
 }

@@ -16,18 +16,11 @@ import TestSupport
 
     /// Runs a program to its end and returns its status and stderr.
     @discardableResult
-    static func run(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+    static func run(_ path: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> (Int32, String) {
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: path), arguments, environment: environment, standardOutput: FileHandle.nullDevice,
+            mergingErrors: false)
+        return (result.status, result.errors)
     }
 
     /// A real file-size limit (RLIMIT_FSIZE) on the running REPL makes its writes fail with EFBIG
@@ -46,7 +39,7 @@ import TestSupport
         let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
         let pid = String(repl.pid)
         // The soft limit only: the process may raise it again up to the (unlimited) hard limit.
-        let (lowered, loweredError) = try Self.run("/usr/bin/prlimit", ["--pid", pid, "--fsize=\(size + 64):unlimited"])
+        let (lowered, loweredError) = try await Self.run("/usr/bin/prlimit", ["--pid", pid, "--fsize=\(size + 64):unlimited"])
         #expect(lowered == 0, "\(loweredError)")
 
         repl.write("/shorten\n")
@@ -57,7 +50,7 @@ import TestSupport
         // The plan stays on screen and in the session.
         #expect(repl.stdout.components(separatedBy: "Learning Objective").count == 3)
 
-        let (raised, raisedError) = try Self.run("/usr/bin/prlimit", ["--pid", pid, "--fsize=unlimited:unlimited"])
+        let (raised, raisedError) = try await Self.run("/usr/bin/prlimit", ["--pid", pid, "--fsize=unlimited:unlimited"])
         #expect(raised == 0, "\(raisedError)")
         repl.write("/regrade 3–5\n")
         try await repl.waitForOutput("── v3")
@@ -92,7 +85,7 @@ import TestSupport
         try await repl.waitForOutput("── v1")
         let url = try Self.transcript(in: binary)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
-        #expect(try Self.run("/usr/bin/prlimit", ["--pid", String(repl.pid), "--fsize=\(size):unlimited"]).0 == 0)
+        #expect(try await Self.run("/usr/bin/prlimit", ["--pid", String(repl.pid), "--fsize=\(size):unlimited"]).0 == 0)
         repl.write("/shorten\n")
         try await repl.waitForOutput("not saved")
         repl.write("/save\n")
@@ -182,7 +175,7 @@ import TestSupport
         let file = binary.home.appending(path: "plan.html")
         for force in [false, true] {
             let script = "umask 000; exec \"$0\" export tides --format html -o \"$1\"" + (force ? " --force" : "")
-            let (status, errors) = try Self.run("/bin/sh", ["-c", script, binary.url.path, file.path], environment: binary.environment)
+            let (status, errors) = try await Self.run("/bin/sh", ["-c", script, binary.url.path, file.path], environment: binary.environment)
             #expect(status == 0, "\(errors)")
             var info = stat()
             #expect(stat(file.path, &info) == 0 && info.st_mode & 0o777 == 0o600)

@@ -255,8 +255,9 @@ import TestSupport
             try await terminal.waitFor("make it shorter^C")
             try terminal.keys("C-c")
             try await terminal.waitFor("(Ctrl-C again or Ctrl-D to quit)", count: 2)
-            try await Task.sleep(for: .milliseconds(300))
-            let screen = try terminal.screen()
+            // The session still reads commands: the next one runs, after anything the cleared line could have sent.
+            try terminal.type("/history")
+            let screen = try await terminal.waitFor("→ v1  3–5 · 30 min")
             #expect(!screen.contains("continues it."), "the session is still running:\n\(screen)")
             #expect(try await setup.server.requests().count == 1, "the cleared line was not sent")
         }

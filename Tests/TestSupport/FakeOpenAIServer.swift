@@ -213,7 +213,7 @@ public final class FakeOpenAIServer: Sendable {
     }
 
     deinit {
-        stop(wait: false)
+        end()
     }
 
     /// Queues steps; each answers the next model request, in order, then the default applies.
@@ -253,15 +253,21 @@ public final class FakeOpenAIServer: Sendable {
         _ = try await control("POST", "/__reset")
     }
 
-    /// Ends the server process; with `wait`, returns only once it is gone and its port is closed.
-    public func stop(wait: Bool = true) {
+    /// Ends the server process without waiting for it to go; only the first call acts.
+    public func end() {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
         }
         guard first else { return }
         session.invalidateAndCancel()
-        child.stop(wait: wait)
+        child.end()
+    }
+
+    /// Ends the server process; with `wait`, returns only once it is gone and its port is closed.
+    public func stop(wait: Bool = true) async {
+        end()
+        await child.stop(wait: wait)
     }
 
     private func control(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {

@@ -44,26 +44,11 @@ public enum LMSReader {
 
     /// Reads `file` as `format` (`gift`, `moodle`, `aiken`, `blackboard`, `qti`, `imscc`, `kahoot`).
     /// - Throws: ``Failure`` with the reader's sentence when the file does not follow its format.
-    public static func read(_ format: String, _ file: URL) throws -> File {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, format, file.path]
-        let folder = FileManager.default.temporaryDirectory.appending(path: "lms-read-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let out = folder.appending(path: "out")
-        let err = folder.appending(path: "err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: (try? String(contentsOf: err, encoding: .utf8)) ?? "the reader failed")
-        }
-        return try JSONDecoder().decode(File.self, from: Data(contentsOf: out))
+    public static func read(_ format: String, _ file: URL) async throws -> File {
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, format, file.path], mergingErrors: false)
+        guard result.status == 0 else { throw Failure(description: result.errors) }
+        return try JSONDecoder().decode(File.self, from: Data(result.output.utf8))
     }
 
     /// Whether LibreOffice (for the Kahoot spreadsheet) is installed; scripts/setup installs it.

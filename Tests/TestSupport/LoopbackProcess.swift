@@ -28,6 +28,8 @@ public final class LoopbackProcess: Sendable {
     private let process: Process
     private let stdinPipe: Pipe
     private let stopped = Mutex(false)
+    /// Fired by the process's termination handler, so ``stop(wait:)`` awaits the exit without a thread.
+    private let exited: ExitSignal
 
     /// Starts `program` (looked up on PATH) with `arguments` and waits for its port line.
     /// - Parameters:
@@ -43,6 +45,8 @@ public final class LoopbackProcess: Sendable {
         process.standardOutput = stdout
         process.standardInput = stdin
         process.standardError = FileHandle.standardError
+        let exited = ExitSignal()
+        process.terminationHandler = { _ in exited.fire() }
         try process.run()
 
         let line = await Self.firstLine(of: stdout.fileHandleForReading)
@@ -54,16 +58,17 @@ public final class LoopbackProcess: Sendable {
         }
         self.process = process
         self.stdinPipe = stdin
+        self.exited = exited
         self.port = port
         self.rootURL = rootURL
     }
 
     deinit {
-        stop(wait: false)
+        end()
     }
 
-    /// Ends the process; with `wait`, returns only once it is gone and its port is closed.
-    public func stop(wait: Bool = true) {
+    /// Ends the process (its stdin closed, then SIGTERM) without waiting for it to go; only the first call acts.
+    public func end() {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
@@ -73,9 +78,12 @@ public final class LoopbackProcess: Sendable {
         if process.isRunning {
             process.terminate()
         }
-        if wait {
-            process.waitUntilExit()
-        }
+    }
+
+    /// Ends the process; with `wait`, returns only once it is gone and its port is closed.
+    public func stop(wait: Bool = true) async {
+        end()
+        if wait { await exited.wait() }
     }
 
     /// The program's path on PATH, or nil when it is not installed.

@@ -13,8 +13,8 @@ public enum OfficeDocument {
     }
 
     /// The names of the parts in the zip package; throws when it is not a zip.
-    public static func parts(of file: URL) throws -> [String] {
-        let result = try Python.run(
+    public static func parts(of file: URL) async throws -> [String] {
+        let result = try await Python.run(
             "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1] if len(sys.argv) > 1 else sys.stdin.readline().strip())\n"
                 + "bad = z.testzip()\nassert bad is None, bad\nprint('\\n'.join(z.namelist()))",
             input: Data((file.path + "\n").utf8))
@@ -23,8 +23,8 @@ public enum OfficeDocument {
     }
 
     /// The text of one part of the zip package (`content.xml` of an odt, say); throws when it is not there.
-    public static func member(_ name: String, of file: URL) throws -> String {
-        let result = try Python.run(
+    public static func member(_ name: String, of file: URL) async throws -> String {
+        let result = try await Python.run(
             "import sys, zipfile\npath, name = sys.stdin.readline().strip(), sys.stdin.readline().strip()\n"
                 + "sys.stdout.write(zipfile.ZipFile(path).read(name).decode())",
             input: Data((file.path + "\n" + name + "\n").utf8))
@@ -34,7 +34,7 @@ public enum OfficeDocument {
 
     /// Every paragraph with text, in document order: docx body paragraphs, odt headings and paragraphs,
     /// pptx slide paragraphs slide by slide (speaker notes as style `notesN`).
-    public static func paragraphs(of file: URL) throws -> [Paragraph] {
+    public static func paragraphs(of file: URL) async throws -> [Paragraph] {
         let script = #"""
             import sys, zipfile, re, html
             path = sys.stdin.readline().strip()
@@ -69,7 +69,7 @@ public enum OfficeDocument {
                 if t.strip():
                     print(style + "|" + " ".join(t.split()))
             """#
-        let result = try Python.run(script, input: Data((file.path + "\n").utf8))
+        let result = try await Python.run(script, input: Data((file.path + "\n").utf8))
         guard result.status == 0 else { throw PrintedPage.Failure(description: "cannot read \(file.lastPathComponent): \(result.output)") }
         return result.output.split(separator: "\n").compactMap { line in
             guard let bar = line.firstIndex(of: "|") else { return nil }
@@ -79,7 +79,7 @@ public enum OfficeDocument {
 
     /// Prints `file` to PDF with LibreOffice headless, in a profile of its own so parallel runs do not clash.
     /// - Throws: ``PrintedPage/Failure`` when LibreOffice is missing or writes no PDF.
-    public static func pdf(of file: URL) throws -> URL {
+    public static func pdf(of file: URL) async throws -> URL {
         guard let soffice = ["/usr/bin/soffice", "/usr/bin/libreoffice", "/usr/local/bin/soffice"]
             .first(where: FileManager.default.isExecutableFile(atPath:))
         else {
@@ -87,22 +87,17 @@ public enum OfficeDocument {
         }
         let folder = file.deletingLastPathComponent()
         let profile = folder.appending(path: "lo-profile-\(UUID().uuidString)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: soffice)
-        process.arguments = [
-            "-env:UserInstallation=\(profile.absoluteString)", "--headless", "--norestore", "--convert-to", "pdf",
-            "--outdir", folder.path, file.path,
-        ]
-        process.currentDirectoryURL = folder
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: soffice),
+            [
+                "-env:UserInstallation=\(profile.absoluteString)", "--headless", "--norestore", "--convert-to", "pdf",
+                "--outdir", folder.path, file.path,
+            ],
+            in: folder)
         try? FileManager.default.removeItem(at: profile)
         let pdf = file.deletingPathExtension().appendingPathExtension("pdf")
         guard FileManager.default.fileExists(atPath: pdf.path) else {
-            throw PrintedPage.Failure(description: "LibreOffice wrote no PDF of \(file.lastPathComponent) (status \(process.terminationStatus)).")
+            throw PrintedPage.Failure(description: "LibreOffice wrote no PDF of \(file.lastPathComponent) (status \(result.status)).")
         }
         return pdf
     }

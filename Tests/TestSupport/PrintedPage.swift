@@ -13,13 +13,13 @@ public enum PrintedPage {
 
     /// Prints `html` to `<name>.pdf` in `directory` with headless Chromium and returns the PDF's location.
     /// - Throws: ``Failure`` when Chromium is missing, fails, or writes no PDF.
-    public static func pdf(html: String, name: String, in directory: URL) throws -> URL {
+    public static func pdf(html: String, name: String, in directory: URL) async throws -> URL {
         let page = directory.appending(path: "\(name).html")
         let pdf = directory.appending(path: "\(name).pdf")
         try Data(html.utf8).write(to: page)
         let profile = directory.appending(path: "chromium-profile-\(name)")
         let chromium = try executable("chromium", package: "chromium")
-        let result = try run(
+        let result = try await run(
             chromium,
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
@@ -33,10 +33,10 @@ public enum PrintedPage {
     }
 
     /// The PDF's text laid out as printed (`pdftotext -layout`).
-    public static func text(of pdf: URL) throws -> String {
+    public static func text(of pdf: URL) async throws -> String {
         let tool = try executable("pdftotext", package: "poppler-utils")
         let out = pdf.deletingPathExtension().appendingPathExtension("txt")
-        let result = try run(tool, ["-layout", pdf.path, out.path], in: pdf.deletingLastPathComponent())
+        let result = try await run(tool, ["-layout", pdf.path, out.path], in: pdf.deletingLastPathComponent())
         guard result.status == 0 else { throw Failure(description: "pdftotext failed: \(result.output)") }
         return try String(contentsOf: out, encoding: .utf8)
     }
@@ -48,10 +48,10 @@ public enum PrintedPage {
     }
 
     /// One page of the PDF (from 1) as a PNG at 60 dpi (`pdftoppm -png -r 60 -f N -l N -singlefile`), written to `png`.
-    public static func pagePNG(of pdf: URL, page: Int, to png: URL) throws {
+    public static func pagePNG(of pdf: URL, page: Int, to png: URL) async throws {
         let tool = try executable("pdftoppm", package: "poppler-utils")
         let prefix = png.deletingPathExtension()
-        let result = try run(
+        let result = try await run(
             tool, ["-png", "-r", "60", "-f", String(page), "-l", String(page), "-singlefile", pdf.path, prefix.path],
             in: pdf.deletingLastPathComponent())
         guard result.status == 0 else { throw Failure(description: "pdftoppm failed: \(result.output)") }
@@ -66,21 +66,8 @@ public enum PrintedPage {
     }
 
     /// Runs a tool with its output in a file (Chromium is chatty), waiting for it to finish.
-    private static func run(_ tool: URL, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
-        let log = directory.appending(path: "\(tool.lastPathComponent)-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return (process.terminationStatus, output)
+    private static func run(_ tool: URL, _ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
+        let result = try await ChildProcess.run(tool, arguments, in: directory)
+        return (result.status, result.output)
     }
 }

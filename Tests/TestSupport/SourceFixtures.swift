@@ -72,19 +72,15 @@ public enum SourceFixtures {
     ]
 
     /// A docx made by pandoc from ``docxParagraphs``; nil when pandoc is not installed.
-    public static func docx(in folder: URL, name: String = "notes.docx") throws -> URL? {
+    public static func docx(in folder: URL, name: String = "notes.docx") async throws -> URL? {
         let pandoc = ["/usr/bin/pandoc", "/usr/local/bin/pandoc"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let pandoc else { return nil }
         let markdown = folder.appending(path: "notes-\(UUID().uuidString).md")
         try docxParagraphs.joined(separator: "\n\n").write(to: markdown, atomically: true, encoding: .utf8)
         let url = folder.appending(path: name)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: pandoc)
-        process.arguments = [markdown.path, "-o", url.path]
-        try process.run()
-        process.waitUntilExit()
+        let result = try await ChildProcess.run(URL(fileURLWithPath: pandoc), [markdown.path, "-o", url.path])
         try? FileManager.default.removeItem(at: markdown)
-        return process.terminationStatus == 0 ? url : nil
+        return result.status == 0 ? url : nil
     }
 
     /// A fresh temporary folder.

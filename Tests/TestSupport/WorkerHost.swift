@@ -101,7 +101,7 @@ public final class WorkerHost: Sendable {
         "needs the original demo at ../shared/seed/original-ios-demo.txt beside the clone (absent here); "
         + "set LESSONPLAN_SEED to its path to run it"
 
-    public func stop(wait: Bool = true) {
-        child.stop(wait: wait)
+    public func stop(wait: Bool = true) async {
+        await child.stop(wait: wait)
     }
 }

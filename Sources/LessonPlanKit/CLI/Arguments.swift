@@ -1,17 +1,20 @@
 import Foundation
 
 /// One command-line flag, described once for parsing and for `--help`.
-package struct FlagSpec {
+package struct FlagSpec: Sendable {
     package let name: String
     package let value: String?
     package let help: String
     package var repeatable = false
+    /// The one-letter form (`-o` for `--output`): the same flag, read under its long name.
+    package var short: Character?
 
-    package init(name: String, value: String?, help: String, repeatable: Bool = false) {
+    package init(name: String, value: String?, help: String, repeatable: Bool = false, short: Character? = nil) {
         self.name = name
         self.value = value
         self.help = help
         self.repeatable = repeatable
+        self.short = short
     }
 }
 
@@ -24,16 +27,23 @@ package struct UsageError: Error, LocalizedError {
 }
 
 /// Flags and positional arguments of one invocation.
-package struct ParsedArguments {
+package struct ParsedArguments: Equatable, Sendable {
     package var values: [String: [String]] = [:]
     package var switches: Set<String> = []
     package var positionals: [String] = []
+
+    package init(values: [String: [String]] = [:], switches: Set<String> = [], positionals: [String] = []) {
+        self.values = values
+        self.switches = switches
+        self.positionals = positionals
+    }
 
     package func value(_ name: String) -> String? { values[name]?.last }
     package func all(_ name: String) -> [String] { values[name] ?? [] }
     package func has(_ name: String) -> Bool { switches.contains(name) }
 
-    /// Parses `--flag value`, `--flag=value` and bare switches against `specs`.
+    /// Parses `--flag value`, `--flag=value`, bare switches and the one-letter forms `specs` declare (`-o FILE`,
+    /// `-h`) against `specs`; any other word is a positional argument.
     /// - Throws: ``UsageError`` for an unknown flag or a missing value.
     package static func parse(_ arguments: [String], specs: [FlagSpec], command: String) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
@@ -41,26 +51,33 @@ package struct ParsedArguments {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            guard argument.hasPrefix("--"), argument.count > 2 else {
-                if argument == "-h" {
-                    parsed.switches.insert("help")
-                } else {
-                    parsed.positionals.append(argument)
+            let spec: FlagSpec
+            var inline: String?
+            // How the flag was typed, for a message about its value.
+            let typed: String
+            if argument.hasPrefix("--"), argument.count > 2 {
+                var name = String(argument.dropFirst(2))
+                if let equals = name.firstIndex(of: "=") {
+                    inline = String(name[name.index(after: equals)...])
+                    name = String(name[..<equals])
                 }
+                guard let named = specs.first(where: { $0.name == name }) else {
+                    let hint = CommandTable.nearest(to: name, among: specs.map(\.name)).map { "did you mean --\($0)? " } ?? ""
+                    throw UsageError(message: "\(command): unknown flag --\(name); \(hint)run `lessonplan help \(command)` for the flags it takes.")
+                }
+                spec = named
+                typed = "--" + name
+            } else if argument.count == 2, argument.hasPrefix("-"), let letter = argument.last,
+                let named = specs.first(where: { $0.short == letter })
+            {
+                spec = named
+                typed = argument
+            } else {
+                parsed.positionals.append(argument)
                 continue
             }
-            var name = String(argument.dropFirst(2))
-            var inline: String?
-            if let equals = name.firstIndex(of: "=") {
-                inline = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
-            }
-            guard let spec = specs.first(where: { $0.name == name }) else {
-                let hint = CommandTable.nearest(to: name, among: specs.map(\.name)).map { "did you mean --\($0)? " } ?? ""
-                throw UsageError(message: "\(command): unknown flag --\(name); \(hint)run `lessonplan help \(command)` for the flags it takes.")
-            }
             guard spec.value != nil else {
-                parsed.switches.insert(name)
+                parsed.switches.insert(spec.name)
                 continue
             }
             let value: String
@@ -70,9 +87,9 @@ package struct ParsedArguments {
                 value = arguments[index]
                 index += 1
             } else {
-                throw UsageError(message: "--\(name) needs a value: --\(name) \(spec.value ?? "VALUE").")
+                throw UsageError(message: "\(typed) needs a value: \(typed) \(spec.value ?? "VALUE").")
             }
-            parsed.values[name, default: []].append(value)
+            parsed.values[spec.name, default: []].append(value)
         }
         return parsed
     }
@@ -149,9 +166,15 @@ package enum Flags {
         FollowUpOptions(repair: !parsed.has("no-repair"))
     }
 
+    /// Every subcommand takes `--help` (and `-h`).
     package static let common: [FlagSpec] = [
-        FlagSpec(name: "help", value: nil, help: "show help"),
+        FlagSpec(name: "help", value: nil, help: "show help", short: "h"),
     ]
+
+    /// `generate --then COMMAND`: its one description, for parsing and for the help page.
+    package static let then = FlagSpec(
+        name: "then", value: "COMMAND", help: "a slash command or a change in words, applied after the first plan (repeatable)",
+        repeatable: true)
 
     /// The connection flags as the library wants them.
     package static func connection(from parsed: ParsedArguments) -> ConnectionFlags {

@@ -93,25 +93,6 @@ package struct Invocation: Sendable {
     }
 }
 
-/// The subcommands, listed once: `--help` and `lessonplan help <command>` read them.
-package enum Subcommands {
-    package static let all: [(name: String, usage: String, summary: String)] = [
-        ("generate", "lessonplan generate --grade … --topic … --minutes … [--then \"/shorten 30\"]…",
-         "one-shot: write a plan, apply each --then command, print the final plan"),
-        ("resume", "lessonplan resume <session>", "reopen a saved session at its current version"),
-        ("sessions", "lessonplan sessions [--json] | sessions rm <session> | sessions prune", "list saved sessions, remove one, or remove those without a plan"),
-        ("replay", "lessonplan replay <session> [--full] [--turn N] [--plain] [--step]",
-         "walk a session turn by turn with diffs (no key or network needed)"),
-        ("replay --rerun", "lessonplan replay --rerun <session> [--turn N] [--model M] [--prompts DIR] [--no-repair]",
-         "run the same commands again today and show how the plans differ"),
-        ("export", "lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force] [--materials]",
-         "the current plan (or its handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file; --quiz --format qti|imscc|gift|moodle|aiken|blackboard|kahoot: the quiz for a learning platform"),
-        ("doctor", "lessonplan doctor [connection options]",
-         "show the effective settings and check the connection with one tiny request"),
-        ("help", "lessonplan help [command]", "show help for lessonplan, a subcommand or a slash command"),
-    ]
-}
-
 /// An input the REPL asks for when its flag is missing.
 package enum Question {
     case grade, topic, minutes

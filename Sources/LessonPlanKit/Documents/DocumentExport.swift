@@ -449,29 +449,3 @@ extension PlanExport {
         return pageBlocks(page, handout: true).filter { if case .title = $0 { false } else { true } }
     }
 }
-
-extension DocumentExport {
-    /// A session's current plan (or, with `materials`, its latest handouts) as a document in `format`, with the
-    /// quiz and rubric made from that plan version (without the key for students, the key on its own page for
-    /// the teacher; handouts and slides carry the students' rubric).
-    ///
-    /// - Parameters:
-    ///   - prompts: Where the reference document for `format` comes from.
-    /// - Throws: ``CommandError`` when there is no plan (or no handouts) yet, ``DocumentError`` when pandoc fails.
-    public static func render(
-        _ state: SessionState, format: DocumentFormat, framework: Framework, materials: Bool = false,
-        showModel: Bool = false, prompts: PromptLibrary, pandoc: Pandoc?
-    ) throws -> Data {
-        let (document, plan): (ExportDocument, PlanDocument)
-        if materials {
-            (document, plan) = try SessionReview.materialsDocument(state, framework: framework)
-        } else {
-            guard let read = SessionReview.document(state, framework: framework, showModel: showModel) else {
-                throw DocumentError.noPlan
-            }
-            (document, plan) = read
-        }
-        return try render(
-            document, plan: plan, format: format, pandoc: pandoc, reference: prompts.referenceDocument(for: format.rawValue))
-    }
-}

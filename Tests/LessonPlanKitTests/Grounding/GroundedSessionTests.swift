@@ -16,7 +16,7 @@ import Testing
         let folder = try SourceFixtures.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let pdf = try SourceFixtures.threePagePDF(in: folder)
-        let docx = try #require(try SourceFixtures.docx(in: folder), "pandoc is needed to make the docx")
+        let docx = try #require(try await SourceFixtures.docx(in: folder), "pandoc is needed to make the docx")
         let model = ScriptedModel()
         let home = try TemporaryHome()
         defer { home.remove() }

@@ -19,10 +19,10 @@ import Testing
         #expect(source.bytes == (try Data(contentsOf: folder.appending(path: "tides.pdf"))).count)
     }
 
-    @Test func aDocxIsReadThroughPandoc() throws {
+    @Test func aDocxIsReadThroughPandoc() async throws {
         let folder = try SourceFixtures.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = try #require(try SourceFixtures.docx(in: folder), "pandoc is needed to make the docx")
+        let url = try #require(try await SourceFixtures.docx(in: folder), "pandoc is needed to make the docx")
         let source = try SourceReader().read(url)
         #expect(source.pages.count == 1)
         #expect(!source.paged)

@@ -77,22 +77,22 @@ import TestSupport
         return url
     }
 
-    @Test func giftReadsBackExactlyWithEachMisconceptionAsFeedback() throws {
+    @Test func giftReadsBackExactlyWithEachMisconceptionAsFeedback() async throws {
         let text = GIFTQuiz.render(try Self.lmsQuiz())
         #expect(text.contains(##"::Exit quiz 1::[plain]Which is right\: \{a\} \= \~b \# c \\ d <i>e</i>"##))
-        let file = try LMSReader.read("gift", try Self.write(Data(text.utf8), "quiz.gift"))
+        let file = try await LMSReader.read("gift", try Self.write(Data(text.utf8), "quiz.gift"))
         Self.check(file, format: "gift")
         #expect(file.items.map(\.title) == ["Exit quiz 1", "Exit quiz 2", "Exit quiz 3"])
     }
 
-    @Test func moodleXMLReadsBackExactly() throws {
-        let file = try LMSReader.read("moodle", try Self.write(Data(MoodleXMLQuiz.render(try Self.lmsQuiz()).utf8), "quiz.xml"))
+    @Test func moodleXMLReadsBackExactly() async throws {
+        let file = try await LMSReader.read("moodle", try Self.write(Data(MoodleXMLQuiz.render(try Self.lmsQuiz()).utf8), "quiz.xml"))
         Self.check(file, format: "moodle")
     }
 
-    @Test func aikenKeepsOneLineAndSaysWhatItLeavesOut() throws {
+    @Test func aikenKeepsOneLineAndSaysWhatItLeavesOut() async throws {
         let quiz = try Self.lmsQuiz()
-        let file = try LMSReader.read("aiken", try Self.write(Data(try AikenQuiz.render(quiz).utf8), "quiz.txt"))
+        let file = try await LMSReader.read("aiken", try Self.write(Data(try AikenQuiz.render(quiz).utf8), "quiz.txt"))
         Self.check(file, feedback: false, oneLine: true, format: "aiken")
         #expect(
             AikenQuiz.losses(quiz) == [
@@ -113,32 +113,32 @@ import TestSupport
         }
     }
 
-    @Test func blackboardKeepsATabInsideItsField() throws {
+    @Test func blackboardKeepsATabInsideItsField() async throws {
         let quiz = try Self.lmsQuiz()
         let text = BlackboardQuiz.render(quiz)
         #expect(text.split(separator: "\n").count == 3)
-        let file = try LMSReader.read("blackboard", try Self.write(Data(text.utf8), "quiz.txt"))
+        let file = try await LMSReader.read("blackboard", try Self.write(Data(text.utf8), "quiz.txt"))
         Self.check(file, feedback: false, format: "blackboard")
         #expect(BlackboardQuiz.losses(quiz).first?.contains("items 1, 2 and 3") == true)
     }
 
-    @Test func canvasQTIZipHasItsManifestAtTheRootAndOneAssessment() throws {
+    @Test func canvasQTIZipHasItsManifestAtTheRootAndOneAssessment() async throws {
         let data = try CanvasQTIPackage.render(try Self.lmsQuiz(), tools: LMSTools())
-        let file = try LMSReader.read("qti", try Self.write(data, "quiz.zip"))
+        let file = try await LMSReader.read("qti", try Self.write(data, "quiz.zip"))
         Self.check(file, format: "qti")
         #expect(file.extra.files == ["imsmanifest.xml", "lptestq1/lptestq1.xml"])
         #expect(file.extra.title == "Exit quiz: Tides & <Moons>")
         #expect(file.items.first?.title == "Exit quiz 1")
     }
 
-    @Test func kahootSpreadsheetOpensInLibreOfficeWithTheRightAnswerNumbers() throws {
+    @Test func kahootSpreadsheetOpensInLibreOfficeWithTheRightAnswerNumbers() async throws {
         guard LMSReader.hasLibreOffice else {
             Issue.record("LibreOffice is not installed; run scripts/setup (it installs libreoffice-calc-nogui).")
             return
         }
         let quiz = try Self.lmsQuiz()
         let data = try KahootSheet.render(quiz, tools: LMSTools())
-        let file = try LMSReader.read("kahoot", try Self.write(data, "quiz.xlsx"))
+        let file = try await LMSReader.read("kahoot", try Self.write(data, "quiz.xlsx"))
         Self.check(file, feedback: false, oneLine: true, tabs: true, format: "kahoot")
         #expect(file.items.map(\.key) == [0, 1, 2])
         #expect(file.items.map(\.time) == [30, 30, 30])

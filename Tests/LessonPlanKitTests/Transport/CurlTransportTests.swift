@@ -210,7 +210,7 @@ import Testing
     @Test func closedPortCannotConnect() async throws {
         let server = try await FakeOpenAIServer()
         let port = server.port
-        server.stop()
+        await server.stop()
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/v1/responses"))
 
         await #expect(throws: TransportError.cannotConnect(host: "127.0.0.1")) {

@@ -173,9 +173,9 @@ import TestSupport
         #expect(PlanExport.renderHTML(empty).contains("no pacing to show"))
     }
 
-    @Test func htmlParsesWithBalancedTags() throws {
+    @Test func htmlParsesWithBalancedTags() async throws {
         let html = PlanExport.renderHTML(Self.document(topic: "A & <b>", plan: Self.plan + "\n<div> & </td>"))
-        let result = try Python.run(Self.tagChecker, input: Data(html.utf8))
+        let result = try await Python.run(Self.tagChecker, input: Data(html.utf8))
         #expect(result.status == 0, "parser said: \(result.output)")
         #expect(result.output.contains("ok"))
     }

@@ -95,15 +95,6 @@ public struct TurnStarted: Codable, Equatable, Sendable {
         self.quizItems = quizItems
         self.rubricLevels = rubricLevels
     }
-
-    /// What a quiz or rubric turn asked for; nil for other turns.
-    public var assessment: AssessmentRequest? {
-        switch kind {
-        case .quiz: .quiz(kind: quizKind ?? .exit, items: quizItems ?? Quiz.defaultItems)
-        case .rubric: .rubric(levels: rubricLevels ?? Rubric.defaultLevels)
-        default: nil
-        }
-    }
 }
 
 /// Written when a turn ends, however it ends.

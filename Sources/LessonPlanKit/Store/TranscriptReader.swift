@@ -205,14 +205,6 @@ public enum TranscriptReader {
         else { return nil }
         return header
     }
-
-    /// Folds a transcript's records into the session state.
-    public static func state(of transcript: LoadedTranscript) -> SessionState? {
-        guard case .header(let header) = transcript.records.first else { return nil }
-        var state = SessionState(header: header)
-        for record in transcript.records.dropFirst() { state.apply(record) }
-        return state
-    }
 }
 
 extension TranscriptRecord {

@@ -19,15 +19,18 @@ public struct SessionSummary: Codable, Equatable, Sendable {
     /// Some lines of the transcript are damaged (skipped when read); nil, as in older summaries, means none.
     public var damaged: Bool?
 
-    public init(state: SessionState, transcriptBytes: Int, damaged: Bool = false) {
-        id = state.header.id
-        name = state.name
-        created = state.header.created
-        grade = state.currentInputs.grade
-        minutes = state.currentInputs.minutes
-        topic = state.currentInputs.topic
-        versions = state.versions.count
-        lastCommand = state.lastCommand
+    public init(
+        id: String, name: String?, created: Date, grade: GradeBand, minutes: Int, topic: String, versions: Int,
+        lastCommand: String?, transcriptBytes: Int, damaged: Bool = false
+    ) {
+        self.id = id
+        self.name = name
+        self.created = created
+        self.grade = grade
+        self.minutes = minutes
+        self.topic = topic
+        self.versions = versions
+        self.lastCommand = lastCommand
         self.transcriptBytes = transcriptBytes
         self.damaged = damaged ? true : nil
     }
@@ -63,9 +66,19 @@ public struct SessionList: Sendable {
 
 /// The sessions folder: creating, finding, listing and removing transcripts.
 public struct SessionStore: Sendable {
-    public let directory: DataDirectory
+    /// Rebuilds a session's summary from its transcript, or nil when the records make no session. The engine
+    /// folds records into state; the store only reads files, so the fold is handed in rather than known here.
+    public typealias Summarize = @Sendable (LoadedTranscript) -> SessionSummary?
 
-    public init(directory: DataDirectory) { self.directory = directory }
+    public let directory: DataDirectory
+    let summarize: Summarize
+
+    /// - Parameter summarize: How a listing rebuilds a summary whose small file is missing or stale;
+    ///   `SessionStore(directory:)` (beside the engine's state) folds the transcript as `resume` does.
+    public init(directory: DataDirectory, summarize: @escaping Summarize) {
+        self.directory = directory
+        self.summarize = summarize
+    }
 
     /// A fresh random session id: 16 lowercase hex digits.
     public static func newID() -> String {
@@ -131,11 +144,11 @@ public struct SessionStore: Sendable {
         if let summary = cachedSummary(id: id, transcript: info) { return .success(summary) }
         do {
             let loaded = try TranscriptReader.read(transcript, prompts: .skipped, followLinks: false)
-            guard let state = TranscriptReader.state(of: loaded) else { return .failure(.notATranscript(path: transcript.path)) }
+            guard let summary = summarize(loaded) else { return .failure(.notATranscript(path: transcript.path)) }
             guard Self.isSessionID(id) else {
                 return .failure(.unsafeFile(path: transcript.path, reason: "is not named like a session (16 hex digits and .jsonl), so it is not listed"))
             }
-            return .success(SessionSummary(state: state, transcriptBytes: loaded.size, damaged: loaded.isDamaged))
+            return .success(summary)
         } catch {
             return .failure(error)
         }

@@ -77,6 +77,12 @@ public enum LineDiff {
 
     /// A minimal edit script between two arrays of lines, removals before additions.
     public static func diff(lines old: [String], _ new: [String]) -> [DiffLine] {
+        searched(lines: old, new).script
+    }
+
+    /// ``diff(lines:_:)`` with the work its search did: lines matched plus diagonals tried. The
+    /// tests bound it by the number of edits, so a search that grows with the lines fails without a stopwatch.
+    static func searched(lines old: [String], _ new: [String]) -> (script: [DiffLine], work: Int) {
         // Common ends are cheap to match and make identical or lightly edited inputs linear.
         var prefix = 0
         while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
@@ -92,9 +98,10 @@ public enum LineDiff {
         var script: [DiffLine] = []
         script.reserveCapacity(old.count + new.count - prefix - suffix)
         script.append(contentsOf: old[..<prefix].map(DiffLine.same))
-        script.append(contentsOf: middleScript(oldMiddle, newMiddle))
+        let middle = middleScript(oldMiddle, newMiddle)
+        script.append(contentsOf: middle.script)
         script.append(contentsOf: old[(old.count - suffix)...].map(DiffLine.same))
-        return script
+        return (script, middle.work)
     }
 
     /// The same script as ``diff(_:_:)`` gives for the two texts the lines were numbered from,
@@ -129,7 +136,8 @@ public enum LineDiff {
             let newIDs = b[newMiddle].map { dense[$0] ?? -1 }
             script.append(
                 contentsOf: middleScript(
-                    old.lines[oldMiddle], oldIDs, new.lines[newMiddle], newIDs, distinct: dense.count))
+                    old.lines[oldMiddle], oldIDs, new.lines[newMiddle], newIDs, distinct: dense.count
+                ).script)
         }
         script.append(contentsOf: old.lines[(a.count - suffix)...].map(DiffLine.same))
         return script
@@ -216,9 +224,9 @@ public enum LineDiff {
     static func value(_ id: inout Int) -> Int { id }
 
     /// The script for the part between the common ends, where the real search happens.
-    private static func middleScript(_ old: ArraySlice<String>, _ new: ArraySlice<String>) -> [DiffLine] {
-        if old.isEmpty { return new.map(DiffLine.added) }
-        if new.isEmpty { return old.map(DiffLine.removed) }
+    private static func middleScript(_ old: ArraySlice<String>, _ new: ArraySlice<String>) -> (script: [DiffLine], work: Int) {
+        if old.isEmpty { return (new.map(DiffLine.added), 0) }
+        if new.isEmpty { return (old.map(DiffLine.removed), 0) }
 
         // Lines become small integers so the inner loop compares numbers, not strings.
         // One hash per line: hashing a non-ASCII String normalizes it, and `replay` diffs every turn.
@@ -236,7 +244,7 @@ public enum LineDiff {
     /// appearance on the old side, and new lines the old side lacks numbered -1.
     private static func middleScript(
         _ old: ArraySlice<String>, _ oldIDs: [Int], _ new: ArraySlice<String>, _ newIDs: [Int], distinct: Int
-    ) -> [DiffLine] {
+    ) -> (script: [DiffLine], work: Int) {
         var inNew = [Bool](repeating: false, count: distinct)
         for id in newIDs where id >= 0 { inNew[id] = true }
 
@@ -270,7 +278,7 @@ public enum LineDiff {
                 j += 1
             }
         }
-        return script
+        return (script, solver.work)
     }
 }
 
@@ -280,6 +288,8 @@ private struct MyersSolver {
     let b: [Int]
     private(set) var aMatched: [Bool]
     private(set) var bMatched: [Bool]
+    /// Lines matched at the ends of each sub-problem, plus diagonals tried and lines compared along them.
+    private(set) var work = 0
     /// Furthest-reaching x per diagonal, forward and from the end; shared by every sub-problem.
     private var forward: [Int]
     private var backward: [Int]
@@ -300,6 +310,7 @@ private struct MyersSolver {
     }
 
     private mutating func solve(aLow: Int, aHigh: Int, bLow: Int, bHigh: Int) {
+        let start = (a: aLow, aHigh: aHigh)
         var aLow = aLow
         var aHigh = aHigh
         var bLow = bLow
@@ -314,6 +325,7 @@ private struct MyersSolver {
             aHigh -= 1
             bHigh -= 1
         }
+        work += (aLow - start.a) + (start.aHigh - aHigh)
         // With one side empty the rest is all insertions or all deletions, which stay unmatched.
         guard aLow < aHigh, bLow < bHigh else { return }
 
@@ -357,6 +369,7 @@ private struct MyersSolver {
                     x += 1
                     y += 1
                 }
+                work += 1 + x - startX
                 forward[offset + k] = x
                 // The reverse search on diagonal delta - k has used d - 1 edits; overlapping means done.
                 let reverseK = delta - k
@@ -376,6 +389,7 @@ private struct MyersSolver {
                     x += 1
                     y += 1
                 }
+                work += 1 + x - startX
                 backward[offset + k] = x
                 let forwardK = delta - k
                 if !odd, forwardK >= -d, forwardK <= d, x + forward[offset + forwardK] >= n {

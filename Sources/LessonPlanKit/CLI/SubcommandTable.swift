@@ -1,0 +1,211 @@
+import Foundation
+
+/// The `lessonplan` subcommands, listed once as the slash commands are in ``CommandTable``: dispatch, the
+/// overview, `help NAME`, `NAME --help` and "did you mean" all read this table.
+package enum SubcommandTable {
+    /// In the order `lessonplan --help` lists them.
+    package static let all: [Subcommand] = [generate, resume, sessions, replay, export, doctor, help]
+
+    /// `lessonplan` with no subcommand: a session, its first plan written from the flags.
+    package static let session = Subcommand(
+        name: "lessonplan", flags: Flags.lesson + Flags.framework + Flags.followUps + Flags.connection + Flags.common,
+        forms: [
+            Subcommand.Form(
+                "lessonplan [--grade BAND] [--topic TEXT] [--minutes N] [options]",
+                "Start a session: write the first plan, then refine it with slash commands. At a terminal, inputs you leave out are asked for; a script on stdin gets the defaults (6–8, 45 minutes) and needs --topic.")
+        ],
+        page: .overview
+    ) { host, parsed in await host.session(parsed) }
+
+    static let generate = Subcommand(
+        name: "generate",
+        flags: Flags.lesson + Flags.framework + Flags.followUps + [Flags.then] + Flags.connection + Flags.common,
+        forms: [
+            Subcommand.Form(
+                "lessonplan generate --grade … --topic … --minutes … [--then \"/shorten 30\"]…",
+                "one-shot: write a plan, apply each --then command, print the final plan")
+        ],
+        page: .blocks([
+            .text("Usage: lessonplan generate --grade BAND --topic TEXT [--minutes N] [--then COMMAND]… [options]"),
+            .text("Writes a plan, applies each --then command in order (e.g. --then \"/shorten 30\" --then \"/regrade 3–5\"), prints the final plan on stdout and progress on stderr, and saves the session. Every --then command is checked before anything is sent; the run stops at the first that fails. Exits 0 on success, 1 when a step fails, 2 for bad usage (nothing sent). Defaults: grade 6–8, 45 minutes; the topic is required."),
+            .text("Each plan's check goes to stderr; a plan that fails it is repaired once unless --no-repair. With --then /materials last, the handouts are printed instead of the plan; with /quiz last, the quiz with its key; with /rubric last, the rubric as a table; with /review last, the review."),
+            .flags(nil),
+        ])
+    ) { host, parsed in await host.generate(parsed) }
+
+    static let resume = Subcommand(
+        name: "resume",
+        flags: Flags.followUps + Flags.connection + Flags.common,
+        forms: [
+            Subcommand.Form(
+                "lessonplan resume <session>",
+                "reopen a saved session at its current version")
+        ],
+        page: .blocks([
+            .text("Usage: lessonplan resume <session> [--model M] [options]"),
+            .text("Reopens a saved session (an id, an id prefix or a name; see `lessonplan sessions`) at the version you last saw, with /undo, /history and /diff as before. Without --model it goes on with the model the session was started with, and its plan keeps its framework."),
+            .flags(nil),
+        ])
+    ) { host, parsed in await host.resume(parsed) }
+
+    static let sessions = Subcommand(
+        name: "sessions",
+        flags: Flags.common + [
+            FlagSpec(name: "json", value: nil, help: "print the list as JSON"),
+            FlagSpec(name: "yes", value: nil, help: "with rm or prune: remove without asking"),
+        ],
+        forms: [
+            Subcommand.Form(
+                "lessonplan sessions [--json] | sessions rm <session> | sessions prune",
+                "list saved sessions, remove one, or remove those without a plan")
+        ],
+        page: .blocks([
+            .text(
+                """
+                Usage: lessonplan sessions [--json]
+                       lessonplan sessions rm <session> [--yes]
+                       lessonplan sessions prune [--yes]
+                """),
+            .text("Lists saved sessions, newest first: id, name, created, grade band, minutes, topic, number of versions and the last command. `rm` removes one; `prune` removes every session that never got a plan (0 versions); both ask first at a terminal and need --yes otherwise. A session open in another lessonplan cannot be removed. A session is named by its id, its name, or a unique prefix of either, in any case."),
+        ])
+    ) { host, parsed in await host.sessions(parsed) }
+
+    static let replay = Subcommand(
+        name: "replay",
+        flags: Flags.common + Flags.connection + Flags.followUps + [
+            FlagSpec(name: "full", value: nil, help: "print whole plans instead of diffs"),
+            FlagSpec(name: "turn", value: "N", help: "only turn N"),
+            FlagSpec(name: "plain", value: nil, help: "no colour (also when NO_COLOR is set or output is not a terminal)"),
+            FlagSpec(name: "step", value: nil, help: "on a terminal, wait for Enter between turns"),
+            FlagSpec(name: "rerun", value: nil, help: "run the same commands again against today's model and templates"),
+        ],
+        forms: [
+            Subcommand.Form(
+                "lessonplan replay <session> [--full] [--turn N] [--plain] [--step]",
+                "walk a session turn by turn with diffs (no key or network needed)"),
+            Subcommand.Form(
+                "lessonplan replay --rerun <session> [--turn N] [--model M] [--prompts DIR] [--no-repair]",
+                "run the same commands again today and show how the plans differ")
+        ],
+        page: .blocks([
+            .text(
+                """
+                Usage: lessonplan replay <session | file.jsonl> [--full] [--turn N] [--plain] [--step]
+                       lessonplan replay --rerun <session> [--turn N] [--model M] [--prompts DIR] [--no-repair]
+                """),
+            .text("Walks a transcript for review: for each turn its number, time, command as typed, model, tokens and status, and the plan as a coloured line diff against the version it revised. Needs no key and no network."),
+            .flags(["full", "turn", "plain", "step"]),
+            .text("--rerun sends the same commands again, against today's model and prompt templates, into a new session, then shows turn by turn how each new plan differs from the recorded one. This is how a prompt change is reviewed. It needs a key like any request; without --model it uses the recorded session's model. Recorded automatic turns (repairs, reading-level retries) are not sent again: each command gets the automatic turns today's check calls for (none with --no-repair). Only the completed request behind each version is sent (a /retry that made it, once; a /continue as the command it finished); failed and cancelled attempts and hand edits are listed as skipped. Only requests to the model are sent: a recorded command that writes or removes files, or opens an editor or the clipboard (/export, /slides, /save, /edit, /copy…), is listed as skipped and never runs, whoever wrote the transcript. With --turn N, the turns before N run again to rebuild the plan it revised, and only turn N is compared. The key is checked before a new session is made."),
+        ])
+    ) { host, parsed in await host.replay(parsed) }
+
+    static let export = Subcommand(
+        name: "export",
+        flags: Flags.common + [
+            FlagSpec(name: "prompts", value: "DIR", help: "folder of prompt templates whose headings.txt to read"),
+            FlagSpec(
+                name: "format", value: "md|html|json|docx|odt|pptx",
+                help: "Markdown, a printable HTML page, JSON, or (with -o, through pandoc) Word, OpenDocument or slides"),
+            FlagSpec(name: "output", value: "FILE", help: "write to FILE instead of stdout", short: "o"),
+            FlagSpec(name: "force", value: nil, help: "replace FILE if it exists"),
+            FlagSpec(name: "materials", value: nil, help: "export the latest student handouts (/materials) instead of the plan"),
+            FlagSpec(name: "show-model", value: nil, help: "name the model in the teacher's header"),
+            FlagSpec(
+                name: "quiz", value: nil,
+                help: "the quiz for a learning platform: --format qti|imscc|gift|moodle|aiken|blackboard|kahoot"),
+        ],
+        forms: [
+            Subcommand.Form(
+                "lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force] [--materials]",
+                "the current plan (or its handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file; --quiz --format qti|imscc|gift|moodle|aiken|blackboard|kahoot: the quiz for a learning platform")
+        ],
+        page: .blocks([
+            .text("Usage: lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force] [--materials] [--show-model]"),
+            .text(
+                """
+                  md    the current plan as Markdown: version and local date, pacing, inputs, plan
+                  html  one self-contained printable page: the same, with a pacing timeline
+                  json  the inputs, every version with its command, the current plan, pacing and check
+                  docx  a Word document to edit: real headings and numbered lists, the pacing as a table
+                  odt   the same as OpenDocument text (LibreOffice, Google Docs)
+                  pptx  slides: one per section, the teacher's lines in the speaker notes
+                """),
+            .text("Sections and pacing are read with the plan's own framework. A version that fails the plan check is exported with a banner naming its problems. --materials exports the latest student handouts (/materials) instead of the plan, marked when they were made from an older plan version. The quiz and rubric made from the exported plan version (/quiz, /rubric) go in too: the key on a page of its own for the teacher, none on handouts, which get the students' rubric. A review of the exported version (/review) goes on the teacher's copy only. --show-model names the model in the teacher's header. Without -o, as /export without a file: md and json go to stdout; docx, odt and pptx are written to <topic>-v<N>.<format> in the current folder, and so is html when stdout is a terminal (piped, it is printed). docx, odt and pptx need Debian's pandoc (sudo apt-get install pandoc). PDF is not offered: export html and print it from a browser. An existing FILE is only replaced with --force. In a session, /export [materials] md|html|json|docx|odt|pptx [FILE] [--force] does the same."),
+            .text("Usage: lessonplan export <session> --quiz --format qti|imscc|gift|moodle|aiken|blackboard|kahoot [-o FILE] [--force]"),
+            .text("The quiz made from the current plan version, for a learning platform: qti (a QTI 1.2 zip for Canvas), imscc (a Common Cartridge with the plan, the handouts and the quiz), gift, moodle (Moodle XML), aiken, blackboard (the tab-delimited upload) or kahoot (.xlsx). Each wrong answer's misconception is its feedback where the format has feedback; what a format cannot carry is named by item before the file is written, and a quiz over Kahoot's limits is refused, never cut. Without -o the file gets a default name in the current folder (<topic>-v<N>-quiz.gift, <topic>-v<N>-lesson.imscc, …). qti and imscc need Debian's zip, kahoot LibreOffice Calc. With no quiz made from the current plan, nothing is written (exit 1): type /quiz in the session. In a session, /export quiz FORMAT [FILE] [--force] does the same. See docs/lms.md."),
+        ])
+    ) { host, parsed in await host.export(parsed) }
+
+    static let doctor = Subcommand(
+        name: "doctor",
+        flags: Flags.connection + Flags.common,
+        forms: [
+            Subcommand.Form(
+                "lessonplan doctor [connection options]",
+                "show the effective settings and check the connection with one tiny request")
+        ],
+        page: .blocks([
+            .text("Usage: lessonplan doctor [options]"),
+            .text("Prints the settings a session would use (the API key only as sk-…abcd), then sends one tiny request (\"Say OK.\", 16 output tokens, no retries) to the same URL and reports how long the answer took, or the sentence that says what is wrong. Exits 0 when the model answered, 1 when it did not, 2 for bad flags."),
+            .flags(nil),
+        ])
+    ) { host, parsed in await host.doctor(parsed) }
+
+    static let help = Subcommand(
+        name: "help", flags: nil,
+        forms: [Subcommand.Form("lessonplan help [command]", "show help for lessonplan, a subcommand or a slash command")],
+        page: .blocks([
+            .text("Usage: lessonplan help [command]"),
+            .text("Shows help for lessonplan, one of its commands, or a slash command such as shorten."),
+        ])
+    ) { host, parsed in showHelp(parsed.positionals.first, on: host) }
+
+    /// The subcommand called `name`, if any.
+    package static func named(_ name: String) -> Subcommand? {
+        all.first { $0.name == name }
+    }
+
+    /// Runs one command line on `host`: `--version`, `--help`, a subcommand by its name, or a session.
+    /// - Returns: The exit status (0 done, 1 failed, 2 bad usage).
+    package static func run(_ arguments: [String], on host: any SubcommandHost) async -> Int32 {
+        switch arguments.first {
+        case "--version", "-V":
+            host.line("lessonplan \(Invocation.version)")
+            return 0
+        case "--help", "-h":
+            host.page(Help.overview())
+            return 0
+        case let first? where !first.hasPrefix("-"):
+            guard let subcommand = named(first) else {
+                let shown = TerminalSanitizer.cleanLine(first, limit: 40)
+                let advice = CommandTable.nearest(to: first, among: all.map(\.name)).map {
+                    "did you mean `lessonplan \($0)`? Run `lessonplan --help` to see them all."
+                } ?? "run `lessonplan --help` to see them."
+                host.error("“\(shown)” is not a lessonplan command; \(advice)")
+                return 2
+            }
+            return await subcommand.start(Array(arguments.dropFirst()), on: host)
+        default:
+            return await session.start(arguments, on: host)
+        }
+    }
+
+    /// `lessonplan help [topic]`: the overview, a subcommand's page, or a slash command's help.
+    static func showHelp(_ topic: String?, on host: any SubcommandHost) -> Int32 {
+        guard let topic else {
+            host.page(Help.overview())
+            return 0
+        }
+        if let subcommand = named(topic) {
+            host.page(subcommand.help)
+            return 0
+        }
+        do {
+            host.line(try CommandTable.helpText(for: topic))
+            return 0
+        } catch {
+            host.error("No help for “\(topic)”: it is neither a lessonplan command nor a slash command; run `lessonplan --help`.")
+            return 2
+        }
+    }
+}

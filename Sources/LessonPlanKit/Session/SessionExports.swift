@@ -1,0 +1,197 @@
+import Foundation
+
+// Where the engine meets the documents: a document is made from plain values (``ExportDocument``, ``LMSQuiz``)
+// and knows nothing of the session, so choosing from a session's state what an export shows lives here, on the
+// engine's side of the arrow.
+
+extension SessionReview {
+    /// Everything an export needs from a session, read once with the plan's framework: sections, pacing, check.
+    /// - Parameter showModel: Name the model in the teacher's header.
+    public static func document(_ state: SessionState, framework: Framework, showModel: Bool = false) -> (
+        export: ExportDocument, plan: PlanDocument
+    )? {
+        guard let current = state.current else { return nil }
+        let plan = framework.document(of: current.text)
+        let report = framework.check(plan, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic)
+        var check = ExportCheck(report, framework: framework)
+        // Handouts made from another plan version: the teacher's copy says so, the students' sheets never do.
+        let teacherNotes = staleHandouts(state).map { stale in
+            ["The handouts were made from v\(stale.madeFrom), but this plan is v\(stale.current); type /materials to make new ones before printing them."]
+        } ?? []
+        check.quotations = QuoteChecker.check(current.text, against: state.sources).problems.map(\.sentence)
+        var document = ExportDocument(
+            topic: current.inputs.topic, grade: current.inputs.grade.rawValue, minutes: current.inputs.minutes,
+            standards: current.inputs.standards, constraints: current.inputs.constraints, model: state.header.model,
+            created: state.header.created,
+            versions: state.versions.map {
+                ExportVersion(number: $0.number, command: $0.command, createdAt: $0.createdAt, text: $0.text)
+            },
+            currentVersion: current.number, pacing: framework.pacing(of: plan),
+            framework: framework.name == Framework.defaultName ? "" : framework.title,
+            check: check, showModel: showModel,
+            rubric: state.rubric(for: current.number)?.rubric, quizzes: state.quizzes(for: current.number).map(\.quiz))
+        document.teacherNotes = teacherNotes
+        if let review = state.review(of: current.number) {
+            document.review = ExportReview(number: review.number, planVersion: current.number, rows: review.review.rows, summary: review.review.summary, source: review.source)
+        }
+        return (document, plan)
+    }
+
+    /// The bytes of an export in `format`, reading the plan under its framework's headings.
+    /// - Throws: ``ExportError`` when there is no plan yet.
+    public static func export(_ state: SessionState, format: ExportFormat, framework: Framework, showModel: Bool = false)
+        throws -> Data
+    {
+        guard let (document, plan) = document(state, framework: framework, showModel: showModel) else {
+            throw ExportError("There is no plan to export yet; generate one first.")
+        }
+        return try PlanExport.render(document, plan: plan, format: format)
+    }
+
+    /// What an export should tell the teacher before it is written: handouts made from an older plan, and a
+    /// newer quiz or rubric left out because it was made from another plan version than the exported one.
+    public static func exportNotes(_ state: SessionState, materials: Bool) -> [String] {
+        var notes: [String] = []
+        if materials, let stale = staleHandouts(state) {
+            notes.append(
+                "These handouts were made from v\(stale.madeFrom), but the plan is now v\(stale.current) (the students' sheets do not say so). Type /materials to make new ones.")
+        }
+        let exported = materials ? state.materials.last?.planVersion : state.currentVersion
+        // A review goes on the teacher's copy only, so handouts never leave one out.
+        let review = materials ? nil : state.reviewLeftOut(exporting: exported)
+        return notes + state.assessmentsLeftOut(exporting: exported) + (review.map { [$0] } ?? [])
+    }
+
+    /// Whether the latest handouts were made from an older plan version than the current one.
+    /// - Returns: the plan version they were made from and the current one, or nil when they match.
+    public static func staleHandouts(_ state: SessionState) -> (madeFrom: Int, current: Int)? {
+        guard let materials = state.materials.last, let made = materials.planVersion, let current = state.currentVersion,
+            made != current
+        else { return nil }
+        return (made, current)
+    }
+
+    /// The bytes of the latest student handouts in `format`, read with the framework of the plan they came from.
+    /// - Throws: ``ExportError`` when `/materials` has not made any yet.
+    public static func exportMaterials(_ state: SessionState, format: ExportFormat, framework: Framework? = nil) throws
+        -> Data
+    {
+        let (document, plan) = try materialsDocument(state, framework: framework)
+        return try PlanExport.render(document, plan: plan, format: format)
+    }
+
+    /// Everything an export of the latest student handouts needs, read with the framework of the plan they came from.
+    /// - Throws: ``CommandError`` when `/materials` has not made any yet.
+    public static func materialsDocument(_ state: SessionState, framework: Framework? = nil) throws -> (
+        export: ExportDocument, plan: PlanDocument
+    ) {
+        guard let materials = state.materials.last else {
+            throw ExportError("There are no student handouts yet; type /materials to make them from the plan.")
+        }
+        let document = ExportDocument(
+            topic: materials.inputs.topic, grade: materials.inputs.grade.rawValue, minutes: materials.inputs.minutes,
+            model: state.header.model, created: materials.createdAt,
+            versions: [
+                ExportVersion(
+                    number: materials.number, command: "/materials", createdAt: materials.createdAt, text: materials.text)
+            ],
+            currentVersion: materials.number, kind: .materials, planVersion: materials.planVersion,
+            latestPlanVersion: state.currentVersion, rubric: state.rubric(for: materials.planVersion)?.rubric,
+            quizzes: state.quizzes(for: materials.planVersion).map(\.quiz))
+        return (document, PlanDocument(parsing: materials.text, headings: framework?.headings ?? []))
+    }
+}
+
+extension DocumentExport {
+    /// A session's current plan (or, with `materials`, its latest handouts) as a document in `format`, with the
+    /// quiz and rubric made from that plan version (without the key for students, the key on its own page for
+    /// the teacher; handouts and slides carry the students' rubric).
+    ///
+    /// - Parameters:
+    ///   - prompts: Where the reference document for `format` comes from.
+    /// - Throws: ``CommandError`` when there is no plan (or no handouts) yet, ``DocumentError`` when pandoc fails.
+    public static func render(
+        _ state: SessionState, format: DocumentFormat, framework: Framework, materials: Bool = false,
+        showModel: Bool = false, prompts: PromptLibrary, pandoc: Pandoc?
+    ) throws -> Data {
+        let (document, plan): (ExportDocument, PlanDocument)
+        if materials {
+            (document, plan) = try SessionReview.materialsDocument(state, framework: framework)
+        } else {
+            guard let read = SessionReview.document(state, framework: framework, showModel: showModel) else {
+                throw DocumentError.noPlan
+            }
+            (document, plan) = read
+        }
+        return try render(
+            document, plan: plan, format: format, pandoc: pandoc, reference: prompts.referenceDocument(for: format.rawValue))
+    }
+}
+
+extension LMSExport {
+    /// The quiz exported: the newest made from the current plan version, as every other export chooses it.
+    /// - Throws: ``ExportError`` in one sentence when there is no plan or no quiz made from it.
+    public static func quiz(_ state: SessionState) throws(ExportError) -> QuizVersion {
+        guard let current = state.currentVersion else {
+            throw ExportError("There is no plan yet, so there is no quiz to export; generate a plan, then type /quiz to make one.")
+        }
+        guard let made = state.quiz(madeFrom: current) else {
+            if let other = state.quizzes.last {
+                throw ExportError(
+                    "Quiz \(other.number) was made from v\(other.planVersion ?? 0), not from the current v\(current), so there is no quiz to export; type /quiz to make one from v\(current).")
+            }
+            throw ExportError("There is no quiz to export yet; type /quiz to make one from the plan.")
+        }
+        return made
+    }
+
+    /// The file's bytes in `format` and the notes to show before writing it.
+    /// - Throws: ``ExportError`` (no quiz, an item a platform cannot score, a text over the format's limits, a tool
+    ///   missing) or ``PromptError`` when the plan's framework cannot be read.
+    public static func render(_ state: SessionState, format: LMSFormat, prompts: PromptLibrary, tools: LMSTools) throws -> Result {
+        let made = try quiz(state)
+        let planVersion = made.planVersion ?? 0
+        let quiz = try LMSQuiz(made.quiz, topic: made.inputs.topic, identifier: identifier(state, quiz: made.number))
+        let (data, notes) = try render(quiz, format: format, lesson: made.inputs.topic, tools: tools) {
+            try cartridgePages(state, prompts: prompts)
+        }
+        return Result(data: data, notes: notes, quizNumber: made.number, planVersion: planVersion)
+    }
+
+    /// The cartridge's pages: the plan (the teacher's page, without the quiz) and, when made from the same plan
+    /// version, the handouts; and a sentence when the latest handouts are left out.
+    static func cartridgePages(_ state: SessionState, prompts: PromptLibrary) throws -> ([CommonCartridge.Page], [String]) {
+        let framework = try prompts.framework(state.currentFramework)
+        guard let found = SessionReview.document(state, framework: framework) else {
+            throw ExportError("There is no plan to put in the cartridge yet; generate one first.")
+        }
+        var plan = found.export
+        plan.quiz = nil
+        var pages = [
+            CommonCartridge.Page(
+                identifier: "plan", title: "Lesson plan (v\(plan.currentVersion))", html: PlanExport.renderHTML(plan, plan: found.plan), teacherOnly: true)
+        ]
+        var notes: [String] = []
+        if let materials = state.materials.last {
+            if materials.planVersion == state.currentVersion {
+                let made = try SessionReview.materialsDocument(state, framework: framework)
+                var handouts = made.export
+                handouts.quiz = nil
+                pages.append(
+                    CommonCartridge.Page(identifier: "handouts", title: "Student handouts", html: PlanExport.renderHTML(handouts, plan: made.plan), teacherOnly: false))
+            } else {
+                let current = state.currentVersion ?? 0
+                notes.append(
+                    "The handouts were made from v\(materials.planVersion ?? 0), not v\(current), so the cartridge leaves them out; type /materials to make them from v\(current).")
+            }
+        }
+        return (pages, notes)
+    }
+
+    /// `lp` and the session id's first letters and digits, then the quiz number: the same quiz exported again keeps
+    /// its identifier (a platform that keys imports by it updates rather than duplicates), another quiz gets a new one.
+    static func identifier(_ state: SessionState, quiz number: Int) -> String {
+        let letters = state.header.id.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+        return "lp" + String(String.UnicodeScalarView(letters.prefix(12))) + "q\(number)"
+    }
+}

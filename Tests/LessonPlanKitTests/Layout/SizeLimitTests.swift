@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// No Swift file over 600 lines and no folder of the library over 4,000: past that a file holds more than one
+/// idea and a folder more than one room (issue #25), and a reader can no longer count what is where.
+@Suite struct SizeLimitTests {
+    static let fileLimit = 600
+    static let folderLimit = 4_000
+
+    /// Files allowed over the limit for now, each with the reason. An entry that is back under the limit fails
+    /// the test too, so the list only shrinks.
+    static let exceptions: [String: String] = [
+        "LessonPlanKit/Session/SessionEngine.swift": "being split by issue #25's engine work",
+    ]
+
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appending(path: "Sources")
+
+    /// Every Swift file under Sources/, by its path below Sources/, with its line count (as `wc -l` counts).
+    static func lineCounts() throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            guard url.pathExtension == "swift" else { continue }
+            let path = String(url.standardizedFileURL.path.dropFirst(sources.standardizedFileURL.path.count + 1))
+            counts[path] = try Data(contentsOf: url).reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        }
+        return counts
+    }
+
+    @Test func noFileIsOverTheLimit() throws {
+        let counts = try Self.lineCounts()
+        #expect(counts.count > 100, "the sources were not found at \(Self.sources.path)")
+        let over = counts.filter { $0.value > Self.fileLimit && Self.exceptions[$0.key] == nil }
+            .sorted { $0.key < $1.key }.map { "\($0.key): \($0.value) lines" }
+        #expect(over.isEmpty, "over \(Self.fileLimit) lines; split them:\n\(over.joined(separator: "\n"))")
+    }
+
+    @Test func everyExceptionIsStillOverTheLimit() throws {
+        let counts = try Self.lineCounts()
+        for (path, reason) in Self.exceptions {
+            let lines = try #require(counts[path], "\(path) is listed as an exception (\(reason)) but does not exist")
+            #expect(lines > Self.fileLimit, "\(path) is down to \(lines) lines: remove it from the exceptions")
+        }
+    }
+
+    @Test func noLibraryFolderIsOverTheLimit() throws {
+        var folders: [String: Int] = [:]
+        for (path, lines) in try Self.lineCounts() {
+            let parts = path.split(separator: "/")
+            guard parts.count > 2, parts[0] == "LessonPlanKit" else { continue }
+            folders[String(parts[1]), default: 0] += lines
+        }
+        #expect(folders.count > 5, "the library's folders were not found")
+        let over = folders.filter { $0.value > Self.folderLimit }.sorted { $0.key < $1.key }.map { "\($0.key)/: \($0.value) lines" }
+        #expect(over.isEmpty, "over \(Self.folderLimit) lines; move a room out:\n\(over.joined(separator: "\n"))")
+    }
+}

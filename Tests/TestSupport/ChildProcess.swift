@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+
+/// A tool the tests run to its end (python3, pandoc, LibreOffice, Chromium, pdftotext) without holding a thread
+/// while it runs. `waitUntilExit()` blocks its thread, and the tests' async functions run on the cooperative
+/// pool, which has one thread per core (two here): two waiting tools stopped every other test meanwhile.
+public enum ChildProcess {
+    /// How a run ended, and what it wrote.
+    public struct Result: Sendable {
+        public var status: Int32
+        /// Its stdout, and its stderr after it when they were merged.
+        public var output: String
+        /// Its stderr when kept apart; empty when merged.
+        public var errors: String
+    }
+
+    /// Runs `executable` with `arguments` and awaits its exit; stdin is `input` (or nothing), stdout and stderr go
+    /// to files read after it exits, so no pipe can fill up and stall it.
+    /// - Parameters:
+    ///   - directory: its working directory, if not this process's.
+    ///   - environment: its environment, if not this process's.
+    ///   - standardOutput: where its stdout goes instead of ``Result/output`` (a full disk, a closed pipe).
+    ///   - mergingErrors: stderr into the same output as stdout, as a shell's `2>&1`.
+    /// - Throws: What `Process.run()` throws when it cannot start, or a file error for its scratch folder.
+    public static func run(
+        _ executable: URL, _ arguments: [String], input: Data? = nil, in directory: URL? = nil,
+        environment: [String: String]? = nil, standardOutput: FileHandle? = nil, mergingErrors: Bool = true
+    ) async throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "child-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appending(path: "out")
+        let err = folder.appending(path: "err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        let outHandle = try FileHandle(forWritingTo: out)
+        let errHandle = try FileHandle(forWritingTo: err)
+        defer {
+            try? outHandle.close()
+            try? errHandle.close()
+        }
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
+        if let input {
+            let file = folder.appending(path: "in")
+            try input.write(to: file)
+            process.standardInput = try FileHandle(forReadingFrom: file)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        process.standardOutput = standardOutput ?? outHandle
+        process.standardError = mergingErrors ? outHandle : errHandle
+        let status = try await exitStatus(of: process)
+        // Decoded as a pipe's bytes would be: a stray invalid byte becomes U+FFFD rather than losing the text.
+        return Result(
+            status: status, output: String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self),
+            errors: String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self))
+    }
+
+    /// Starts `process` and returns its exit status when its termination handler reports it.
+    static func exitStatus(of process: Process) async throws -> Int32 {
+        try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { ended in continuation.resume(returning: ended.terminationStatus) }
+            do { try process.run() } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+}
+
+/// A child's exit as something to await: its termination handler fires it, and a waiter holds no thread.
+final class ExitSignal: Sendable {
+    private let state = Mutex<(exited: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    /// Called once the child has exited (and been reaped).
+    func fire() {
+        let waiting = state.withLock { state in
+            state.exited = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    /// Returns once ``fire()`` has been called, at once if it already was.
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let exited = state.withLock { state in
+                if !state.exited { state.waiting.append(continuation) }
+                return state.exited
+            }
+            if exited { continuation.resume() }
+        }
+    }
+}
