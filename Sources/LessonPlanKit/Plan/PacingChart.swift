@@ -75,6 +75,19 @@ public enum PacingChart {
             let start = max(0, min(indent.count + lessonEnd - endLabel.count + 1, width - endLabel.count))
             lines.append(StyledText(String(repeating: " ", count: start) + endLabel))
         }
+        lines += summary(segments, lessonMinutes: lessonMinutes, untimed: untimed, width: width)
+        var chart = StyledText()
+        for line in lines {
+            chart.append(line)
+            chart.append("\n")
+        }
+        return chart
+    }
+
+    /// The lines under the bars: whether the sections add up, the pacing's notes, and the untimed sections.
+    private static func summary(_ segments: [PacingSegment], lessonMinutes: Int, untimed: [String], width: Int) -> [StyledText] {
+        var lines: [StyledText] = []
+        let end = segments.map(\.end).max() ?? 0
         let total = segments.map(\.minutes).reduce(0, +)
         if total == lessonMinutes && end <= lessonMinutes {
             lines.append(StyledText(wrap("The sections add up to the lesson's \(lessonMinutes) minutes.", width)))
@@ -96,12 +109,7 @@ public enum PacingChart {
         if !untimed.isEmpty {
             lines.append(StyledText(wrap("No time given: \(untimed.joined(separator: ", ")).", width)))
         }
-        var chart = StyledText()
-        for line in lines {
-            chart.append(line)
-            chart.append("\n")
-        }
-        return chart
+        return lines
     }
 
     /// Wraps prose at spaces so no line is wider than `width` and no word is split.

@@ -186,182 +186,18 @@ public struct PlanDocument: Equatable, Sendable {
     }
 
     /// Reads a plan whose sections are headed by `headings`.
+    ///
+    /// Four passes over the lines: what each line looks like (``PlanReading``), which lines are headings and
+    /// which of those open sections, the sections with their times, then the blocks with list numbering and
+    /// teacher-only parts.
     public init(parsing plan: String, headings: [String]) {
         self.headings = headings
         let lines = Self.lines(of: plan)
         self.lines = lines
-        let forms = headings.map(HeadingForm.init)
-        let clock: ClockRule = lines.contains(where: MinuteText.usesLessonClock) ? .lessonClock : .firstHour
-
-        // Pass 1: framework headings, the shapes of other heading-like lines, and list markers.
-        let matches = lines.map { Self.matchHeading($0, forms: forms) }
-        let shapes = lines.map(HeadingShape.init)
-        let markers: [(kind: ListMarker.Kind, number: Int?, rest: Substring)?] = lines.map {
-            ListMarker.parse(ListMarker.plain($0))
-        }
-        let recognisedStyles = Set(lines.indices.compactMap { matches[$0] != nil ? shapes[$0]?.style ?? .plain : nil })
-        let markdownDepth = lines.indices.compactMap { index -> Int? in
-            guard matches[index] != nil, case .markdown(let depth) = shapes[index]?.style else { return nil }
-            return depth
-        }.min()
-        let hasFrameworkHeadings = matches.contains { $0 != nil }
-
-        // Pass 2: which lines are headings, and which of those open sections.
-        enum Role { case body, section, sub }
-        var roles = Array(repeating: Role.body, count: lines.count)
-        var lastSectionNumber: Int?
-        var lastItemNumber: Int?
-        var seenSection = false
-        var seenText = false
-        for index in lines.indices {
-            let blank = lines[index].trimmingCharacters(in: .whitespaces).isEmpty
-            defer { if !blank { seenText = true } }
-            if let shape = shapes[index], matches[index] != nil {
-                roles[index] = .section
-                seenSection = true
-                lastItemNumber = nil
-                if let number = shape.number { lastSectionNumber = number }
-                continue
-            }
-            if matches[index] != nil {
-                roles[index] = .section
-                seenSection = true
-                lastItemNumber = nil
-                continue
-            }
-            guard let shape = shapes[index] else {
-                if let marker = markers[index], marker.kind == .numbered { lastItemNumber = marker.number }
-                if markers[index] == nil, seenText, Self.isLabelForList(at: index, lines: lines, markers: markers) {
-                    roles[index] = hasFrameworkHeadings ? .sub : .section
-                    if !hasFrameworkHeadings { seenSection = true }
-                }
-                continue
-            }
-            let restarts =
-                (shape.number ?? 0) >= 2 && lastItemNumber != (shape.number ?? 0) - 1
-                && Self.nextListNumber(after: index, markers: markers, matches: matches) == 1
-            let continues =
-                shape.number.map { number in
-                    (lastSectionNumber.map { number == $0 + 1 } ?? (number == 1 && !seenSection))
-                        && lastItemNumber != number - 1
-                } ?? false
-            if !seenSection, !seenText, shape.number == nil, matches[index] == nil {
-                continue  // the plan's own title
-            }
-            let opens: Bool
-            switch shape.style {
-            case .numbered:
-                opens = (continues && shape.short) || (shape.titleLike && (restarts || shape.minutes != nil))
-                if !opens {
-                    if let marker = markers[index], marker.kind == .numbered { lastItemNumber = marker.number }
-                    continue
-                }
-            case .markdown(let depth):
-                opens = !hasFrameworkHeadings || depth <= (markdownDepth ?? 6) || shape.minutes != nil
-            case .bold, .plain:
-                opens =
-                    !hasFrameworkHeadings
-                    || (recognisedStyles.contains(shape.style) && (shape.minutes != nil || shape.allCaps))
-            }
-            roles[index] = opens ? .section : .sub
-            if opens {
-                seenSection = true
-                lastItemNumber = nil
-                if let number = shape.number { lastSectionNumber = number }
-            }
-        }
-
-        // Pass 3: sections and their times.
-        var sections: [PlanSection] = []
-        let starts = lines.indices.filter { roles[$0] == .section }
-        var timedBefore = false
-        for (position, start) in starts.enumerated() {
-            guard let match = matches[start] else { continue }
-            let end = position + 1 < starts.count ? starts[position + 1] : lines.count
-            let body = Self.trimmedBlankEdges(Array(lines[(start + 1)..<end]))
-            let time = Self.sectionTime(headingLine: match, body: body, clock: clock, bodyMayStartAtZero: !timedBefore)
-            if time.minutes != nil { timedBefore = true }
-            sections.append(
-                PlanSection(
-                    heading: match.heading, title: lines[start].trimmingCharacters(in: .whitespaces),
-                    lineRange: start..<end, body: body, minutes: time.minutes, start: time.span?.lowerBound,
-                    end: time.span?.upperBound))
-        }
-        self.sections = sections
-
-        // Pass 4: blocks, with list numbering and teacher-only parts.
-        var blocks: [PlanBlock] = []
-        blocks.reserveCapacity(lines.count)
-        var counters: [(indent: Int, count: Int)] = []
-        var teacherSection = false
-        var teacherSub = false
-        var inTitle = true
-        for (index, line) in lines.enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty {
-                blocks.append(.blank)
-                continue
-            }
-            if inTitle, roles[index] == .body, markers[index] == nil {
-                // Blanks to write on keep their underscores; other title lines lose their markup.
-                blocks.append(.title(trimmed.contains("___") ? trimmed : PlanDocument.withoutMarkup(trimmed)))
-                continue
-            }
-            inTitle = false
-            if roles[index] != .body {
-                let shape = shapes[index]
-                let unmarked = PlanDocument.withoutMarkup(trimmed)
-                let text =
-                    matches[index] != nil
-                    ? HeadingShape.shown(PlanDocument.withoutNumbering(unmarked) ?? unmarked) : (shape?.text ?? unmarked)
-                let plainText = HeadingShape.withoutTime(text)
-                let minutes = matches[index]?.minutes ?? shape?.minutes
-                let isTeacher = TeacherLabel.isTeacherHeading(Self.key(plainText))
-                if roles[index] == .section {
-                    teacherSection = isTeacher
-                    teacherSub = false
-                } else {
-                    teacherSub = isTeacher
-                }
-                counters = []
-                let reason: TeacherReason? =
-                    isTeacher ? .heading : (teacherSection ? .underHeading : (minutes != nil ? .minuteStamp : nil))
-                blocks.append(
-                    .heading(
-                        PlanHeading(
-                            text: text, plainText: plainText, framework: matches[index]?.heading,
-                            opensSection: roles[index] == .section, minutes: minutes, teacher: reason)))
-                continue
-            }
-            let under: TeacherReason? = (teacherSection || teacherSub) ? .underHeading : nil
-            let plain = ListMarker.plain(line)
-            if let marker = markers[index] {
-                let indent = ListMarker.indent(of: line)
-                let rest = String(marker.rest).trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
-                var number: Int?
-                if marker.kind == .numbered {
-                    while let last = counters.last, last.indent > indent { counters.removeLast() }
-                    let next: Int
-                    if let last = counters.last, last.indent == indent {
-                        next = marker.number == 1 ? 1 : last.count + 1
-                        counters[counters.count - 1].count = next
-                    } else {
-                        next = 1
-                        counters.append((indent, 1))
-                    }
-                    number = next
-                }
-                let markerText = String(plain[..<marker.rest.startIndex]).trimmingCharacters(in: .whitespaces)
-                blocks.append(
-                    .item(
-                        PlanItem(
-                            kind: marker.kind, number: number, marker: markerText, text: rest, indent: indent,
-                            teacher: under ?? Self.teacherReason(rest))))
-            } else {
-                blocks.append(.text(PlanText(text: plain, teacher: under ?? Self.teacherReason(plain))))
-            }
-        }
-        self.blocks = blocks
+        let reading = PlanReading(lines: lines, forms: headings.map(HeadingForm.init))
+        let roles = reading.roles()
+        sections = reading.sections(roles: roles)
+        blocks = reading.blocks(roles: roles)
     }
 
     /// The first section under `heading`, if the plan has one.
@@ -412,7 +248,7 @@ public struct PlanDocument: Equatable, Sendable {
     }
 
     /// Whether a short line standing after a blank line and right above a list names that list (`Practice`).
-    private static func isLabelForList(
+    static func isLabelForList(
         at index: Int, lines: [String], markers: [(kind: ListMarker.Kind, number: Int?, rest: Substring)?]
     ) -> Bool {
         guard index > 0, index + 1 < lines.count, markers[index + 1] != nil,
@@ -426,7 +262,7 @@ public struct PlanDocument: Equatable, Sendable {
     }
 
     /// The number of the next numbered item after `index`, before the next framework heading.
-    private static func nextListNumber(
+    static func nextListNumber(
         after index: Int, markers: [(kind: ListMarker.Kind, number: Int?, rest: Substring)?], matches: [HeadingMatch?]
     ) -> Int? {
         var next = index + 1
@@ -542,5 +378,202 @@ struct HeadingShape: Sendable {
     static func withoutTime(_ text: String) -> String {
         guard let time = MinuteText.trailingTime(in: Substring(text)) else { return text }
         return shown(String(text[..<time.start]).trimmingCharacters(in: .whitespaces))
+    }
+}
+
+/// What a line of a plan is once the headings are known.
+enum PlanLineRole { case body, section, sub }
+
+/// One plan's lines as ``PlanDocument/init(parsing:headings:)`` reads them: pass 1 (framework headings, the
+/// shapes of other heading-like lines, list markers), then a method per later pass.
+struct PlanReading {
+    let lines: [String]
+    let matches: [HeadingMatch?]
+    let shapes: [HeadingShape?]
+    let markers: [(kind: ListMarker.Kind, number: Int?, rest: Substring)?]
+    let clock: ClockRule
+    let recognisedStyles: Set<HeadingStyle>
+    let markdownDepth: Int?
+    let hasFrameworkHeadings: Bool
+
+    init(lines: [String], forms: [HeadingForm]) {
+        self.lines = lines
+        clock = lines.contains(where: MinuteText.usesLessonClock) ? .lessonClock : .firstHour
+        let matches = lines.map { PlanDocument.matchHeading($0, forms: forms) }
+        let shapes = lines.map(HeadingShape.init)
+        self.matches = matches
+        self.shapes = shapes
+        markers = lines.map { ListMarker.parse(ListMarker.plain($0)) }
+        recognisedStyles = Set(lines.indices.compactMap { matches[$0] != nil ? shapes[$0]?.style ?? .plain : nil })
+        markdownDepth = lines.indices.compactMap { index -> Int? in
+            guard matches[index] != nil, case .markdown(let depth) = shapes[index]?.style else { return nil }
+            return depth
+        }.min()
+        hasFrameworkHeadings = matches.contains { $0 != nil }
+    }
+
+    /// Pass 2: which lines are headings, and which of those open sections.
+    func roles() -> [PlanLineRole] {
+    var roles = Array(repeating: PlanLineRole.body, count: lines.count)
+    var lastSectionNumber: Int?
+    var lastItemNumber: Int?
+    var seenSection = false
+    var seenText = false
+    for index in lines.indices {
+        let blank = lines[index].trimmingCharacters(in: .whitespaces).isEmpty
+        defer { if !blank { seenText = true } }
+        if let shape = shapes[index], matches[index] != nil {
+            roles[index] = .section
+            seenSection = true
+            lastItemNumber = nil
+            if let number = shape.number { lastSectionNumber = number }
+            continue
+        }
+        if matches[index] != nil {
+            roles[index] = .section
+            seenSection = true
+            lastItemNumber = nil
+            continue
+        }
+        guard let shape = shapes[index] else {
+            if let marker = markers[index], marker.kind == .numbered { lastItemNumber = marker.number }
+            if markers[index] == nil, seenText, PlanDocument.isLabelForList(at: index, lines: lines, markers: markers) {
+                roles[index] = hasFrameworkHeadings ? .sub : .section
+                if !hasFrameworkHeadings { seenSection = true }
+            }
+            continue
+        }
+        let restarts =
+            (shape.number ?? 0) >= 2 && lastItemNumber != (shape.number ?? 0) - 1
+            && PlanDocument.nextListNumber(after: index, markers: markers, matches: matches) == 1
+        let continues =
+            shape.number.map { number in
+                (lastSectionNumber.map { number == $0 + 1 } ?? (number == 1 && !seenSection))
+                    && lastItemNumber != number - 1
+            } ?? false
+        if !seenSection, !seenText, shape.number == nil, matches[index] == nil {
+            continue  // the plan's own title
+        }
+        let opens: Bool
+        switch shape.style {
+        case .numbered:
+            opens = (continues && shape.short) || (shape.titleLike && (restarts || shape.minutes != nil))
+            if !opens {
+                if let marker = markers[index], marker.kind == .numbered { lastItemNumber = marker.number }
+                continue
+            }
+        case .markdown(let depth):
+            opens = !hasFrameworkHeadings || depth <= (markdownDepth ?? 6) || shape.minutes != nil
+        case .bold, .plain:
+            opens =
+                !hasFrameworkHeadings
+                || (recognisedStyles.contains(shape.style) && (shape.minutes != nil || shape.allCaps))
+        }
+        roles[index] = opens ? .section : .sub
+        if opens {
+            seenSection = true
+            lastItemNumber = nil
+            if let number = shape.number { lastSectionNumber = number }
+        }
+    }
+
+        return roles
+    }
+
+    /// Pass 3: the sections and their times.
+    func sections(roles: [PlanLineRole]) -> [PlanSection] {
+    var sections: [PlanSection] = []
+    let starts = lines.indices.filter { roles[$0] == .section }
+    var timedBefore = false
+    for (position, start) in starts.enumerated() {
+        guard let match = matches[start] else { continue }
+        let end = position + 1 < starts.count ? starts[position + 1] : lines.count
+        let body = PlanDocument.trimmedBlankEdges(Array(lines[(start + 1)..<end]))
+        let time = PlanDocument.sectionTime(headingLine: match, body: body, clock: clock, bodyMayStartAtZero: !timedBefore)
+        if time.minutes != nil { timedBefore = true }
+        sections.append(
+            PlanSection(
+                heading: match.heading, title: lines[start].trimmingCharacters(in: .whitespaces),
+                lineRange: start..<end, body: body, minutes: time.minutes, start: time.span?.lowerBound,
+                end: time.span?.upperBound))
+    }
+    return sections
+
+    }
+
+    /// Pass 4: the blocks, with list numbering and teacher-only parts.
+    func blocks(roles: [PlanLineRole]) -> [PlanBlock] {
+    var blocks: [PlanBlock] = []
+    blocks.reserveCapacity(lines.count)
+    var counters: [(indent: Int, count: Int)] = []
+    var teacherSection = false
+    var teacherSub = false
+    var inTitle = true
+    for (index, line) in lines.enumerated() {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty {
+            blocks.append(.blank)
+            continue
+        }
+        if inTitle, roles[index] == .body, markers[index] == nil {
+            // Blanks to write on keep their underscores; other title lines lose their markup.
+            blocks.append(.title(trimmed.contains("___") ? trimmed : PlanDocument.withoutMarkup(trimmed)))
+            continue
+        }
+        inTitle = false
+        if roles[index] != .body {
+            let shape = shapes[index]
+            let unmarked = PlanDocument.withoutMarkup(trimmed)
+            let text =
+                matches[index] != nil
+                ? HeadingShape.shown(PlanDocument.withoutNumbering(unmarked) ?? unmarked) : (shape?.text ?? unmarked)
+            let plainText = HeadingShape.withoutTime(text)
+            let minutes = matches[index]?.minutes ?? shape?.minutes
+            let isTeacher = TeacherLabel.isTeacherHeading(PlanDocument.key(plainText))
+            if roles[index] == .section {
+                teacherSection = isTeacher
+                teacherSub = false
+            } else {
+                teacherSub = isTeacher
+            }
+            counters = []
+            let reason: TeacherReason? =
+                isTeacher ? .heading : (teacherSection ? .underHeading : (minutes != nil ? .minuteStamp : nil))
+            blocks.append(
+                .heading(
+                    PlanHeading(
+                        text: text, plainText: plainText, framework: matches[index]?.heading,
+                        opensSection: roles[index] == .section, minutes: minutes, teacher: reason)))
+            continue
+        }
+        let under: TeacherReason? = (teacherSection || teacherSub) ? .underHeading : nil
+        let plain = ListMarker.plain(line)
+        if let marker = markers[index] {
+            let indent = ListMarker.indent(of: line)
+            let rest = String(marker.rest).trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
+            var number: Int?
+            if marker.kind == .numbered {
+                while let last = counters.last, last.indent > indent { counters.removeLast() }
+                let next: Int
+                if let last = counters.last, last.indent == indent {
+                    next = marker.number == 1 ? 1 : last.count + 1
+                    counters[counters.count - 1].count = next
+                } else {
+                    next = 1
+                    counters.append((indent, 1))
+                }
+                number = next
+            }
+            let markerText = String(plain[..<marker.rest.startIndex]).trimmingCharacters(in: .whitespaces)
+            blocks.append(
+                .item(
+                    PlanItem(
+                        kind: marker.kind, number: number, marker: markerText, text: rest, indent: indent,
+                        teacher: under ?? PlanDocument.teacherReason(rest))))
+        } else {
+            blocks.append(.text(PlanText(text: plain, teacher: under ?? PlanDocument.teacherReason(plain))))
+        }
+    }
+        return blocks
     }
 }

@@ -1,88 +1,6 @@
 import Foundation
 import Synchronization
 
-/// What the REPL hears while a turn runs.
-public enum TurnProgress: Sendable, Equatable {
-    /// The request is out; nothing has come back yet.
-    case waiting
-    /// More plan text to show.
-    case text(String)
-    /// Something worth one line on stderr that does not end the turn.
-    case notice(String)
-    /// The attempt failed before any text; the same request goes out again after this wait.
-    case retrying(RetryWait)
-    /// A structured answer (JSON, shown once complete) has brought this many characters so far, so the
-    /// waiting line can show that it is working.
-    case received(characters: Int)
-}
-
-/// How a turn ended, for the footer and the exit status of the one-shot form.
-public struct TurnOutcome: Sendable, Equatable {
-    public var status: TurnStatus
-    /// The version the turn created, if it completed.
-    public var version: Int?
-    public var usage: Usage?
-    public var seconds: Double
-    /// The one-sentence reason for anything but `completed`.
-    public var message: String?
-    /// The answer text received (partial unless completed).
-    public var text: String
-    /// The plan check of a completed plan turn's answer.
-    public var check: PlanCheckReport?
-    /// The reading level of a completed plan turn's answer.
-    public var readingLevel: ReadingMeasure?
-    /// For a turn whose plan replaces the current one only when better: whether it did; nil for other turns.
-    public var kept: Bool?
-    /// The number of the handouts a `/materials` turn made.
-    public var materials: Int?
-    /// The number of the quiz a `/quiz` turn (or its kept repair) made.
-    public var quiz: Int?
-    /// The number of the rubric a `/rubric` turn (or its kept repair) made.
-    public var rubric: Int?
-    /// The number of the review a `/review` turn made.
-    public var review: Int?
-    /// What the turn produced: a plan, handouts, a quiz, a rubric or a review.
-    public var kind: TurnKind = .plan
-    /// A structured answer that did not fit the plan's parts (not JSON, too few usable items): asked once more.
-    public var unfittingStructure = false
-    /// For a completed quiz or rubric turn: its check's problems, one sentence each; for a review, each quotation
-    /// that is not in the plan.
-    public var assessmentProblems: [String] = []
-    /// The framework the answer was checked against.
-    public var framework: String = Framework.defaultName
-    /// The check's problems in one sentence each, in the framework's own section names.
-    public var problems: [String] = []
-    /// For a plan turn of a session with sources: every quotation checked against them.
-    public var quotes: QuoteReport?
-    /// For a turn that carried sources cut to the budget: one line per source naming the pages sent.
-    public var sourceCuts: [String] = []
-    /// The content check's notes in one sentence each.
-    public var notes: [String] = []
-    /// The current version once the turn is over.
-    public var current: Int?
-    /// For a follow-up turn: one sentence on why its plan was kept or not.
-    public var keepNote: String?
-    /// Why the turn's records are not on disk yet (kept in memory to be written later); nil when saved.
-    public var notSaved: String?
-    /// Whether the answer came as a stream; false when a proxy sent it whole.
-    public var streamed = true
-
-    init(status: TurnStatus, version: Int? = nil, usage: Usage? = nil, seconds: Double = 0, message: String?, text: String = "") {
-        self.status = status
-        self.version = version
-        self.usage = usage
-        self.seconds = seconds
-        self.message = message
-        self.text = text
-    }
-
-    /// Whether the turn produced a plan with structure problems or content notes, so the one automatic repair should go out.
-    public var needsRepair: Bool {
-        status == .completed && kept != false && version != nil
-            && (check?.needsRepair == true || quotes?.problems.isEmpty == false)
-    }
-}
-
 /// One session: its transcript on disk, its state, and the turns that change it.
 ///
 /// Every change is appended to the transcript and flushed before it is applied to the state,
@@ -409,7 +327,7 @@ public actor SessionEngine {
 
     /// Whether the proxy at `--endpoint` was seen to drop the structure (``ModelSettings/structured``):
     /// the session then asks for free text.
-    private var structureDropped = false
+    var structureDropped = false
 
     /// Whether an answer starts as a JSON object would, so a free-text plan is not mistaken for broken JSON.
     static func looksLikeJSON(_ text: String) -> Bool {
@@ -458,41 +376,9 @@ public actor SessionEngine {
             machine = await streamWithDeadline(request, progress: progress)
         }
 
-        var status: TurnStatus
-        if case .finished(let finished) = machine.state { status = finished } else { status = .failed }
         let seconds = started.duration(to: clock.now).seconds
-        // Through a proxy, an output limit may be the proxy's own, which the sentence then says.
-        let failure = settings.endpoint == nil ? machine.failure : machine.failure?.throughProxy
-        var message = status == .cancelled ? "Cancelled; the plan is unchanged." : failure?.errorDescription
-        // Without a key, trying again changes nothing: the sentence names the session to resume once it is set.
-        if failure == .noKey { message = SessionAdvice.noKey(in: state) }
-        var output = request.prefix + machine.text
-        var unfitting = false
-        if let structure = request.structure, status == .completed || status == .incomplete {
-            // The answer is the parts as JSON: the plan is what the tool renders from them. An answer
-            // that is not such JSON fails the turn; its text stays in the transcript as it came.
-            do throws(StructuredPlanError) {
-                output = try structure.render(json: machine.text)
-                status = .completed
-                message = nil
-                progress(.text(output))
-            } catch {
-                if status == .completed, settings.endpoint != nil, !Self.looksLikeJSON(machine.text) {
-                    // A proxy that forwards only some fields (the seed's worker) dropped the schema: the
-                    // answer is a free-text plan, read as one, and the session goes on in free text.
-                    if !structureDropped {
-                        progress(.notice(
-                            "The proxy at --endpoint did not pass the plan's structure (the request's text field) on to the model, so the answer came as free text; it is read as free text, and the rest of the session asks for free text."))
-                    }
-                    structureDropped = true
-                    progress(.text(output))
-                } else {
-                    message = (status == .incomplete ? StructuredPlanError.cutShort : error).errorDescription
-                    status = .failed
-                    unfitting = true
-                }
-            }
-        }
+        let answer = read(machine, request: request, progress: progress)
+        let (status, message, output) = (answer.status, answer.message, answer.output)
         var ended = TurnEnded(
             turn: turn, at: now(), status: status, output: output, usage: machine.usage,
             responseId: machine.responseID, error: message, version: nil, durationMs: Int(seconds * 1000),
@@ -516,7 +402,7 @@ public actor SessionEngine {
         outcome.rubric = ended.rubric
         outcome.review = ended.review
         outcome.kind = request.kind
-        outcome.unfittingStructure = unfitting
+        outcome.unfittingStructure = answer.unfitting
         outcome.assessmentProblems = ended.kept == false ? [] : verdict.problems
         outcome.framework = framework.name
         outcome.problems = ended.check?.problems.map(framework.describe) ?? []
@@ -529,109 +415,6 @@ public actor SessionEngine {
         outcome.notSaved = writer.pendingCount > 0 ? (unsaved ?? StoreError.notSaved(path: writer.url.path, reason: "an earlier change is still unwritten")).errorDescription : nil
         outcome.streamed = machine.isStreamed
         return outcome
-    }
-
-    /// Streams the turn in a child task that a timer cancels at the total deadline; cancelling
-    /// the caller (Ctrl-C) cancels the child too.
-    private func streamWithDeadline(_ request: TurnRequest, progress: @escaping @Sendable (TurnProgress) -> Void) async
-        -> TurnStateMachine
-    {
-        let deadline = client.settings.deadline
-        let overrun = DeadlineFlag()
-        let work = Task { await self.stream(request, overrun: overrun, progress: progress) }
-        let clock = timerClock
-        let timer = Task {
-            try await clock.sleep(seconds: deadline)
-            overrun.set()
-            work.cancel()
-        }
-        // The offline model on a busy machine can take minutes: say why, and what the teacher can do, once.
-        let slow = client.settings.slowNotice.map { after in
-            Task {
-                try await clock.sleep(seconds: after)
-                progress(.notice(SlowTurn.notice(after: after, load: SlowTurn.loadAverage(), cores: SlowTurn.cores())))
-            }
-        }
-        let machine = await withTaskCancellationHandler {
-            await work.value
-        } onCancel: {
-            work.cancel()
-        }
-        timer.cancel()
-        slow?.cancel()
-        return machine
-    }
-
-    /// Sends the request and reads the answer into a turn state machine, retrying failures that
-    /// come before any text as the policy allows.
-    private func stream(_ request: TurnRequest, overrun: DeadlineFlag, progress: @escaping @Sendable (TurnProgress) -> Void)
-        async -> TurnStateMachine
-    {
-        let settings = client.settings
-        var machine = TurnStateMachine(maxOutputTokens: settings.maxOutputTokens)
-        machine.send()
-        // A structured answer is JSON: the plan rendered from it is shown once it is complete; until then
-        // the waiting line counts what has come.
-        var received = 0
-        func show(_ text: String) {
-            if request.structure == nil {
-                progress(.text(text))
-            } else {
-                received += text.count
-                progress(.received(characters: received))
-            }
-        }
-        func stopped() -> TurnStateMachine {
-            _ = overrun.isSet ? machine.fail(.deadline(seconds: settings.deadline)) : machine.cancel()
-            return machine
-        }
-        while true {
-            progress(.waiting)
-            let failure: RequestFailure
-            do {
-                let answer = try await client.open(
-                    instructions: request.instructions, input: request.input,
-                    schema: request.structure.map {
-                        // llama-server (Chat Completions) enforces string lengths; OpenAI's strict mode takes a subset.
-                        ResponseSchema(name: StructuredPlan.schemaName, json: $0.schema(lengthLimits: settings.api == .chat))
-                    })
-                machine.isStreamed = answer.isStreamed
-                var events = answer.makeAsyncIterator()
-                // Text is handed on once per network read, not once per delta, so a fast stream
-                // costs one terminal write per chunk while the first token still shows at once.
-                var batch = ""
-                while let event = try await events.next() {
-                    switch machine.receive(event) {
-                    case .show(let text): batch += text
-                    case .warn(let message): progress(.notice(message))
-                    case .none, .finish, .retry: break
-                    }
-                    if !batch.isEmpty, !events.hasBufferedEvents || machine.isFinished {
-                        show(batch)
-                        batch = ""
-                    }
-                    if machine.isFinished { break }
-                }
-                if !batch.isEmpty { show(batch) }
-                if Task.isCancelled { return stopped() }
-                if machine.isFinished { return machine }
-                failure = RequestFailure(.cutOff)
-            } catch let error as RequestFailure {
-                failure = error
-            } catch let error as ModelError {
-                failure = RequestFailure(error)
-            } catch {
-                return stopped()
-            }
-            if Task.isCancelled { return stopped() }
-            let action = machine.attemptFailed(
-                failure, policy: settings.retryPolicy, now: retryClock.now(), randomFraction: retryClock.randomFraction())
-            guard case .retry(let wait) = action else { return machine }
-            progress(.retrying(wait))
-            do { try await retryClock.sleep(seconds: wait.seconds) } catch { return stopped() }
-            if Task.isCancelled { return stopped() }
-            machine.restart()
-        }
     }
 
     /// A turn that never went out (a broken template, no key, a disk that cannot be written).
@@ -726,57 +509,4 @@ public actor SessionEngine {
         }
         return problem
     }
-}
-
-extension Duration {
-    /// The duration in seconds as a `Double`.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}
-
-/// Everything one turn sends, however it was asked for (a command, `/retry`, `/continue`).
-struct TurnRequest: Sendable {
-    var command: String
-    var template: String
-    var inputs: LessonInputs
-    var baseVersion: Int?
-    var instructions: String
-    var input: String
-    /// The framework the answer is checked against.
-    var framework: Framework
-    /// For an automatic turn: the draft version it tries to improve.
-    var follows: Int?
-    var kind: TurnKind
-    var retryOf: Int? = nil
-    var continues: Int? = nil
-    /// Text already written that this turn's answer continues; the turn's output starts with it.
-    var prefix: String = ""
-    /// For a quiz or rubric turn: what was asked for, which its check needs.
-    var assessment: AssessmentRequest? = nil
-
-    var quizKind: Quiz.Kind? { if case .quiz(let kind, _) = assessment { kind } else { nil } }
-    var quizItems: Int? { if case .quiz(_, let items) = assessment { items } else { nil } }
-    var rubricLevels: Int? { if case .rubric(let levels) = assessment { levels } else { nil } }
-
-    /// The structure the tool writes around the model's JSON answer; nil for a free-text answer.
-    var structure: StructuredPlan? = nil
-    /// One line per source cut to the budget, for the footer.
-    var sourceCuts: [String] = []
-}
-
-/// Set by the deadline timer before it cancels the turn, so the cancellation reads as a timeout.
-final class DeadlineFlag: Sendable {
-    private let flag = Mutex(false)
-    func set() { flag.withLock { $0 = true } }
-    var isSet: Bool { flag.withLock { $0 } }
-}
-
-/// Something the session cannot do right now (undo past the first plan, edit before one), in one
-/// sentence that says what to do instead.
-public struct SessionError: Error, Equatable, Sendable, LocalizedError {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var errorDescription: String? { message }
 }

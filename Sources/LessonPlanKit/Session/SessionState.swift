@@ -139,69 +139,7 @@ public struct SessionState: Sendable {
             turns.append(TurnSummary(started: started, ended: nil))
             events.append(.turn(turns.count - 1))
         case .turnEnded(let ended):
-            // A turn whose starting line is damaged is still shown, with what its end records.
-            let startLost = !turns.contains { $0.started.turn == ended.turn }
-            if startLost {
-                let guessed = TurnStarted(
-                    turn: ended.turn, at: ended.at, command: Self.lostCommand, template: "", inputs: currentInputs,
-                    baseVersion: currentVersion, model: header.model, instructions: "", input: "", maxOutputTokens: 0,
-                    framework: currentFramework,
-                    kind: ended.materials != nil
-                        ? .materials
-                        : ended.quiz != nil ? .quiz : ended.rubric != nil ? .rubric : ended.review != nil ? .review : nil)
-                turns.append(TurnSummary(started: guessed, ended: nil))
-                events.append(.turn(turns.count - 1))
-            }
-            guard let index = turns.lastIndex(where: { $0.started.turn == ended.turn }) else { return }
-            turns[index].ended = ended
-            let started = turns[index].started
-            guard ended.status == .completed else { return }
-            if started.kind == .materials {
-                if let number = ended.materials, number >= nextMaterialsNumber {
-                    materials.append(
-                        MaterialsVersion(
-                            number: number, text: ended.output, planVersion: started.baseVersion,
-                            inputs: started.inputs, createdAt: ended.at))
-                }
-                return
-            }
-            if started.kind == .quiz {
-                if let number = ended.quiz, number >= nextQuizNumber {
-                    quizzes.append(QuizVersion(number: number, text: ended.output, started: started, createdAt: ended.at))
-                }
-                return
-            }
-            if started.kind == .rubric {
-                if let number = ended.rubric, number >= nextRubricNumber {
-                    rubrics.append(RubricVersion(number: number, text: ended.output, started: started, createdAt: ended.at))
-                }
-                return
-            }
-            if started.kind == .review {
-                if let number = ended.review, number >= nextReviewNumber {
-                    // Its quotations are checked against the version it reviewed, as that version's text stands.
-                    let plan = started.baseVersion.flatMap(version)?.text
-                    reviews.append(ReviewVersion(number: number, text: ended.output, plan: plan, started: started, createdAt: ended.at))
-                }
-                return
-            }
-            // A number past the next one means a damaged line hid a version; the later ones still count.
-            if let number = ended.version, number >= nextVersionNumber {
-                // A plan that replaced a draft automatically stands where the draft stood.
-                let parent: Int?
-                if let draft = started.follows {
-                    parent = version(draft).map(\.parent) ?? draft
-                } else {
-                    parent = started.baseVersion
-                }
-                versions.append(
-                    PlanVersion(
-                        number: number, text: ended.output, command: started.command, inputs: started.inputs,
-                        parent: parent, createdAt: ended.at, framework: started.framework ?? Framework.defaultName,
-                        check: ended.check, draft: started.follows,
-                        parentLost: parent.map { version($0) == nil } ?? false, startLost: startLost))
-                currentVersion = number
-            }
+            end(ended)
         case .undo(let undo):
             if version(undo.to) != nil {
                 currentVersion = undo.to
@@ -227,6 +165,74 @@ public struct SessionState: Sendable {
             guard sources.indices.contains(removed.number - 1) else { return }
             sources.remove(at: removed.number - 1)
             events.append(.sourceRemoved(removed))
+        }
+    }
+
+    /// A turn's end: a completed answer becomes what its kind keeps (a version, handouts, a quiz, a rubric, a
+    /// review), numbered as the record says; a turn whose start is damaged is still shown.
+    private mutating func end(_ ended: TurnEnded) {
+        // A turn whose starting line is damaged is still shown, with what its end records.
+        let startLost = !turns.contains { $0.started.turn == ended.turn }
+        if startLost {
+            let guessed = TurnStarted(
+                turn: ended.turn, at: ended.at, command: Self.lostCommand, template: "", inputs: currentInputs,
+                baseVersion: currentVersion, model: header.model, instructions: "", input: "", maxOutputTokens: 0,
+                framework: currentFramework,
+                kind: ended.materials != nil
+                    ? .materials
+                    : ended.quiz != nil ? .quiz : ended.rubric != nil ? .rubric : ended.review != nil ? .review : nil)
+            turns.append(TurnSummary(started: guessed, ended: nil))
+            events.append(.turn(turns.count - 1))
+        }
+        guard let index = turns.lastIndex(where: { $0.started.turn == ended.turn }) else { return }
+        turns[index].ended = ended
+        let started = turns[index].started
+        guard ended.status == .completed else { return }
+        if started.kind == .materials {
+            if let number = ended.materials, number >= nextMaterialsNumber {
+                materials.append(
+                    MaterialsVersion(
+                        number: number, text: ended.output, planVersion: started.baseVersion,
+                        inputs: started.inputs, createdAt: ended.at))
+            }
+            return
+        }
+        if started.kind == .quiz {
+            if let number = ended.quiz, number >= nextQuizNumber {
+                quizzes.append(QuizVersion(number: number, text: ended.output, started: started, createdAt: ended.at))
+            }
+            return
+        }
+        if started.kind == .rubric {
+            if let number = ended.rubric, number >= nextRubricNumber {
+                rubrics.append(RubricVersion(number: number, text: ended.output, started: started, createdAt: ended.at))
+            }
+            return
+        }
+        if started.kind == .review {
+            if let number = ended.review, number >= nextReviewNumber {
+                // Its quotations are checked against the version it reviewed, as that version's text stands.
+                let plan = started.baseVersion.flatMap(version)?.text
+                reviews.append(ReviewVersion(number: number, text: ended.output, plan: plan, started: started, createdAt: ended.at))
+            }
+            return
+        }
+        // A number past the next one means a damaged line hid a version; the later ones still count.
+        if let number = ended.version, number >= nextVersionNumber {
+            // A plan that replaced a draft automatically stands where the draft stood.
+            let parent: Int?
+            if let draft = started.follows {
+                parent = version(draft).map(\.parent) ?? draft
+            } else {
+                parent = started.baseVersion
+            }
+            versions.append(
+                PlanVersion(
+                    number: number, text: ended.output, command: started.command, inputs: started.inputs,
+                    parent: parent, createdAt: ended.at, framework: started.framework ?? Framework.defaultName,
+                    check: ended.check, draft: started.follows,
+                    parentLost: parent.map { version($0) == nil } ?? false, startLost: startLost))
+            currentVersion = number
         }
     }
 

@@ -47,48 +47,14 @@ public struct ResolvedSettings: Sendable {
     {
         let file = flags.local ? nil : file
         func value(_ flag: String?, _ variable: String, _ fromFile: String? = nil) -> String? {
-            if let flag, !flag.isEmpty { return flag }
-            if let env = environment[variable]?.trimmingCharacters(in: .whitespacesAndNewlines), !env.isEmpty {
-                return env
-            }
-            return fromFile
+            pick(flag, variable, fromFile, in: environment)
         }
         if flags.local, flags.endpoint != nil {
             throw SettingsError("--local and --endpoint cannot be combined; --local already names the server on this machine.")
         }
-        let baseText: String
-        if flags.local {
-            let given = environment["LESSONPLAN_LOCAL_PORT"]?.trimmingCharacters(in: .whitespaces) ?? ""
-            let port = given.isEmpty ? ModelSettings.defaultLocalPort : Int(given) ?? 0
-            guard (1...65535).contains(port) else {
-                throw SettingsError("LESSONPLAN_LOCAL_PORT must be a port number from 1 to 65535.")
-            }
-            baseText = "http://127.0.0.1:\(port)/v1"
-        } else {
-            baseText = value(nil, "OPENAI_BASE_URL", file?.baseURL) ?? ModelSettings.defaultBaseURL
-        }
         let origins = flags.local ? SettingOrigins() : Self.origins(flags: flags, environment: environment, file: file)
-        guard let baseURL = URL(string: baseText), let scheme = baseURL.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", baseURL.host != nil
-        else {
-            if case .file(let path) = origins.baseURL {
-                throw SettingsError("base_url “\(baseText)” in \(path) is not an http(s) URL; e.g. https://api.openai.com/v1.")
-            }
-            throw SettingsError("OPENAI_BASE_URL “\(baseText)” is not an http(s) URL; e.g. https://api.openai.com/v1.")
-        }
-
-        var endpoint: URL?
-        if let text = flags.endpoint ?? file?.endpoint {
-            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                url.host != nil
-            else {
-                if flags.endpoint == nil, let path = file?.path {
-                    throw SettingsError("endpoint “\(text)” in \(path) is not an http(s) URL; give the full URL to post to.")
-                }
-                throw SettingsError("--endpoint “\(text)” is not an http(s) URL; give the full URL to post to.")
-            }
-            endpoint = url
-        }
+        let baseURL = try Self.baseURL(flags: flags, environment: environment, file: file, origins: origins)
+        let endpoint = try Self.endpoint(flags: flags, file: file)
 
         // LESSONPLAN_MODEL names a hosted model; the local server has its own.
         let model =
@@ -147,6 +113,62 @@ public struct ResolvedSettings: Sendable {
             model: settings, dataDirectory: DataDirectory.resolve(environment: environment), promptsDirectory: prompts)
         resolved.origins = origins
         return resolved
+    }
+
+    /// A flag's value, else the environment variable's, else the settings file's.
+    static func pick(_ flag: String?, _ variable: String, _ fromFile: String?, in environment: [String: String]) -> String? {
+        if let flag, !flag.isEmpty { return flag }
+        if let env = environment[variable]?.trimmingCharacters(in: .whitespacesAndNewlines), !env.isEmpty {
+            return env
+        }
+        return fromFile
+    }
+
+    /// The base URL: the local server's for `--local` (its port from `LESSONPLAN_LOCAL_PORT`), else
+    /// `OPENAI_BASE_URL`, the file's `base_url` or OpenAI's.
+    /// - Throws: ``SettingsError`` for a port or URL that cannot be used, naming where it came from.
+    static func baseURL(
+        flags: ConnectionFlags, environment: [String: String], file: SettingsFile?, origins: SettingOrigins
+    ) throws(SettingsError) -> URL {
+        let baseText: String
+        if flags.local {
+            let given = environment["LESSONPLAN_LOCAL_PORT"]?.trimmingCharacters(in: .whitespaces) ?? ""
+            let port = given.isEmpty ? ModelSettings.defaultLocalPort : Int(given) ?? 0
+            guard (1...65535).contains(port) else {
+                throw SettingsError("LESSONPLAN_LOCAL_PORT must be a port number from 1 to 65535.")
+            }
+            baseText = "http://127.0.0.1:\(port)/v1"
+        } else {
+            baseText = pick(nil, "OPENAI_BASE_URL", file?.baseURL, in: environment) ?? ModelSettings.defaultBaseURL
+        }
+        guard let baseURL = URL(string: baseText), let scheme = baseURL.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", baseURL.host != nil
+        else {
+            if case .file(let path) = origins.baseURL {
+                throw SettingsError("base_url “\(baseText)” in \(path) is not an http(s) URL; e.g. https://api.openai.com/v1.")
+            }
+            throw SettingsError("OPENAI_BASE_URL “\(baseText)” is not an http(s) URL; e.g. https://api.openai.com/v1.")
+        }
+
+        return baseURL
+    }
+
+    /// The full URL to post to instead of `{base}/responses` (`--endpoint`, else the file's `endpoint`).
+    /// - Throws: ``SettingsError`` when it is not an http(s) URL.
+    static func endpoint(flags: ConnectionFlags, file: SettingsFile?) throws(SettingsError) -> URL? {
+        var endpoint: URL?
+        if let text = flags.endpoint ?? file?.endpoint {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                url.host != nil
+            else {
+                if flags.endpoint == nil, let path = file?.path {
+                    throw SettingsError("endpoint “\(text)” in \(path) is not an http(s) URL; give the full URL to post to.")
+                }
+                throw SettingsError("--endpoint “\(text)” is not an http(s) URL; give the full URL to post to.")
+            }
+            endpoint = url
+        }
+        return endpoint
     }
 
     /// The teacher's proxy token (`LESSONPLAN_TOKEN`, else the file's `token`) and the header it

@@ -1,0 +1,137 @@
+import Foundation
+import Synchronization
+
+/// What the REPL hears while a turn runs.
+public enum TurnProgress: Sendable, Equatable {
+    /// The request is out; nothing has come back yet.
+    case waiting
+    /// More plan text to show.
+    case text(String)
+    /// Something worth one line on stderr that does not end the turn.
+    case notice(String)
+    /// The attempt failed before any text; the same request goes out again after this wait.
+    case retrying(RetryWait)
+    /// A structured answer (JSON, shown once complete) has brought this many characters so far, so the
+    /// waiting line can show that it is working.
+    case received(characters: Int)
+}
+
+/// How a turn ended, for the footer and the exit status of the one-shot form.
+public struct TurnOutcome: Sendable, Equatable {
+    public var status: TurnStatus
+    /// The version the turn created, if it completed.
+    public var version: Int?
+    public var usage: Usage?
+    public var seconds: Double
+    /// The one-sentence reason for anything but `completed`.
+    public var message: String?
+    /// The answer text received (partial unless completed).
+    public var text: String
+    /// The plan check of a completed plan turn's answer.
+    public var check: PlanCheckReport?
+    /// The reading level of a completed plan turn's answer.
+    public var readingLevel: ReadingMeasure?
+    /// For a turn whose plan replaces the current one only when better: whether it did; nil for other turns.
+    public var kept: Bool?
+    /// The number of the handouts a `/materials` turn made.
+    public var materials: Int?
+    /// The number of the quiz a `/quiz` turn (or its kept repair) made.
+    public var quiz: Int?
+    /// The number of the rubric a `/rubric` turn (or its kept repair) made.
+    public var rubric: Int?
+    /// The number of the review a `/review` turn made.
+    public var review: Int?
+    /// What the turn produced: a plan, handouts, a quiz, a rubric or a review.
+    public var kind: TurnKind = .plan
+    /// A structured answer that did not fit the plan's parts (not JSON, too few usable items): asked once more.
+    public var unfittingStructure = false
+    /// For a completed quiz or rubric turn: its check's problems, one sentence each; for a review, each quotation
+    /// that is not in the plan.
+    public var assessmentProblems: [String] = []
+    /// The framework the answer was checked against.
+    public var framework: String = Framework.defaultName
+    /// The check's problems in one sentence each, in the framework's own section names.
+    public var problems: [String] = []
+    /// For a plan turn of a session with sources: every quotation checked against them.
+    public var quotes: QuoteReport?
+    /// For a turn that carried sources cut to the budget: one line per source naming the pages sent.
+    public var sourceCuts: [String] = []
+    /// The content check's notes in one sentence each.
+    public var notes: [String] = []
+    /// The current version once the turn is over.
+    public var current: Int?
+    /// For a follow-up turn: one sentence on why its plan was kept or not.
+    public var keepNote: String?
+    /// Why the turn's records are not on disk yet (kept in memory to be written later); nil when saved.
+    public var notSaved: String?
+    /// Whether the answer came as a stream; false when a proxy sent it whole.
+    public var streamed = true
+
+    init(status: TurnStatus, version: Int? = nil, usage: Usage? = nil, seconds: Double = 0, message: String?, text: String = "") {
+        self.status = status
+        self.version = version
+        self.usage = usage
+        self.seconds = seconds
+        self.message = message
+        self.text = text
+    }
+
+    /// Whether the turn produced a plan with structure problems or content notes, so the one automatic repair should go out.
+    public var needsRepair: Bool {
+        status == .completed && kept != false && version != nil
+            && (check?.needsRepair == true || quotes?.problems.isEmpty == false)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds as a `Double`.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+/// Everything one turn sends, however it was asked for (a command, `/retry`, `/continue`).
+struct TurnRequest: Sendable {
+    var command: String
+    var template: String
+    var inputs: LessonInputs
+    var baseVersion: Int?
+    var instructions: String
+    var input: String
+    /// The framework the answer is checked against.
+    var framework: Framework
+    /// For an automatic turn: the draft version it tries to improve.
+    var follows: Int?
+    var kind: TurnKind
+    var retryOf: Int? = nil
+    var continues: Int? = nil
+    /// Text already written that this turn's answer continues; the turn's output starts with it.
+    var prefix: String = ""
+    /// For a quiz or rubric turn: what was asked for, which its check needs.
+    var assessment: AssessmentRequest? = nil
+
+    var quizKind: Quiz.Kind? { if case .quiz(let kind, _) = assessment { kind } else { nil } }
+    var quizItems: Int? { if case .quiz(_, let items) = assessment { items } else { nil } }
+    var rubricLevels: Int? { if case .rubric(let levels) = assessment { levels } else { nil } }
+
+    /// The structure the tool writes around the model's JSON answer; nil for a free-text answer.
+    var structure: StructuredPlan? = nil
+    /// One line per source cut to the budget, for the footer.
+    var sourceCuts: [String] = []
+}
+
+/// Set by the deadline timer before it cancels the turn, so the cancellation reads as a timeout.
+final class DeadlineFlag: Sendable {
+    private let flag = Mutex(false)
+    func set() { flag.withLock { $0 = true } }
+    var isSet: Bool { flag.withLock { $0 } }
+}
+
+/// Something the session cannot do right now (undo past the first plan, edit before one), in one
+/// sentence that says what to do instead.
+public struct SessionError: Error, Equatable, Sendable, LocalizedError {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var errorDescription: String? { message }
+}
