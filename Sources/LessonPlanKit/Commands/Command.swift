@@ -282,7 +282,7 @@ public struct CommandRun: Sendable {
             switch refinement.kind {
             case .plan: host.deliver(.plan)
             case .materials: host.deliver(.text(result.first.text))
-            case .quiz, .rubric, .review: break
+            case .quiz, .rubric, .review, .overview: break
             }
         }
         return (outcome, result)

@@ -40,6 +40,12 @@ public enum SessionReview {
             case .sourceRemoved(let removed):
                 guard options.turn == nil else { continue }
                 blocks.append(heading("source", at: removed.at, detail: "removed \(removed.number): \(removed.name)") + "\n")
+            case .unit(let unit):
+                guard options.turn == nil else { continue }
+                blocks.append(heading("unit", at: unit.at, detail: "\(unit.lessons) lessons, the overview of turn \(unit.turn)") + "\n")
+            case .lesson(let lesson):
+                guard options.turn == nil else { continue }
+                blocks.append(heading("lesson", at: lesson.at, detail: "/lesson \(lesson.number)") + "\n")
             }
         }
         return blocks
