@@ -15,7 +15,7 @@ struct App {
     }
 
     /// The subcommands, for "did you mean".
-    static let subcommands = ["generate", "resume", "sessions", "replay", "export", "doctor", "help"]
+    static let subcommands = ["generate", "unit", "resume", "sessions", "replay", "export", "doctor", "help"]
 
     /// Flags and environment read into settings, templates and lesson inputs.
     var invocation: Invocation { Invocation(environment: environment) }
@@ -32,6 +32,8 @@ struct App {
             return help(Array(arguments.dropFirst()))
         case "generate":
             return await OneShot(app: self).run(Array(arguments.dropFirst()))
+        case "unit":
+            return await UnitRun(app: self).run(Array(arguments.dropFirst()))
         case "resume":
             return await InteractiveSession(app: self).resume(Array(arguments.dropFirst()))
         case "sessions":

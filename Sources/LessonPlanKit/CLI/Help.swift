@@ -58,6 +58,15 @@ package enum Help {
                 \(Flags.describe(Flags.lesson + Flags.framework + Flags.followUps + [FlagSpec(name: "then", value: "COMMAND", help: "a slash command or a change in words, applied after the first plan (repeatable)")] + Flags.connection))
 
                 """
+        case "unit":
+            return """
+                Usage: lessonplan unit --grade BAND --topic TEXT --lessons N [--minutes M] [--standards TEXT] [--framework NAME] [options]
+
+                Writes a unit of N lessons (2 to 15), each M minutes, as one saved session: first an overview (the unit's goal, essential questions, and for each lesson a title, an objective and what it builds on), checked by code (N lessons, each with a title and an objective, no two alike) and repaired once when it fails; then each lesson as a whole plan, written with the overview and the objectives of the lessons before it, checked and repaired like any plan (not with --no-repair). Progress ("lesson 2 of 5 · 40 s so far") and each plan's check go to stderr; the overview with each lesson's check goes to stdout. Ctrl-C stops the lesson being written and keeps the lessons before it: `lessonplan resume <session>` and /continue write the rest. In the session, /unit shows the unit, /lesson N makes lesson N the current plan, and /export unit md|html|docx|odt exports the whole unit. Exits 0 when every lesson was written, 1 when one was not, 2 for bad usage (nothing sent).
+
+                \(Flags.describe(Flags.lesson + Flags.unit + Flags.framework + Flags.followUps + Flags.connection))
+
+                """
         case "resume":
             return """
                 Usage: lessonplan resume <session> [--model M] [options]

@@ -98,6 +98,8 @@ package enum Subcommands {
     package static let all: [(name: String, usage: String, summary: String)] = [
         ("generate", "lessonplan generate --grade … --topic … --minutes … [--then \"/shorten 30\"]…",
          "one-shot: write a plan, apply each --then command, print the final plan"),
+        ("unit", "lessonplan unit --grade … --topic … --lessons N --minutes M [--framework …]",
+         "a unit of N lessons (2–15) in one session: an overview, then every lesson a full plan, each checked"),
         ("resume", "lessonplan resume <session>", "reopen a saved session at its current version"),
         ("sessions", "lessonplan sessions [--json] | sessions rm <session> | sessions prune", "list saved sessions, remove one, or remove those without a plan"),
         ("replay", "lessonplan replay <session> [--full] [--turn N] [--plain] [--step]",

@@ -20,6 +20,10 @@ public struct CommandContext: Sendable {
     public var draftCommand: String?
     /// Whether a request can be sent at all (false without a key), so hints never point at `/generate` in vain.
     public var canSend = true
+    /// In a unit: how many lessons it has; nil for a single lesson.
+    public var unitLessons: Int?
+    /// In a unit: the lessons not written yet, which `/unit continue` and `/continue` write.
+    public var lessonsMissing: [Int] = []
 
     public init(
         inputs: LessonInputs, currentVersion: Int?, versionCount: Int, framework: String = Framework.defaultName,
