@@ -18,6 +18,8 @@ public struct SessionSummary: Codable, Equatable, Sendable {
     public var transcriptBytes: Int
     /// Some lines of the transcript are damaged (skipped when read); nil, as in older summaries, means none.
     public var damaged: Bool?
+    /// For a unit: how many lessons it has; nil for a single lesson.
+    public var lessons: Int?
 
     public init(state: SessionState, transcriptBytes: Int, damaged: Bool = false) {
         id = state.header.id
@@ -30,6 +32,7 @@ public struct SessionSummary: Codable, Equatable, Sendable {
         lastCommand = state.lastCommand
         self.transcriptBytes = transcriptBytes
         self.damaged = damaged ? true : nil
+        lessons = state.unit?.lessons
     }
 }
 

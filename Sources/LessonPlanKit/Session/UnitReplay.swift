@@ -1,0 +1,13 @@
+import Foundation
+
+extension SessionReview {
+    /// `replay` walks a unit lesson by lesson: a heading whenever the turns move on to another lesson, naming it as
+    /// the overview does.
+    static func lessonHeading(_ started: TurnStarted, state: SessionState, shown: inout Int?) -> StyledText? {
+        guard let unit = state.unit, let lesson = started.lesson, lesson != shown else { return nil }
+        shown = lesson
+        let title = unit.outline.indices.contains(lesson - 1) ? unit.outline[lesson - 1].title : ""
+        return StyledText(
+            "━━ Lesson \(lesson) of \(unit.lessons): \(TerminalSanitizer.cleanLine(title, limit: 120))\n", style: .bold)
+    }
+}
