@@ -29,6 +29,7 @@ struct SessionCommands {
         FlagSpec(name: "materials", value: nil, help: "export the latest student handouts (/materials) instead of the plan"),
         FlagSpec(name: "show-model", value: nil, help: "name the model in the teacher's header"),
         FlagSpec(name: "quiz", value: nil, help: "the quiz for a learning platform: --format qti|imscc|gift|moodle|aiken|blackboard|kahoot"),
+        FlagSpec(name: "unit", value: nil, help: "the whole unit as one document: --format md|html|docx|odt"),
     ]
 
     private var store: SessionStore {
@@ -267,6 +268,13 @@ struct SessionCommands {
             }
             guard let format = ExportFormat(text: parsed.value("format") ?? "") else {
                 throw UsageError(message: "export needs --format md, html, json, docx, odt or pptx.")
+            }
+            if parsed.has("unit") {
+                let state = try load(parsed.positionals[0])
+                let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn
+                return Exporter(console: console, prompts: prompts, environment: app.environment).exportUnit(
+                    state, format: format, to: parsed.value("o") ?? parsed.value("output"), force: parsed.has("force"),
+                    showModel: parsed.has("show-model")) ? 0 : 1
             }
             let state = try load(parsed.positionals[0])
             let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn

@@ -106,7 +106,7 @@ package enum Subcommands {
          "walk a session turn by turn with diffs (no key or network needed)"),
         ("replay --rerun", "lessonplan replay --rerun <session> [--turn N] [--model M] [--prompts DIR] [--no-repair]",
          "run the same commands again today and show how the plans differ"),
-        ("export", "lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force] [--materials]",
+        ("export", "lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force] [--materials | --unit]",
          "the current plan (or its handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file; --quiz --format qti|imscc|gift|moodle|aiken|blackboard|kahoot: the quiz for a learning platform"),
         ("doctor", "lessonplan doctor [connection options]",
          "show the effective settings and check the connection with one tiny request"),
