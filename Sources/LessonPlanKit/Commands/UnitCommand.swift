@@ -18,7 +18,7 @@ public struct UnitCommand: Command, Equatable {
     public static let argumentCompletions = ["continue", "lesson"]
     public static let needsPlan = false
     public static let asksTheModel = true
-    public static let templates = ["unit-overview", "unit-overview-repair", "unit-lesson"]
+    public static let templates = ["unit-instructions", "unit-overview", "unit-overview-repair", "unit-lesson"]
 
     /// What the line asks for.
     public enum Action: Equatable, Sendable {

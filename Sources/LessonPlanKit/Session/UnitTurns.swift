@@ -41,6 +41,14 @@ public struct UnitLesson: Equatable, Sendable {
 }
 
 extension TurnPurpose {
+    /// The instructions a purpose is sent with when they are not a plan's: a unit's overview is no lesson plan.
+    var instructionsTemplate: String? {
+        switch self {
+        case .unitOverview, .unitOverviewRepair: "unit-instructions"
+        default: nil
+        }
+    }
+
     /// The lesson of a unit the purpose writes, if it writes one.
     var lessonNumber: Int? {
         if case .lesson(let lesson) = self { return lesson.number }

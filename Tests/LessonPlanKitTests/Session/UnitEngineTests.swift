@@ -27,6 +27,9 @@ import Testing
         let sent = model.inputs
         #expect(sent.count == 4)
         #expect(sent[0].contains("Plan a unit of 3 lessons"))
+        // The overview goes out with instructions for an overview, each lesson with a plan's.
+        #expect(model.instructions[0].contains("planning a unit of lessons") && !model.instructions[0].contains("lesson plan only"))
+        #expect(model.instructions[1].contains("Produce a practical lesson plan"))
         let planObjective = "Students will be able to explain the key ideas of Tides and apply them to a new example."
         for number in 1...3 {
             let input = sent[number]
@@ -109,5 +112,34 @@ import Testing
         let third = try #require(await engine.state.current?.text)
         try await engine.handEdit(third + "\nA note.")
         #expect(await engine.lessonsOutOfStep.isEmpty)
+    }
+
+    /// Ctrl-C while lesson 2 is being written keeps lesson 1; `/continue` then writes lessons 2 and 3, and `/unit`
+    /// shows each lesson's check and which is current.
+    @Test func cancellingMidUnitKeepsTheLessonsWrittenAndContinueWritesTheRest() async throws {
+        let model = ScriptedModel([.text(UnitPlanTests.overview), .plan, .trickle])
+        let fixture = try await SessionEngineTests.Fixture(model: model)
+        defer { fixture.home.remove() }
+        let host = RecordingHost(place: .script, workingDirectory: fixture.home.url)
+        let runner = CommandRunner(engine: fixture.engine, host: host, settings: SessionSettings())
+        let writing = Task { await runner.run("/unit 3") }
+        await model.trickleStarted()
+        writing.cancel()
+        let stopped = await writing.value
+        #expect(stopped.status == .failed)
+        #expect(host.notes.contains { $0.hasPrefix("lesson 2 of 3 · ") })
+        #expect(host.notes.contains { $0.hasPrefix("Stopped at lesson 2 of 3; the lessons written are kept, and /unit continue (or /continue) writes the 2 lessons still missing.") })
+        #expect(await fixture.engine.state.lessonsMissing == [2, 3])
+
+        let resumed = try await fixture.reread()
+        #expect(resumed.lessonsMissing == [2, 3] && resumed.lessonVersions.keys.sorted() == [1])
+        #expect(await runner.run("/continue").status == .done)
+        #expect(await fixture.engine.state.lessonsMissing.isEmpty)
+        #expect(await runner.run("/unit").status == .done)
+        let shown = try #require(host.shown.last)
+        #expect(shown.contains("✓ Lesson 1: Unit fractions — v1") && shown.contains("✓ Lesson 3: Comparing fractions — v3 · passes the check   ← current"), "\(shown)")
+        // A command that is not for this session says what to type.
+        #expect(await runner.run("/lesson 7").status == .failed)
+        #expect(host.errors.last == "/lesson 7: The unit has lessons 1 to 3; type /lesson followed by one of them, e.g. /lesson 2.")
     }
 }
