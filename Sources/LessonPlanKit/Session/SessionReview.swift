@@ -172,7 +172,7 @@ public enum SessionReview {
         let versions =
             state.versions.isEmpty
             ? (canSend ? "no plan yet; /generate writes one" : "no plan yet") : counted(state.versions.count, "version")
-        return "Resumed session \(label): \(state.currentInputs.topic), \(versions) (\(when))."
+        return "Resumed session \(label): \(state.currentInputs.topic), \(versions)\(unitNote(state)) (\(when))."
     }
 
     /// One formatter for every timestamp: building a `DateFormatter` opens an ICU formatter,

@@ -10,4 +10,14 @@ extension SessionReview {
         return StyledText(
             "━━ Lesson \(lesson) of \(unit.lessons): \(TerminalSanitizer.cleanLine(title, limit: 120))\n", style: .bold)
     }
+
+    /// What `resume` adds for a unit: that it is one, the current lesson, and the lessons still missing.
+    static func unitNote(_ state: SessionState) -> String {
+        guard let unit = state.unit else { return "" }
+        var note = " in a unit of \(unit.lessons) lessons"
+        if let lesson = state.currentLesson { note += ", lesson \(lesson) current" }
+        let missing = state.lessonsMissing.count
+        if missing > 0 { note += "; \(missing) not written yet, /continue writes them" }
+        return note
+    }
 }
