@@ -171,7 +171,10 @@ extension SessionEngine {
         guard let framework = try? framework(of: version), let heading = framework.objectiveHeading,
             let section = framework.document(of: version.text).section(heading)
         else { return nil }
-        let text = section.body.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+        // A structured plan lists its objective as items: the markers are not part of what it says.
+        let text = section.body.map { line in
+            line.trimmingCharacters(in: .whitespaces).drop { "-*•".contains($0) }.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }.joined(separator: " ")
         return text.isEmpty ? nil : text
     }
 
