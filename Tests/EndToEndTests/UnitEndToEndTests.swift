@@ -60,15 +60,31 @@ import TestSupport
         #expect(after.lessonVersions[3] == written.lessonVersions[3])
         #expect(after.currentLesson == 2)
 
+        // sessions lists it as a unit; replay walks it lesson by lesson; replay --rerun sends its model turns again.
+        let listed = try await binary.run(["sessions"])
+        #expect(listed.stdout.contains("unit of 3 lessons: Fractions"), "\(listed.stdout)")
+        let replayed = try await binary.run(["replay", id, "--plain"])
+        let headings = replayed.stdout.split(separator: "\n").filter { $0.hasPrefix("━━ ") || $0.hasPrefix("── turn") }
+        let walk = headings.map { $0.hasPrefix("━━ ") ? String($0.prefix(18)) : String($0.prefix(9)) }
+        #expect(walk == [
+            "── turn 1", "━━ Lesson 1 of 3: ", "── turn 2", "━━ Lesson 2 of 3: ", "── turn 3", "━━ Lesson 3 of 3: ", "── turn 4",
+            "━━ Lesson 2 of 3: ", "── turn 5",
+        ], "\(walk)")
+        let rerun = try await binary.run(["replay", "--rerun", id])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        for command in ["/unit overview 3", "/unit lesson 1", "/unit lesson 3", "/shorten 30"] {
+            #expect(rerun.stdout.contains("· \(command)\n   recorded: completed · now: completed"), "\(command): \(rerun.stdout)")
+        }
+
         // The unit's docx, read back by pandoc: the overview and contents, then "Lesson 1…3" as its top parts.
         let file = binary.home.appending(path: "unit.docx")
         let exported = try await binary.run(["export", id, "--unit", "--format", "docx", "-o", file.path])
         #expect(exported.status == 0, "\(exported.stderr)")
-        let headings = try await binary.runShell("pandoc -t markdown '\(file.path)' | grep '^# '")
-        #expect(headings.split(separator: "\n").map(String.init) == [
+        let parts = try await binary.runShell("pandoc -t markdown '\(file.path)' | grep '^# '")
+        #expect(parts.split(separator: "\n").map(String.init) == [
             "# Overview", "# Contents", "# Lesson 1: Fractions: What it is", "# Lesson 2: Fractions: Naming and drawing",
             "# Lesson 3: Fractions: Equivalent forms",
-        ], "\(headings)")
+        ], "\(parts)")
         let text = try await binary.runShell("pandoc -t plain '\(file.path)'")
         #expect(text.components(separatedBy: "Exit Ticket").count - 1 >= 6, "each lesson's pacing row and section")
     }
