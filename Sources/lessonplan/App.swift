@@ -30,6 +30,7 @@ extension App: SubcommandHost {
 
     func session(_ parsed: ParsedArguments) async -> Int32 { await InteractiveSession(app: self).run(parsed) }
     func generate(_ parsed: ParsedArguments) async -> Int32 { await OneShot(app: self).run(parsed) }
+    func unit(_ parsed: ParsedArguments) async -> Int32 { await UnitRun(app: self).run(parsed) }
     func resume(_ parsed: ParsedArguments) async -> Int32 { await InteractiveSession(app: self).resume(parsed) }
     func sessions(_ parsed: ParsedArguments) async -> Int32 { SessionCommands(app: self).sessions(parsed) }
     func replay(_ parsed: ParsedArguments) async -> Int32 { await SessionCommands(app: self).replay(parsed) }

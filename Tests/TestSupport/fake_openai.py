@@ -23,7 +23,8 @@ When the queue is empty the default step ``{"kind": "plan"}`` applies. Step kind
   (see ``framework_plan_text``); a /standards prompt gets its standards quoted under the first
   section, a /materials prompt gets student handouts (``handouts_text``), a /quiz or /rubric
   prompt (or its repair) a quiz or rubric that passes its check (``quiz_text``, ``rubric_text``), a /review
-  prompt one block per criterion quoting the plan (``review_text``), and a
+  prompt one block per criterion quoting the plan (``review_text``), a unit's overview prompt (or its repair)
+  the overview in the layout asked for, one titled lesson per number (``overview_text``), and a
   request that carries a JSON schema (structured outputs) gets a JSON answer for it (``schema_answer``). Options:
   ``delay_ms`` (pause before each delta).
 * ``text``: streams exactly ``text``.
@@ -443,8 +444,28 @@ def review_text(prompt: str) -> str | None:
     return "\n\n".join(blocks)
 
 
+def overview_text(prompt: str, topic: str) -> str | None:
+    """What a unit's overview prompt (or its repair) gets: the layout asked for, one titled lesson per number."""
+    match = re.search(r"(?:Plan a unit of|for a unit of) (\d+) lessons", prompt)
+    if not match:
+        return None
+    steps = ["What it is", "Naming and drawing", "Equivalent forms", "Comparing", "Ordering", "Adding",
+             "Subtracting", "In measurement", "In data", "Word problems", "Mixed practice", "Explaining",
+             "Modelling", "Review", "Showcase"]
+    lines = [f"Goal: Students understand {topic} well enough to use it and explain it.",
+             "Essential questions:", f"- Where do we meet {topic} outside school?",
+             f"- How can we tell that an idea about {topic} is right?"]
+    for n in range(1, int(match.group(1)) + 1):
+        step = steps[(n - 1) % len(steps)]
+        lines += ["", f"Lesson {n}: {topic}: {step}",
+                  f"Objective: Students will explain the key ideas of {topic} ({step.lower()}) and apply them to a new example.",
+                  "Builds on: what students already know" if n == 1 else f"Builds on: Lesson {n - 1}"]
+    return "\n".join(lines)
+
+
 def plan_text(number: int, grade: str, minutes: int, topic: str, headings: list[str] | None = None,
-              standards: list[str] | None = None, roles: tuple[str | None, str | None] = (None, None)) -> str:
+              standards: list[str] | None = None, roles: tuple[str | None, str | None] = (None, None),
+              objective: str | None = None) -> str:
     """The default answer: a plan that passes a structure check and tells turns apart.
 
     Every timed section carries one ``(N min)`` mark (the warm-up's is in its heading), and
@@ -467,7 +488,7 @@ def plan_text(number: int, grade: str, minutes: int, topic: str, headings: list[
     alignment = ["Standards addressed:"] + [f"- “{standard}” — addressed by Guided Practice."
                                             for standard in standards] if standards else []
     sections = [
-        [f"Students will be able to explain the key ideas of {topic} and apply them to a new example.",
+        [objective or f"Students will be able to explain the key ideas of {topic} and apply them to a new example.",
          *alignment],
         [f"- Slides or board notes on {topic}", "- Sticky notes and markers 📝", "- Exit ticket slips"],
         [f"- Minutes 0–5: Quick-write: “What do you already know about {topic}?” Pair-share two ideas."],
@@ -1106,7 +1127,7 @@ class Handler(BaseHTTPRequestHandler):
         prompt = request_text(body)
         grade, minutes = find_grade_band(prompt), find_minutes(prompt)
         assessment = (quiz_text(prompt, find_topic(prompt)) or rubric_text(prompt, find_topic(prompt))
-                      or review_text(prompt))
+                      or review_text(prompt) or overview_text(prompt, find_topic(prompt)))
         schema = requested_schema(body)
         if "Turn it into student handouts" in prompt:
             plan = handouts_text(number, grade, find_topic(prompt))
@@ -1115,8 +1136,11 @@ class Handler(BaseHTTPRequestHandler):
         elif schema is not None:
             plan = schema_answer(number, schema, grade, find_topic(prompt))
         else:
+            # A unit's lesson states the objective its overview gave it.
+            objective = re.search(r"^Its objective: ([^\n]+)$", prompt, re.MULTILINE)
             plan = plan_text(number, grade, minutes, find_topic(prompt), find_headings(prompt),
-                             find_standards(prompt), roles=find_roles(prompt))
+                             find_standards(prompt), roles=find_roles(prompt),
+                             objective=objective.group(1) if objective else None)
         text = str(step.get("text", plan))
         stream = bool(body.get("stream"))
         llama = kind == "llama"

@@ -23,7 +23,7 @@ package enum SessionsListing {
         list.summaries.map { summary in
             [
                 summary.id, summary.name ?? "", SessionReview.timestamp(summary.created, seconds: false),
-                summary.grade.rawValue, String(summary.minutes), summary.topic, String(summary.versions),
+                summary.grade.rawValue, String(summary.minutes), summary.listedTopic, String(summary.versions),
                 summary.lastCommand ?? "",
             ].map(TextTable.wholeCell).joined(separator: "\t") + "\n"
         }.joined()
@@ -115,7 +115,7 @@ package enum SessionsTable {
             [
                 String(summary.id.prefix(8)) + (summary.damaged == true ? "*" : ""), summary.name ?? "–",
                 SessionReview.timestamp(summary.created, seconds: false), summary.grade.rawValue,
-                String(summary.minutes), summary.topic, String(summary.versions), summary.lastCommand ?? "–",
+                String(summary.minutes), summary.listedTopic, String(summary.versions), summary.lastCommand ?? "–",
             ]
         }
         return TextTable(columns: columns, rows: rows).render(width: width)
@@ -124,5 +124,12 @@ package enum SessionsTable {
     package static func clip(_ text: String, _ limit: Int) -> String {
         // Sanitised before measuring, so a control shown as `␛` or `<U+202E>` is counted as printed.
         TextTable.clip(TerminalSanitizer.cleanLine(text, limit: limit * 4), to: limit)
+    }
+}
+
+extension SessionSummary {
+    /// The topic as `sessions` lists it: a unit says so, with its lesson count, so it is not taken for one lesson.
+    var listedTopic: String {
+        lessons.map { "unit of \($0) lessons: \(topic)" } ?? topic
     }
 }

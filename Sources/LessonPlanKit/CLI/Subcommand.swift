@@ -102,6 +102,8 @@ package protocol SubcommandHost {
     /// `lessonplan` without a subcommand: a session at the prompt, or a script from stdin.
     func session(_ parsed: ParsedArguments) async -> Int32
     func generate(_ parsed: ParsedArguments) async -> Int32
+    /// `lessonplan unit`: a unit of lessons in one session.
+    func unit(_ parsed: ParsedArguments) async -> Int32
     func resume(_ parsed: ParsedArguments) async -> Int32
     func sessions(_ parsed: ParsedArguments) async -> Int32
     func replay(_ parsed: ParsedArguments) async -> Int32

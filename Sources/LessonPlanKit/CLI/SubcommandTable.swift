@@ -4,7 +4,7 @@ import Foundation
 /// overview, `help NAME`, `NAME --help` and "did you mean" all read this table.
 package enum SubcommandTable {
     /// In the order `lessonplan --help` lists them.
-    package static let all: [Subcommand] = [generate, resume, sessions, replay, export, doctor, help]
+    package static let all: [Subcommand] = [generate, unit, resume, sessions, replay, export, doctor, help]
 
     /// `lessonplan` with no subcommand: a session, its first plan written from the flags.
     package static let session = Subcommand(
@@ -32,6 +32,21 @@ package enum SubcommandTable {
             .flags(nil),
         ])
     ) { host, parsed in await host.generate(parsed) }
+
+    static let unit = Subcommand(
+        name: "unit",
+        flags: Flags.lesson + Flags.unit + Flags.framework + Flags.followUps + Flags.connection + Flags.common,
+        forms: [
+            Subcommand.Form(
+                "lessonplan unit --grade … --topic … --lessons N --minutes M [--framework …]",
+                "a unit of N lessons (2–15) in one session: an overview, then every lesson a full plan, each checked")
+        ],
+        page: .blocks([
+            .text("Usage: lessonplan unit --grade BAND --topic TEXT --lessons N [--minutes M] [--standards TEXT] [--framework NAME] [options]"),
+            .text("Writes a unit of N lessons (2 to 15), each M minutes, as one saved session: first an overview (the unit's goal, essential questions, and for each lesson a title, an objective and what it builds on), checked by code (N lessons, each with a title and an objective, no two alike) and repaired once when it fails; then each lesson as a whole plan, written with the overview and the objectives of the lessons before it, checked and repaired like any plan (not with --no-repair). Progress (\"lesson 2 of 5 · 40 s so far\") and each plan's check go to stderr; the overview with each lesson's check goes to stdout. Ctrl-C stops the lesson being written and keeps the lessons before it: `lessonplan resume <session>` and /continue write the rest. In the session, /unit shows the unit, /lesson N makes lesson N the current plan, and /export unit md|html|docx|odt exports the whole unit. Exits 0 when every lesson was written, 1 when one was not, 2 for bad usage (nothing sent)."),
+            .flags(nil),
+        ])
+    ) { host, parsed in await host.unit(parsed) }
 
     static let resume = Subcommand(
         name: "resume",
@@ -113,10 +128,11 @@ package enum SubcommandTable {
             FlagSpec(
                 name: "quiz", value: nil,
                 help: "the quiz for a learning platform: --format qti|imscc|gift|moodle|aiken|blackboard|kahoot"),
+            FlagSpec(name: "unit", value: nil, help: "the whole unit as one document: --format md|html|docx|odt"),
         ],
         forms: [
             Subcommand.Form(
-                "lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force] [--materials]",
+                "lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force] [--materials | --unit]",
                 "the current plan (or its handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file; --quiz --format qti|imscc|gift|moodle|aiken|blackboard|kahoot: the quiz for a learning platform")
         ],
         page: .blocks([
@@ -131,6 +147,7 @@ package enum SubcommandTable {
                   pptx  slides: one per section, the teacher's lines in the speaker notes
                 """),
             .text("Sections and pacing are read with the plan's own framework. A version that fails the plan check is exported with a banner naming its problems. --materials exports the latest student handouts (/materials) instead of the plan, marked when they were made from an older plan version. The quiz and rubric made from the exported plan version (/quiz, /rubric) go in too: the key on a page of its own for the teacher, none on handouts, which get the students' rubric. A review of the exported version (/review) goes on the teacher's copy only. --show-model names the model in the teacher's header. Without -o, as /export without a file: md and json go to stdout; docx, odt and pptx are written to <topic>-v<N>.<format> in the current folder, and so is html when stdout is a terminal (piped, it is printed). docx, odt and pptx need Debian's pandoc (sudo apt-get install pandoc). PDF is not offered: export html and print it from a browser. An existing FILE is only replaced with --force. In a session, /export [materials] md|html|json|docx|odt|pptx [FILE] [--force] does the same."),
+            .text("--unit --format md|html|docx|odt exports a unit (`lessonplan unit`) as one document: the overview, a contents list, and each lesson as its own part with its pacing and exit ticket; without -o, md is printed and the rest go to <topic>-unit.<format>. In a session, /export unit FORMAT [FILE] does the same."),
             .text("Usage: lessonplan export <session> --quiz --format qti|imscc|gift|moodle|aiken|blackboard|kahoot [-o FILE] [--force]"),
             .text("The quiz made from the current plan version, for a learning platform: qti (a QTI 1.2 zip for Canvas), imscc (a Common Cartridge with the plan, the handouts and the quiz), gift, moodle (Moodle XML), aiken, blackboard (the tab-delimited upload) or kahoot (.xlsx). Each wrong answer's misconception is its feedback where the format has feedback; what a format cannot carry is named by item before the file is written, and a quiz over Kahoot's limits is refused, never cut. Without -o the file gets a default name in the current folder (<topic>-v<N>-quiz.gift, <topic>-v<N>-lesson.imscc, …). qti and imscc need Debian's zip, kahoot LibreOffice Calc. With no quiz made from the current plan, nothing is written (exit 1): type /quiz in the session. In a session, /export quiz FORMAT [FILE] [--force] does the same. See docs/lms.md."),
         ])

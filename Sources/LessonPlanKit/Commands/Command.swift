@@ -20,6 +20,10 @@ public struct CommandContext: Sendable {
     public var draftCommand: String?
     /// Whether a request can be sent at all (false without a key), so hints never point at `/generate` in vain.
     public var canSend = true
+    /// In a unit: how many lessons it has; nil for a single lesson.
+    public var unitLessons: Int?
+    /// In a unit: the lessons not written yet, which `/unit continue` and `/continue` write.
+    public var lessonsMissing: [Int] = []
 
     public init(
         inputs: LessonInputs, currentVersion: Int?, versionCount: Int, framework: String = Framework.defaultName,
@@ -282,7 +286,7 @@ public struct CommandRun: Sendable {
             switch refinement.kind {
             case .plan: host.deliver(.plan)
             case .materials: host.deliver(.text(result.first.text))
-            case .quiz, .rubric, .review: break
+            case .quiz, .rubric, .review, .overview: break
             }
         }
         return (outcome, result)

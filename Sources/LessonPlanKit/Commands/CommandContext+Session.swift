@@ -3,10 +3,13 @@ import Foundation
 extension SessionState {
     /// The command context for parsing what the teacher types next.
     public var commandContext: CommandContext {
-        CommandContext(
+        var context = CommandContext(
             inputs: currentInputs, currentVersion: currentVersion, versionCount: versions.count,
             framework: currentFramework, retryCommand: retryTarget?.command,
             draftCommand: draft?.command)
+        context.unitLessons = unit?.lessons
+        context.lessonsMissing = lessonsMissing
+        return context
     }
 }
 

@@ -53,7 +53,9 @@ public final class CommandRunner: Sendable {
             return .failed
         }
         let unsavedBefore = await engine.unsavedRecords
+        let outOfStep = await engine.lessonsOutOfStep
         let outcome = await command.run(CommandRun(engine: engine, host: host, line: trimmed, settings: settings))
+        await UnitCommand.sayOutOfStep(before: outOfStep, engine: engine, host: host)
         if outcome.status == .failed { tally.add(failed: 1) }
         await reportSaving(before: unsavedBefore, saved: command is SaveCommand)
         return outcome

@@ -13,6 +13,8 @@ public enum CommandTable {
         StandardsCommand.self,
         FrameworkCommand.self,
         MaterialsCommand.self,
+        UnitCommand.self,
+        LessonCommand.self,
         QuizCommand.self,
         RubricCommand.self,
         ReviewCommand.self,

@@ -15,13 +15,17 @@ public struct ContinueCommand: Command, Equatable {
 
     public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
-        guard context.draftCommand != nil else {
+        // In a unit with lessons still missing (after Ctrl-C, say), /continue writes them.
+        guard context.draftCommand != nil || !context.lessonsMissing.isEmpty else {
             throw CommandError("Nothing to continue: /continue finishes a plan that stopped early, and the last answer did not.")
         }
         return Self()
     }
 
     public func run(_ run: CommandRun) async -> CommandOutcome {
-        await run.single { engine, progress in await engine.continueDraft(progress: progress) }
+        if await run.engine.state.draft == nil, !(await run.engine.state.lessonsMissing.isEmpty) {
+            return await UnitCommand.writeLessons(await run.engine.state.lessonsMissing, run: run)
+        }
+        return await run.single { engine, progress in await engine.continueDraft(progress: progress) }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// document; `/export quiz FORMAT [FILE]`: the quiz for a learning platform (`ExportCommand+Quiz.swift`).
 public struct ExportCommand: Command, Equatable {
     public static let name = "export"
-    public static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model]; /export quiz FORMAT [FILE]"
+    public static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model]; /export quiz FORMAT [FILE]; /export unit md|html|docx|odt [FILE]"
     public static let summary = "write the plan (or the handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file"
     public static let details = """
         Without FILE, Markdown and JSON are printed; docx, odt and pptx are written to <topic>-v<N>.<format> in the
@@ -15,7 +15,7 @@ public struct ExportCommand: Command, Equatable {
         qti (Canvas), imscc (Common Cartridge: plan, handouts, quiz), gift, moodle, aiken, blackboard or kahoot;
         without FILE to <topic>-v<N>-quiz.gift, <topic>-v<N>-lesson.imscc and so on; see docs/lms.md.
         """
-    public static var argumentCompletions: [String] { ExportFormat.allCases.map { $0.rawValue } + ["materials", "quiz"] }
+    public static var argumentCompletions: [String] { ExportFormat.allCases.map { $0.rawValue } + ["materials", "quiz", "unit"] }
 
     public let format: ExportFormat
     /// The handouts instead of the plan.
@@ -28,12 +28,15 @@ public struct ExportCommand: Command, Equatable {
     public let showModel: Bool
     /// The quiz in this platform format instead of a document (`format` and `materials` then unused).
     public let quiz: LMSFormat?
+    /// The whole unit as one document instead of the current lesson.
+    public let unit: Bool
 
     public init(
         format: ExportFormat, materials: Bool = false, path: String? = nil, force: Bool = false, showModel: Bool = false,
-        quiz: LMSFormat? = nil
+        quiz: LMSFormat? = nil, unit: Bool = false
     ) {
         self.quiz = quiz
+        self.unit = unit
         self.format = format
         self.materials = materials
         self.path = path
@@ -53,6 +56,9 @@ public struct ExportCommand: Command, Equatable {
         let showModel = words.contains("--show-model")
         words.removeAll { $0 == "--force" || $0 == "--show-model" }
         if words.first?.lowercased() == "quiz" { return try parseQuiz(Array(words.dropFirst()), force: force) }
+        if words.first?.lowercased() == "unit" {
+            return try parseUnit(Array(words.dropFirst()), force: force, showModel: showModel, context: context)
+        }
         let materials = words.first?.lowercased() == "materials"
         if materials { words.removeFirst() }
         if words.first?.lowercased() == "pdf" { throw CommandError(Self.noPDF("/export html")) }
@@ -69,6 +75,7 @@ public struct ExportCommand: Command, Equatable {
 
     public func run(_ run: CommandRun) async -> CommandOutcome {
         if let quiz { return await runQuiz(run, format: quiz) }
+        if unit { return await runUnit(run) }
         let state = await run.engine.state
         let data: Data
         do {

@@ -27,6 +27,8 @@ public enum SessionRerun {
         case addSource(SourceDocument)
         /// Take that source away again, as the recorded session did.
         case removeSource(Int)
+        /// Make that lesson of the unit current again, so later commands revise the lesson they revised.
+        case lesson(Int)
         /// Not sent again, listed with the reason.
         case skip(turn: Int, command: String, reason: String)
     }
@@ -47,6 +49,10 @@ public enum SessionRerun {
                 plan.append(.addSource(added.source))
             case .sourceRemoved(let removed):
                 plan.append(.removeSource(removed.number))
+            case .unit:
+                break
+            case .lesson(let lesson):
+                plan.append(.lesson(lesson.number))
             case .handEdit(let edit):
                 plan.append(
                     .skip(turn: 0, command: edit.command, reason: "a hand edit is not re-run; later turns revise the model's plan instead"))
@@ -104,6 +110,8 @@ public enum SessionRerun {
             switch item {
             case .undo:
                 await runner.run("/undo")
+            case .lesson(let number):
+                await runner.run("/lesson \(number)")
             case .addSource(let source):
                 await runner.engine.addSource(source)
             case .removeSource(let number):

@@ -49,6 +49,7 @@ public struct PromptLibrary: Sendable {
         "from_framework", "expected_level", "warm_up", "warm_up_minutes", "cfu", "cfu_questions", "exit_ticket",
         "exit_ticket_prompts", "sections", "quiz_kind", "quiz_items", "quiz_focus", "rubric_levels", "rubric_level_names",
         "rubric_header", "rubric_rule", "sources", "cite_form", "review_criteria", "review_scale", "review_top",
+        "lessons", "lesson_number", "lesson_title", "lesson_objective", "builds_on", "unit_overview", "earlier_lessons",
     ]
 
     /// Where the templates came from, for messages and `doctor`.

@@ -18,6 +18,8 @@ public enum Footer {
                 parts.append("review \(review)")
             } else if outcome.kind == .quiz || outcome.kind == .rubric || outcome.kind == .review {
                 parts.append("not kept")
+            } else if outcome.kind == .overview {
+                parts.append("unit overview")
             } else if let version = outcome.version {
                 parts.append("v\(version)")
             } else {
@@ -37,7 +39,7 @@ public enum Footer {
             parts.append(check.summary)
         }
         if let quotes = outcome.quotes?.footer, outcome.kept != false { parts.append(quotes) }
-        if outcome.status == .completed, outcome.kind == .quiz || outcome.kind == .rubric, outcome.kept != false {
+        if outcome.status == .completed, outcome.kind == .quiz || outcome.kind == .rubric || outcome.kind == .overview, outcome.kept != false {
             let problems = outcome.assessmentProblems
             parts.append(problems.isEmpty ? "✓ \(outcome.kind.rawValue) check" : "✗ \(outcome.kind.rawValue) check: \(counted(problems.count, "problem"))")
         }

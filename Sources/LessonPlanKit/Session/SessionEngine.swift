@@ -261,7 +261,7 @@ public actor SessionEngine {
 
     /// One turn: write the request for its purpose, then send, stream, check and record it.
     /// - Parameter draft: for `/continue`, the draft the answer finishes (its text starts the turn's output).
-    private func runTurn(
+    func runTurn(
         command: String, refinement: Refinement, base current: PlanVersion?, follows: Int?, keep: KeepRule,
         assessment: AssessmentRequest? = nil, finishing draft: Draft? = nil,
         progress: @escaping @Sendable (TurnProgress) -> Void
@@ -280,6 +280,7 @@ public actor SessionEngine {
             continues: draft?.turn, prefix: draft?.text ?? "", assessment: assessment)
         request.structure = written.structure
         request.sourceCuts = written.sourceCuts
+        request.lesson = lesson(of: refinement.purpose, finishing: draft)
         return await perform(request, base: current, keep: keep, progress: progress)
     }
 
@@ -306,6 +307,7 @@ public actor SessionEngine {
             baseVersion: target.baseVersion, instructions: target.instructions, input: target.input,
             framework: framework, follows: nil, kind: target.kind ?? .plan, retryOf: target.turn,
             continues: target.continues, prefix: prefix, assessment: target.assessment)
+        request.lesson = target.lesson
         // The same purpose as the attempt it repeats: a plan may be structured, the rest of a draft may not.
         request.structure = promptWriter.structure(
             allowed: request.kind == .plan && target.continues == nil, framework: framework, inputs: request.inputs)
@@ -361,7 +363,7 @@ public actor SessionEngine {
             input: request.input, maxOutputTokens: settings.maxOutputTokens, framework: framework.name,
             follows: request.follows, kind: request.kind == .plan ? nil : request.kind, retryOf: request.retryOf,
             continues: request.continues, quizKind: request.quizKind, quizItems: request.quizItems,
-            rubricLevels: request.rubricLevels)
+            rubricLevels: request.rubricLevels, lesson: request.lesson)
         // A start that cannot be written is kept in memory and the turn goes on: the plan is
         // still shown, and the footer says it is not saved yet.
         var unsaved = append(.turnStarted(record))
@@ -436,7 +438,7 @@ public actor SessionEngine {
             }
             throw SessionError("Nothing to undo: v\(from) is the first version.")
         }
-        append(.undo(UndoRecord(at: now(), from: from, to: to)))
+        append(.undo(UndoRecord(at: now(), from: from, to: to, lesson: state.current?.lesson)))
         return target
     }
 
@@ -452,7 +454,8 @@ public actor SessionEngine {
         append(
             .handEdit(
                 HandEditRecord(
-                    at: now(), command: command, baseVersion: current.number, version: number, text: text, check: report)))
+                    at: now(), command: command, baseVersion: current.number, version: number, text: text, check: report,
+                    lesson: current.lesson)))
         return state.current
     }
 
@@ -499,7 +502,7 @@ public actor SessionEngine {
     /// refreshes the session's summary once everything is on disk.
     /// - Returns: why the record is not on disk yet, or nil.
     @discardableResult
-    private func append(_ record: TranscriptRecord) -> StoreError? {
+    func append(_ record: TranscriptRecord) -> StoreError? {
         let problem = writer.appendOrKeep(record)
         saveProblem = writer.pendingCount == 0 ? nil : problem ?? saveProblem
         state.apply(record)

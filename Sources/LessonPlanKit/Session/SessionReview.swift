@@ -20,11 +20,13 @@ public enum SessionReview {
     public static func replay(_ state: SessionState, options: ReplayOptions) -> [StyledText] {
         var blocks: [StyledText] = []
         var plans = PlanLines()
+        var shownLesson: Int?
         for event in state.events {
             switch event {
             case .turn(let index):
                 let turn = state.turns[index]
                 if let wanted = options.turn, wanted != turn.started.turn { continue }
+                if let lesson = lessonHeading(turn.started, state: state, shown: &shownLesson) { blocks.append(lesson) }
                 blocks.append(render(turn, state: state, options: options, plans: &plans))
             case .undo(let undo):
                 guard options.turn == nil else { continue }
@@ -40,6 +42,12 @@ public enum SessionReview {
             case .sourceRemoved(let removed):
                 guard options.turn == nil else { continue }
                 blocks.append(heading("source", at: removed.at, detail: "removed \(removed.number): \(removed.name)") + "\n")
+            case .unit(let unit):
+                guard options.turn == nil else { continue }
+                blocks.append(heading("unit", at: unit.at, detail: "\(unit.lessons) lessons, the overview of turn \(unit.turn)") + "\n")
+            case .lesson(let lesson):
+                guard options.turn == nil else { continue }
+                blocks.append(heading("lesson", at: lesson.at, detail: "/lesson \(lesson.number)") + "\n")
             }
         }
         return blocks
@@ -80,6 +88,8 @@ public enum SessionReview {
                 let unfound = review.review.unfound.count
                 facts.append(unfound == 0 ? "✓ quotations in the plan" : "✗ \(counted(unfound, "quotation")) not in the plan")
             }
+        case .completed where started.kind == .overview:
+            facts.append("completed → a unit overview")
         case .completed where ended.kept == false:
             facts.append("completed, not kept\(base)")
         case .completed:
@@ -99,7 +109,9 @@ public enum SessionReview {
         {
             // Each row with its quotation marked when the plan it reviewed does not say it.
             block.append(StyledText(ReviewText.render(review.review, source: review.source, width: nil)))
-        } else if ended.status == .completed, started.kind == .quiz || started.kind == .rubric || started.kind == .review {
+        } else if ended.status == .completed, started.kind == .quiz || started.kind == .rubric || started.kind == .review
+            || started.kind == .overview
+        {
             // Not a plan: printed whole, as the model wrote it, rather than as a change to the plan it came from.
             block.append(StyledText(ended.output.hasSuffix("\n") ? ended.output : ended.output + "\n"))
         } else if ended.status == .completed {
@@ -160,7 +172,7 @@ public enum SessionReview {
         let versions =
             state.versions.isEmpty
             ? (canSend ? "no plan yet; /generate writes one" : "no plan yet") : counted(state.versions.count, "version")
-        return "Resumed session \(label): \(state.currentInputs.topic), \(versions) (\(when))."
+        return "Resumed session \(label): \(state.currentInputs.topic), \(versions)\(unitNote(state)) (\(when))."
     }
 
     /// One formatter for every timestamp: building a `DateFormatter` opens an ICU formatter,

@@ -19,7 +19,7 @@ extension SessionSummary {
         self.init(
             id: state.header.id, name: state.name, created: state.header.created, grade: state.currentInputs.grade,
             minutes: state.currentInputs.minutes, topic: state.currentInputs.topic, versions: state.versions.count,
-            lastCommand: state.lastCommand, transcriptBytes: transcriptBytes, damaged: damaged)
+            lastCommand: state.lastCommand, transcriptBytes: transcriptBytes, damaged: damaged, lessons: state.unit?.lessons)
     }
 }
 

@@ -23,6 +23,8 @@ public struct PlanVersion: Equatable, Sendable {
     /// The line that started its turn is damaged: its command is unknown and its inputs are
     /// those of the plan before it.
     public var startLost: Bool = false
+    /// In a unit: the lesson this is a version of; nil outside a unit.
+    public var lesson: Int? = nil
 }
 
 /// Student handouts made from a plan version by `/materials`; they are not a plan version themselves.
@@ -49,6 +51,8 @@ public enum SessionEvent: Equatable, Sendable {
     case handEdit(HandEditRecord)
     case sourceAdded(SourceRecord)
     case sourceRemoved(SourceRemovedRecord)
+    case unit(UnitRecord)
+    case lesson(LessonRecord)
 }
 
 /// Everything a session knows, rebuilt by folding its transcript records in order.
@@ -74,6 +78,12 @@ public struct SessionState: Sendable {
     public private(set) var sources: [SourceDocument] = []
     /// Turns, undos, hand edits and sources in the order they happened, for `replay`.
     public private(set) var events: [SessionEvent] = []
+    /// The unit's overview when the session is a unit of lessons; nil for a single lesson.
+    public private(set) var unit: UnitRecord?
+    /// In a unit: the lesson whose plan is current (``current``).
+    public private(set) var currentLesson: Int?
+    /// In a unit: each written lesson's current version, by lesson number.
+    public private(set) var lessonVersions: [Int: Int] = [:]
 
     public init(header: SessionHeader) {
         self.header = header
@@ -142,7 +152,7 @@ public struct SessionState: Sendable {
             end(ended)
         case .undo(let undo):
             if version(undo.to) != nil {
-                currentVersion = undo.to
+                makeCurrent(undo.to)
                 events.append(.undo(undo))
             }
         case .named(let named):
@@ -155,8 +165,8 @@ public struct SessionState: Sendable {
                 PlanVersion(
                     number: edit.version, text: edit.text, command: edit.command, inputs: base?.inputs ?? currentInputs,
                     parent: edit.baseVersion, createdAt: edit.at, framework: base?.framework ?? currentFramework,
-                    check: edit.check, parentLost: base == nil))
-            currentVersion = edit.version
+                    check: edit.check, parentLost: base == nil, lesson: edit.lesson ?? base?.lesson))
+            makeCurrent(edit.version)
             events.append(.handEdit(edit))
         case .sourceAdded(let added):
             sources.append(added.source)
@@ -165,6 +175,15 @@ public struct SessionState: Sendable {
             guard sources.indices.contains(removed.number - 1) else { return }
             sources.remove(at: removed.number - 1)
             events.append(.sourceRemoved(removed))
+        case .unit(let record):
+            // A session is one unit at most; a second overview line is not trusted.
+            guard unit == nil, record.lessons == record.outline.count, record.lessons >= 1 else { return }
+            unit = record
+            events.append(.unit(record))
+        case .lesson(let record):
+            guard let written = lessonVersions[record.number] else { return }
+            makeCurrent(written)
+            events.append(.lesson(record))
         }
     }
 
@@ -231,9 +250,18 @@ public struct SessionState: Sendable {
                     number: number, text: ended.output, command: started.command, inputs: started.inputs,
                     parent: parent, createdAt: ended.at, framework: started.framework ?? Framework.defaultName,
                     check: ended.check, draft: started.follows,
-                    parentLost: parent.map { version($0) == nil } ?? false, startLost: startLost))
-            currentVersion = number
+                    parentLost: parent.map { version($0) == nil } ?? false, startLost: startLost, lesson: started.lesson))
+            makeCurrent(number)
         }
+    }
+
+
+    /// Makes a version current; in a unit, its lesson becomes the current lesson and the version that lesson's current one.
+    private mutating func makeCurrent(_ number: Int) {
+        currentVersion = number
+        guard unit != nil, let lesson = version(number)?.lesson else { return }
+        currentLesson = lesson
+        lessonVersions[lesson] = number
     }
 
     /// Where `/undo` goes from the current version, or nil when there is nothing to undo.
@@ -255,7 +283,7 @@ public struct SessionState: Sendable {
         else { return nil }
         return Draft(
             turn: last.started.turn, text: ended.output, command: last.started.command, inputs: last.started.inputs,
-            baseVersion: last.started.baseVersion)
+            baseVersion: last.started.baseVersion, lesson: last.started.lesson)
     }
 
     /// The output of turn `number` so far, as recorded when it ended.
@@ -276,4 +304,6 @@ public struct Draft: Equatable, Sendable {
     public var inputs: LessonInputs
     /// The version that turn revised; nil for a first plan.
     public var baseVersion: Int?
+    /// In a unit: the lesson the plan is for.
+    public var lesson: Int? = nil
 }

@@ -39,6 +39,7 @@ extension TurnKind {
         case .materials: MaterialsProduct.self
         case .quiz, .rubric: AssessmentProduct.self
         case .review: ReviewProduct.self
+        case .overview: OverviewProduct.self
         }
     }
 }

@@ -39,7 +39,8 @@ struct TurnPrompt {
             values["rules"] = try prompts.render("structured", values: values, framework: framework.name)
         }
         let instructions = try prompts.render(
-            structure == nil ? "instructions" : "structured-instructions", values: [:], framework: framework.name)
+            refinement.purpose.instructionsTemplate ?? (structure == nil ? "instructions" : "structured-instructions"),
+            values: [:], framework: framework.name)
         var input = try prompts.render(refinement.template, values: values, framework: framework.name)
         var cuts: [String] = []
         if !sources.isEmpty, refinement.purpose.carriesSources {

@@ -22,6 +22,12 @@ public enum TurnPurpose: Equatable, Sendable {
     case assessmentRepair(AssessmentRequest, draft: String, problems: [String])
     /// A second opinion on the current plan against the review criteria (`/review`).
     case review
+    /// A unit's overview of this many lessons (`lessonplan unit`, `/unit N`), in the layout ``UnitPlan`` reads.
+    case unitOverview(lessons: Int)
+    /// That overview once more, without the problems its check found.
+    case unitOverviewRepair(lessons: Int, draft: String, problems: [String])
+    /// One lesson of a unit: a whole plan, written with the overview and the lessons before it as context.
+    case lesson(UnitLesson)
 
     /// The ways a command rewrites the current plan, each with its template of the same name.
     public enum Revision: String, Sendable, CaseIterable {
@@ -42,13 +48,17 @@ public enum TurnPurpose: Equatable, Sendable {
         case .assessment(let request): request.template
         case .assessmentRepair(let request, _, _): request.repairTemplate
         case .review: "review"
+        case .unitOverview: "unit-overview"
+        case .unitOverviewRepair: "unit-overview-repair"
+        case .lesson: "unit-lesson"
         }
     }
 
     /// What the answer is: a plan, or something kept beside one.
     public var kind: TurnKind {
         switch self {
-        case .generate, .revise, .repair, .readingLevel, .finish: .plan
+        case .generate, .revise, .repair, .readingLevel, .finish, .lesson: .plan
+        case .unitOverview, .unitOverviewRepair: .overview
         case .materials: .materials
         case .assessment(let request), .assessmentRepair(let request, _, _): request.turnKind
         case .review: .review
@@ -65,11 +75,20 @@ public enum TurnPurpose: Equatable, Sendable {
         case .assessment(let request): request.values
         case .assessmentRepair(let request, let draft, let problems):
             request.values.merging(["draft": draft, "problems": AssessmentPrompts.problemList(problems)]) { _, new in new }
+        case .unitOverview(let lessons): ["lessons": String(lessons)]
+        case .unitOverviewRepair(let lessons, let draft, let problems):
+            ["lessons": String(lessons), "draft": draft, "problems": AssessmentPrompts.problemList(problems)]
+        case .lesson(let lesson): lesson.values
         }
     }
 
     /// Whether the turn starts from nothing rather than from the current plan.
-    public var startsFresh: Bool { self == .generate }
+    public var startsFresh: Bool {
+        switch self {
+        case .generate, .unitOverview, .unitOverviewRepair, .lesson: true
+        default: false
+        }
+    }
 
     /// Whether the plan is measured for reading level and retried once when it misses the band: only a change
     /// of grade band sets out to change how hard the text is.

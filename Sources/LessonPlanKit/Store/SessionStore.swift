@@ -18,10 +18,12 @@ public struct SessionSummary: Codable, Equatable, Sendable {
     public var transcriptBytes: Int
     /// Some lines of the transcript are damaged (skipped when read); nil, as in older summaries, means none.
     public var damaged: Bool?
+    /// For a unit: how many lessons it has; nil for a single lesson.
+    public var lessons: Int?
 
     public init(
         id: String, name: String?, created: Date, grade: GradeBand, minutes: Int, topic: String, versions: Int,
-        lastCommand: String?, transcriptBytes: Int, damaged: Bool = false
+        lastCommand: String?, transcriptBytes: Int, damaged: Bool = false, lessons: Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -33,6 +35,7 @@ public struct SessionSummary: Codable, Equatable, Sendable {
         self.lastCommand = lastCommand
         self.transcriptBytes = transcriptBytes
         self.damaged = damaged ? true : nil
+        self.lessons = lessons
     }
 }
 

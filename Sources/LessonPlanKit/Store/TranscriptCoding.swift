@@ -37,6 +37,8 @@ public struct TranscriptCoder: Sendable {
         case .handEdit(let value): body = try? encoder.encode(value)
         case .sourceAdded(let value): body = try? encoder.encode(value)
         case .sourceRemoved(let value): body = try? encoder.encode(value)
+        case .unit(let value): body = try? encoder.encode(value)
+        case .lesson(let value): body = try? encoder.encode(value)
         }
         // Splice the tag in front of the object's own fields: {"type":…,"v":1,…}.
         var line = Data("{\"type\":\"\(record.type)\",\"v\":\(TranscriptRecord.formatVersion)".utf8)
@@ -116,6 +118,8 @@ public struct TranscriptCoder: Sendable {
                 case .handEdit: outcome = .success(.handEdit(try HandEditRecord(from: decoder)))
                 case .source: outcome = .success(.sourceAdded(try SourceRecord(from: decoder)))
                 case .sourceRemoved: outcome = .success(.sourceRemoved(try SourceRemovedRecord(from: decoder)))
+                case .unit: outcome = .success(.unit(try UnitRecord(from: decoder)))
+                case .lesson: outcome = .success(.lesson(try LessonRecord(from: decoder)))
                 }
             } catch {
                 outcome = .failure(.unreadable("a \(tag.type) line is missing fields"))

@@ -64,7 +64,7 @@ extension TranscriptLineScanner {
             if literal(Byte.null) { return .null }
             switch field {
             case .v, .turn, .baseVersion, .maxOutputTokens, .version, .durationMs, .from, .to, .follows, .materials,
-                .retryOf, .continues, .quizItems, .rubricLevels, .quiz, .rubric, .review:
+                .retryOf, .continues, .quizItems, .rubricLevels, .quiz, .rubric, .review, .lesson:
                 return integer().map(Value.integer)
             case .kept, .streamed:
                 return boolean().map(Value.boolean)

@@ -155,7 +155,7 @@ enum TranscriptLineScanner {
                     let follows = optionalInteger(.follows), let kind = optionalTurnKind(.kind),
                     let retryOf = optionalInteger(.retryOf), let continues = optionalInteger(.continues),
                     let quizKind = optionalQuizKind(.quizKind), let quizItems = optionalInteger(.quizItems),
-                    let rubricLevels = optionalInteger(.rubricLevels)
+                    let rubricLevels = optionalInteger(.rubricLevels), let lesson = optionalInteger(.lesson)
                 else { return nil }
                 return .turnStarted(
                     TurnStarted(
@@ -163,7 +163,7 @@ enum TranscriptLineScanner {
                         baseVersion: baseVersion, model: model, instructions: instructions, input: input,
                         maxOutputTokens: maxOutputTokens, framework: framework, follows: follows, kind: kind,
                         retryOf: retryOf, continues: continues, quizKind: quizKind, quizItems: quizItems,
-                        rubricLevels: rubricLevels))
+                        rubricLevels: rubricLevels, lesson: lesson))
             case .turnEnded:
                 guard let turn = integer(.turn), let at = date(.at),
                     let status = string(.status).flatMap(TurnStatus.init(rawValue:)), let output = string(.output),
@@ -182,20 +182,24 @@ enum TranscriptLineScanner {
                         readingLevel: readingLevel, kept: kept, materials: materials, streamed: streamed, quiz: quiz,
                         rubric: rubric, review: review))
             case .undo:
-                guard let at = date(.at), let from = integer(.from), let to = integer(.to) else { return nil }
-                return .undo(UndoRecord(at: at, from: from, to: to))
+                guard let at = date(.at), let from = integer(.from), let to = integer(.to),
+                    let lesson = optionalInteger(.lesson)
+                else { return nil }
+                return .undo(UndoRecord(at: at, from: from, to: to, lesson: lesson))
             case .name:
                 guard let at = date(.at), let name = string(.name) else { return nil }
                 return .named(NameRecord(at: at, name: name))
             case .handEdit:
                 guard let at = date(.at), let command = string(.command), let baseVersion = integer(.baseVersion),
-                    let version = integer(.version), let text = string(.text), let check = optionalCheck(.check)
+                    let version = integer(.version), let text = string(.text), let check = optionalCheck(.check),
+                    let lesson = optionalInteger(.lesson)
                 else { return nil }
                 return .handEdit(
                     HandEditRecord(
-                        at: at, command: command, baseVersion: baseVersion, version: version, text: text, check: check))
-            // Sources are rare and read by the full decoder.
-            case .source, .sourceRemoved:
+                        at: at, command: command, baseVersion: baseVersion, version: version, text: text, check: check,
+                        lesson: lesson))
+            // Sources and a unit's lines are rare and read by the full decoder.
+            case .source, .sourceRemoved, .unit, .lesson:
                 return nil
             }
         }

@@ -149,6 +149,8 @@ public enum TranscriptReader {
             case .handEdit(let edit): first = first ?? edit.at
             case .sourceAdded(let added): first = first ?? added.at
             case .sourceRemoved(let removed): first = first ?? removed.at
+            case .unit(let unit): first = first ?? unit.at
+            case .lesson(let lesson): first = first ?? lesson.at
             }
         }
         guard let created = first else { return nil }
@@ -232,7 +234,8 @@ extension TranscriptRecord {
         case .header(let header): return check(name: header.name) ?? check(header.inputs)
         case .turnStarted(let started): return check(started.inputs)
         case .named(let named): return check(name: named.name)
-        case .turnEnded, .undo, .handEdit, .sourceAdded, .sourceRemoved: return nil
+        case .unit(let unit): return check(unit.inputs)
+        case .turnEnded, .undo, .handEdit, .sourceAdded, .sourceRemoved, .lesson: return nil
         }
     }
 

@@ -5,6 +5,8 @@ import Foundation
 /// handouts, a quiz, a rubric, a review of the plan.
 public enum TurnKind: String, Codable, Sendable {
     case plan, materials, quiz, rubric, review
+    /// A unit's overview (``UnitPlan``): not a plan version; a `unit` line records the one taken.
+    case overview
 }
 
 /// The first line of every transcript: who, when, and what was asked for.
@@ -69,12 +71,14 @@ public struct TurnStarted: Codable, Equatable, Sendable {
     public var quizItems: Int?
     /// For a `rubric` turn: how many levels were asked for.
     public var rubricLevels: Int?
+    /// In a unit: the lesson whose plan this turn writes or works from; nil outside a unit.
+    public var lesson: Int?
 
     public init(
         turn: Int, at: Date, command: String, template: String, inputs: LessonInputs, baseVersion: Int?,
         model: String, instructions: String, input: String, maxOutputTokens: Int, framework: String? = nil,
         follows: Int? = nil, kind: TurnKind? = nil, retryOf: Int? = nil, continues: Int? = nil,
-        quizKind: Quiz.Kind? = nil, quizItems: Int? = nil, rubricLevels: Int? = nil
+        quizKind: Quiz.Kind? = nil, quizItems: Int? = nil, rubricLevels: Int? = nil, lesson: Int? = nil
     ) {
         self.turn = turn
         self.at = at
@@ -94,6 +98,7 @@ public struct TurnStarted: Codable, Equatable, Sendable {
         self.quizKind = quizKind
         self.quizItems = quizItems
         self.rubricLevels = rubricLevels
+        self.lesson = lesson
     }
 }
 
@@ -162,11 +167,14 @@ public struct UndoRecord: Codable, Equatable, Sendable {
     public var at: Date
     public var from: Int
     public var to: Int
+    /// In a unit: the lesson whose current version moved.
+    public var lesson: Int?
 
-    public init(at: Date, from: Int, to: Int) {
+    public init(at: Date, from: Int, to: Int, lesson: Int? = nil) {
         self.at = at
         self.from = from
         self.to = to
+        self.lesson = lesson
     }
 }
 
@@ -193,14 +201,19 @@ public struct HandEditRecord: Codable, Equatable, Sendable {
     public var text: String
     /// The plan check of the edited text.
     public var check: PlanCheckReport?
+    /// In a unit: the lesson the edited plan belongs to.
+    public var lesson: Int?
 
-    public init(at: Date, command: String, baseVersion: Int, version: Int, text: String, check: PlanCheckReport? = nil) {
+    public init(
+        at: Date, command: String, baseVersion: Int, version: Int, text: String, check: PlanCheckReport? = nil, lesson: Int? = nil
+    ) {
         self.at = at
         self.command = command
         self.baseVersion = baseVersion
         self.version = version
         self.text = text
         self.check = check
+        self.lesson = lesson
     }
 }
 
@@ -241,6 +254,8 @@ public enum TranscriptRecord: Equatable, Sendable {
     case handEdit(HandEditRecord)
     case sourceAdded(SourceRecord)
     case sourceRemoved(SourceRemovedRecord)
+    case unit(UnitRecord)
+    case lesson(LessonRecord)
 
     /// The format this build writes; a file with a larger version is refused.
     public static let formatVersion = 1
@@ -256,6 +271,8 @@ public enum TranscriptRecord: Equatable, Sendable {
         case .handEdit: .handEdit
         case .sourceAdded: .source
         case .sourceRemoved: .sourceRemoved
+        case .unit: .unit
+        case .lesson: .lesson
         }
     }
 

@@ -16,6 +16,8 @@ public enum TranscriptRecordType: String, CaseIterable, Sendable {
     case handEdit = "hand_edit"
     case source
     case sourceRemoved = "source_removed"
+    case unit
+    case lesson
 
     /// The keys a line of this type may have, its tag and version included.
     var fields: [TranscriptField] {
@@ -26,18 +28,20 @@ public enum TranscriptRecordType: String, CaseIterable, Sendable {
             [
                 .type, .v, .turn, .at, .command, .template, .inputs, .baseVersion, .model, .instructions, .input,
                 .maxOutputTokens, .framework, .follows, .kind, .retryOf, .continues, .quizKind, .quizItems,
-                .rubricLevels,
+                .rubricLevels, .lesson,
             ]
         case .turnEnded:
             [
                 .type, .v, .turn, .at, .status, .output, .usage, .responseID, .error, .version, .durationMs, .check,
                 .readingLevel, .kept, .materials, .streamed, .quiz, .rubric, .review,
             ]
-        case .undo: [.type, .v, .at, .from, .to]
+        case .undo: [.type, .v, .at, .from, .to, .lesson]
         case .name: [.type, .v, .at, .name]
-        case .handEdit: [.type, .v, .at, .command, .baseVersion, .version, .text, .check]
+        case .handEdit: [.type, .v, .at, .command, .baseVersion, .version, .text, .check, .lesson]
         case .source: [.type, .v, .at, .name, .path, .bytes, .sha256, .pages, .paged]
         case .sourceRemoved: [.type, .v, .at, .number, .name]
+        case .unit: [.type, .v, .at, .turn, .lessons, .inputs, .framework, .goal, .questions, .outline]
+        case .lesson: [.type, .v, .at, .number]
         }
     }
 }
@@ -49,6 +53,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
     case version, durationMs, from, to, text, framework, follows, kind, check, readingLevel, kept, materials
     case retryOf, continues, streamed, quizKind, quizItems, rubricLevels, quiz, rubric, review
     case path, bytes, sha256, pages, paged, number
+    case lesson, lessons, goal, questions, outline
 
     /// The key as written on disk.
     var key: StaticString {
@@ -102,6 +107,11 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
         case .pages: "pages"
         case .paged: "paged"
         case .number: "number"
+        case .lesson: "lesson"
+        case .lessons: "lessons"
+        case .goal: "goal"
+        case .questions: "questions"
+        case .outline: "outline"
         }
     }
 
@@ -155,6 +165,7 @@ extension TurnStarted {
         try out.encodeIfPresent(quizKind, forKey: .quizKind)
         try out.encodeIfPresent(quizItems, forKey: .quizItems)
         try out.encodeIfPresent(rubricLevels, forKey: .rubricLevels)
+        try out.encodeIfPresent(lesson, forKey: .lesson)
     }
 }
 
@@ -187,6 +198,7 @@ extension UndoRecord {
         try out.encode(at, forKey: .at)
         try out.encode(from, forKey: .from)
         try out.encode(to, forKey: .to)
+        try out.encodeIfPresent(lesson, forKey: .lesson)
     }
 }
 
@@ -207,6 +219,7 @@ extension HandEditRecord {
         try out.encode(version, forKey: .version)
         try out.encode(text, forKey: .text)
         try out.encodeIfPresent(check, forKey: .check)
+        try out.encodeIfPresent(lesson, forKey: .lesson)
     }
 }
 

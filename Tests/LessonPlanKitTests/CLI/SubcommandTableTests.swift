@@ -24,6 +24,7 @@ import Testing
         }
         func session(_ parsed: ParsedArguments) async -> Int32 { record("lessonplan", parsed) }
         func generate(_ parsed: ParsedArguments) async -> Int32 { record("generate", parsed) }
+        func unit(_ parsed: ParsedArguments) async -> Int32 { record("unit", parsed) }
         func resume(_ parsed: ParsedArguments) async -> Int32 { record("resume", parsed) }
         func sessions(_ parsed: ParsedArguments) async -> Int32 { record("sessions", parsed) }
         func replay(_ parsed: ParsedArguments) async -> Int32 { record("replay", parsed) }
@@ -40,7 +41,7 @@ import Testing
 
     @Test func namesAreUniqueAndEachIsFoundByItsName() {
         let names = SubcommandTable.all.map(\.name)
-        #expect(names == ["generate", "resume", "sessions", "replay", "export", "doctor", "help"])
+        #expect(names == ["generate", "unit", "resume", "sessions", "replay", "export", "doctor", "help"])
         #expect(Set(names).count == names.count)
         for name in names { #expect(SubcommandTable.named(name)?.name == name) }
         #expect(SubcommandTable.named("lessonplan") == nil, "the session is not a subcommand")

@@ -125,10 +125,11 @@ import TestSupport
                     instructions: text(&random, maxAtoms: 40), input: text(&random, maxAtoms: 60),
                     maxOutputTokens: integer(&random), framework: maybe(&random, framework),
                     follows: maybe(&random, integer),
-                    kind: maybe(&random) { [TurnKind.plan, .materials, .quiz, .rubric, .review].randomElement(using: &$0) ?? .plan },
+                    kind: maybe(&random) { [TurnKind.plan, .materials, .quiz, .rubric, .review, .overview].randomElement(using: &$0) ?? .plan },
                     retryOf: maybe(&random, integer), continues: maybe(&random, integer),
                     quizKind: maybe(&random) { Quiz.Kind.allCases.randomElement(using: &$0) ?? .exit },
-                    quizItems: maybe(&random, integer), rubricLevels: maybe(&random, integer)))
+                    quizItems: maybe(&random, integer), rubricLevels: maybe(&random, integer),
+                    lesson: maybe(&random, integer)))
         case 2:
             let usage = maybe(&random) { random in
                 Usage(
@@ -146,14 +147,14 @@ import TestSupport
                     streamed: maybe(&random) { Bool.random(using: &$0) }, quiz: maybe(&random, integer),
                     rubric: maybe(&random, integer), review: maybe(&random, integer)))
         case 3:
-            return .undo(UndoRecord(at: date(&random), from: integer(&random), to: integer(&random)))
+            return .undo(UndoRecord(at: date(&random), from: integer(&random), to: integer(&random), lesson: maybe(&random, integer)))
         case 4:
             return .named(NameRecord(at: date(&random), name: text(&random)))
         default:
             return .handEdit(
                 HandEditRecord(
                     at: date(&random), command: text(&random), baseVersion: integer(&random), version: integer(&random),
-                    text: text(&random, maxAtoms: 60), check: maybe(&random, check)))
+                    text: text(&random, maxAtoms: 60), check: maybe(&random, check), lesson: maybe(&random, integer)))
         }
     }
 
@@ -269,7 +270,7 @@ import TestSupport
                 ("follows", s.follows.map(JSON.integer)), ("kind", s.kind.map { JSON.string($0.rawValue) }),
                 ("retry_of", s.retryOf.map(JSON.integer)), ("continues", s.continues.map(JSON.integer)),
                 ("quiz_kind", s.quizKind.map { JSON.string($0.rawValue) }), ("quiz_items", s.quizItems.map(JSON.integer)),
-                ("rubric_levels", s.rubricLevels.map(JSON.integer)),
+                ("rubric_levels", s.rubricLevels.map(JSON.integer)), ("lesson", s.lesson.map(JSON.integer)),
             ]
         case .turnEnded(let e):
             let usage = e.usage.map { usage -> JSON in
@@ -289,13 +290,14 @@ import TestSupport
                 ("review", e.review.map(JSON.integer)),
             ]
         case .undo(let u):
-            out += [("at", timestamp(u.at)), ("from", .integer(u.from)), ("to", .integer(u.to))]
+            out += [("at", timestamp(u.at)), ("from", .integer(u.from)), ("to", .integer(u.to)), ("lesson", u.lesson.map(JSON.integer))]
         case .named(let n):
             out += [("at", timestamp(n.at)), ("name", .string(n.name))]
         case .handEdit(let h):
             out += [
                 ("at", timestamp(h.at)), ("command", .string(h.command)), ("base_version", .integer(h.baseVersion)),
                 ("version", .integer(h.version)), ("text", .string(h.text)), ("check", h.check.map(checkJSON)),
+                ("lesson", h.lesson.map(JSON.integer)),
             ]
         case .sourceAdded(let added):
             out += [
@@ -305,6 +307,15 @@ import TestSupport
             ]
         case .sourceRemoved(let removed):
             out += [("at", timestamp(removed.at)), ("number", .integer(removed.number)), ("name", .string(removed.name))]
+        case .unit(let unit):
+            out += [
+                ("at", timestamp(unit.at)), ("turn", .integer(unit.turn)), ("lessons", .integer(unit.lessons)),
+                ("inputs", inputsJSON(unit.inputs)), ("framework", unit.framework.map(JSON.string)),
+                ("goal", .string(unit.goal)), ("questions", .array(unit.questions.map(JSON.string))),
+                ("outline", .array(unit.outline.map { .object([("title", .string($0.title)), ("objective", .string($0.objective)), ("builds_on", .string($0.buildsOn))]) })),
+            ]
+        case .lesson(let lesson):
+            out += [("at", timestamp(lesson.at)), ("number", .integer(lesson.number))]
         }
         return out.compactMap { key, value in value.map { (key, $0) } }
     }
@@ -752,6 +763,11 @@ import TestSupport
             .sourceAdded(
                 SourceRecord(at: t0, source: SourceDocument(name: "", path: "", bytes: 0, sha256: "", pages: [], paged: true))),
             .sourceRemoved(SourceRemovedRecord(at: t0, number: 1, name: "")),
+            .unit(
+                UnitRecord(
+                    at: t0, turn: 1, inputs: inputs, framework: nil,
+                    plan: UnitPlan(goal: "", questions: [], lessons: [UnitLessonOutline(title: "", objective: "")]))),
+            .lesson(LessonRecord(at: t0, number: 1)),
         ]
         #expect(Set(samples.map(\.recordType)) == Set(TranscriptRecordType.allCases))
         for record in samples {
@@ -766,6 +782,8 @@ import TestSupport
                 // A source line is flat: the document's fields beside `at`.
                 case .sourceAdded(let value): keys(value.source).union(["at"])
                 case .sourceRemoved(let value): keys(value)
+                case .unit(let value): keys(value)
+                case .lesson(let value): keys(value)
                 }
             #expect(found == schema(record.recordType), "\(record.type)")
         }
@@ -783,5 +801,31 @@ import TestSupport
         #expect(
             keys(ReadingMeasure(studentText: "", band: .sixTo8))
                 == ["grade", "words", "band", "expected_low", "expected_high", "in_range"])
+    }
+}
+
+/// A unit's lines (`unit`, `lesson`) are rare: the fast path leaves them to the full decoder, which reads them
+/// back exactly as written.
+@Suite struct UnitLineTests {
+    @Test func unitAndLessonLinesReadBackAsWritten() throws {
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let inputs = try LessonInputs(grade: .threeTo5, topic: "Fractions", minutes: 45, givenGrade: 4)
+        let plan = UnitPlan(
+            goal: "Compare fractions.", questions: ["Why can two fractions name one amount?"],
+            lessons: [
+                UnitLessonOutline(title: "Unit fractions", objective: "Students will name unit fractions.", buildsOn: "equal shares"),
+                UnitLessonOutline(title: "Equivalence", objective: "Students will find equivalent fractions.", buildsOn: "Lesson 1"),
+            ])
+        let coder = TranscriptCoder()
+        for record in [
+            TranscriptRecord.unit(UnitRecord(at: t0, turn: 1, inputs: inputs, framework: "5e", plan: plan)),
+            .lesson(LessonRecord(at: t0, number: 2)),
+        ] {
+            let line = coder.encode(record)
+            #expect(coder.decodeFastPath(line) == nil)
+            #expect(try coder.decode(line) == record, "\(String(decoding: line, as: UTF8.self))")
+        }
+        let line = String(decoding: coder.encode(.unit(UnitRecord(at: t0, turn: 1, inputs: inputs, framework: nil, plan: plan))), as: UTF8.self)
+        #expect(line.hasPrefix(#"{"type":"unit","v":1,"#) && line.contains(#""builds_on":"equal shares""#) && line.contains(#""lessons":2"#))
     }
 }

@@ -1,0 +1,84 @@
+import Foundation
+
+/// `/export unit md|html|docx|odt [FILE] [--force]`: the whole unit as one document (``UnitExport``).
+extension ExportCommand {
+    static func parseUnit(_ words: [String], force: Bool, showModel: Bool, context: CommandContext) throws(CommandError) -> Self {
+        guard context.unitLessons != nil else {
+            throw CommandError("This session is a single lesson, not a unit; /export md (or html, docx, odt) exports its plan.")
+        }
+        guard let first = words.first, let format = ExportFormat(text: first), UnitExport.formats.contains(format) else {
+            throw CommandError("/export unit needs a format: md, html, docx or odt, then an optional file name, e.g. /export unit docx.")
+        }
+        let rest = words.dropFirst().joined(separator: " ")
+        if rest.hasPrefix("-") {
+            throw CommandError("“\(rest)” is not an option of /export unit; use --force to replace the file.")
+        }
+        return Self(format: format, path: rest.isEmpty ? nil : rest, force: force, showModel: showModel, unit: true)
+    }
+
+    /// Where a unit goes when no file is named, by the rule of every export: md printed; docx and odt to
+    /// `<topic>-unit.<format>`; html to that file when it would reach a terminal.
+    public static func defaultUnitFile(_ state: SessionState, format: ExportFormat, toTerminal: Bool) -> String? {
+        guard format.document != nil || (format == .html && toTerminal) else { return nil }
+        return "\(slug(state.unit?.inputs.topic ?? state.currentInputs.topic))-unit.\(format.rawValue)"
+    }
+
+    /// The unit's bytes in `format`.
+    /// - Parameter environment: where to look for pandoc (its `PATH`), for docx and odt.
+    public static func unitDocument(
+        _ state: SessionState, format: ExportFormat, prompts: PromptLibrary, showModel: Bool = false,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Data {
+        try UnitExport.render(
+            state, format: format, prompts: prompts, showModel: showModel,
+            pandoc: format.document == nil ? nil : Pandoc.find(environment: environment))
+    }
+
+    /// Writes a unit's export the way every export is written (0600, never over a file unless `replace`).
+    public static func writeUnit(_ data: Data, format: ExportFormat, state: SessionState, to url: URL, replace: Bool) -> FileResult {
+        do {
+            try PrivateFiles.write(data, to: url, replace: replace)
+        } catch {
+            if case .exists = error { return .exists(error.message) }
+            return .failed("Cannot write \(url.path): check that the folder exists, is writable and has space.")
+        }
+        let written = state.unit.map { $0.lessons - state.lessonsMissing.count } ?? 0
+        return .wrote("Wrote \(format.label) of the unit (\(counted(written, "lesson"))) to \(url.path).")
+    }
+
+    func runUnit(_ run: CommandRun) async -> CommandOutcome {
+        let state = await run.engine.state
+        let data: Data
+        do {
+            data = try Self.unitDocument(state, format: format, prompts: run.engine.prompts, showModel: showModel)
+        } catch {
+            run.host.error(error.message)
+            return .failed
+        }
+        guard let target = path ?? Self.defaultUnitFile(state, format: format, toTerminal: run.host.showsOnTerminal) else {
+            run.host.deliver(.document(data, format))
+            return .done
+        }
+        let expanded = (target as NSString).expandingTildeInPath
+        let url = (expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded) : run.host.workingDirectory.appending(path: expanded))
+            .standardizedFileURL
+        var replace = force
+        while true {
+            switch Self.writeUnit(data, format: format, state: state, to: url, replace: replace) {
+            case .wrote(let sentence):
+                run.host.note(StyledText(sentence))
+                return .done
+            case .exists where run.host.place.isTerminal:
+                if !replace, run.host.confirm("\(url.path) already exists. Replace it? [y/N] ") {
+                    replace = true
+                    continue
+                }
+                run.host.show(StyledText("Kept \(url.path) as it was; nothing written."))
+                return .done
+            case .exists(let sentence), .failed(let sentence):
+                run.host.error(sentence)
+                return .failed
+            }
+        }
+    }
+}

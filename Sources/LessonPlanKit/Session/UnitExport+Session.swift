@@ -1,0 +1,38 @@
+import Foundation
+
+// What a unit's export picks out of the session: the overview and each written lesson, read as a single lesson's
+// export reads the current plan. The rendering is the documents' (Documents/UnitExport.swift).
+extension UnitExport {
+    /// The unit's document in `format`.
+    /// - Throws: ``ExportError`` outside a unit, with no lesson written or for json/pptx; ``DocumentError`` from pandoc.
+    public static func render(
+        _ state: SessionState, format: ExportFormat, prompts: PromptLibrary, showModel: Bool = false, pandoc: Pandoc?,
+        timeZone: TimeZone = .current
+    ) throws -> Data {
+        guard let unit = state.unit else {
+            throw ExportError("This session is a single lesson, not a unit; export it with /export md (or html, docx, odt).")
+        }
+        let lessons = try lessonDocuments(state, unit: unit, prompts: prompts, showModel: showModel)
+        return try render(unit, lessons: lessons, format: format, prompts: prompts, pandoc: pandoc, timeZone: timeZone)
+    }
+
+    /// Each written lesson's current version, read as a single lesson's export reads the current plan: the state
+    /// with that lesson made current, as `/lesson N` makes it.
+    static func lessonDocuments(_ state: SessionState, unit: UnitRecord, prompts: PromptLibrary, showModel: Bool) throws
+        -> [Lesson]
+    {
+        var lessons: [Lesson] = []
+        for (index, outline) in unit.outline.enumerated() {
+            let number = index + 1
+            var lessonState = state
+            lessonState.apply(.lesson(LessonRecord(at: state.header.created, number: number)))
+            guard lessonState.currentLesson == number, let current = lessonState.current else { continue }
+            let framework = try prompts.framework(current.framework)
+            guard let (export, plan) = SessionReview.document(lessonState, framework: framework, showModel: showModel) else {
+                continue
+            }
+            lessons.append(Lesson(number: number, title: outline.title, objective: outline.objective, export: export, plan: plan))
+        }
+        return lessons
+    }
+}

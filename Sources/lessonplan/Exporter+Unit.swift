@@ -1,0 +1,31 @@
+import Foundation
+import LessonPlanKit
+import Terminal
+
+extension Exporter {
+    /// `lessonplan export SESSION --unit --format md|html|docx|odt`: the whole unit as one document, to FILE or,
+    /// without one, by the rule of every export (md printed, docx and odt to `<topic>-unit.<format>`).
+    /// - Returns: whether the export was written.
+    func exportUnit(_ state: SessionState, format: ExportFormat, to path: String?, force: Bool, showModel: Bool) -> Bool {
+        let data: Data
+        do {
+            data = try ExportCommand.unitDocument(state, format: format, prompts: prompts, showModel: showModel, environment: environment)
+        } catch {
+            console.error(error.message)
+            return false
+        }
+        guard let path = path ?? ExportCommand.defaultUnitFile(state, format: format, toTerminal: console.stdoutIsTTY) else {
+            console.document(data, format: format)
+            return !console.outputFailed
+        }
+        let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        switch ExportCommand.writeUnit(data, format: format, state: state, to: url, replace: force) {
+        case .wrote(let sentence):
+            console.note(sentence)
+            return true
+        case .exists(let sentence), .failed(let sentence):
+            console.error(sentence)
+            return false
+        }
+    }
+}
