@@ -122,6 +122,9 @@ final class EndingSignals: @unchecked Sendable {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             sources.append(source)
             source.setEventHandler { [child] in
+                // From here the process ends: `stop()`, on the thread that waited for the editor, must not put the
+                // old handlers back under this one (a SIGTERM restored to "ignore" would leave the session running).
+                child.ending.withLock { $0 = true }
                 if let pid = child.pid.withLock({ $0 }) {
                     // The editor may be a shell that started the real one: when this process leads its own
                     // group (a shell's job), the whole group is told, this process included (it ends next).
@@ -131,8 +134,14 @@ final class EndingSignals: @unchecked Sendable {
                 }
                 try? FileManager.default.removeItem(at: folder)
                 signal(number, SIG_DFL)
-                // To the process, not this thread, which may block the signal.
-                kill(getpid(), number)
+                // Unblocked on this thread and raised here, so it ends the process now, whatever other threads block.
+                var only = sigset_t()
+                sigemptyset(&only)
+                sigaddset(&only, number)
+                pthread_sigmask(SIG_UNBLOCK, &only, nil)
+                raise(number)
+                // Not reached; should the signal not end it, the process still ends as killed by it would.
+                _exit(128 + number)
             }
             source.resume()
         }
@@ -164,8 +173,12 @@ final class EndingSignals: @unchecked Sendable {
         set { child.pid.withLock { $0 = newValue } }
     }
 
-    /// Back to how the signals were before the editor started.
+    /// Back to how the signals were before the editor started; while a terminating signal is being handled, this
+    /// thread waits for it to end the process instead.
     func stop() {
+        if child.ending.withLock({ $0 }) {
+            while true { pause() }
+        }
         for source in sources { source.cancel() }
         for (number, handler) in previous { signal(number, handler) }
     }
@@ -174,4 +187,6 @@ final class EndingSignals: @unchecked Sendable {
 /// The editor's pid, shared with the signal handlers.
 private final class EditorProcess: Sendable {
     let pid = Mutex<pid_t?>(nil)
+    /// Set once SIGTERM or SIGHUP is being handled: the process is ending.
+    let ending = Mutex(false)
 }
