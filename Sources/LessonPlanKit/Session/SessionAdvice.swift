@@ -26,9 +26,9 @@ public enum SessionAdvice {
         return """
         No API key is set, so lessonplan cannot write a plan yet\(saved). Three ways on:
           1. Your own OpenAI key: export OPENAI_API_KEY=sk-…, or put api_key = sk-… in \(settingsFile) (chmod 600 it).
-          2. Offline on this machine: lessonplan --local, after scripts/local-model install in the project's folder. \
-        The model is tiny: the plan's structure is right, its content rough; not for class. Its first build \
-        takes a while (see docs/offline.md).
+          2. Offline on this machine: lessonplan --local, after scripts/local-model install in the project's folder \
+        (a 127 MB download, under a minute; nothing is compiled). The model is tiny: its plans have the right \
+        shape and rough content, 5 to 10 s each on a quiet machine; for trying the tool, not for class.
           3. A school's proxy: lessonplan --endpoint URL with the token the school gave you (LESSONPLAN_TOKEN, or \
         endpoint and token in the settings file).
         \(then)
