@@ -43,6 +43,11 @@ extension SessionEngine {
                 }
             }
         }
+        if let overview = request.overview, status == .completed {
+            // An overview's JSON written back into its layout; an answer that is no JSON object stays as it came,
+            // for the overview's check to name what is missing and its one repair to ask again.
+            if let rendered = try? overview.render(json: machine.text) { output = rendered }
+        }
         return (status, message, output, unfitting)
     }
 
@@ -89,7 +94,7 @@ extension SessionEngine {
         // the waiting line counts what has come.
         var received = 0
         func show(_ text: String) {
-            if request.structure == nil {
+            if request.structure == nil, request.overview == nil {
                 progress(.text(text))
             } else {
                 received += text.count
@@ -109,6 +114,8 @@ extension SessionEngine {
                     schema: request.structure.map {
                         // llama-server (Chat Completions) enforces string lengths; OpenAI's strict mode takes a subset.
                         ResponseSchema(name: StructuredPlan.schemaName, json: $0.schema(lengthLimits: settings.api == .chat))
+                    } ?? request.overview.map {
+                        ResponseSchema(name: UnitOverviewSchema.schemaName, json: $0.schema(lengthLimits: settings.api == .chat))
                     })
                 machine.isStreamed = answer.isStreamed
                 var events = answer.makeAsyncIterator()

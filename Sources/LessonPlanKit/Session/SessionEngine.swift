@@ -279,6 +279,7 @@ public actor SessionEngine {
             input: written.input, framework: written.framework, follows: follows, kind: refinement.kind,
             continues: draft?.turn, prefix: draft?.text ?? "", assessment: assessment)
         request.structure = written.structure
+        request.overview = written.overview
         request.sourceCuts = written.sourceCuts
         request.lesson = lesson(of: refinement.purpose, finishing: draft)
         return await perform(request, base: current, keep: keep, progress: progress)

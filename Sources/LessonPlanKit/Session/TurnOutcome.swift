@@ -117,6 +117,8 @@ struct TurnRequest: Sendable {
 
     /// The structure the tool writes around the model's JSON answer; nil for a free-text answer.
     var structure: StructuredPlan? = nil
+    /// For a unit's overview asked under a schema: the schema, whose JSON answer is written back into the layout.
+    var overview: UnitOverviewSchema? = nil
     /// In a unit: the lesson the turn writes or works from.
     var lesson: Int? = nil
     /// One line per source cut to the budget, for the footer.

@@ -17,6 +17,8 @@ struct TurnPrompt {
         var instructions: String
         var input: String
         var structure: StructuredPlan?
+        /// For a unit's overview when the tool structures answers: the JSON schema its answer is asked under.
+        var overview: UnitOverviewSchema? = nil
         var sourceCuts: [String]
     }
 
@@ -42,6 +44,12 @@ struct TurnPrompt {
             refinement.purpose.instructionsTemplate ?? (structure == nil ? "instructions" : "structured-instructions"),
             values: [:], framework: framework.name)
         var input = try prompts.render(refinement.template, values: values, framework: framework.name)
+        // A model whose plans are structured gets the overview's fields under a schema too.
+        var overview: UnitOverviewSchema?
+        if structured, let lessons = refinement.purpose.overviewLessons {
+            overview = UnitOverviewSchema(lessons: lessons)
+            input += "\n\n" + (try prompts.render("unit-overview-json", values: values, framework: framework.name))
+        }
         var cuts: [String] = []
         if !sources.isEmpty, refinement.purpose.carriesSources {
             // The pages nearest the topic and the request, marked so quotations can cite them.
@@ -52,7 +60,9 @@ struct TurnPrompt {
                 "sources", values: ["sources": selection.text, "cite_form": cite], framework: framework.name))
             cuts = selection.cuts
         }
-        return Written(framework: framework, instructions: instructions, input: input, structure: structure, sourceCuts: cuts)
+        return Written(
+            framework: framework, instructions: instructions, input: input, structure: structure, overview: overview,
+            sourceCuts: cuts)
     }
 
     /// The structure the tool writes when the settings say so and the turn may have one

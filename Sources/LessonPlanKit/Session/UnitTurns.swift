@@ -49,6 +49,14 @@ extension TurnPurpose {
         }
     }
 
+    /// For a unit's overview (or its repair): how many lessons it has; nil for any other purpose.
+    var overviewLessons: Int? {
+        switch self {
+        case .unitOverview(let lessons), .unitOverviewRepair(let lessons, _, _): lessons
+        default: nil
+        }
+    }
+
     /// The lesson of a unit the purpose writes, if it writes one.
     var lessonNumber: Int? {
         if case .lesson(let lesson) = self { return lesson.number }
