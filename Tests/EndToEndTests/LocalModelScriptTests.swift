@@ -53,4 +53,37 @@ import TestSupport
         #expect(status.output.contains("running:   no"), "\(status.output)")
         #expect(tail.isRunning)
     }
+
+    /// A folder with an executable script in it, for LESSONPLAN_LOCAL_SERVER_CMD.
+    static func script(_ text: String, named name: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "lp-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appending(path: name)
+        try Data(text.utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        return file
+    }
+
+    static func run(_ arguments: [String], home: URL, port: Int, server: URL) async throws -> ChildProcess.Result {
+        var environment = ProcessInfo.processInfo.environment
+        environment["LESSONPLAN_HOME"] = home.path
+        environment["LESSONPLAN_LOCAL_PORT"] = String(port)
+        environment["LESSONPLAN_LOCAL_SERVER_CMD"] = server.path
+        return try await ChildProcess.run(URL(fileURLWithPath: "/bin/bash"), [script.path] + arguments, environment: environment)
+    }
+
+    /// A server killed by SIGILL as it starts (an AMX build on a CPU without it) gets one sentence naming the signal
+    /// and the rebuild, and the reason is kept for `lessonplan --local` to say.
+    @Test func aServerKilledByASignalAtStartIsNamedWithTheRebuild() async throws {
+        let server = try Self.script("#!/bin/sh\nkill -ILL $$\n", named: "illegal-server")
+        defer { try? FileManager.default.removeItem(at: server.deletingLastPathComponent()) }
+        let home = FileManager.default.temporaryDirectory.appending(path: "lp-ill-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let result = try await Self.run(["start"], home: home, port: Int.random(in: 20_000..<29_000), server: server)
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("killed by SIGILL (illegal instruction) as it started"), "\(result.output)")
+        #expect(result.output.contains("scripts/local-model install --rebuild"))
+        let died = try String(contentsOf: home.appending(path: "local-model/llama-server.died"), encoding: .utf8)
+        #expect(died.trimmingCharacters(in: .whitespacesAndNewlines) == "signal SIGILL (illegal instruction)")
+    }
 }
