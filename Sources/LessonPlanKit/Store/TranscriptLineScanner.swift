@@ -16,9 +16,8 @@ import Foundation
 /// the full decoder, which also produces every error. So whenever this returns a record,
 /// ``TranscriptCoder/decodeWithoutFastPath(_:)`` returns the same one.
 ///
-/// The keys are the schema's (`TranscriptSchema.swift`), shared with the writer. A field added to a
-/// record type must be added there and read here too, or every line of that type quietly takes the
-/// slow path; `TranscriptFastPathTests` checks the fields against the record types to catch that.
+/// The keys are the schema's (`TranscriptSchema.swift`) and each record is built by its type's columns
+/// (`TranscriptColumns.swift`), the same declarations the writer and the full decoder use.
 enum TranscriptLineScanner {
     /// The record on one line (without its newline), or nil to leave it to the full decoder.
     ///
@@ -54,153 +53,29 @@ enum TranscriptLineScanner {
 
         subscript(_ field: TranscriptField) -> Value { values[field.rawValue] }
 
-        /// A required string, or nil when absent, `null` or not a string.
-        func string(_ field: TranscriptField) -> String? {
-            if case .string(let text) = self[field] { return text }
-            return nil
-        }
-
-        /// An optional string: `.some(nil)` for absent or `null`, nil for the wrong kind.
-        func optionalString(_ field: TranscriptField) -> String?? {
-            switch self[field] {
-            case .absent, .null: return .some(nil)
-            case .string(let text): return .some(text)
-            default: return nil
-            }
-        }
-
-        func integer(_ field: TranscriptField) -> Int? {
-            if case .integer(let number) = self[field] { return number }
-            return nil
-        }
-
-        func optionalInteger(_ field: TranscriptField) -> Int?? {
-            switch self[field] {
-            case .absent, .null: return .some(nil)
-            case .integer(let number): return .some(number)
-            default: return nil
-            }
-        }
-
-        /// A date as the full decoder reads one, through the same parser.
-        func date(_ field: TranscriptField) -> Date? {
-            string(field).flatMap(TranscriptCoder.parse)
-        }
-
-        func inputs(_ field: TranscriptField) -> LessonInputs? {
-            if case .inputs(let inputs) = self[field] { return inputs }
-            return nil
-        }
-
-        func optionalUsage(_ field: TranscriptField) -> Usage?? {
-            optional(field) { if case .usage(let usage) = $0 { usage } else { nil } }
-        }
-
-        func optionalBoolean(_ field: TranscriptField) -> Bool?? {
-            optional(field) { if case .boolean(let flag) = $0 { flag } else { nil } }
-        }
-
-        func optionalCheck(_ field: TranscriptField) -> PlanCheckReport?? {
-            optional(field) { if case .check(let report) = $0 { report } else { nil } }
-        }
-
-        func optionalReadingLevel(_ field: TranscriptField) -> ReadingMeasure?? {
-            optional(field) { if case .readingLevel(let measure) = $0 { measure } else { nil } }
-        }
-
-        /// A turn's kind: a string naming a ``TurnKind``; any other string is for the full decoder to refuse.
-        func optionalTurnKind(_ field: TranscriptField) -> TurnKind?? {
-            optional(field) { if case .string(let text) = $0 { TurnKind(rawValue: text) } else { nil } }
-        }
-
-        /// A quiz's kind: a string naming a ``Quiz/Kind``; any other string is for the full decoder to refuse.
-        func optionalQuizKind(_ field: TranscriptField) -> Quiz.Kind?? {
-            optional(field) { if case .string(let text) = $0 { Quiz.Kind(rawValue: text) } else { nil } }
-        }
-
-        /// An optional field: `.some(nil)` for absent or `null`, `.some` of what `take` makes of the
-        /// value, or nil when it makes nothing (the wrong kind).
-        private func optional<T>(_ field: TranscriptField, _ take: (Value) -> T?) -> T?? {
-            switch self[field] {
-            case .absent, .null: return .some(nil)
-            case let value: return take(value).map { .some($0) }
-            }
-        }
-
-        /// The record these values make, or nil when anything is missing, extra or of the wrong kind.
+        /// The record these values make, or nil when anything is missing, extra or of the wrong kind: each field is
+        /// read by its record type's column (`TranscriptColumns.swift`), as the full decoder reads it.
         func record() -> TranscriptRecord? {
-            guard let type = string(.type).flatMap(TranscriptRecordType.init(rawValue:)),
+            guard case .string(let tag) = self[.type], let type = TranscriptRecordType(rawValue: tag),
                 present & ~type.fieldMask == 0
             else { return nil }
             // The full decoder refuses a newer version and reads anything else as this one.
-            guard let version = optionalInteger(.v), (version ?? 0) <= TranscriptRecord.formatVersion else {
-                return nil
+            switch self[.v] {
+            case .absent, .null: break
+            case .integer(let version) where version <= TranscriptRecord.formatVersion: break
+            default: return nil
             }
-            switch type {
-            case .session:
-                guard let id = string(.id), let created = date(.created), let inputs = inputs(.inputs),
-                    let model = string(.model), let baseURL = string(.baseURL), let name = optionalString(.name),
-                    let toolVersion = string(.toolVersion), let framework = optionalString(.framework)
-                else { return nil }
-                return .header(
-                    SessionHeader(
-                        id: id, created: created, inputs: inputs, model: model, baseUrl: baseURL, name: name,
-                        toolVersion: toolVersion, framework: framework))
-            case .turnStarted:
-                guard let turn = integer(.turn), let at = date(.at), let command = string(.command),
-                    let template = string(.template), let inputs = inputs(.inputs),
-                    let baseVersion = optionalInteger(.baseVersion), let model = string(.model),
-                    let instructions = string(.instructions), let input = string(.input),
-                    let maxOutputTokens = integer(.maxOutputTokens), let framework = optionalString(.framework),
-                    let follows = optionalInteger(.follows), let kind = optionalTurnKind(.kind),
-                    let retryOf = optionalInteger(.retryOf), let continues = optionalInteger(.continues),
-                    let quizKind = optionalQuizKind(.quizKind), let quizItems = optionalInteger(.quizItems),
-                    let rubricLevels = optionalInteger(.rubricLevels), let lesson = optionalInteger(.lesson)
-                else { return nil }
-                return .turnStarted(
-                    TurnStarted(
-                        turn: turn, at: at, command: command, template: template, inputs: inputs,
-                        baseVersion: baseVersion, model: model, instructions: instructions, input: input,
-                        maxOutputTokens: maxOutputTokens, framework: framework, follows: follows, kind: kind,
-                        retryOf: retryOf, continues: continues, quizKind: quizKind, quizItems: quizItems,
-                        rubricLevels: rubricLevels, lesson: lesson))
-            case .turnEnded:
-                guard let turn = integer(.turn), let at = date(.at),
-                    let status = string(.status).flatMap(TurnStatus.init(rawValue:)), let output = string(.output),
-                    let usage = optionalUsage(.usage), let responseID = optionalString(.responseID),
-                    let error = optionalString(.error), let version = optionalInteger(.version),
-                    let durationMs = integer(.durationMs), let check = optionalCheck(.check),
-                    let readingLevel = optionalReadingLevel(.readingLevel), let kept = optionalBoolean(.kept),
-                    let materials = optionalInteger(.materials), let streamed = optionalBoolean(.streamed),
-                    let quiz = optionalInteger(.quiz), let rubric = optionalInteger(.rubric),
-                    let review = optionalInteger(.review)
-                else { return nil }
-                return .turnEnded(
-                    TurnEnded(
-                        turn: turn, at: at, status: status, output: output, usage: usage, responseId: responseID,
-                        error: error, version: version, durationMs: durationMs, check: check,
-                        readingLevel: readingLevel, kept: kept, materials: materials, streamed: streamed, quiz: quiz,
-                        rubric: rubric, review: review))
-            case .undo:
-                guard let at = date(.at), let from = integer(.from), let to = integer(.to),
-                    let lesson = optionalInteger(.lesson)
-                else { return nil }
-                return .undo(UndoRecord(at: at, from: from, to: to, lesson: lesson))
-            case .name:
-                guard let at = date(.at), let name = string(.name) else { return nil }
-                return .named(NameRecord(at: at, name: name))
-            case .handEdit:
-                guard let at = date(.at), let command = string(.command), let baseVersion = integer(.baseVersion),
-                    let version = integer(.version), let text = string(.text), let check = optionalCheck(.check),
-                    let lesson = optionalInteger(.lesson)
-                else { return nil }
-                return .handEdit(
-                    HandEditRecord(
-                        at: at, command: command, baseVersion: baseVersion, version: version, text: text, check: check,
-                        lesson: lesson))
-            // Sources and a unit's lines are rare and read by the full decoder.
-            case .source, .sourceRemoved, .unit, .lesson:
-                return nil
+            return switch type {
+            case .session: SessionHeader.columns.scanned(self).map(TranscriptRecord.header)
+            case .turnStarted: TurnStarted.columns.scanned(self).map(TranscriptRecord.turnStarted)
+            case .turnEnded: TurnEnded.columns.scanned(self).map(TranscriptRecord.turnEnded)
+            case .undo: UndoRecord.columns.scanned(self).map(TranscriptRecord.undo)
+            case .name: NameRecord.columns.scanned(self).map(TranscriptRecord.named)
+            case .handEdit: HandEditRecord.columns.scanned(self).map(TranscriptRecord.handEdit)
+            case .sourceRemoved: SourceRemovedRecord.columns.scanned(self).map(TranscriptRecord.sourceRemoved)
+            case .lesson: LessonRecord.columns.scanned(self).map(TranscriptRecord.lesson)
+            // A source and a unit's overview hold lists, which the scanner does not read: the full decoder does.
+            case .source, .unit: nil
             }
         }
     }

@@ -1,10 +1,9 @@
 import Foundation
 
 // The transcript format's names, in one place: each record type's `type` tag and the keys its
-// lines have on disk (docs/transcript.md describes them). The writer encodes with these keys and
-// the fast reader (`TranscriptLineScanner`) matches them, so the two cannot drift apart; the full
-// decoder reads the record types' property names through snake-case conversion, and
-// `TranscriptFastPathTests` checks those against the keys here.
+// lines have on disk (docs/transcript.md describes them). Which keys a line of each type has, and
+// the property each fills, are its columns (`TranscriptColumns.swift`): the writer, the full
+// decoder and the fast reader (`TranscriptLineScanner`) all go through them.
 
 /// What a transcript line records: its `type` tag on disk.
 public enum TranscriptRecordType: String, CaseIterable, Sendable {
@@ -19,29 +18,19 @@ public enum TranscriptRecordType: String, CaseIterable, Sendable {
     case unit
     case lesson
 
-    /// The keys a line of this type may have, its tag and version included.
+    /// The keys a line of this type may have, its tag and version included: its record type's columns.
     var fields: [TranscriptField] {
         switch self {
-        case .session:
-            [.type, .v, .id, .created, .inputs, .model, .baseURL, .name, .toolVersion, .framework]
-        case .turnStarted:
-            [
-                .type, .v, .turn, .at, .command, .template, .inputs, .baseVersion, .model, .instructions, .input,
-                .maxOutputTokens, .framework, .follows, .kind, .retryOf, .continues, .quizKind, .quizItems,
-                .rubricLevels, .lesson,
-            ]
-        case .turnEnded:
-            [
-                .type, .v, .turn, .at, .status, .output, .usage, .responseID, .error, .version, .durationMs, .check,
-                .readingLevel, .kept, .materials, .streamed, .quiz, .rubric, .review,
-            ]
-        case .undo: [.type, .v, .at, .from, .to, .lesson]
-        case .name: [.type, .v, .at, .name]
-        case .handEdit: [.type, .v, .at, .command, .baseVersion, .version, .text, .check, .lesson]
-        case .source: [.type, .v, .at, .name, .path, .bytes, .sha256, .pages, .paged]
-        case .sourceRemoved: [.type, .v, .at, .number, .name]
-        case .unit: [.type, .v, .at, .turn, .lessons, .inputs, .framework, .goal, .questions, .outline]
-        case .lesson: [.type, .v, .at, .number]
+        case .session: SessionHeader.columns.fields
+        case .turnStarted: TurnStarted.columns.fields
+        case .turnEnded: TurnEnded.columns.fields
+        case .undo: UndoRecord.columns.fields
+        case .name: NameRecord.columns.fields
+        case .handEdit: HandEditRecord.columns.fields
+        case .source: SourceRecord.columns.fields
+        case .sourceRemoved: SourceRemovedRecord.columns.fields
+        case .unit: UnitRecord.columns.fields
+        case .lesson: LessonRecord.columns.fields
         }
     }
 }
@@ -115,142 +104,23 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
         }
     }
 
-    // The writer's coding key is the key on disk (snake case, which the encoder's snake-case
-    // strategy leaves as it is).
-    var stringValue: String { key.description }
+    // The coding key is the key on disk as the coders' snake-case strategies see it (`base_url` is
+    // `baseUrl`): the transcript's nested values (inputs, usage, the plan check) are read and written
+    // through those strategies, and a line's own keys pass through them too. `TranscriptSchemaTests`
+    // checks that converting each back gives the key on disk.
+    var stringValue: String { Self.camelCase[rawValue] }
     var intValue: Int? { nil }
 
     init?(stringValue: String) {
-        guard let field = Self.allCases.first(where: { $0.key.description == stringValue }) else { return nil }
-        self = field
+        guard let index = Self.camelCase.firstIndex(of: stringValue) else { return nil }
+        self = Self.allCases[index]
+    }
+
+    /// Each field's key in camel case (`max_output_tokens` → `maxOutputTokens`), by raw value.
+    static let camelCase: [String] = allCases.map { field in
+        let words = field.key.description.split(separator: "_")
+        return words.prefix(1).joined() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     init?(intValue: Int) { nil }
-}
-
-// MARK: - Writing with the schema's keys
-
-extension SessionHeader {
-    public func encode(to encoder: any Encoder) throws {
-        var out = encoder.container(keyedBy: TranscriptField.self)
-        try out.encode(id, forKey: .id)
-        try out.encode(created, forKey: .created)
-        try out.encode(inputs, forKey: .inputs)
-        try out.encode(model, forKey: .model)
-        try out.encode(baseUrl, forKey: .baseURL)
-        try out.encodeIfPresent(name, forKey: .name)
-        try out.encode(toolVersion, forKey: .toolVersion)
-        try out.encodeIfPresent(framework, forKey: .framework)
-    }
-}
-
-extension TurnStarted {
-    public func encode(to encoder: any Encoder) throws {
-        var out = encoder.container(keyedBy: TranscriptField.self)
-        try out.encode(turn, forKey: .turn)
-        try out.encode(at, forKey: .at)
-        try out.encode(command, forKey: .command)
-        try out.encode(template, forKey: .template)
-        try out.encode(inputs, forKey: .inputs)
-        try out.encodeIfPresent(baseVersion, forKey: .baseVersion)
-        try out.encode(model, forKey: .model)
-        try out.encode(instructions, forKey: .instructions)
-        try out.encode(input, forKey: .input)
-        try out.encode(maxOutputTokens, forKey: .maxOutputTokens)
-        try out.encodeIfPresent(framework, forKey: .framework)
-        try out.encodeIfPresent(follows, forKey: .follows)
-        try out.encodeIfPresent(kind, forKey: .kind)
-        try out.encodeIfPresent(retryOf, forKey: .retryOf)
-        try out.encodeIfPresent(continues, forKey: .continues)
-        try out.encodeIfPresent(quizKind, forKey: .quizKind)
-        try out.encodeIfPresent(quizItems, forKey: .quizItems)
-        try out.encodeIfPresent(rubricLevels, forKey: .rubricLevels)
-        try out.encodeIfPresent(lesson, forKey: .lesson)
-    }
-}
-
-extension TurnEnded {
-    public func encode(to encoder: any Encoder) throws {
-        var out = encoder.container(keyedBy: TranscriptField.self)
-        try out.encode(turn, forKey: .turn)
-        try out.encode(at, forKey: .at)
-        try out.encode(status, forKey: .status)
-        try out.encode(output, forKey: .output)
-        try out.encodeIfPresent(usage, forKey: .usage)
-        try out.encodeIfPresent(responseId, forKey: .responseID)
-        try out.encodeIfPresent(error, forKey: .error)
-        try out.encodeIfPresent(version, forKey: .version)
-        try out.encode(durationMs, forKey: .durationMs)
-        try out.encodeIfPresent(check, forKey: .check)
-        try out.encodeIfPresent(readingLevel, forKey: .readingLevel)
-        try out.encodeIfPresent(kept, forKey: .kept)
-        try out.encodeIfPresent(materials, forKey: .materials)
-        try out.encodeIfPresent(streamed, forKey: .streamed)
-        try out.encodeIfPresent(quiz, forKey: .quiz)
-        try out.encodeIfPresent(rubric, forKey: .rubric)
-        try out.encodeIfPresent(review, forKey: .review)
-    }
-}
-
-extension UndoRecord {
-    public func encode(to encoder: any Encoder) throws {
-        var out = encoder.container(keyedBy: TranscriptField.self)
-        try out.encode(at, forKey: .at)
-        try out.encode(from, forKey: .from)
-        try out.encode(to, forKey: .to)
-        try out.encodeIfPresent(lesson, forKey: .lesson)
-    }
-}
-
-extension NameRecord {
-    public func encode(to encoder: any Encoder) throws {
-        var out = encoder.container(keyedBy: TranscriptField.self)
-        try out.encode(at, forKey: .at)
-        try out.encode(name, forKey: .name)
-    }
-}
-
-extension HandEditRecord {
-    public func encode(to encoder: any Encoder) throws {
-        var out = encoder.container(keyedBy: TranscriptField.self)
-        try out.encode(at, forKey: .at)
-        try out.encode(command, forKey: .command)
-        try out.encode(baseVersion, forKey: .baseVersion)
-        try out.encode(version, forKey: .version)
-        try out.encode(text, forKey: .text)
-        try out.encodeIfPresent(check, forKey: .check)
-        try out.encodeIfPresent(lesson, forKey: .lesson)
-    }
-}
-
-// A source line holds the document's fields beside `at`, flat, as every other line does.
-extension SourceRecord {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: TranscriptField.self)
-        at = try container.decode(Date.self, forKey: .at)
-        source = SourceDocument(
-            name: try container.decode(String.self, forKey: .name), path: try container.decode(String.self, forKey: .path),
-            bytes: try container.decode(Int.self, forKey: .bytes), sha256: try container.decode(String.self, forKey: .sha256),
-            pages: try container.decode([String].self, forKey: .pages), paged: try container.decode(Bool.self, forKey: .paged))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var out = encoder.container(keyedBy: TranscriptField.self)
-        try out.encode(at, forKey: .at)
-        try out.encode(source.name, forKey: .name)
-        try out.encode(source.path, forKey: .path)
-        try out.encode(source.bytes, forKey: .bytes)
-        try out.encode(source.sha256, forKey: .sha256)
-        try out.encode(source.pages, forKey: .pages)
-        try out.encode(source.paged, forKey: .paged)
-    }
-}
-
-extension SourceRemovedRecord {
-    public func encode(to encoder: any Encoder) throws {
-        var out = encoder.container(keyedBy: TranscriptField.self)
-        try out.encode(at, forKey: .at)
-        try out.encode(number, forKey: .number)
-        try out.encode(name, forKey: .name)
-    }
 }

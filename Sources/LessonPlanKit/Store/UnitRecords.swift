@@ -47,25 +47,3 @@ public struct LessonRecord: Codable, Equatable, Sendable {
         self.number = number
     }
 }
-
-extension UnitRecord {
-    public func encode(to encoder: any Encoder) throws {
-        var out = encoder.container(keyedBy: TranscriptField.self)
-        try out.encode(at, forKey: .at)
-        try out.encode(turn, forKey: .turn)
-        try out.encode(lessons, forKey: .lessons)
-        try out.encode(inputs, forKey: .inputs)
-        try out.encodeIfPresent(framework, forKey: .framework)
-        try out.encode(goal, forKey: .goal)
-        try out.encode(questions, forKey: .questions)
-        try out.encode(outline, forKey: .outline)
-    }
-}
-
-extension LessonRecord {
-    public func encode(to encoder: any Encoder) throws {
-        var out = encoder.container(keyedBy: TranscriptField.self)
-        try out.encode(at, forKey: .at)
-        try out.encode(number, forKey: .number)
-    }
-}

@@ -729,10 +729,9 @@ import TestSupport
 
     // MARK: - A field added without teaching the schema
 
-    /// Each record type's properties, snake-cased as the full decoder reads them, are exactly the
-    /// keys the schema gives its lines (which the writer writes and the fast path reads). A
-    /// property added to a record type without its key in `TranscriptSchema.swift` fails here; one
-    /// whose key is there but that the fast path does not read fails the round trips above.
+    /// Each record type's properties, snake-cased, are exactly the keys of its columns
+    /// (`TranscriptColumns.swift`), through which the writer, the full decoder and the fast path all go.
+    /// A property added to a record type without its column fails here.
     @Test func theSchemaKnowsEveryField() throws {
         func keys(_ value: Any) -> Set<String> {
             Set(
@@ -786,6 +785,30 @@ import TestSupport
                 case .lesson(let value): keys(value)
                 }
             #expect(found == schema(record.recordType), "\(record.type)")
+        }
+        // Each key passes through the coders' snake-case strategies unchanged: written as the key on disk, and a line
+        // with that key read back into the field.
+        struct OneKey: Codable {
+            var field: TranscriptField
+            func encode(to encoder: any Encoder) throws {
+                var out = encoder.container(keyedBy: TranscriptField.self)
+                try out.encode(1, forKey: field)
+            }
+            init(field: TranscriptField) { self.field = field }
+            init(from decoder: any Decoder) throws {
+                let line = try decoder.container(keyedBy: TranscriptField.self)
+                guard let first = line.allKeys.first else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no key"))
+                }
+                field = first
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        for field in TranscriptField.allCases {
+            let written = try encoder.encode(OneKey(field: field))
+            #expect(String(decoding: written, as: UTF8.self) == "{\"\(field.key)\":1}")
+            #expect(try TranscriptCoder.decoder.decode(OneKey.self, from: written).field == field)
         }
         // Every key belongs to some record type, and the tag and version to all of them.
         #expect(Set(TranscriptRecordType.allCases.flatMap(\.fields)) == Set(TranscriptField.allCases))
