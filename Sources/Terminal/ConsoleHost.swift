@@ -100,7 +100,7 @@ package final class ConsoleHost: CommandHost, @unchecked Sendable {
             if outcome.status != .completed, let message = outcome.message {
                 console.error(message)
             }
-            if outcome.status != .failed || outcome.seconds > 0 {
+            if outcome.status != .failed || outcome.wentOut {
                 for line in Footer.lines(for: outcome) { console.line(console.dim(line)) }
             }
         case .followUp(let followUp):

@@ -45,7 +45,7 @@ public struct RequestResult: Sendable, Equatable {
     public var levelAfter: ReadingMeasure?
 
     /// The request's own turn.
-    public var first: TurnOutcome { outcomes.first ?? TurnOutcome(status: .failed, message: nil) }
+    public var first: TurnOutcome { outcomes.first ?? TurnOutcome(notSent: nil) }
 }
 
 /// When the plan of a follow-up turn replaces the current one.

@@ -394,16 +394,7 @@ public actor SessionEngine {
             if let notice = verdict.notice { progress(.notice(notice)) }
         }
         unsaved = append(.turnEnded(ended)) ?? unsaved
-        var outcome = TurnOutcome(
-            status: status, version: ended.version, usage: machine.usage, seconds: seconds, message: message,
-            text: output)
-        outcome.check = ended.check
-        outcome.readingLevel = ended.readingLevel
-        outcome.kept = ended.kept
-        outcome.materials = ended.materials
-        outcome.quiz = ended.quiz
-        outcome.rubric = ended.rubric
-        outcome.review = ended.review
+        var outcome = TurnOutcome(ended: ended)
         outcome.kind = request.kind
         outcome.unfittingStructure = answer.unfitting
         outcome.assessmentProblems = ended.kept == false ? [] : verdict.problems
@@ -416,13 +407,12 @@ public actor SessionEngine {
         outcome.keepNote = verdict.keepNote
         // Written later with the next change is not written now: the turn is not saved until then.
         outcome.notSaved = writer.pendingCount > 0 ? (unsaved ?? StoreError.notSaved(path: writer.url.path, reason: "an earlier change is still unwritten")).errorDescription : nil
-        outcome.streamed = machine.isStreamed
         return outcome
     }
 
     /// A turn that never went out (a broken template, no key, a disk that cannot be written).
     private func failedBeforeSending(_ message: String?) -> TurnOutcome {
-        var outcome = TurnOutcome(status: .failed, message: message)
+        var outcome = TurnOutcome(notSent: message)
         outcome.current = state.currentVersion
         return outcome
     }

@@ -16,31 +16,43 @@ public enum TurnProgress: Sendable, Equatable {
     case received(characters: Int)
 }
 
-/// How a turn ended, for the footer and the exit status of the one-shot form.
+/// How a turn ended, for the footer and the exit status of the one-shot form: the `turn_ended` line as written, and
+/// what the REPL shows beside it (the check's sentences in the framework's names, the keep note, the quotations).
 public struct TurnOutcome: Sendable, Equatable {
-    public var status: TurnStatus
+    /// The turn's `turn_ended` record as it was written; nil for a turn that never went out.
+    public var ended: TurnEnded?
+    /// Why a turn that never went out did not (a broken template, no key, a disk that cannot be written).
+    private var notSentReason: String?
+
+    public var status: TurnStatus { ended?.status ?? .failed }
     /// The version the turn created, if it completed.
-    public var version: Int?
-    public var usage: Usage?
-    public var seconds: Double
+    public var version: Int? { ended?.version }
+    public var usage: Usage? { ended?.usage }
+    /// How long the turn took; 0 for one that never went out.
+    public var seconds: Double { Double(ended?.durationMs ?? 0) / 1000 }
     /// The one-sentence reason for anything but `completed`.
-    public var message: String?
+    public var message: String? { ended.map(\.error) ?? notSentReason }
     /// The answer text received (partial unless completed).
-    public var text: String
+    public var text: String { ended?.output ?? "" }
     /// The plan check of a completed plan turn's answer.
-    public var check: PlanCheckReport?
+    public var check: PlanCheckReport? { ended?.check }
     /// The reading level of a completed plan turn's answer.
-    public var readingLevel: ReadingMeasure?
+    public var readingLevel: ReadingMeasure? { ended?.readingLevel }
     /// For a turn whose plan replaces the current one only when better: whether it did; nil for other turns.
-    public var kept: Bool?
+    public var kept: Bool? { ended?.kept }
     /// The number of the handouts a `/materials` turn made.
-    public var materials: Int?
+    public var materials: Int? { ended?.materials }
     /// The number of the quiz a `/quiz` turn (or its kept repair) made.
-    public var quiz: Int?
+    public var quiz: Int? { ended?.quiz }
     /// The number of the rubric a `/rubric` turn (or its kept repair) made.
-    public var rubric: Int?
+    public var rubric: Int? { ended?.rubric }
     /// The number of the review a `/review` turn made.
-    public var review: Int?
+    public var review: Int? { ended?.review }
+    /// Whether the answer came as a stream; false when a proxy sent it whole.
+    public var streamed: Bool { ended?.streamed ?? true }
+    /// Whether the turn went out: a request was sent and its `turn_ended` line written.
+    public var wentOut: Bool { ended != nil }
+
     /// What the turn produced: a plan, handouts, a quiz, a rubric or a review.
     public var kind: TurnKind = .plan
     /// A structured answer that did not fit the plan's parts (not JSON, too few usable items): asked once more.
@@ -64,17 +76,12 @@ public struct TurnOutcome: Sendable, Equatable {
     public var keepNote: String?
     /// Why the turn's records are not on disk yet (kept in memory to be written later); nil when saved.
     public var notSaved: String?
-    /// Whether the answer came as a stream; false when a proxy sent it whole.
-    public var streamed = true
 
-    init(status: TurnStatus, version: Int? = nil, usage: Usage? = nil, seconds: Double = 0, message: String?, text: String = "") {
-        self.status = status
-        self.version = version
-        self.usage = usage
-        self.seconds = seconds
-        self.message = message
-        self.text = text
-    }
+    /// A turn that went out and ended as `ended` records.
+    init(ended: TurnEnded) { self.ended = ended }
+
+    /// A turn that never went out, for `reason`.
+    init(notSent reason: String?) { notSentReason = reason }
 
     /// Whether the turn produced a plan with structure problems or content notes, so the one automatic repair should go out.
     public var needsRepair: Bool {

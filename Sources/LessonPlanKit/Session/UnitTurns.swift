@@ -143,7 +143,7 @@ extension SessionEngine {
     ) async -> RequestResult {
         guard let unit = state.unit, unit.outline.indices.contains(number - 1) else {
             return RequestResult(outcomes: [
-                TurnOutcome(status: .failed, message: "There is no lesson \(number) in this session; /unit shows the unit.")
+                TurnOutcome(notSent: "There is no lesson \(number) in this session; /unit shows the unit.")
             ])
         }
         let earlier = (1..<number).map { earlier in
