@@ -86,4 +86,100 @@ import TestSupport
         let died = try String(contentsOf: home.appending(path: "local-model/llama-server.died"), encoding: .utf8)
         #expect(died.trimmingCharacters(in: .whitespacesAndNewlines) == "signal SIGILL (illegal instruction)")
     }
+
+    /// A stand-in for llama-server that answers as `ours_answers` asks (health, the model's alias) on the port it is given.
+    static let answeringServer = """
+        #!/usr/bin/env python3
+        import json, signal, sys
+        from http.server import BaseHTTPRequestHandler, HTTPServer
+        # A child of the test runner inherits its blocked SIGTERM; the script's stop sends SIGTERM first.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+        port = int(sys.argv[sys.argv.index("--port") + 1])
+        alias = sys.argv[sys.argv.index("--alias") + 1]
+        class Answer(BaseHTTPRequestHandler):
+            def do_GET(self):
+                body = json.dumps({"status": "ok"} if self.path == "/health" else {"data": [{"id": alias}]}).encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def log_message(self, *args):
+                pass
+        HTTPServer(("127.0.0.1", port), Answer).serve_forever()
+
+        """
+
+    /// A process standing for a `scripts/run` session: it lives until killed.
+    static func session() throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        process.arguments = ["600"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// The server's pid as the script recorded it, and whether that process still runs.
+    static func server(in home: URL) -> (pid: Int32, running: Bool)? {
+        guard let text = try? String(contentsOf: home.appending(path: "local-model/llama-server.pid"), encoding: .utf8),
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return nil }
+        return (pid, alive(pid))
+    }
+
+    /// Whether process `pid` runs: it exists and is not a zombie waiting for a parent that may never reap it.
+    static func alive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return !stat[close...].hasPrefix(") Z")
+    }
+
+    /// Two `scripts/run` sessions share one server: the first to leave keeps it running for the other, the last stops
+    /// it; a session that died without releasing its lease does not keep the server up; a server started by hand
+    /// outlives every session.
+    @Test func theLastSessionToLeaveStopsTheServerItStarted() async throws {
+        let server = try Self.script(Self.answeringServer, named: "answering-server")
+        defer { try? FileManager.default.removeItem(at: server.deletingLastPathComponent()) }
+        let home = FileManager.default.temporaryDirectory.appending(path: "lp-lease-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let port = Int.random(in: 20_000..<29_000)
+        let first = try Self.session(), second = try Self.session(), third = try Self.session()
+        defer { for process in [first, second, third] where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        defer { if let started = Self.server(in: home), started.running { kill(started.pid, SIGKILL) } }
+        func local(_ arguments: String...) async throws -> ChildProcess.Result {
+            try await Self.run(arguments, home: home, port: port, server: server)
+        }
+
+        let one = try await local("acquire", "\(first.processIdentifier)")
+        #expect(one.status == 0, "\(one.output)")
+        let started = try #require(Self.server(in: home))
+        #expect(started.running)
+        let two = try await local("acquire", "\(second.processIdentifier)")
+        #expect(two.status == 0, "\(two.output)")
+        #expect(Self.server(in: home)?.pid == started.pid, "a second session started a second server")
+
+        _ = try await local("release", "\(first.processIdentifier)")
+        #expect(Self.alive(started.pid), "the first session to leave stopped the server the second one uses")
+        let status = try await local("status")
+        #expect(status.output.contains("for scripts/run, 1 session(s)"), "\(status.output)")
+        // The second session dies without releasing; the third comes and goes; the server goes with it.
+        kill(second.processIdentifier, SIGKILL)
+        while second.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        _ = try await local("acquire", "\(third.processIdentifier)")
+        let last = try await local("release", "\(third.processIdentifier)")
+        #expect(last.output.contains("Stopped llama-server (pid \(started.pid))"), "\(last.output)")
+        #expect(!Self.alive(started.pid), "the last session left and the server still runs")
+
+        // Started by hand: sessions come and go, the server stays.
+        let manual = try await local("start")
+        #expect(manual.status == 0, "\(manual.output)")
+        let byHand = try #require(Self.server(in: home))
+        _ = try await local("acquire", "\(first.processIdentifier)")
+        _ = try await local("release", "\(first.processIdentifier)")
+        #expect(Self.alive(byHand.pid), "a session's release stopped a server started by hand")
+        let stop = try await local("stop")
+        #expect(stop.output.contains("Stopped llama-server"), "\(stop.output)")
+    }
 }
