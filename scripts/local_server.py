@@ -1,6 +1,7 @@
 """Runs llama.cpp's server from the xllamacpp wheel on 127.0.0.1 until SIGTERM, SIGINT or SIGHUP.
 
     python local_server.py --model FILE.gguf --port 8012 --alias NAME [--threads N] [--poll N]
+                           [--temp T] [--repeat-penalty P] [--dry M]
 
 scripts/local-model copies this file into the data directory and starts it with the virtualenv's own
 python (so that `/proc/PID/exe` and argv[1] say it is ours); it is not meant to be run by hand. The
@@ -23,6 +24,10 @@ def main() -> int:
     parser.add_argument("--poll", type=int, default=0,
                         help="how hard idle worker threads poll for work, 0-100 (0: sleep, do not spin)")
     parser.add_argument("--ctx-size", type=int, default=8192)
+    # The sampling settings measured against the plan check (docs/plan-check.md); the defaults are what won.
+    parser.add_argument("--temp", type=float, default=0.0, help="sampling temperature (0: greedy)")
+    parser.add_argument("--repeat-penalty", type=float, default=1.1, help="penalty on recently used tokens (1: none)")
+    parser.add_argument("--dry", type=float, default=0.8, help="DRY multiplier against repeated sequences (0: off)")
     args = parser.parse_args()
 
     # The wheel's llama.cpp runs its CPU threads with OpenMP, whose barriers ignore `poll` and spin
@@ -50,9 +55,9 @@ def main() -> int:
     params.cors_origins = "localhost"
     # Greedy decoding with DRY and a mild repeat penalty: the tiny model otherwise tends to loop
     # until the output limit instead of ending its plan.
-    params.sampling.temp = 0
-    params.sampling.dry_multiplier = 0.8
-    params.sampling.penalty_repeat = 1.1
+    params.sampling.temp = args.temp
+    params.sampling.dry_multiplier = args.dry
+    params.sampling.penalty_repeat = args.repeat_penalty
     for cpu in (params.cpuparams, params.cpuparams_batch):
         cpu.n_threads = args.threads
         cpu.poll = args.poll
