@@ -158,6 +158,15 @@ public struct PromptLibrary: Sendable {
         files["observable-verbs.txt"].map(ObservableVerbs.init(parsing:)) ?? .builtIn
     }
 
+    /// The verbs a unit's lessons climb, least demanding first: the folder's `unit-progression.txt`, else the
+    /// built-in list; one word a line, `#` lines and blank lines ignored.
+    public var unitProgression: [String] {
+        let text = files["unit-progression.txt"] ?? EmbeddedPrompts.files["unit-progression.txt"] ?? ""
+        return text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+
     /// The criteria `/review` scores a plan against: the folder's `review-rubric.txt`, else the built-in one.
     public var reviewRubricText: String {
         files["review-rubric.txt"] ?? (location == Self.builtIn.location ? "" : Self.builtIn.reviewRubricText)

@@ -23,9 +23,13 @@ struct TurnPrompt {
     }
 
     /// Writes the request for `refinement` from `base` (the plan it starts from; nil for a fresh one).
-    /// - Parameter command: the command as typed, which helps choose the source pages to send.
+    /// - Parameters:
+    ///   - command: the command as typed, which helps choose the source pages to send.
+    ///   - unitObjective: in a unit, the objective the overview gave the turn's lesson.
     /// - Throws: ``PromptError`` when a template is missing or broken.
-    func write(_ refinement: Refinement, base: PlanVersion?, sessionFramework: String, command: String) throws -> Written {
+    func write(
+        _ refinement: Refinement, base: PlanVersion?, sessionFramework: String, command: String, unitObjective: String? = nil
+    ) throws -> Written {
         let framework = try prompts.framework(refinement.framework ?? base?.framework ?? sessionFramework)
         // A draft to finish is the whole context: the plan it was revising is not sent again.
         var context = base
@@ -34,7 +38,12 @@ struct TurnPrompt {
         if let context, values["from_framework"] == nil {
             values["from_framework"] = (try? prompts.framework(context.framework).title) ?? context.framework
         }
-        let structure = self.structure(allowed: refinement.purpose.canBeStructured, framework: framework, inputs: refinement.inputs)
+        var structure = self.structure(allowed: refinement.purpose.canBeStructured, framework: framework, inputs: refinement.inputs)
+        if refinement.purpose.keepsUnitObjective, let unitObjective {
+            // A unit's lesson, and its repair, state the objective the overview gave it: the tool writes it, the
+            // model the rest (the tiny model otherwise writes one of its own, file names and all).
+            structure = structure?.giving(objective: unitObjective)
+        }
         if let structure {
             // The tool writes the structure: the format rules become the parts the model fills in.
             values["sections"] = structure.promptSections
@@ -47,7 +56,10 @@ struct TurnPrompt {
         // A model whose plans are structured gets the overview's fields under a schema too.
         var overview: UnitOverviewSchema?
         if structured, let lessons = refinement.purpose.overviewLessons {
-            overview = UnitOverviewSchema(lessons: lessons)
+            let schema = UnitOverviewSchema(
+                lessons: lessons, steps: UnitOverviewSchema.steps(lessons: lessons, progression: prompts.unitProgression))
+            overview = schema
+            values["progression"] = schema.promptLine
             input += "\n\n" + (try prompts.render("unit-overview-json", values: values, framework: framework.name))
         }
         var cuts: [String] = []

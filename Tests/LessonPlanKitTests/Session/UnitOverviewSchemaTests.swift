@@ -30,4 +30,38 @@ import Testing
         #expect(!UnitPlan(reading: try schema.render(json: alike)).problems(expected: 3).isEmpty)
         #expect(throws: StructuredPlanError.notJSON) { try schema.render(json: "Lesson 1: not JSON {") }
     }
+
+    /// The offline model gave two lessons the same objective every time: under llama-server's schema each lesson's
+    /// objective starts with its own step of `prompts/unit-progression.txt`, spread from the first to the last.
+    @Test func eachLessonsObjectiveStartsWithItsOwnStepOfTheProgression() throws {
+        let progression = PromptLibrary.builtIn.unitProgression
+        #expect(progression.first == "identify" && progression.last == "create")
+        #expect(UnitOverviewSchema.steps(lessons: 3, progression: progression) == ["identify", "apply", "create"])
+        #expect(UnitOverviewSchema.steps(lessons: 2, progression: progression) == ["identify", "create"])
+        #expect(UnitOverviewSchema.steps(lessons: progression.count, progression: progression) == progression)
+        // Too short a list would repeat a step; a word that is not plain letters would be read as a pattern.
+        #expect(UnitOverviewSchema.steps(lessons: 3, progression: ["name", "use"]).isEmpty)
+        #expect(UnitOverviewSchema.steps(lessons: 2, progression: ["name", "use.*"]).isEmpty)
+        // Every step is a verb the content check counts as observable.
+        let verbs = ObservableVerbs.builtIn
+        for step in progression { #expect(verbs.counted.contains(ContentText.stem(step)), "\(step)") }
+
+        let schema = UnitOverviewSchema(lessons: 3, steps: ["identify", "apply", "create"])
+        let enforced = try JSONValue.parse(Data(schema.schema(lengthLimits: true).utf8))
+        let lessons = try #require(enforced["properties"]?["lessons"])
+        let patterns = (lessons["prefixItems"]?.arrayValue ?? []).map { $0["properties"]?["objective"]?["pattern"]?.stringValue }
+        #expect(patterns == ["identify", "apply", "create"].map { "^Students will \($0) [^\"\\\\\\n]{10,180}$" })
+        #expect(lessons["minItems"]?.intValue == 3 && lessons["maxItems"]?.intValue == 3)
+        // Without length limits (OpenAI's strict mode) the schema stays one item schema for every lesson.
+        let plain = try JSONValue.parse(Data(schema.schema(lengthLimits: false).utf8))
+        #expect(plain["properties"]?["lessons"]?["prefixItems"] == nil)
+        #expect(plain["properties"]?["lessons"]?["items"] != nil)
+        #expect(schema.promptLine.contains("lesson 2's starts \"Students will apply\""))
+        #expect(UnitOverviewSchema(lessons: 3).promptLine.isEmpty)
+
+        // Objectives that differ only in their step are not alike to the overview's check.
+        let overview = UnitPlan(goal: "Students place and compare fractions on a number line.", questions: ["What is a fraction?", "Why?"],
+            lessons: ["identify", "apply", "create"].map { UnitLessonOutline(title: $0, objective: "Students will \($0) fractions on a number line.") })
+        #expect(overview.problems(expected: 3).isEmpty, "\(overview.problems(expected: 3))")
+    }
 }
