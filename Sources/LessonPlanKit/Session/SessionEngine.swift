@@ -267,9 +267,11 @@ public actor SessionEngine {
         progress: @escaping @Sendable (TurnProgress) -> Void
     ) async -> TurnOutcome {
         let written: TurnPrompt.Written
+        let lesson = lesson(of: refinement.purpose, finishing: draft)
+        let objective = lesson.flatMap { state.unit?.objective(ofLesson: $0) }
         do {
             written = try promptWriter.write(
-                refinement, base: current, sessionFramework: state.currentFramework, command: command)
+                refinement, base: current, sessionFramework: state.currentFramework, command: command, unitObjective: objective)
         } catch {
             return failedBeforeSending(error.localizedDescription)
         }
@@ -281,7 +283,7 @@ public actor SessionEngine {
         request.structure = written.structure
         request.overview = written.overview
         request.sourceCuts = written.sourceCuts
-        request.lesson = lesson(of: refinement.purpose, finishing: draft)
+        request.lesson = lesson
         return await perform(request, base: current, keep: keep, progress: progress)
     }
 

@@ -70,6 +70,9 @@ public struct StructuredPlan: Equatable, Sendable {
     public let inputs: LessonInputs
     /// The framework's headings in order, each with its role and times.
     public let parts: [Part]
+    /// Parts the tool writes itself, by member key: their one item is not asked for (a unit's lesson takes its
+    /// objective from the unit's overview, so the plan states the objective the overview gave it).
+    public private(set) var given: [String: String] = [:]
 
     /// Lays out a plan of `framework` for `inputs`: which parts are timed and for how long.
     ///
@@ -96,6 +99,21 @@ public struct StructuredPlan: Equatable, Sendable {
         }
         self.parts = parts
     }
+
+    /// The same layout with the objective part written by the tool as `objective`; unchanged when the framework
+    /// names no objective heading or `objective` is empty.
+    public func giving(objective: String) -> StructuredPlan {
+        let objective = Self.clean(objective)
+        guard !objective.isEmpty, let heading = framework.objectiveHeading,
+            let part = parts.first(where: { $0.heading == heading })
+        else { return self }
+        var plan = self
+        plan.given[part.key] = objective
+        return plan
+    }
+
+    /// The parts the model fills in: every part the tool does not write itself.
+    var asked: [Part] { parts.filter { given[$0.key] == nil } }
 
     // MARK: Layout
 
@@ -171,7 +189,7 @@ public struct StructuredPlan: Equatable, Sendable {
         if lengthLimits {
             item += [("minLength", .number(Self.shortestItem)), ("maxLength", .number(Self.longestItem))]
         }
-        let properties = parts.map { part in
+        let properties = asked.map { part in
             (
                 part.key,
                 JSONText.object([
@@ -185,14 +203,14 @@ public struct StructuredPlan: Equatable, Sendable {
         return JSONText.object([
             ("type", .string("object")),
             ("properties", .object(properties)),
-            ("required", .array(parts.map { .string($0.key) })),
+            ("required", .array(asked.map { .string($0.key) })),
             ("additionalProperties", .bool(false)),
         ]).serialized
     }
 
     /// One line per part for the prompt's `{{sections}}`: the member, its heading, its minutes and how many items.
     public var promptSections: String {
-        parts.map { part in
+        asked.map { part in
             var line = "- \"\(part.key)\": \(Self.withoutStatedTime(part.heading))"
             if let start = part.start, let end = part.end { line += " (\(end - start) min)" }
             switch part.role {
@@ -218,6 +236,10 @@ public struct StructuredPlan: Equatable, Sendable {
         guard let value = JSONValue.parse(text), let members = value.objectValue else { throw .notJSON }
         var content: [String: [String]] = [:]
         for part in parts {
+            if let item = given[part.key] {
+                content[part.key] = [item]
+                continue
+            }
             guard let member = members[part.key] else { throw .missingPart(heading: Self.withoutStatedTime(part.heading)) }
             let raw: [JSONValue] = member.arrayValue ?? [member]
             var items = raw.compactMap { $0.stringValue }.map(Self.clean).filter { !$0.isEmpty }

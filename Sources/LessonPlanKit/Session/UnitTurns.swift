@@ -57,6 +57,15 @@ extension TurnPurpose {
         }
     }
 
+    /// Whether a structured answer for a unit's lesson takes its objective from the overview: writing the lesson and
+    /// repairing it do; a revision may change the objective, which then marks the lessons after it.
+    var keepsUnitObjective: Bool {
+        switch self {
+        case .lesson, .repair: true
+        default: false
+        }
+    }
+
     /// The lesson of a unit the purpose writes, if it writes one.
     var lessonNumber: Int? {
         if case .lesson(let lesson) = self { return lesson.number }

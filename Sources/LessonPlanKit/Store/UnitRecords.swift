@@ -34,6 +34,11 @@ public struct UnitRecord: Codable, Equatable, Sendable {
 
     /// The overview as a value.
     public var plan: UnitPlan { UnitPlan(goal: goal, questions: questions, lessons: outline) }
+
+    /// The objective the overview gives lesson `number` (1 for the first); nil for a number the unit has not.
+    public func objective(ofLesson number: Int) -> String? {
+        outline.indices.contains(number - 1) ? outline[number - 1].objective : nil
+    }
 }
 
 /// `/lesson N`: lesson N of the unit became the current plan, so a resumed session reopens at it.

@@ -51,6 +51,28 @@ import Testing
         }
     }
 
+    /// A unit's lesson states the objective its overview gave it: the tool writes that part, the schema and the
+    /// prompt leave it out, and an answer that fills it anyway does not replace it.
+    @Test func aGivenObjectiveIsWrittenByTheToolNotAsked() throws {
+        let layout = try Self.layout("default")
+        let plan = layout.giving(objective: "Students will place unit fractions on a number line")
+        let schema = try JSONValue.parse(Data(plan.schema(lengthLimits: true).utf8))
+        #expect(schema["properties"]?["learning_objective"] == nil)
+        #expect(schema["required"]?.arrayValue?.contains(.string("learning_objective")) == false)
+        #expect(schema["properties"]?["materials"] != nil)
+        #expect(!plan.promptSections.contains("learning_objective"))
+        #expect(layout.promptSections.contains("learning_objective"))
+
+        let text = try plan.render(json: Self.answer(layout, item: { part, n in
+            part.key == "learning_objective" ? "Students will understand fractions." : "Students mark point \(n) on a number line."
+        }))
+        let document = PlanDocument(parsing: text, framework: plan.framework)
+        #expect(document.section(plan.framework.objectiveHeading ?? "")?.body.joined(separator: "\n").contains("Students will place unit fractions on a number line.") == true, "\(text)")
+        #expect(!text.contains("understand fractions"))
+        // Without an objective, or in a framework with no objective heading, the layout is unchanged.
+        #expect(layout.giving(objective: "  ") == layout)
+    }
+
     @Test func theDefaultLessonIsSharedByWeight() throws {
         let plan = try Self.layout("default", minutes: 45)
         let times = plan.parts.map { part in part.start.map { "\($0)–\(part.end ?? 0)" } ?? "-" }

@@ -32,7 +32,7 @@ import Testing
         init(
             maxRetries: Int = 2, deadline: TimeInterval = 600, idleTimeout: TimeInterval = 30,
             clock: RecordingRetryClock = RecordingRetryClock(), slowNotice: TimeInterval? = nil,
-            model: ScriptedModel = ScriptedModel(), timers: TimerClock = TimerClock()
+            model: ScriptedModel = ScriptedModel(), timers: TimerClock = TimerClock(), structured: Bool = false
         ) async throws {
             self.model = model
             home = try TemporaryHome()
@@ -43,6 +43,7 @@ import Testing
                 apiKey: "sk-test.SECRETKEY-9z8y7x6w5v", model: "gpt-5.2",
                 idleTimeout: idleTimeout, deadline: deadline, retryPolicy: RetryPolicy(maxRetries: maxRetries))
             settings.slowNotice = slowNotice
+            settings.structured = structured
             engine = try SessionEngine(
                 newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
                 client: ModelClient(transport: model, settings: settings), toolVersion: "test",

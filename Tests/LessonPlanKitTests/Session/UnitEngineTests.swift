@@ -64,6 +64,53 @@ import Testing
         #expect(after.lessonsMissing.isEmpty)
     }
 
+    /// With structured answers (the offline model's way) each lesson states the objective the overview gave it, in
+    /// the lesson's turn and in its repair: the schema does not ask for it, and an answer that writes one of its own
+    /// does not replace it. A revision asks for the objective again (it may change it).
+    @Test func aStructuredUnitsLessonsStateTheObjectivesTheOverviewGaveThem() async throws {
+        let model = ScriptedModel()
+        let fixture = try await SessionEngineTests.Fixture(model: model, structured: true)
+        defer { fixture.home.remove() }
+        let engine = fixture.engine
+        let objectives = ["Students will identify the rise and fall of tides on a tide chart.",
+                          "Students will apply the moon's pull to explain two high tides a day.",
+                          "Students will create a tide table for a week from a tide chart."]
+        let lessons = objectives.enumerated().map { index, objective in
+            #"{"title": "Tides \#(index + 1)", "objective": "\#(objective)", "builds_on": "lesson \#(index)"}"#
+        }
+        let overview = #"{"goal": "Students explain and predict tides from the moon's pull.", "essential_questions": "#
+            + #"["Why does the sea rise and fall?", "Can we predict it?"], "lessons": ["# + lessons.joined(separator: ", ") + "]}"
+        let layout = StructuredPlan(framework: try PromptLibrary.builtIn.framework("default"), inputs: fixture.inputs)
+        let answer = StructuredPlanTests.answer(layout) { part, n in
+            part.key == "learning_objective" ? "Tides.json tides_tides." : part.role == .content
+                ? "Students chart tides \(n) with a partner." : "What does tide chart \(n) show about the moon?"
+        }
+        model.script([.text(overview), .text(answer), .text(answer)])
+
+        let written = await engine.writeOverview(lessons: 3, inputs: fixture.inputs, framework: "default", repair: false) { _ in }
+        #expect(written.failure == nil, "\(written.failure ?? "")")
+        let none = FollowUpOptions(repair: false, readingLevel: false)
+        let lesson = await engine.writeLesson(1, options: none) { _ in }
+        #expect(lesson.first.status == .completed)
+        let schema = { (index: Int) in model.requests[index]["text"]?["format"]?["schema"]?["properties"] }
+        #expect(schema(1)?["learning_objective"] == nil && schema(1)?["materials"] != nil)
+        #expect(lesson.first.text.contains(objectives[0]) && !lesson.first.text.contains("Tides.json"), "\(lesson.first.text)")
+
+        // Its repair keeps the overview's objective too.
+        let repair = await engine.request(
+            command: "(auto repair)", refinement: Refinement(.repair(problems: ["Pacing is off."]), inputs: fixture.inputs),
+            options: none) { _ in }
+        #expect(schema(2)?["learning_objective"] == nil)
+        #expect(repair.first.text.contains(objectives[0]) && !repair.first.text.contains("Tides.json"), "\(repair.first.text)")
+
+        // A revision may change the objective: it is asked for.
+        model.script([.text(answer)])
+        _ = await engine.request(
+            command: "/differentiate", refinement: Refinement(.revise(.differentiate), inputs: fixture.inputs), options: none) { _ in }
+        #expect(model.requests.count == 4)
+        #expect(schema(3)?["learning_objective"] != nil)
+    }
+
     @Test func anOverviewWithLessonsMissingIsRepairedOnceAndTheRepairTaken() async throws {
         let short = UnitPlanTests.overview.components(separatedBy: "\nLesson 3:").first ?? ""
         let model = ScriptedModel([.text(short), .text(UnitPlanTests.overview)])
