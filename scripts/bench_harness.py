@@ -548,10 +548,7 @@ class Bench:
         rows = [structured_pass, structured_time, free_pass, free_time]
         wanted = self.args.offline or bool(self.args.only and "offline" in self.args.only)
         script = HERE / "local-model"
-        env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
-        env.update({"NO_PROXY": "*", "no_proxy": "*"})
-        if self.args.offline_home:
-            env["LESSONPLAN_HOME"] = self.args.offline_home
+        env = self.offline_env()
         port = env.setdefault("LESSONPLAN_LOCAL_PORT", "8012")
         if not wanted:
             for row in rows:
@@ -585,6 +582,45 @@ class Bench:
             finally:
                 if started_here:
                     run([str(script), "stop"], env)
+
+        self.guarded(rows, body)
+
+    def offline_env(self) -> dict[str, str]:
+        """This environment without proxies, with the offline model's data directory if one was given."""
+        env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+        env.update({"NO_PROXY": "*", "no_proxy": "*"})
+        if self.args.offline_home:
+            env["LESSONPLAN_HOME"] = self.args.offline_home
+        return env
+
+    def offline_busy(self) -> None:
+        """Ten first plans with two CPU-bound processes on the same 2 cores (`scripts/local-load-test --busy 2`),
+        before (llama.cpp's defaults: a thread per core, waits that spin) and after (as scripts/local-model runs
+        it: one thread, waits that sleep)."""
+        before = Row("offline, busy (2 × `yes`), llama.cpp's defaults (2 threads, spinning waits): seconds per plan", "s")
+        after = Row("offline, busy (2 × `yes`), as shipped (1 thread, sleeping waits): seconds per plan", "s")
+        slowest = Row("offline, busy (2 × `yes`), as shipped: slowest of ten plans", "s", kind="max", limit=60,
+                      budget="≤ 60 s")
+        rows = [before, after, slowest]
+        if not (self.args.offline or bool(self.args.only and "offline-busy" in self.args.only)):
+            for row in rows:
+                row.skipped = "opt-in: scripts/bench --offline (or --only offline-busy; about 20 min)"
+            self.rows += rows
+            return
+
+        def load(row: Row, extra: list[str]) -> list[float]:
+            self.progress(f"offline model under load: {' '.join(extra) or 'as shipped'}")
+            script = [str(HERE / "local-load-test"), "--busy", "2", "--json", *extra]
+            result = run(script, {**self.offline_env(), "LESSONPLAN_LOCAL_PORT": "18014"}, capture=True, timeout=3600)
+            report = json.loads(result.stdout.decode().strip().splitlines()[-1])
+            row.values = report["seconds"]
+            row.note = (f"ten grade 7 topics, 45 minutes, `--no-repair`; {len(report['topics']) - len(report['failed'])}"
+                        f"/{len(report['topics'])} finished (a plan not done in 300 s counts as 300 s)")
+            return report["seconds"]
+
+        def body() -> None:
+            load(before, ["--threads", "2", "--poll", "50"])
+            slowest.values = [max(load(after, []))]
 
         self.guarded(rows, body)
 
@@ -638,7 +674,7 @@ class Bench:
             for group, step in [("startup", self.startup), ("first-token", self.first_token),
                                 ("stream", self.throughput), ("session", self.long_session),
                                 ("transcripts", self.transcripts), ("peers", self.peers),
-                                ("offline", self.offline)]:
+                                ("offline", self.offline), ("offline-busy", self.offline_busy)]:
                 if self.wanted(group):
                     step()
         finally:
@@ -719,7 +755,8 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     parser.add_argument("--runs", type=int, help="timed runs per row (default 7; 3 with --quick)")
     parser.add_argument("--only", action="append",
-                        choices=["startup", "first-token", "stream", "session", "transcripts", "peers", "offline"],
+                        choices=["startup", "first-token", "stream", "session", "transcripts", "peers", "offline",
+                                 "offline-busy"],
                         help="run only this group (repeatable)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary data directories")
     parser.add_argument("--offline", action="store_true",
