@@ -3,10 +3,11 @@ import LessonPlanKit
 import Terminal
 
 extension Exporter {
-    /// `lessonplan export SESSION --unit --format md|html|docx|odt`: the whole unit as one document, to FILE or,
-    /// without one, by the rule of every export (md printed, docx and odt to `<topic>-unit.<format>`).
+    /// `lessonplan export SESSION --unit --format md|html|docx|odt|imscc`: the whole unit as one document (or a
+    /// Common Cartridge), to FILE or, without one, by the rule of every export (md printed, docx, odt and imscc to
+    /// `<topic>-unit.<format>`).
     /// - Returns: whether the export was written.
-    func exportUnit(_ state: SessionState, format: ExportFormat, to path: String?, force: Bool, showModel: Bool) -> Bool {
+    func exportUnit(_ state: SessionState, format: UnitExport.Format, to path: String?, force: Bool, showModel: Bool) -> Bool {
         let data: Data
         do {
             data = try ExportCommand.unitDocument(state, format: format, prompts: prompts, showModel: showModel, environment: environment)
@@ -15,7 +16,8 @@ extension Exporter {
             return false
         }
         guard let path = path ?? ExportCommand.defaultUnitFile(state, format: format, toTerminal: console.stdoutIsTTY) else {
-            console.document(data, format: format)
+            // Only md and html are printed; a cartridge always goes to a file.
+            if case .document(let document) = format { console.document(data, format: document) }
             return !console.outputFailed
         }
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)

@@ -221,15 +221,18 @@ struct SessionCommands {
                     state, format: format, to: parsed.value("output"), force: parsed.has("force"))
                 return written ? 0 : 1
             }
-            guard let format = ExportFormat(text: parsed.value("format") ?? "") else {
-                throw UsageError(message: "export needs --format md, html, json, docx, odt or pptx.")
-            }
             if parsed.has("unit") {
+                guard let format = UnitExport.Format(text: parsed.value("format") ?? "") else {
+                    throw UsageError(message: "export --unit needs --format \(UnitExport.Format.names).")
+                }
                 let state = try load(parsed.positionals[0])
                 let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn
                 return Exporter(console: console, prompts: prompts, environment: app.environment).exportUnit(
                     state, format: format, to: parsed.value("o") ?? parsed.value("output"), force: parsed.has("force"),
                     showModel: parsed.has("show-model")) ? 0 : 1
+            }
+            guard let format = ExportFormat(text: parsed.value("format") ?? "") else {
+                throw UsageError(message: "export needs --format md, html, json, docx, odt or pptx.")
             }
             let state = try load(parsed.positionals[0])
             let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn

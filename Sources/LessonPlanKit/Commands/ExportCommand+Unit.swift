@@ -1,41 +1,56 @@
 import Foundation
 
-/// `/export unit md|html|docx|odt [FILE] [--force]`: the whole unit as one document (``UnitExport``).
+/// `/export unit md|html|docx|odt|imscc [FILE] [--force]`: the whole unit as one document, or as a Common Cartridge
+/// with each lesson a page (``UnitExport``).
 extension ExportCommand {
+    /// What `/export unit` writes.
+    public var unitFormat: UnitExport.Format { cartridge ? .cartridge : .document(format) }
+
     static func parseUnit(_ words: [String], force: Bool, showModel: Bool, context: CommandContext) throws(CommandError) -> Self {
         guard context.unitLessons != nil else {
             throw CommandError("This session is a single lesson, not a unit; /export md (or html, docx, odt) exports its plan.")
         }
-        guard let first = words.first, let format = ExportFormat(text: first), UnitExport.formats.contains(format) else {
-            throw CommandError("/export unit needs a format: md, html, docx or odt, then an optional file name, e.g. /export unit docx.")
+        guard let first = words.first, let format = UnitExport.Format(text: first) else {
+            throw CommandError(
+                "/export unit needs a format: \(UnitExport.Format.names), then an optional file name, e.g. /export unit docx.")
         }
         let rest = words.dropFirst().joined(separator: " ")
         if rest.hasPrefix("-") {
             throw CommandError("“\(rest)” is not an option of /export unit; use --force to replace the file.")
         }
-        return Self(format: format, path: rest.isEmpty ? nil : rest, force: force, showModel: showModel, unit: true)
+        let document: ExportFormat = if case .document(let document) = format { document } else { .html }
+        return Self(
+            format: document, path: rest.isEmpty ? nil : rest, force: force, showModel: showModel, unit: true,
+            cartridge: format == .cartridge)
     }
 
-    /// Where a unit goes when no file is named, by the rule of every export: md printed; docx and odt to
+    /// Where a unit goes when no file is named, by the rule of every export: md printed; docx, odt and imscc to
     /// `<topic>-unit.<format>`; html to that file when it would reach a terminal.
-    public static func defaultUnitFile(_ state: SessionState, format: ExportFormat, toTerminal: Bool) -> String? {
-        guard format.document != nil || (format == .html && toTerminal) else { return nil }
-        return "\(slug(state.unit?.inputs.topic ?? state.currentInputs.topic))-unit.\(format.rawValue)"
+    public static func defaultUnitFile(_ state: SessionState, format: UnitExport.Format, toTerminal: Bool) -> String? {
+        if case .document(let document) = format, document.document == nil, !(document == .html && toTerminal) { return nil }
+        return "\(slug(state.unit?.inputs.topic ?? state.currentInputs.topic))-unit.\(format.fileExtension)"
     }
 
     /// The unit's bytes in `format`.
-    /// - Parameter environment: where to look for pandoc (its `PATH`), for docx and odt.
+    /// - Parameter environment: where to look for pandoc (its `PATH`), for docx and odt, and zip, for imscc.
     public static func unitDocument(
-        _ state: SessionState, format: ExportFormat, prompts: PromptLibrary, showModel: Bool = false,
+        _ state: SessionState, format: UnitExport.Format, prompts: PromptLibrary, showModel: Bool = false,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> Data {
-        try UnitExport.render(
-            state, format: format, prompts: prompts, showModel: showModel,
-            pandoc: format.document == nil ? nil : Pandoc.find(environment: environment))
+        switch format {
+        case .document(let document):
+            try UnitExport.render(
+                state, format: document, prompts: prompts, showModel: showModel,
+                pandoc: document.document == nil ? nil : Pandoc.find(environment: environment))
+        case .cartridge:
+            try UnitExport.cartridge(state, prompts: prompts, showModel: showModel, tools: LMSTools(environment: environment))
+        }
     }
 
     /// Writes a unit's export the way every export is written (0600, never over a file unless `replace`).
-    public static func writeUnit(_ data: Data, format: ExportFormat, state: SessionState, to url: URL, replace: Bool) -> FileResult {
+    public static func writeUnit(
+        _ data: Data, format: UnitExport.Format, state: SessionState, to url: URL, replace: Bool
+    ) -> FileResult {
         do {
             try PrivateFiles.write(data, to: url, replace: replace)
         } catch {
@@ -50,12 +65,13 @@ extension ExportCommand {
         let state = await run.engine.state
         let data: Data
         do {
-            data = try Self.unitDocument(state, format: format, prompts: run.engine.prompts, showModel: showModel)
+            data = try Self.unitDocument(state, format: unitFormat, prompts: run.engine.prompts, showModel: showModel)
         } catch {
             run.host.error(error.message)
             return .failed
         }
-        guard let target = path ?? Self.defaultUnitFile(state, format: format, toTerminal: run.host.showsOnTerminal) else {
+        guard let target = path ?? Self.defaultUnitFile(state, format: unitFormat, toTerminal: run.host.showsOnTerminal) else {
+            // Only md and html are printed; a cartridge always goes to a file.
             run.host.deliver(.document(data, format))
             return .done
         }
@@ -64,7 +80,7 @@ extension ExportCommand {
             .standardizedFileURL
         var replace = force
         while true {
-            switch Self.writeUnit(data, format: format, state: state, to: url, replace: replace) {
+            switch Self.writeUnit(data, format: unitFormat, state: state, to: url, replace: replace) {
             case .wrote(let sentence):
                 run.host.note(StyledText(sentence))
                 return .done

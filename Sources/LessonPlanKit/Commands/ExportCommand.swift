@@ -4,7 +4,7 @@ import Foundation
 /// document; `/export quiz FORMAT [FILE]`: the quiz for a learning platform (`ExportCommand+Quiz.swift`).
 public struct ExportCommand: Command, Equatable {
     public static let name = "export"
-    public static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model]; /export quiz FORMAT [FILE]; /export unit md|html|docx|odt [FILE]"
+    public static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model]; /export quiz FORMAT [FILE]; /export unit md|html|docx|odt|imscc [FILE]"
     public static let summary = "write the plan (or the handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file"
     public static let details = """
         Without FILE, Markdown and JSON are printed; docx, odt and pptx are written to <topic>-v<N>.<format> in the
@@ -14,6 +14,8 @@ public struct ExportCommand: Command, Equatable {
         /export quiz FORMAT [FILE] [--force] writes the quiz made from the current plan for a learning platform:
         qti (Canvas), imscc (Common Cartridge: plan, handouts, quiz), gift, moodle, aiken, blackboard or kahoot;
         without FILE to <topic>-v<N>-quiz.gift, <topic>-v<N>-lesson.imscc and so on; see docs/lms.md.
+        In a unit, /export unit md|html|docx|odt [FILE] writes the whole unit as one document, and /export unit imscc
+        [FILE] as a Common Cartridge with the overview and each lesson a page (without FILE to <topic>-unit.imscc).
         """
     public static var argumentCompletions: [String] { ExportFormat.allCases.map { $0.rawValue } + ["materials", "quiz", "unit"] }
 
@@ -30,13 +32,16 @@ public struct ExportCommand: Command, Equatable {
     public let quiz: LMSFormat?
     /// The whole unit as one document instead of the current lesson.
     public let unit: Bool
+    /// With `unit`: the unit as a Common Cartridge instead of a document (`format` then unused).
+    public let cartridge: Bool
 
     public init(
         format: ExportFormat, materials: Bool = false, path: String? = nil, force: Bool = false, showModel: Bool = false,
-        quiz: LMSFormat? = nil, unit: Bool = false
+        quiz: LMSFormat? = nil, unit: Bool = false, cartridge: Bool = false
     ) {
         self.quiz = quiz
         self.unit = unit
+        self.cartridge = cartridge
         self.format = format
         self.materials = materials
         self.path = path

@@ -16,14 +16,15 @@ public enum UnitExport {
         timeZone: TimeZone = .current
     ) throws -> Data {
         guard formats.contains(format) else {
-            throw ExportError("A unit exports as md, html, docx or odt; /export unit docx, say, writes the whole unit as one document.")
+            throw ExportError(
+                "A unit exports as \(Format.names); /export unit docx, say, writes the whole unit as one document, /export unit imscc as a Common Cartridge.")
         }
         guard !lessons.isEmpty else { throw ExportError("No lesson of the unit is written yet; /unit continue writes them.") }
         switch format {
         case .md: return Data(markdown(unit, lessons: lessons, timeZone: timeZone).utf8)
         case .html: return Data(html(unit, lessons: lessons, timeZone: timeZone).utf8)
         default:
-            guard let document = format.document else { throw ExportError("A unit exports as md, html, docx or odt.") }
+            guard let document = format.document else { throw ExportError("A unit exports as \(Format.names).") }
             guard let pandoc else { throw DocumentError.pandocMissing(document) }
             var built = pandocDocument(unit, lessons: lessons, format: document, timeZone: timeZone)
             if document == .odt { built.blocks = built.blocks.map(DocumentExport.ruledForODT) }
@@ -85,30 +86,9 @@ public enum UnitExport {
 
     static func html(_ unit: UnitRecord, lessons: [Lesson], timeZone: TimeZone) -> String {
         let escape = PlanExport.htmlEscape
-        let (subtitle, questions) = overviewLines(unit)
         let pages = lessons.map { PlanExport.renderHTML($0.export, plan: $0.plan, timeZone: timeZone) }
         let style = pages.first.flatMap { between($0, "<style>\n", "\n</style>") } ?? ""
-        let title = escape("Unit: " + unit.inputs.topic)
-        var out = [
-            "<!DOCTYPE html>", "<html lang=\"en\">", "<head>", "<meta charset=\"utf-8\">",
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">", "<title>\(title)</title>",
-            "<style>", style, "section.lesson { break-before: page; }", "</style>", "</head>", "<body class=\"teacher\">",
-            "<main>", "<h1>\(title)</h1>", "<p>\(escape(subtitle))</p>", "<h2>Overview</h2>",
-        ]
-        if !unit.goal.isEmpty { out.append("<p><strong>Goal:</strong> \(escape(unit.goal))</p>") }
-        if !questions.isEmpty {
-            out.append("<p><strong>Essential questions:</strong></p>")
-            out.append("<ul>" + questions.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
-        }
-        out.append("<h2>Contents</h2>")
-        out.append("<ol>")
-        for (index, outline) in unit.outline.enumerated() {
-            let number = index + 1
-            let name = escape("Lesson \(number): \(outline.title)")
-            let link = lessons.contains { $0.number == number } ? "<a href=\"#lesson-\(number)\">\(name)</a>" : "\(name) (not written yet)"
-            out.append("<li>\(link) — \(escape(outline.objective))</li>")
-        }
-        out.append("</ol>")
+        var out = overviewHTML(unit, lessons: lessons, style: [style, "section.lesson { break-before: page; }"], linked: true)
         for (lesson, page) in zip(lessons, pages) {
             // The lesson's own page one level down, so each lesson is a part of the unit.
             var body = between(page, "<main>\n", "\n</main>") ?? ""
@@ -123,6 +103,41 @@ public enum UnitExport {
         }
         out += ["</main>", "</body>", "</html>"]
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The start of the unit's page, open at its `<main>`: the title, the overview and the contents list.
+    /// - Parameters:
+    ///   - style: The lines of its style sheet.
+    ///   - linked: Each written lesson's name in the contents links to its part of the page (`#lesson-N`).
+    static func overviewHTML(_ unit: UnitRecord, lessons: [Lesson], style: [String], linked: Bool) -> [String] {
+        let escape = PlanExport.htmlEscape
+        let (subtitle, questions) = overviewLines(unit)
+        let title = escape("Unit: " + unit.inputs.topic)
+        var out = [
+            "<!DOCTYPE html>", "<html lang=\"en\">", "<head>", "<meta charset=\"utf-8\">",
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">", "<title>\(title)</title>",
+            "<style>",
+        ]
+        out += style + [
+            "</style>", "</head>", "<body class=\"teacher\">", "<main>", "<h1>\(title)</h1>", "<p>\(escape(subtitle))</p>",
+            "<h2>Overview</h2>",
+        ]
+        if !unit.goal.isEmpty { out.append("<p><strong>Goal:</strong> \(escape(unit.goal))</p>") }
+        if !questions.isEmpty {
+            out.append("<p><strong>Essential questions:</strong></p>")
+            out.append("<ul>" + questions.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
+        }
+        out.append("<h2>Contents</h2>")
+        out.append("<ol>")
+        for (index, outline) in unit.outline.enumerated() {
+            let number = index + 1
+            let name = escape("Lesson \(number): \(outline.title)")
+            let written = lessons.contains { $0.number == number }
+            let link = !written ? "\(name) (not written yet)" : linked ? "<a href=\"#lesson-\(number)\">\(name)</a>" : name
+            out.append("<li>\(link) — \(escape(outline.objective))</li>")
+        }
+        out.append("</ol>")
+        return out
     }
 
     /// The text between two markers, or nil when they are not both there.

@@ -16,6 +16,20 @@ extension UnitExport {
         return try render(unit, lessons: lessons, format: format, prompts: prompts, pandoc: pandoc, timeZone: timeZone)
     }
 
+    /// The unit as a Common Cartridge: the overview and each written lesson as a page (``cartridge(_:lessons:identifier:tools:timeZone:)``).
+    /// - Throws: ``ExportError`` outside a unit, with no lesson written or when `zip` is missing or fails;
+    ///   ``PromptError`` when a lesson's framework cannot be read.
+    public static func cartridge(
+        _ state: SessionState, prompts: PromptLibrary, showModel: Bool = false, tools: LMSTools, timeZone: TimeZone = .current
+    ) throws -> Data {
+        guard let unit = state.unit else {
+            throw ExportError("This session is a single lesson, not a unit; export its quiz and plan with /export quiz imscc.")
+        }
+        let lessons = try lessonDocuments(state, unit: unit, prompts: prompts, showModel: showModel)
+        return try cartridge(
+            unit, lessons: lessons, identifier: cartridgeIdentifier(sessionID: state.header.id), tools: tools, timeZone: timeZone)
+    }
+
     /// Each written lesson's current version, read as a single lesson's export reads the current plan: the state
     /// with that lesson made current, as `/lesson N` makes it.
     static func lessonDocuments(_ state: SessionState, unit: UnitRecord, prompts: PromptLibrary, showModel: Bool) throws

@@ -2,6 +2,7 @@ import Foundation
 
 /// An IMS Common Cartridge 1.1 of the lesson: the plan as a page (for the teacher: marked Instructor), the
 /// handouts as a page when made from the same plan version, and the quiz as the cartridge's QTI assessment.
+/// Or a cartridge of pages only (a unit: its overview and each lesson a page), with no assessment.
 ///
 /// The pages are the tool's own printable HTML, with the quiz left out of them: it is the assessment, and the
 /// plan's page would otherwise carry its answer key.
@@ -22,9 +23,20 @@ public enum CommonCartridge {
         }
     }
 
-    /// The files of the cartridge, manifest first.
+    /// The files of a lesson's cartridge (its pages, then the quiz), manifest first.
     public static func files(_ quiz: LMSQuiz, lesson: String, pages: [Page]) -> [(path: String, data: Data)] {
-        let id = quiz.identifier
+        files(title: lesson, identifier: quiz.identifier, pages: pages, quiz: quiz)
+    }
+
+    /// The files of a cartridge, manifest first: `pages` in order, then `quiz` as its assessment when there is one.
+    /// - Parameters:
+    ///   - title: The cartridge's title, and its one folder's, as a platform lists them.
+    ///   - identifier: Letters and digits only (it starts every identifier and path in the cartridge), as
+    ///     ``LMSQuiz/identifier`` is; each page's ``Page/identifier`` must be too.
+    ///   - folder: The name in the identifier of the folder holding the items (`lesson`, `unit`).
+    public static func files(
+        title: String, identifier id: String, pages: [Page], quiz: LMSQuiz? = nil, folder: String = "lesson"
+    ) -> [(path: String, data: Data)] {
         var items: [String] = []
         var resources: [String] = []
         var files: [(path: String, data: Data)] = []
@@ -35,20 +47,7 @@ public enum CommonCartridge {
                           <title>\(LMSText.xml(page.title.oneLine))</title>
                         </item>
                 """)
-            let role = page.teacherOnly
-                ? """
-
-                      <metadata>
-                        <lom:lom>
-                          <lom:educational>
-                            <lom:intendedEndUserRole>
-                              <lom:source>IMSGLC_CC_Rolesv1p1</lom:source>
-                              <lom:value>Instructor</lom:value>
-                            </lom:intendedEndUserRole>
-                          </lom:educational>
-                        </lom:lom>
-                      </metadata>
-                """ : ""
+            let role = page.teacherOnly ? instructorOnly : ""
             resources.append("""
                     <resource identifier="\(id)_\(page.identifier)" type="webcontent" href="\(href)">\(role)
                       <file href="\(href)"/>
@@ -56,18 +55,20 @@ public enum CommonCartridge {
                 """)
             files.append((href, Data(page.html.utf8)))
         }
-        let assessment = "\(id)_quiz/assessment.xml"
-        items.append("""
-                    <item identifier="\(id)_quiz_item" identifierref="\(id)_quiz">
-                      <title>\(LMSText.xml(quiz.title.oneLine))</title>
-                    </item>
-            """)
-        resources.append("""
-                <resource identifier="\(id)_quiz" type="imsqti_xmlv1p2/imscc_xmlv1p1/assessment">
-                  <file href="\(assessment)"/>
-                </resource>
-            """)
-        files.append((assessment, Data(QTIAssessment.render(quiz, profile: .commonCartridge).utf8)))
+        if let quiz {
+            let assessment = "\(id)_quiz/assessment.xml"
+            items.append("""
+                        <item identifier="\(id)_quiz_item" identifierref="\(id)_quiz">
+                          <title>\(LMSText.xml(quiz.title.oneLine))</title>
+                        </item>
+                """)
+            resources.append("""
+                    <resource identifier="\(id)_quiz" type="imsqti_xmlv1p2/imscc_xmlv1p1/assessment">
+                      <file href="\(assessment)"/>
+                    </resource>
+                """)
+            files.append((assessment, Data(QTIAssessment.render(quiz, profile: .commonCartridge).utf8)))
+        }
         let manifest = """
             <?xml version="1.0" encoding="UTF-8"?>
             <manifest identifier="\(id)_cartridge" xmlns="http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1" xmlns:lomimscc="http://ltsc.ieee.org/xsd/imsccv1p1/LOM/manifest" xmlns:lom="http://ltsc.ieee.org/xsd/imsccv1p1/LOM/resource" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1 http://www.imsglobal.org/profile/cc/ccv1p1/ccv1p1_imscp_v1p2_v1p0.xsd http://ltsc.ieee.org/xsd/imsccv1p1/LOM/manifest http://www.imsglobal.org/profile/cc/ccv1p1/LOM/ccv1p1_lommanifest_v1p0.xsd http://ltsc.ieee.org/xsd/imsccv1p1/LOM/resource http://www.imsglobal.org/profile/cc/ccv1p1/LOM/ccv1p1_lomresource_v1p0.xsd">
@@ -76,15 +77,15 @@ public enum CommonCartridge {
                 <schemaversion>1.1.0</schemaversion>
                 <lomimscc:lom>
                   <lomimscc:general>
-                    <lomimscc:title><lomimscc:string>\(LMSText.xml(lesson.oneLine))</lomimscc:string></lomimscc:title>
+                    <lomimscc:title><lomimscc:string>\(LMSText.xml(title.oneLine))</lomimscc:string></lomimscc:title>
                   </lomimscc:general>
                 </lomimscc:lom>
               </metadata>
               <organizations>
                 <organization identifier="\(id)_organization" structure="rooted-hierarchy">
                   <item identifier="\(id)_root">
-                    <item identifier="\(id)_lesson">
-                      <title>\(LMSText.xml(lesson.oneLine))</title>
+                    <item identifier="\(id)_\(folder)">
+                      <title>\(LMSText.xml(title.oneLine))</title>
             \(items.joined(separator: "\n"))
                     </item>
                   </item>
@@ -99,7 +100,31 @@ public enum CommonCartridge {
         return [("imsmanifest.xml", Data(manifest.utf8))] + files
     }
 
+    /// A resource's metadata that only the teacher sees it, from the line break after its opening tag.
+    private static let instructorOnly = """
+
+              <metadata>
+                <lom:lom>
+                  <lom:educational>
+                    <lom:intendedEndUserRole>
+                      <lom:source>IMSGLC_CC_Rolesv1p1</lom:source>
+                      <lom:value>Instructor</lom:value>
+                    </lom:intendedEndUserRole>
+                  </lom:educational>
+                </lom:lom>
+              </metadata>
+        """
+
     public static func render(_ quiz: LMSQuiz, lesson: String, pages: [Page], tools: LMSTools) throws(ExportError) -> Data {
         try tools.zip(files(quiz, lesson: lesson, pages: pages), what: "a Common Cartridge")
+    }
+
+    /// A cartridge of pages only, with no assessment: a unit's overview and lessons, say.
+    /// - Parameters: as ``files(title:identifier:pages:quiz:folder:)``'s.
+    /// - Throws: ``ExportError`` when `zip` is missing or fails.
+    public static func render(title: String, identifier: String, pages: [Page], folder: String = "lesson", tools: LMSTools)
+        throws(ExportError) -> Data
+    {
+        try tools.zip(files(title: title, identifier: identifier, pages: pages, folder: folder), what: "a Common Cartridge")
     }
 }
