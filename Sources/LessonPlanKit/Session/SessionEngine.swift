@@ -268,7 +268,10 @@ public actor SessionEngine {
     ) async -> TurnOutcome {
         let written: TurnPrompt.Written
         let lesson = lesson(of: refinement.purpose, finishing: draft)
-        let objective = lesson.flatMap { state.unit?.objective(ofLesson: $0) }
+        // In a unit: the objective the lesson's plan states, or for its first plan the one the overview gave it.
+        let objective = lesson.flatMap { number in
+            (refinement.purpose.lessonNumber == nil ? current.flatMap(objective(of:)) : nil) ?? state.unit?.objective(ofLesson: number)
+        }
         do {
             written = try promptWriter.write(
                 refinement, base: current, sessionFramework: state.currentFramework, command: command, unitObjective: objective)

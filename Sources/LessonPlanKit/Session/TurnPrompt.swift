@@ -40,8 +40,8 @@ struct TurnPrompt {
         }
         var structure = self.structure(allowed: refinement.purpose.canBeStructured, framework: framework, inputs: refinement.inputs)
         if refinement.purpose.keepsUnitObjective, let unitObjective {
-            // A unit's lesson, and its repair, state the objective the overview gave it: the tool writes it, the
-            // model the rest (the tiny model otherwise writes one of its own, file names and all).
+            // A unit's lesson keeps its objective through its repair, /shorten, /lengthen and /differentiate: the
+            // tool writes it, the model the rest (the tiny model otherwise writes one of its own, file names and all).
             structure = structure?.giving(objective: unitObjective)
         }
         if let structure {

@@ -57,11 +57,13 @@ extension TurnPurpose {
         }
     }
 
-    /// Whether a structured answer for a unit's lesson takes its objective from the overview: writing the lesson and
-    /// repairing it do; a revision may change the objective, which then marks the lessons after it.
+    /// Whether a structured answer for a unit's lesson keeps the objective it has (the overview's, for the lesson's
+    /// first plan): writing the lesson, repairing it, and changes of length or support do; `/regrade`, `/standards`
+    /// and `/revise` may change the objective, which then marks the lessons after it.
     var keepsUnitObjective: Bool {
         switch self {
         case .lesson, .repair: true
+        case .revise(let revision): [.shorten, .lengthen, .differentiate].contains(revision)
         default: false
         }
     }

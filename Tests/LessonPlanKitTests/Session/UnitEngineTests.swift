@@ -65,8 +65,8 @@ import Testing
     }
 
     /// With structured answers (the offline model's way) each lesson states the objective the overview gave it, in
-    /// the lesson's turn and in its repair: the schema does not ask for it, and an answer that writes one of its own
-    /// does not replace it. A revision asks for the objective again (it may change it).
+    /// the lesson's turn, its repair and a /shorten: the schema does not ask for it, and an answer that writes one of
+    /// its own does not replace it. A free revision asks for the objective again (it may change it).
     @Test func aStructuredUnitsLessonsStateTheObjectivesTheOverviewGaveThem() async throws {
         let model = ScriptedModel()
         let fixture = try await SessionEngineTests.Fixture(model: model, structured: true)
@@ -103,12 +103,19 @@ import Testing
         #expect(schema(2)?["learning_objective"] == nil)
         #expect(repair.first.text.contains(objectives[0]) && !repair.first.text.contains("Tides.json"), "\(repair.first.text)")
 
-        // A revision may change the objective: it is asked for.
-        model.script([.text(answer)])
+        // /shorten keeps it; a free revision may change the objective: it is asked for.
+        var shorter = fixture.inputs
+        shorter.minutes = 30
+        model.script([.text(answer), .text(answer)])
+        let shortened = await engine.request(
+            command: "/shorten 30", refinement: Refinement(.revise(.shorten), inputs: shorter), options: none) { _ in }
+        #expect(schema(3)?["learning_objective"] == nil)
+        #expect(shortened.first.text.contains(objectives[0]), "\(shortened.first.text)")
         _ = await engine.request(
-            command: "/differentiate", refinement: Refinement(.revise(.differentiate), inputs: fixture.inputs), options: none) { _ in }
-        #expect(model.requests.count == 4)
-        #expect(schema(3)?["learning_objective"] != nil)
+            command: "/revise", refinement: Refinement(.revise(.revise), inputs: shorter, values: ["request": "more hands-on"]),
+            options: none) { _ in }
+        #expect(model.requests.count == 5)
+        #expect(schema(4)?["learning_objective"] != nil)
     }
 
     @Test func anOverviewWithLessonsMissingIsRepairedOnceAndTheRepairTaken() async throws {
