@@ -25,7 +25,7 @@ def main() -> int:
                         help="how hard idle worker threads poll for work, 0-100 (0: sleep, do not spin)")
     parser.add_argument("--ctx-size", type=int, default=8192)
     # The sampling settings measured against the plan check (docs/plan-check.md); the defaults are what won.
-    parser.add_argument("--temp", type=float, default=0.0, help="sampling temperature (0: greedy)")
+    parser.add_argument("--temp", type=float, default=0.7, help="sampling temperature (0: greedy)")
     parser.add_argument("--repeat-penalty", type=float, default=1.1, help="penalty on recently used tokens (1: none)")
     parser.add_argument("--dry", type=float, default=0.8, help="DRY multiplier against repeated sequences (0: off)")
     args = parser.parse_args()

@@ -518,6 +518,10 @@ public struct ContentChecker: Sendable {
         "unit", "model", "models", "pattern", "patterns", "data", "results", "result", "observations", "notes",
         "thinking", "academic", "picture", "pictures", "mental", "estimation", "properties", "property",
         "structure", "think", "turn", "talk", "partner", "partners", "feedback", "frames", "frame", "sentence-frames",
+        // Measured on ten offline plans (docs/plan-check.md): "uses sunlight to convert", "use only 75 items",
+        // "use while studying", "use multiple lines" name no thing a teacher hands out.
+        "only", "while", "because", "both", "such", "multiple", "several", "various", "many", "lots", "sunlight",
+        "light", "energy", "heat",
     ]
 
     /// Materials the warm-up or an activity names after "use", "hand out" or "give each pair" that Materials never mentions.

@@ -162,6 +162,12 @@ import TestSupport
         let listed = plan.replacingOccurrences(of: "- Exit ticket slips", with: "- Exit ticket slips\n- Fraction strips")
             .replacingOccurrences(of: "Students use fraction strips", with: "Students use evidence and fraction strips")
         #expect(!(Self.framework.check(listed, lessonMinutes: 45, topic: "Tides").notes ?? []).contains { $0.kind == .unlistedMaterial })
+        // What the offline model wrote and a teacher would not hand out: judged false, so no note.
+        for phrase in ["Photosynthesis uses sunlight to convert carbon dioxide.", "Students use only 75 items.",
+                       "Students get lots of materials that they can use while studying.", "Use multiple lines if you need them."] {
+            let line = plan.replacingOccurrences(of: "Students use fraction strips to complete three practice items on their own.", with: phrase)
+            #expect(!(Self.framework.check(line, lessonMinutes: 45, topic: "Tides").notes ?? []).contains { $0.kind == .unlistedMaterial }, "\(phrase)")
+        }
     }
 
     @Test func placeholdersAndEmptySectionsAreNoted() {
