@@ -268,9 +268,12 @@ public actor SessionEngine {
     ) async -> TurnOutcome {
         let written: TurnPrompt.Written
         let lesson = lesson(of: refinement.purpose, finishing: draft)
-        // In a unit: the objective the lesson's plan states, or for its first plan the one the overview gave it.
-        let objective = lesson.flatMap { number in
-            (refinement.purpose.lessonNumber == nil ? current.flatMap(objective(of:)) : nil) ?? state.unit?.objective(ofLesson: number)
+        // In a unit, for a turn that keeps the lesson's objective: the one its plan states, or for its first plan the
+        // one the overview gave it. Other turns read no plan for it.
+        let objective = lesson.flatMap { number -> String? in
+            guard refinement.purpose.keepsUnitObjective else { return nil }
+            let stated = refinement.purpose.lessonNumber == nil ? current.flatMap(objective(of:)) : nil
+            return stated ?? state.unit?.objective(ofLesson: number)
         }
         do {
             written = try promptWriter.write(

@@ -25,7 +25,8 @@ struct TurnPrompt {
     /// Writes the request for `refinement` from `base` (the plan it starts from; nil for a fresh one).
     /// - Parameters:
     ///   - command: the command as typed, which helps choose the source pages to send.
-    ///   - unitObjective: in a unit, the objective the overview gave the turn's lesson.
+    ///   - unitObjective: in a unit, the objective the turn's lesson keeps (``TurnPurpose/keepsUnitObjective``);
+    ///     nil when the model writes the objective.
     /// - Throws: ``PromptError`` when a template is missing or broken.
     func write(
         _ refinement: Refinement, base: PlanVersion?, sessionFramework: String, command: String, unitObjective: String? = nil
@@ -39,9 +40,9 @@ struct TurnPrompt {
             values["from_framework"] = (try? prompts.framework(context.framework).title) ?? context.framework
         }
         var structure = self.structure(allowed: refinement.purpose.canBeStructured, framework: framework, inputs: refinement.inputs)
-        if refinement.purpose.keepsUnitObjective, let unitObjective {
-            // A unit's lesson keeps its objective through its repair, /shorten, /lengthen and /differentiate: the
-            // tool writes it, the model the rest (the tiny model otherwise writes one of its own, file names and all).
+        if let unitObjective {
+            // The tool writes the lesson's objective, the model the rest (the tiny model otherwise writes one of
+            // its own, file names and all).
             structure = structure?.giving(objective: unitObjective)
         }
         if let structure {
