@@ -34,6 +34,6 @@ extension App: SubcommandHost {
     func resume(_ parsed: ParsedArguments) async -> Int32 { await InteractiveSession(app: self).resume(parsed) }
     func sessions(_ parsed: ParsedArguments) async -> Int32 { SessionCommands(app: self).sessions(parsed) }
     func replay(_ parsed: ParsedArguments) async -> Int32 { await SessionCommands(app: self).replay(parsed) }
-    func export(_ parsed: ParsedArguments) async -> Int32 { SessionCommands(app: self).export(parsed) }
+    func export(_ parsed: ParsedArguments) async -> Int32 { await SessionCommands(app: self).export(parsed) }
     func doctor(_ parsed: ParsedArguments) async -> Int32 { await Doctor(app: self).run(parsed) }
 }

@@ -7,10 +7,10 @@ extension Exporter {
     /// Common Cartridge), to FILE or, without one, by the rule of every export (md printed, docx, odt and imscc to
     /// `<topic>-unit.<format>`).
     /// - Returns: whether the export was written.
-    func exportUnit(_ state: SessionState, format: UnitExport.Format, to path: String?, force: Bool, showModel: Bool) -> Bool {
+    func exportUnit(_ state: SessionState, format: UnitExport.Format, to path: String?, force: Bool, showModel: Bool) async -> Bool {
         let data: Data
         do {
-            data = try ExportCommand.unitDocument(state, format: format, prompts: prompts, showModel: showModel, environment: environment)
+            data = try await ExportCommand.unitDocument(state, format: format, prompts: prompts, showModel: showModel, environment: environment)
         } catch {
             console.error(error.message)
             return false

@@ -12,12 +12,12 @@ struct Exporter {
 
     /// The current plan or its latest handouts, read with their own framework's headings.
     /// - Returns: whether the export was written.
-    func export(_ state: SessionState, format: ExportFormat, materials: Bool, to path: String?, force: Bool, showModel: Bool) -> Bool {
+    func export(_ state: SessionState, format: ExportFormat, materials: Bool, to path: String?, force: Bool, showModel: Bool) async -> Bool {
         let data: Data
         // Without -o, the same rule as /export: a page or document goes to <topic>-v<N>.<format>.
         let path = path ?? ExportCommand.defaultFile(state, format: format, materials: materials, toTerminal: console.stdoutIsTTY)
         do {
-            data = try ExportCommand.document(
+            data = try await ExportCommand.document(
                 state, format: format, materials: materials, prompts: prompts, showModel: showModel, environment: environment)
         } catch {
             console.error(error.message)
@@ -42,10 +42,10 @@ struct Exporter {
     /// The quiz made from the current plan in a platform's format, to FILE or, without one, to the default name in
     /// the current folder (a zip or spreadsheet is not for a terminal).
     /// - Returns: whether the file was written.
-    func exportQuiz(_ state: SessionState, format: LMSFormat, to path: String?, force: Bool) -> Bool {
+    func exportQuiz(_ state: SessionState, format: LMSFormat, to path: String?, force: Bool) async -> Bool {
         let result: LMSExport.Result
         do {
-            result = try LMSExport.render(state, format: format, prompts: prompts, tools: LMSTools(environment: environment))
+            result = try await LMSExport.render(state, format: format, prompts: prompts, tools: LMSTools(environment: environment))
         } catch {
             console.error(error.message)
             return false

@@ -29,7 +29,7 @@ final class InteractiveSession: @unchecked Sendable {
             }
             (settings, prompts) = try app.invocation.settings(from: parsed)
             framework = try app.invocation.framework(from: parsed, prompts: prompts)
-            sources = try Flags.sources(from: parsed, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            sources = try await Flags.sources(from: parsed, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         } catch {
             console.error(error.message)
             return 2

@@ -203,7 +203,7 @@ struct SessionCommands {
     }
 
     /// `lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force]`.
-    func export(_ parsed: ParsedArguments) -> Int32 {
+    func export(_ parsed: ParsedArguments) async -> Int32 {
         do {
             guard parsed.positionals.count == 1 else {
                 throw UsageError(message: "export needs one session and a format, e.g. lessonplan export photosynthesis --format html -o plan.html.")
@@ -217,7 +217,7 @@ struct SessionCommands {
                 }
                 let state = try load(parsed.positionals[0])
                 let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn
-                let written = Exporter(console: console, prompts: prompts, environment: app.environment).exportQuiz(
+                let written = await Exporter(console: console, prompts: prompts, environment: app.environment).exportQuiz(
                     state, format: format, to: parsed.value("output"), force: parsed.has("force"))
                 return written ? 0 : 1
             }
@@ -227,7 +227,7 @@ struct SessionCommands {
                 }
                 let state = try load(parsed.positionals[0])
                 let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn
-                return Exporter(console: console, prompts: prompts, environment: app.environment).exportUnit(
+                return await Exporter(console: console, prompts: prompts, environment: app.environment).exportUnit(
                     state, format: format, to: parsed.value("o") ?? parsed.value("output"), force: parsed.has("force"),
                     showModel: parsed.has("show-model")) ? 0 : 1
             }
@@ -236,7 +236,7 @@ struct SessionCommands {
             }
             let state = try load(parsed.positionals[0])
             let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn
-            let written = Exporter(console: console, prompts: prompts, environment: app.environment).export(
+            let written = await Exporter(console: console, prompts: prompts, environment: app.environment).export(
                 state, format: format, materials: parsed.has("materials"), to: parsed.value("output"),
                 force: parsed.has("force"), showModel: parsed.has("show-model"))
             return written ? 0 : 1

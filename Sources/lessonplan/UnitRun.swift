@@ -25,7 +25,7 @@ struct UnitRun {
             }
             let inputs = try app.invocation.inputs(from: parsed, ask: nil)
             let framework = try app.invocation.framework(from: parsed, prompts: prompts)
-            sources = try Flags.sources(from: parsed, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            sources = try await Flags.sources(from: parsed, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             engine = try SessionEngine(
                 newSessionWith: inputs, name: app.invocation.sessionName(parsed), store: SessionStore(directory: settings.dataDirectory),
                 prompts: prompts, client: app.invocation.client(for: settings), toolVersion: App.version, framework: framework)

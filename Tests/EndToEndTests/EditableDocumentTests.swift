@@ -53,9 +53,9 @@ import TestSupport
         return (document, plan)
     }
 
-    static func written(_ format: DocumentFormat, kind: TurnKind = .plan) throws -> URL {
+    static func written(_ format: DocumentFormat, kind: TurnKind = .plan) async throws -> URL {
         let (document, plan) = try document(kind: kind)
-        let data = try DocumentExport.render(
+        let data = try await DocumentExport.render(
             document, plan: plan, format: format, pandoc: Pandoc.find(),
             reference: PromptLibrary.builtIn.referenceDocument(for: format.rawValue))
         let folder = FileManager.default.temporaryDirectory.appending(path: "lessonplan-doc-\(UUID().uuidString)")
@@ -82,7 +82,7 @@ import TestSupport
 
     @Test(arguments: [DocumentFormat.docx, .odt])
     func aTeachersDocumentHasRealHeadingsRestartingListsAndTheKeyOnItsOwnPage(format: DocumentFormat) async throws {
-        let file = try Self.written(format)
+        let file = try await Self.written(format)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let parts = try await OfficeDocument.parts(of: file)
         #expect(parts.contains(format == .docx ? "word/document.xml" : "content.xml"), "\(parts)")
@@ -122,7 +122,7 @@ import TestSupport
     }
 
     @Test func handoutsCarryTheQuizWithoutItsKeyAndTheStudentsRubric() async throws {
-        let file = try Self.written(.docx, kind: .materials)
+        let file = try await Self.written(.docx, kind: .materials)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let texts = try await OfficeDocument.paragraphs(of: file).map(\.text)
         #expect(texts.contains { $0.hasPrefix("Name: ___") })
@@ -135,7 +135,7 @@ import TestSupport
     }
 
     @Test func slidesHaveOneSlidePerSectionAndQuizItemWithTheTeachersLinesInTheNotes() async throws {
-        let file = try Self.written(.pptx)
+        let file = try await Self.written(.pptx)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let parts = try await OfficeDocument.parts(of: file)
         let framework = try PromptLibrary.builtIn.framework(Framework.defaultName)

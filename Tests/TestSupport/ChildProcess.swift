@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import LessonPlanKit
 
 /// A tool the tests run to its end (python3, pandoc, LibreOffice, Chromium, pdftotext) without holding a thread
 /// while it runs. `waitUntilExit()` blocks its thread, and the tests' async functions run on the cooperative
@@ -54,23 +55,13 @@ public enum ChildProcess {
         }
         process.standardOutput = standardOutput ?? outHandle
         process.standardError = mergingErrors ? outHandle : errHandle
-        let status = try await exitStatus(of: process)
+        let status = try await ToolProcess.exitStatus(of: process)
         // Decoded as a pipe's bytes would be: a stray invalid byte becomes U+FFFD rather than losing the text.
         return Result(
             status: status, output: String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self),
             errors: String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self))
     }
 
-    /// Starts `process` and returns its exit status when its termination handler reports it.
-    static func exitStatus(of process: Process) async throws -> Int32 {
-        try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { ended in continuation.resume(returning: ended.terminationStatus) }
-            do { try process.run() } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-    }
 }
 
 /// A child's exit as something to await: its termination handler fires it, and a waiter holds no thread.

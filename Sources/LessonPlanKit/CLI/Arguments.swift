@@ -145,11 +145,11 @@ package enum Flags {
 
     /// The `--source` files, read before anything is sent.
     /// - Throws: ``UsageError`` with the one sentence of the first file that cannot be a source.
-    package static func sources(from parsed: ParsedArguments, in folder: URL) throws(UsageError) -> [SourceDocument] {
+    package static func sources(from parsed: ParsedArguments, in folder: URL) async throws(UsageError) -> [SourceDocument] {
         var sources: [SourceDocument] = []
         for path in parsed.all("source") {
             let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath, relativeTo: folder)
-            do throws(SourceError) { sources.append(try SourceReader().read(url)) } catch {
+            do throws(SourceError) { sources.append(try await SourceReader().read(url)) } catch {
                 throw UsageError(message: (error.errorDescription ?? "That file cannot be a source.") + " Nothing was sent.")
             }
         }

@@ -33,7 +33,7 @@ extension ExportCommand {
         let state = await run.engine.state
         let result: LMSExport.Result
         do {
-            result = try LMSExport.render(state, format: format, prompts: run.engine.prompts, tools: LMSTools())
+            result = try await LMSExport.render(state, format: format, prompts: run.engine.prompts, tools: LMSTools())
         } catch {
             run.host.error(error.message)
             return .failed

@@ -36,14 +36,14 @@ extension ExportCommand {
     public static func unitDocument(
         _ state: SessionState, format: UnitExport.Format, prompts: PromptLibrary, showModel: Bool = false,
         environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws -> Data {
+    ) async throws -> Data {
         switch format {
         case .document(let document):
-            try UnitExport.render(
+            try await UnitExport.render(
                 state, format: document, prompts: prompts, showModel: showModel,
                 pandoc: document.document == nil ? nil : Pandoc.find(environment: environment))
         case .cartridge:
-            try UnitExport.cartridge(state, prompts: prompts, showModel: showModel, tools: LMSTools(environment: environment))
+            try await UnitExport.cartridge(state, prompts: prompts, showModel: showModel, tools: LMSTools(environment: environment))
         }
     }
 
@@ -65,7 +65,7 @@ extension ExportCommand {
         let state = await run.engine.state
         let data: Data
         do {
-            data = try Self.unitDocument(state, format: unitFormat, prompts: run.engine.prompts, showModel: showModel)
+            data = try await Self.unitDocument(state, format: unitFormat, prompts: run.engine.prompts, showModel: showModel)
         } catch {
             run.host.error(error.message)
             return .failed

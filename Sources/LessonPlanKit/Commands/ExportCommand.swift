@@ -84,7 +84,7 @@ public struct ExportCommand: Command, Equatable {
         let state = await run.engine.state
         let data: Data
         do {
-            data = try Self.document(state, format: format, materials: materials, prompts: run.engine.prompts, showModel: showModel)
+            data = try await Self.document(state, format: format, materials: materials, prompts: run.engine.prompts, showModel: showModel)
         } catch {
             run.host.error(error.message)
             return .failed
@@ -172,11 +172,11 @@ public struct ExportCommand: Command, Equatable {
     public static func document(
         _ state: SessionState, format: ExportFormat, materials: Bool, prompts: PromptLibrary, showModel: Bool = false,
         environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws -> Data {
+    ) async throws -> Data {
         let made = materials ? state.materials.last?.planVersion.flatMap(state.version) : nil
         let framework = try prompts.framework(made?.framework ?? state.currentFramework)
         if let document = format.document {
-            return try DocumentExport.render(
+            return try await DocumentExport.render(
                 state, format: document, framework: framework, materials: materials, showModel: showModel, prompts: prompts,
                 pandoc: Pandoc.find(environment: environment))
         }

@@ -56,7 +56,7 @@ public struct SourceCommand: Command, Equatable {
         case .add(let path):
             let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath, relativeTo: run.host.workingDirectory)
             let source: SourceDocument
-            do throws(SourceError) { source = try SourceReader().read(url) } catch {
+            do throws(SourceError) { source = try await SourceReader().read(url) } catch {
                 run.host.error(error.errorDescription ?? "That file cannot be a source.")
                 return .failed
             }

@@ -20,11 +20,11 @@ public enum DocumentExport {
     public static func render(
         _ document: ExportDocument, plan: PlanDocument, format: DocumentFormat, pandoc: Pandoc?, reference: Data?,
         timeZone: TimeZone = .current
-    ) throws -> Data {
+    ) async throws -> Data {
         guard let pandoc else { throw DocumentError.pandocMissing(format) }
         var built = format == .pptx ? slides(document, plan: plan) : page(document, plan: plan, format: format, timeZone: timeZone)
         if format == .odt { built.blocks = built.blocks.map(ruledForODT) }
-        return try pandoc.convert(built, to: format, reference: reference)
+        return try await pandoc.convert(built, to: format, reference: reference)
     }
 
     /// An odt table as raw odt whose cells take the ruled style `Pandoc` adds (pandoc's own are unruled); the

@@ -40,8 +40,8 @@ public struct Pandoc: Sendable {
 
     /// The JSON API version this pandoc reads and writes, e.g. `[1, 22, 2, 1]`.
     /// - Throws: ``DocumentError/pandocFailed(_:status:message:)`` when pandoc does not answer.
-    func apiVersion(for format: DocumentFormat) throws -> [Int] {
-        let answer = try run(["-f", "markdown", "-t", "json"], input: Data(), format: format)
+    func apiVersion(for format: DocumentFormat) async throws -> [Int] {
+        let answer = try await run(["-f", "markdown", "-t", "json"], input: Data(), format: format)
         let object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any]
         guard let version = object?["pandoc-api-version"] as? [Int], !version.isEmpty else {
             throw DocumentError.pandocFailed(format, status: 0, message: "it gave no pandoc-api-version")
@@ -51,8 +51,8 @@ public struct Pandoc: Sendable {
 
     /// Converts `document` to `format` with `reference` (a .docx, .odt or .pptx) for its styles.
     /// - Returns: the file's bytes.
-    func convert(_ document: PandocDocument, to format: DocumentFormat, reference: Data?) throws -> Data {
-        let json = try document.json(apiVersion: try apiVersion(for: format))
+    func convert(_ document: PandocDocument, to format: DocumentFormat, reference: Data?) async throws -> Data {
+        let json = try document.json(apiVersion: try await apiVersion(for: format))
         let folder = try PrivateFiles.temporaryFolder("lessonplan-doc")
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appending(path: "out.\(format.rawValue)")
@@ -67,7 +67,7 @@ public struct Pandoc: Sendable {
             // pandoc's odt tables have unruled cells (`fo:border="none"`), and a reference document's cell styles
             // are not read by Writer; this pandoc's own content template, with one ruled cell style added to
             // its automatic styles, lets the tables (written as raw odt, see `DocumentExport`) print as grids.
-            let template = try run(["-D", "opendocument"], input: Data(), format: format)
+            let template = try await run(["-D", "opendocument"], input: Data(), format: format)
             guard let text = String(data: template, encoding: .utf8), text.contains(Self.automaticStyles) else {
                 throw DocumentError.pandocFailed(format, status: 0, message: "its opendocument template has no automatic styles")
             }
@@ -76,7 +76,7 @@ public struct Pandoc: Sendable {
             try PrivateFiles.write(Data(ruled.utf8), to: file, replace: false)
             arguments.append("--template=\(file.path)")
         }
-        _ = try run(arguments, input: json, format: format, in: folder)
+        _ = try await run(arguments, input: json, format: format, in: folder)
         guard let data = try? Data(contentsOf: output), !data.isEmpty else {
             throw DocumentError.pandocFailed(format, status: 0, message: "it wrote no file")
         }
@@ -92,7 +92,7 @@ public struct Pandoc: Sendable {
         + "<style:table-cell-properties fo:border=\"0.5pt solid #808080\" fo:padding=\"0.04in\"/></style:style>"
 
     /// Runs pandoc with `input` on stdin; stdout and stderr go to files so neither pipe can fill and stall it.
-    private func run(_ arguments: [String], input: Data, format: DocumentFormat, in folder: URL? = nil) throws -> Data {
+    private func run(_ arguments: [String], input: Data, format: DocumentFormat, in folder: URL? = nil) async throws -> Data {
         let scratch = try folder ?? PrivateFiles.temporaryFolder("lessonplan-pandoc")
         defer { if folder == nil { try? FileManager.default.removeItem(at: scratch) } }
         let inputFile = scratch.appending(path: "in-\(UUID().uuidString)")
@@ -106,19 +106,19 @@ public struct Pandoc: Sendable {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = scratch
+        let status: Int32
         do {
             process.standardInput = try FileHandle(forReadingFrom: inputFile)
             process.standardOutput = try FileHandle(forWritingTo: outFile)
             process.standardError = try FileHandle(forWritingTo: errFile)
-            try process.run()
+            status = try await ToolProcess.exitStatus(of: process)
         } catch {
             throw DocumentError.pandocMissing(format)
         }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard status == 0 else {
             let message = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
             let first = message.split(separator: "\n").first.map { String($0.prefix(200)) } ?? ""
-            throw DocumentError.pandocFailed(format, status: process.terminationStatus, message: first)
+            throw DocumentError.pandocFailed(format, status: status, message: first)
         }
         return (try? Data(contentsOf: outFile)) ?? Data()
     }

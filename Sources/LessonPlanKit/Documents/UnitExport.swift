@@ -14,7 +14,7 @@ public enum UnitExport {
     public static func render(
         _ unit: UnitRecord, lessons: [Lesson], format: ExportFormat, prompts: PromptLibrary, pandoc: Pandoc?,
         timeZone: TimeZone = .current
-    ) throws -> Data {
+    ) async throws -> Data {
         guard formats.contains(format) else {
             throw ExportError(
                 "A unit exports as \(Format.names); /export unit docx, say, writes the whole unit as one document, /export unit imscc as a Common Cartridge.")
@@ -28,7 +28,7 @@ public enum UnitExport {
             guard let pandoc else { throw DocumentError.pandocMissing(document) }
             var built = pandocDocument(unit, lessons: lessons, format: document, timeZone: timeZone)
             if document == .odt { built.blocks = built.blocks.map(DocumentExport.ruledForODT) }
-            return try pandoc.convert(built, to: document, reference: prompts.referenceDocument(for: document.rawValue))
+            return try await pandoc.convert(built, to: document, reference: prompts.referenceDocument(for: document.rawValue))
         }
     }
 

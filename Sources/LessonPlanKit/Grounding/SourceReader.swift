@@ -17,7 +17,7 @@ public struct SourceReader: Sendable {
 
     /// Reads one file.
     /// - Throws: ``SourceError`` for a missing, unreadable, oversized, mislabelled, encrypted or textless file.
-    public func read(_ url: URL) throws(SourceError) -> SourceDocument {
+    public func read(_ url: URL) async throws(SourceError) -> SourceDocument {
         let path = url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missing(path) }
@@ -32,13 +32,13 @@ public struct SourceReader: Sendable {
         switch ext {
         case "pdf":
             guard data.starts(with: Array("%PDF-".utf8)) else { throw .notWhatItSays(path, kind: "PDF") }
-            pages = try pdfPages(url)
+            pages = try await pdfPages(url)
             paged = true
             if pages.allSatisfy({ $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) { throw .noTextLayer(path) }
         case "docx", "odt":
             // Both are zip files; anything else named so is not what its name says.
             guard data.starts(with: [0x50, 0x4B, 0x03, 0x04]) else { throw .notWhatItSays(path, kind: ext) }
-            let text = try run("pandoc", package: "pandoc", ["-f", ext, "-t", "plain", "--wrap=none", path], for: path)
+            let text = try await run("pandoc", package: "pandoc", ["-f", ext, "-t", "plain", "--wrap=none", path], for: path)
             pages = Self.parts(of: text)
         case "txt", "md", "markdown", "text", "":
             guard let text = String(data: data, encoding: .utf8), !text.contains("\u{0}") else {
@@ -55,8 +55,8 @@ public struct SourceReader: Sendable {
     }
 
     /// A PDF's pages: pdftotext ends each with a form feed.
-    private func pdfPages(_ url: URL) throws(SourceError) -> [String] {
-        let text = try run("pdftotext", package: "poppler-utils", ["-enc", "UTF-8", url.path, "-"], for: url.path)
+    private func pdfPages(_ url: URL) async throws(SourceError) -> [String] {
+        let text = try await run("pdftotext", package: "poppler-utils", ["-enc", "UTF-8", url.path, "-"], for: url.path)
         var pages = text.components(separatedBy: "\u{0C}")
         if pages.count > 1, pages.last?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty == true { pages.removeLast() }
         return pages
@@ -80,7 +80,7 @@ public struct SourceReader: Sendable {
     }
 
     /// Runs a reading tool with stdout and stderr in files (no pipe can fill and stall it).
-    private func run(_ tool: String, package: String, _ arguments: [String], for path: String) throws(SourceError) -> String {
+    private func run(_ tool: String, package: String, _ arguments: [String], for path: String) async throws(SourceError) -> String {
         guard let executable = searchPath.map({ URL(fileURLWithPath: $0).appending(path: tool) })
             .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
         else { throw .toolMissing(path, tool: tool, package: package) }
@@ -89,6 +89,7 @@ public struct SourceReader: Sendable {
         let out = scratch.appending(path: "stdout")
         let err = scratch.appending(path: "stderr")
         let process = Process()
+        let status: Int32
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: out.path, contents: nil)
@@ -98,18 +99,17 @@ public struct SourceReader: Sendable {
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = try FileHandle(forWritingTo: out)
             process.standardError = try FileHandle(forWritingTo: err)
-            try process.run()
+            status = try await ToolProcess.exitStatus(of: process)
         } catch {
             throw .toolMissing(path, tool: tool, package: package)
         }
-        process.waitUntilExit()
         let message = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0 else {
+        guard status == 0 else {
             // pdftotext says "Incorrect password" (status 1) or refuses copying (status 3) for an encrypted PDF.
-            if tool == "pdftotext", message.localizedCaseInsensitiveContains("password") || process.terminationStatus == 3 {
+            if tool == "pdftotext", message.localizedCaseInsensitiveContains("password") || status == 3 {
                 throw .encrypted(path)
             }
-            let first = message.split(separator: "\n").first.map { String($0.prefix(160)) } ?? "status \(process.terminationStatus)"
+            let first = message.split(separator: "\n").first.map { String($0.prefix(160)) } ?? "status \(status)"
             throw .toolFailed(path, tool: tool, message: first)
         }
         guard let data = FileManager.default.contents(atPath: out.path), let text = String(data: data, encoding: .utf8) else {

@@ -113,7 +113,7 @@ extension DocumentExport {
     public static func render(
         _ state: SessionState, format: DocumentFormat, framework: Framework, materials: Bool = false,
         showModel: Bool = false, prompts: PromptLibrary, pandoc: Pandoc?
-    ) throws -> Data {
+    ) async throws -> Data {
         let (document, plan): (ExportDocument, PlanDocument)
         if materials {
             (document, plan) = try SessionReview.materialsDocument(state, framework: framework)
@@ -123,7 +123,7 @@ extension DocumentExport {
             }
             (document, plan) = read
         }
-        return try render(
+        return try await render(
             document, plan: plan, format: format, pandoc: pandoc, reference: prompts.referenceDocument(for: format.rawValue))
     }
 }
@@ -148,11 +148,11 @@ extension LMSExport {
     /// The file's bytes in `format` and the notes to show before writing it.
     /// - Throws: ``ExportError`` (no quiz, an item a platform cannot score, a text over the format's limits, a tool
     ///   missing) or ``PromptError`` when the plan's framework cannot be read.
-    public static func render(_ state: SessionState, format: LMSFormat, prompts: PromptLibrary, tools: LMSTools) throws -> Result {
+    public static func render(_ state: SessionState, format: LMSFormat, prompts: PromptLibrary, tools: LMSTools) async throws -> Result {
         let made = try quiz(state)
         let planVersion = made.planVersion ?? 0
         let quiz = try LMSQuiz(made.quiz, topic: made.inputs.topic, identifier: identifier(state, quiz: made.number))
-        let (data, notes) = try render(quiz, format: format, lesson: made.inputs.topic, tools: tools) {
+        let (data, notes) = try await render(quiz, format: format, lesson: made.inputs.topic, tools: tools) {
             try cartridgePages(state, prompts: prompts)
         }
         return Result(data: data, notes: notes, quizNumber: made.number, planVersion: planVersion)

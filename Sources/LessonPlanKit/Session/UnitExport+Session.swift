@@ -8,12 +8,12 @@ extension UnitExport {
     public static func render(
         _ state: SessionState, format: ExportFormat, prompts: PromptLibrary, showModel: Bool = false, pandoc: Pandoc?,
         timeZone: TimeZone = .current
-    ) throws -> Data {
+    ) async throws -> Data {
         guard let unit = state.unit else {
             throw ExportError("This session is a single lesson, not a unit; export it with /export md (or html, docx, odt).")
         }
         let lessons = try lessonDocuments(state, unit: unit, prompts: prompts, showModel: showModel)
-        return try render(unit, lessons: lessons, format: format, prompts: prompts, pandoc: pandoc, timeZone: timeZone)
+        return try await render(unit, lessons: lessons, format: format, prompts: prompts, pandoc: pandoc, timeZone: timeZone)
     }
 
     /// The unit as a Common Cartridge: the overview and each written lesson as a page (``cartridge(_:lessons:identifier:tools:timeZone:)``).
@@ -21,12 +21,12 @@ extension UnitExport {
     ///   ``PromptError`` when a lesson's framework cannot be read.
     public static func cartridge(
         _ state: SessionState, prompts: PromptLibrary, showModel: Bool = false, tools: LMSTools, timeZone: TimeZone = .current
-    ) throws -> Data {
+    ) async throws -> Data {
         guard let unit = state.unit else {
             throw ExportError("This session is a single lesson, not a unit; export its quiz and plan with /export quiz imscc.")
         }
         let lessons = try lessonDocuments(state, unit: unit, prompts: prompts, showModel: showModel)
-        return try cartridge(
+        return try await cartridge(
             unit, lessons: lessons, identifier: cartridgeIdentifier(sessionID: state.header.id), tools: tools, timeZone: timeZone)
     }
 

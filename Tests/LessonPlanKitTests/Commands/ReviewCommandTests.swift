@@ -109,26 +109,26 @@ import Testing
         }
         let state = await session.engine.state
         let prompts = PromptLibrary.builtIn
-        func export(_ format: ExportFormat, materials: Bool) throws -> String {
-            String(decoding: try ExportCommand.document(state, format: format, materials: materials, prompts: prompts), as: UTF8.self)
+        func export(_ format: ExportFormat, materials: Bool) async throws -> String {
+            String(decoding: try await ExportCommand.document(state, format: format, materials: materials, prompts: prompts), as: UTF8.self)
         }
 
-        let teacher = try export(.html, materials: false)
+        let teacher = try await export(.html, materials: false)
         #expect(teacher.contains("<h2>Second opinion: review 1 of v1</h2>"))
         #expect(teacher.contains("<th scope=\"row\">Quality of Assessment</th><td>2 of 3</td>"))
         #expect(teacher.contains("<tr class=\"evidence-not-found\"><th scope=\"row\">Quality of Assessment</th>"))
         #expect(teacher.contains("⚠ evidence not found in the plan"))
         #expect(teacher.components(separatedBy: "evidence-not-found\"").count == 2)
         #expect(teacher.contains("Achieve OER Rubrics") && teacher.contains("CC BY 3.0"))
-        let markdown = try export(.md, materials: false)
+        let markdown = try await export(.md, materials: false)
         #expect(markdown.contains("## Second opinion: review 1 of v1"))
         #expect(markdown.contains("| Quality of Assessment | 2 of 3 | “\(Self.invented)” ⚠ evidence not found in the plan |"))
-        let json = try JSONSerialization.jsonObject(with: try ExportCommand.document(state, format: .json, materials: false, prompts: prompts)) as? [String: Any]
+        let json = try await JSONSerialization.jsonObject(with: try ExportCommand.document(state, format: .json, materials: false, prompts: prompts)) as? [String: Any]
         let review = try #require(json?["review"] as? [String: Any])
         #expect((review["rows"] as? [[String: Any]])?.count == 7)
 
         for format in [ExportFormat.html, .md, .json] {
-            let handout = try export(format, materials: true)
+            let handout = try await export(format, materials: true)
             #expect(!handout.contains("Second opinion"), "\(format)")
             #expect(!handout.contains("Quality of Assessment"), "\(format)")
             #expect(!handout.contains("evidence not found"), "\(format)")
@@ -141,7 +141,7 @@ import Testing
         let moved = await session.engine.state
         let notes = SessionReview.exportNotes(moved, materials: false)
         #expect(notes.contains("Review 1 is of v1, not v2, so it is left out; type /review to review v2."), "\(notes)")
-        let movedHTML = String(decoding: try ExportCommand.document(moved, format: .html, materials: false, prompts: prompts), as: UTF8.self)
+        let movedHTML = await String(decoding: try ExportCommand.document(moved, format: .html, materials: false, prompts: prompts), as: UTF8.self)
         #expect(!movedHTML.contains("Second opinion"))
     }
 

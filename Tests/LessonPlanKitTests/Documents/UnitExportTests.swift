@@ -16,7 +16,7 @@ import Testing
     @Test func markdownHasTheOverviewContentsAndEachLessonAsAPart() async throws {
         let (fixture, state) = try await Self.writtenUnit()
         defer { fixture.home.remove() }
-        let data = try UnitExport.render(state, format: .md, prompts: .builtIn, pandoc: nil)
+        let data = try await UnitExport.render(state, format: .md, prompts: .builtIn, pandoc: nil)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.hasPrefix("# Unit: Tides\n"))
         #expect(text.contains("## Overview") && text.contains("**Goal:** Students compare and order fractions"))
@@ -34,7 +34,7 @@ import Testing
     @Test func htmlIsOnePageWithALinkedContentsList() async throws {
         let (fixture, state) = try await Self.writtenUnit()
         defer { fixture.home.remove() }
-        let text = String(decoding: try UnitExport.render(state, format: .html, prompts: .builtIn, pandoc: nil), as: UTF8.self)
+        let text = await String(decoding: try UnitExport.render(state, format: .html, prompts: .builtIn, pandoc: nil), as: UTF8.self)
         #expect(text.components(separatedBy: "<html").count == 2 && text.components(separatedBy: "<main>").count == 2)
         #expect(text.contains("<a href=\"#lesson-1\">Lesson 1: Unit fractions</a>"))
         #expect(text.contains("<section class=\"lesson\" id=\"lesson-2\">\n<h1>Lesson 2: Equivalent fractions</h1>"))
@@ -44,9 +44,9 @@ import Testing
     @Test func aSingleLessonOrAFormatForPeopleNotIsRefusedInOneSentence() async throws {
         let (fixture, state) = try await Self.writtenUnit()
         defer { fixture.home.remove() }
-        #expect(throws: ExportError.self) { try UnitExport.render(state, format: .json, prompts: .builtIn, pandoc: nil) }
+        await #expect(throws: ExportError.self) { try await UnitExport.render(state, format: .json, prompts: .builtIn, pandoc: nil) }
         let single = SessionState(header: state.header)
-        #expect(throws: ExportError.self) { try UnitExport.render(single, format: .md, prompts: .builtIn, pandoc: nil) }
+        await #expect(throws: ExportError.self) { try await UnitExport.render(single, format: .md, prompts: .builtIn, pandoc: nil) }
     }
 
     // MARK: Common Cartridge
@@ -126,7 +126,7 @@ import Testing
         defer { fixture.home.remove() }
         #expect(ExportCommand.defaultUnitFile(state, format: .cartridge, toTerminal: false) == "tides-unit.imscc")
         #expect(ExportCommand.defaultUnitFile(state, format: .document(.md), toTerminal: true) == nil)
-        let data = try ExportCommand.unitDocument(state, format: .cartridge, prompts: .builtIn)
+        let data = try await ExportCommand.unitDocument(state, format: .cartridge, prompts: .builtIn)
         let url = fixture.home.url.appending(path: "tides-unit.imscc")
         #expect(
             ExportCommand.writeUnit(data, format: .cartridge, state: state, to: url, replace: false)
@@ -154,12 +154,12 @@ import Testing
     @Test func aUnitFormatNotOfferedNamesImscc() async throws {
         let (fixture, state) = try await Self.writtenUnit()
         defer { fixture.home.remove() }
-        #expect {
-            try UnitExport.render(state, format: .json, prompts: .builtIn, pandoc: nil)
+        await #expect {
+            try await UnitExport.render(state, format: .json, prompts: .builtIn, pandoc: nil)
         } throws: { error in
             (error as? ExportError)?.message.contains("md, html, docx, odt or imscc") == true
         }
         let single = SessionState(header: state.header)
-        #expect(throws: ExportError.self) { try UnitExport.cartridge(single, prompts: .builtIn, tools: LMSTools()) }
+        await #expect(throws: ExportError.self) { try await UnitExport.cartridge(single, prompts: .builtIn, tools: LMSTools()) }
     }
 }

@@ -8,6 +8,7 @@ import Testing
     /// folder. The store (transcripts on disk) and the documents (exports) sit below the engine (`Session`):
     /// they are handed values and never see its state.
     static let layers: [[String]] = [
+        ["Tools"],
         ["Text", "Grounding", "Transport"],
         ["Plan"],
         ["Prompts", "Assessments"],
@@ -66,6 +67,23 @@ import Testing
         ]
         #expect(Self.wrongWay(sources, layers: [["Store"], ["Session"]]) == ["Store/SessionStore.swift uses SessionState from Session"])
         #expect(Self.wrongWay(sources, layers: [["Store", "Session"]]).count == 2, "a folder may not use one on its own layer")
+    }
+
+    /// `Process.waitUntilExit()` blocks its thread; in async code that is one of the cooperative pool's two, and
+    /// every other task waits meanwhile. A child is awaited through its termination handler (``ToolProcess``).
+    @Test func noCodeWaitsForAChildByBlockingAThread() throws {
+        let root = Self.library.deletingLastPathComponent().deletingLastPathComponent()
+        let needle = ".waitUntil" + "Exit()"  // in two parts, so this file does not name it
+        var blocking: [String] = []
+        for folder in ["Sources", "Tests"] {
+            let enumerator = FileManager.default.enumerator(at: root.appending(path: folder), includingPropertiesForKeys: nil)
+            while let url = enumerator?.nextObject() as? URL {
+                guard url.pathExtension == "swift" else { continue }
+                let code = try String(contentsOf: url, encoding: .utf8).replacing(/\/\/[^\n]*/, with: "")
+                if code.contains(needle) { blocking.append(url.lastPathComponent) }
+            }
+        }
+        #expect(blocking.isEmpty, "\(blocking.sorted())")
     }
 
     @Test func everyFolderUsesOnlyTheLayersBelowIt() throws {

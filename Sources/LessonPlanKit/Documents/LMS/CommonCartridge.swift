@@ -115,16 +115,16 @@ public enum CommonCartridge {
               </metadata>
         """
 
-    public static func render(_ quiz: LMSQuiz, lesson: String, pages: [Page], tools: LMSTools) throws(ExportError) -> Data {
-        try tools.zip(files(quiz, lesson: lesson, pages: pages), what: "a Common Cartridge")
+    public static func render(_ quiz: LMSQuiz, lesson: String, pages: [Page], tools: LMSTools) async throws(ExportError) -> Data {
+        try await tools.zip(files(quiz, lesson: lesson, pages: pages), what: "a Common Cartridge")
     }
 
     /// A cartridge of pages only, with no assessment: a unit's overview and lessons, say.
     /// - Parameters: as ``files(title:identifier:pages:quiz:folder:)``'s.
     /// - Throws: ``ExportError`` when `zip` is missing or fails.
     public static func render(title: String, identifier: String, pages: [Page], folder: String = "lesson", tools: LMSTools)
-        throws(ExportError) -> Data
+        async throws(ExportError) -> Data
     {
-        try tools.zip(files(title: title, identifier: identifier, pages: pages, folder: folder), what: "a Common Cartridge")
+        try await tools.zip(files(title: title, identifier: identifier, pages: pages, folder: folder), what: "a Common Cartridge")
     }
 }

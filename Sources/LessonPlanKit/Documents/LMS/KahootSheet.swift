@@ -40,14 +40,14 @@ public enum KahootSheet {
     }
 
     /// - Throws: ``ExportError`` naming every text over Kahoot's limits (nothing is cut), or when LibreOffice fails.
-    public static func render(_ quiz: LMSQuiz, tools: LMSTools) throws(ExportError) -> Data {
+    public static func render(_ quiz: LMSQuiz, tools: LMSTools) async throws(ExportError) -> Data {
         let over = overLimits(quiz)
         if !over.isEmpty {
             throw ExportError(
                 "Kahoot takes questions of at most \(questionLimit) characters, answers of at most \(answerLimit) and 2 to 4 answers, and this quiz has "
                     + list(over) + "; nothing written, nothing cut. Shorten them (/quiz makes a new quiz) or export another format.")
         }
-        return try tools.xlsx(fromFlatODS: Data(flatODS(quiz).utf8), what: "a Kahoot spreadsheet")
+        return try await tools.xlsx(fromFlatODS: Data(flatODS(quiz).utf8), what: "a Kahoot spreadsheet")
     }
 
     /// The sheet as a flat OpenDocument spreadsheet (.fods).

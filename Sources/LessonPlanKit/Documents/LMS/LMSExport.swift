@@ -22,7 +22,7 @@ public enum LMSExport {
     public static func render(
         _ quiz: LMSQuiz, format: LMSFormat, lesson: String, tools: LMSTools,
         pages: () throws -> ([CommonCartridge.Page], [String])
-    ) throws -> (data: Data, notes: [String]) {
+    ) async throws -> (data: Data, notes: [String]) {
         var notes: [String] = []
         let data: Data
         switch format {
@@ -36,12 +36,12 @@ public enum LMSExport {
             data = Data(BlackboardQuiz.render(quiz).utf8)
         case .kahoot:
             notes = KahootSheet.losses(quiz)
-            data = try KahootSheet.render(quiz, tools: tools)
-        case .qti: data = try CanvasQTIPackage.render(quiz, tools: tools)
+            data = try await KahootSheet.render(quiz, tools: tools)
+        case .qti: data = try await CanvasQTIPackage.render(quiz, tools: tools)
         case .imscc:
             let (pages, left) = try pages()
             notes = left
-            data = try CommonCartridge.render(quiz, lesson: lesson, pages: pages, tools: tools)
+            data = try await CommonCartridge.render(quiz, lesson: lesson, pages: pages, tools: tools)
         }
         return (data, notes)
     }

@@ -23,11 +23,11 @@ public struct LMSTools: Sendable {
 
     /// A zip of `files` (paths inside the archive → bytes), made by `zip` with the paths as given.
     /// - Throws: ``ExportError`` when `zip` is missing or fails.
-    func zip(_ files: [(path: String, data: Data)], what: String) throws(ExportError) -> Data {
+    func zip(_ files: [(path: String, data: Data)], what: String) async throws(ExportError) -> Data {
         guard let zip = find(["zip"]) else {
             throw ExportError("Making \(what) needs Debian's zip, which is not installed; install it (sudo apt-get install zip) and try again.")
         }
-        return try inScratch { folder throws(ExportError) in
+        return try await inScratch { (folder) async throws(ExportError) in
             let content = folder.appending(path: "content")
             do {
                 for file in files {
@@ -40,7 +40,7 @@ public struct LMSTools: Sendable {
             }
             let output = folder.appending(path: "out.zip")
             // -X leaves out owners and extra times; -D adds no folder entries; the manifest goes first.
-            let status = run(zip, ["-X", "-D", "-q", output.path] + files.map(\.path), in: content)
+            let status = await run(zip, ["-X", "-D", "-q", output.path] + files.map(\.path), in: content)
             guard status == 0, let data = try? Data(contentsOf: output) else {
                 throw ExportError("zip could not make \(what) (status \(status)); check that Debian's zip is installed and working.")
             }
@@ -50,18 +50,18 @@ public struct LMSTools: Sendable {
 
     /// `document` (a flat OpenDocument spreadsheet, .fods) converted to .xlsx by LibreOffice headless.
     /// - Throws: ``ExportError`` when LibreOffice Calc is missing or writes nothing.
-    func xlsx(fromFlatODS document: Data, what: String) throws(ExportError) -> Data {
+    func xlsx(fromFlatODS document: Data, what: String) async throws(ExportError) -> Data {
         guard let soffice = find(["soffice", "libreoffice"]) else {
             throw ExportError("Making \(what) needs LibreOffice Calc, which is not installed; install it (sudo apt-get install libreoffice-calc-nogui) and try again.")
         }
-        return try inScratch { folder throws(ExportError) in
+        return try await inScratch { (folder) async throws(ExportError) in
             let input = folder.appending(path: "quiz.fods")
             do { try document.write(to: input) } catch {
                 throw ExportError("Cannot make \(what): the temporary folder \(folder.path) is not writable.")
             }
             // A profile of its own, so a LibreOffice already open (or another export) does not swallow the request.
             let profile = folder.appending(path: "profile")
-            let status = run(
+            let status = await run(
                 soffice,
                 ["-env:UserInstallation=\(profile.absoluteString)", "--headless", "--norestore", "--convert-to", "xlsx:Calc MS Excel 2007 XML",
                  "--outdir", folder.path, input.path], in: folder)
@@ -72,17 +72,17 @@ public struct LMSTools: Sendable {
         }
     }
 
-    private func inScratch<T>(_ body: (URL) throws(ExportError) -> T) throws(ExportError) -> T {
+    private func inScratch<T>(_ body: (URL) async throws(ExportError) -> T) async throws(ExportError) -> T {
         let folder = FileManager.default.temporaryDirectory.appending(path: "lessonplan-lms-\(UUID().uuidString)")
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw ExportError("Cannot make a temporary folder in \(FileManager.default.temporaryDirectory.path); check that it is writable.")
         }
         defer { try? FileManager.default.removeItem(at: folder) }
-        return try body(folder)
+        return try await body(folder)
     }
 
     /// Runs a tool with no input; its output goes nowhere (nothing it says reaches the terminal). Returns its status.
-    private func run(_ executable: URL, _ arguments: [String], in folder: URL) -> Int32 {
+    private func run(_ executable: URL, _ arguments: [String], in folder: URL) async -> Int32 {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -90,8 +90,6 @@ public struct LMSTools: Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return (try? await ToolProcess.exitStatus(of: process)) ?? -1
     }
 }

@@ -123,7 +123,7 @@ import TestSupport
     }
 
     @Test func canvasQTIZipHasItsManifestAtTheRootAndOneAssessment() async throws {
-        let data = try CanvasQTIPackage.render(try Self.lmsQuiz(), tools: LMSTools())
+        let data = try await CanvasQTIPackage.render(try Self.lmsQuiz(), tools: LMSTools())
         let file = try await LMSReader.read("qti", try Self.write(data, "quiz.zip"))
         Self.check(file, format: "qti")
         #expect(file.extra.files == ["imsmanifest.xml", "lptestq1/lptestq1.xml"])
@@ -137,7 +137,7 @@ import TestSupport
             return
         }
         let quiz = try Self.lmsQuiz()
-        let data = try KahootSheet.render(quiz, tools: LMSTools())
+        let data = try await KahootSheet.render(quiz, tools: LMSTools())
         let file = try await LMSReader.read("kahoot", try Self.write(data, "quiz.xlsx"))
         Self.check(file, feedback: false, oneLine: true, tabs: true, format: "kahoot")
         #expect(file.items.map(\.key) == [0, 1, 2])
@@ -145,13 +145,13 @@ import TestSupport
         #expect(KahootSheet.losses(quiz).last == "Kahoot keeps a question and each answer on one line: the line breaks and tabs in item 2 become spaces.")
     }
 
-    @Test func kahootRefusesTextOverItsLimitsAndCutsNothing() throws {
+    @Test func kahootRefusesTextOverItsLimitsAndCutsNothing() async throws {
         var quiz = Self.quiz
         quiz.items[1].stem = String(repeating: "q", count: 121)
         quiz.items[2].options[0].text = String(repeating: "a", count: 76)
         quiz.items[0].options += [QuizOption(letter: "D", text: "four"), QuizOption(letter: "E", text: "five")]
         do {
-            _ = try KahootSheet.render(try Self.lmsQuiz(quiz), tools: LMSTools())
+            _ = try await KahootSheet.render(try Self.lmsQuiz(quiz), tools: LMSTools())
             Issue.record("a quiz over Kahoot's limits was written")
         } catch {
             #expect(
