@@ -50,7 +50,7 @@ extension UnitExport {
     /// - Throws: ``ExportError`` with no lesson written, or when `zip` is missing or fails.
     public static func cartridge(
         _ unit: UnitRecord, lessons: [Lesson], identifier: String, tools: LMSTools, timeZone: TimeZone = .current
-    ) async throws(ExportError) -> Data {
+    ) async throws -> Data {
         guard !lessons.isEmpty else { throw ExportError("No lesson of the unit is written yet; /unit continue writes them.") }
         return try await CommonCartridge.render(
             title: "Unit: \(unit.inputs.topic)", identifier: identifier,

@@ -29,7 +29,7 @@ public enum CanvasQTIPackage {
         ]
     }
 
-    public static func render(_ quiz: LMSQuiz, tools: LMSTools) async throws(ExportError) -> Data {
+    public static func render(_ quiz: LMSQuiz, tools: LMSTools) async throws -> Data {
         try await tools.zip(files(quiz), what: "a QTI zip")
     }
 }

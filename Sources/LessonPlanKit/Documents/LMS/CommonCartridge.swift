@@ -115,7 +115,7 @@ public enum CommonCartridge {
               </metadata>
         """
 
-    public static func render(_ quiz: LMSQuiz, lesson: String, pages: [Page], tools: LMSTools) async throws(ExportError) -> Data {
+    public static func render(_ quiz: LMSQuiz, lesson: String, pages: [Page], tools: LMSTools) async throws -> Data {
         try await tools.zip(files(quiz, lesson: lesson, pages: pages), what: "a Common Cartridge")
     }
 
@@ -123,7 +123,7 @@ public enum CommonCartridge {
     /// - Parameters: as ``files(title:identifier:pages:quiz:folder:)``'s.
     /// - Throws: ``ExportError`` when `zip` is missing or fails.
     public static func render(title: String, identifier: String, pages: [Page], folder: String = "lesson", tools: LMSTools)
-        async throws(ExportError) -> Data
+        async throws -> Data
     {
         try await tools.zip(files(title: title, identifier: identifier, pages: pages, folder: folder), what: "a Common Cartridge")
     }

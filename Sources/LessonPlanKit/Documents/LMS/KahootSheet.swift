@@ -40,7 +40,7 @@ public enum KahootSheet {
     }
 
     /// - Throws: ``ExportError`` naming every text over Kahoot's limits (nothing is cut), or when LibreOffice fails.
-    public static func render(_ quiz: LMSQuiz, tools: LMSTools) async throws(ExportError) -> Data {
+    public static func render(_ quiz: LMSQuiz, tools: LMSTools) async throws -> Data {
         let over = overLimits(quiz)
         if !over.isEmpty {
             throw ExportError(

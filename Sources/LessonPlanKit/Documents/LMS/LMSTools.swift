@@ -23,11 +23,11 @@ public struct LMSTools: Sendable {
 
     /// A zip of `files` (paths inside the archive → bytes), made by `zip` with the paths as given.
     /// - Throws: ``ExportError`` when `zip` is missing or fails.
-    func zip(_ files: [(path: String, data: Data)], what: String) async throws(ExportError) -> Data {
+    func zip(_ files: [(path: String, data: Data)], what: String) async throws -> Data {
         guard let zip = find(["zip"]) else {
             throw ExportError("Making \(what) needs Debian's zip, which is not installed; install it (sudo apt-get install zip) and try again.")
         }
-        return try await inScratch { (folder) async throws(ExportError) in
+        return try await inScratch { (folder) async throws in
             let content = folder.appending(path: "content")
             do {
                 for file in files {
@@ -50,11 +50,11 @@ public struct LMSTools: Sendable {
 
     /// `document` (a flat OpenDocument spreadsheet, .fods) converted to .xlsx by LibreOffice headless.
     /// - Throws: ``ExportError`` when LibreOffice Calc is missing or writes nothing.
-    func xlsx(fromFlatODS document: Data, what: String) async throws(ExportError) -> Data {
+    func xlsx(fromFlatODS document: Data, what: String) async throws -> Data {
         guard let soffice = find(["soffice", "libreoffice"]) else {
             throw ExportError("Making \(what) needs LibreOffice Calc, which is not installed; install it (sudo apt-get install libreoffice-calc-nogui) and try again.")
         }
-        return try await inScratch { (folder) async throws(ExportError) in
+        return try await inScratch { (folder) async throws in
             let input = folder.appending(path: "quiz.fods")
             do { try document.write(to: input) } catch {
                 throw ExportError("Cannot make \(what): the temporary folder \(folder.path) is not writable.")
@@ -72,7 +72,7 @@ public struct LMSTools: Sendable {
         }
     }
 
-    private func inScratch<T>(_ body: (URL) async throws(ExportError) -> T) async throws(ExportError) -> T {
+    private func inScratch<T>(_ body: (URL) async throws -> T) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appending(path: "lessonplan-lms-\(UUID().uuidString)")
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw ExportError("Cannot make a temporary folder in \(FileManager.default.temporaryDirectory.path); check that it is writable.")
