@@ -85,6 +85,12 @@ import TestSupport
             #expect(schema?["additionalProperties"] == .bool(false))
             let first = schema?["properties"]?.objectValue?.values.first
             #expect(first?["items"]?["minLength"] == .number(Double(StructuredPlan.shortestItem)))
+            #expect(first?["items"]?["maxLength"] == .number(Double(StructuredPlan.longestItem)))
+            // The bounded answer: a content part of at most 3 items, and the prompt says so.
+            let content = (schema?["properties"]?.objectValue?.values ?? [:].values).filter { $0["minItems"]?.intValue == 1 }
+            #expect(!content.isEmpty && content.allSatisfy { $0["maxItems"]?.intValue == StructuredPlan.mostBoundedItems })
+            let prompt = request.body?["messages"]?.arrayValue?.compactMap { $0["content"]?.stringValue }.joined() ?? ""
+            #expect(prompt.contains("1 to \(StructuredPlan.mostBoundedItems) items") && !prompt.contains("1 to 4 items"))
         }
         #expect(requests.last?.body?["response_format"]?["json_schema"]?["schema"]?["required"]?.arrayValue?
             .compactMap(\.stringValue) == ["desired_results", "evidence", "learning_plan"])

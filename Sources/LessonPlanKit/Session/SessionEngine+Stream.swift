@@ -113,7 +113,7 @@ extension SessionEngine {
                     instructions: request.instructions, input: request.input,
                     schema: request.structure.map {
                         // llama-server (Chat Completions) enforces string lengths; OpenAI's strict mode takes a subset.
-                        ResponseSchema(name: StructuredPlan.schemaName, json: $0.schema(lengthLimits: settings.api == .chat))
+                        ResponseSchema(name: StructuredPlan.schemaName, json: $0.schema())
                     } ?? request.overview.map {
                         ResponseSchema(name: UnitOverviewSchema.schemaName, json: $0.schema(lengthLimits: settings.api == .chat))
                     })

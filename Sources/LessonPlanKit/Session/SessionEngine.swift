@@ -295,7 +295,10 @@ public actor SessionEngine {
 
     /// Writes every turn's request (``TurnPrompt``) from the session's prompts, sources and settings.
     private var promptWriter: TurnPrompt {
-        TurnPrompt(prompts: prompts, sources: sources, structured: client.settings.structured && !structureDropped)
+        TurnPrompt(
+            prompts: prompts, sources: sources, structured: client.settings.structured && !structureDropped,
+            // llama-server (Chat Completions) enforces string lengths and patterns; OpenAI's strict mode takes a subset.
+            size: client.settings.api == .chat ? .bounded : .counted)
     }
 
     /// `/retry`: sends the last request that did not complete again, built from the same plan

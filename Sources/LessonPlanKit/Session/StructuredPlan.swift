@@ -18,6 +18,19 @@ public struct StructuredPlan: Equatable, Sendable {
         case prompts(count: Int)
     }
 
+    /// How much an answer may hold, which decides the schema's limits and the counts the prompt states.
+    public enum Size: Equatable, Sendable {
+        /// Counts only: OpenAI's strict mode takes a subset of JSON Schema (no string lengths, no patterns).
+        case counted
+        /// For llama-server, which enforces string lengths: fewer and shorter items, so the longest answer the
+        /// schema allows stays near a thousand tokens (the slowest offline plan on a busy machine within a
+        /// minute, docs/offline.md).
+        case bounded
+
+        /// The most items a content part may have.
+        public var mostItems: Int { self == .counted ? StructuredPlan.mostItems : StructuredPlan.mostBoundedItems }
+    }
+
     /// One heading of the plan and what the tool decided about it.
     public struct Part: Equatable, Sendable {
         /// The framework's heading.
@@ -28,6 +41,8 @@ public struct StructuredPlan: Equatable, Sendable {
         /// Where the part sits on the lesson's clock; nil for a part that takes no class time.
         public var start: Int?
         public var end: Int?
+        /// The most items a content part may have (``Size/mostItems``).
+        var mostContentItems = StructuredPlan.mostItems
 
         /// The fewest items the schema allows.
         public var minItems: Int {
@@ -42,7 +57,7 @@ public struct StructuredPlan: Equatable, Sendable {
         /// looping on one part cannot fill the output limit (a free-text plan once listed 26 materials).
         public var maxItems: Int {
             switch role {
-            case .content: StructuredPlan.mostItems
+            case .content: mostContentItems
             case .questions(let minimum): minimum + 1
             case .prompts(let count): count
             }
@@ -57,10 +72,13 @@ public struct StructuredPlan: Equatable, Sendable {
 
     /// The most items a content part may have.
     public static let mostItems = 4
-    /// The shortest item the schema allows, so an empty or one-word part cannot come back.
+    /// The most items a content part may have in a ``Size/bounded`` answer.
+    public static let mostBoundedItems = 3
+    /// The shortest item a ``Size/bounded`` schema allows, so an empty or one-word part cannot come back.
     public static let shortestItem = 12
-    /// The longest item the schema allows: one or two sentences.
-    public static let longestItem = 200
+    /// The longest item a ``Size/bounded`` schema allows: one sentence. With ``mostBoundedItems`` the longest
+    /// answer is 31 items of the default framework, about 1,100 tokens of the offline model's.
+    public static let longestItem = 100
     /// The prompt templates a structured turn renders besides the command's own.
     public static let templates = ["structured", "structured-instructions"]
     /// The name the schema is sent under.
@@ -68,6 +86,8 @@ public struct StructuredPlan: Equatable, Sendable {
 
     public let framework: Framework
     public let inputs: LessonInputs
+    /// What the schema lets the answer hold.
+    public let size: Size
     /// The framework's headings in order, each with its role and times.
     public let parts: [Part]
     /// Parts the tool writes itself, by member key: their one item is not asked for (a unit's lesson takes its
@@ -79,12 +99,15 @@ public struct StructuredPlan: Equatable, Sendable {
     /// The warm-up takes the framework's warm-up minutes; the other timed parts share the rest, the
     /// check for understanding and the exit ticket half as much as a teaching part, in whole minutes
     /// that add up exactly to the lesson (largest remainders first, ties to the earlier part).
-    public init(framework: Framework, inputs: LessonInputs) {
+    public init(framework: Framework, inputs: LessonInputs, size: Size = .counted) {
         self.framework = framework
         self.inputs = inputs
+        self.size = size
         let untimed = Set(framework.untimedHeadings + framework.unpacedHeadings)
         var parts = framework.headings.map { heading in
-            Part(heading: heading, key: Self.key(for: heading), role: Self.role(of: heading, in: framework))
+            Part(
+                heading: heading, key: Self.key(for: heading), role: Self.role(of: heading, in: framework),
+                mostContentItems: size.mostItems)
         }
         Self.disambiguateKeys(&parts)
         let timed = parts.indices.filter { !untimed.contains(parts[$0].heading) }
@@ -181,12 +204,13 @@ public struct StructuredPlan: Equatable, Sendable {
 
     // MARK: The schema and the prompt
 
-    /// The JSON schema of the answer, its members in the plan's order (a model writes them in that order).
-    /// - Parameter lengthLimits: whether items carry `minLength`/`maxLength`; llama-server enforces
-    ///   them, while OpenAI's strict mode accepts only a subset of JSON Schema, so they stay out there.
-    public func schema(lengthLimits: Bool) -> String {
+    /// The JSON schema of the answer, its members in the plan's order (a model writes them in that order), with
+    /// the limits of its ``size``.
+    public func schema() -> String {
+        // No pattern forces a question mark: the tiny model then ends a cut-off sentence with "?", which the content
+        // check would count as a question when it is not one.
         var item = [("type", JSONText.string("string"))]
-        if lengthLimits {
+        if size == .bounded {
             item += [("minLength", .number(Self.shortestItem)), ("maxLength", .number(Self.longestItem))]
         }
         let properties = asked.map { part in

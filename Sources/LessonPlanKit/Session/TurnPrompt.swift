@@ -10,6 +10,8 @@ struct TurnPrompt {
     /// Whether the tool writes the plan's structure and asks only for its content (``ModelSettings/structured``,
     /// unless a proxy was seen to drop it).
     let structured: Bool
+    /// What a structured answer may hold: ``StructuredPlan/Size/bounded`` for a server that enforces lengths.
+    var size: StructuredPlan.Size = .counted
 
     /// What one turn sends.
     struct Written {
@@ -82,6 +84,6 @@ struct TurnPrompt {
     /// (``TurnPurpose/canBeStructured``); nil for a free-text answer.
     func structure(allowed: Bool, framework: Framework, inputs: LessonInputs) -> StructuredPlan? {
         guard structured, allowed else { return nil }
-        return StructuredPlan(framework: framework, inputs: inputs)
+        return StructuredPlan(framework: framework, inputs: inputs, size: size)
     }
 }

@@ -56,7 +56,7 @@ import Testing
     @Test func aGivenObjectiveIsWrittenByTheToolNotAsked() throws {
         let layout = try Self.layout("default")
         let plan = layout.giving(objective: "Students will place unit fractions on a number line")
-        let schema = try JSONValue.parse(Data(plan.schema(lengthLimits: true).utf8))
+        let schema = try JSONValue.parse(Data(plan.schema().utf8))
         #expect(schema["properties"]?["learning_objective"] == nil)
         #expect(schema["required"]?.arrayValue?.contains(.string("learning_objective")) == false)
         #expect(schema["properties"]?["materials"] != nil)
@@ -169,7 +169,7 @@ import Testing
 
     @Test func theSchemaListsThePartsInOrderWithTheirCounts() throws {
         let plan = try Self.layout("hunter")
-        let strict = try #require(JSONValue.parse(plan.schema(lengthLimits: false)))
+        let strict = try #require(JSONValue.parse(plan.schema()))
         #expect(strict["required"]?.arrayValue?.compactMap(\.stringValue) == plan.parts.map(\.key))
         #expect(strict["additionalProperties"] == .bool(false))
         let closure = try #require(strict["properties"]?["closure"])
@@ -177,12 +177,33 @@ import Testing
         let cfu = try #require(strict["properties"]?["checking_for_understanding"])
         #expect(cfu["minItems"] == .number(3) && cfu["maxItems"] == .number(4))
         #expect(closure["items"]?["minLength"] == nil)
-        let local = try #require(JSONValue.parse(plan.schema(lengthLimits: true)))
+        let bounded = StructuredPlan(framework: plan.framework, inputs: plan.inputs, size: .bounded)
+        let local = try #require(JSONValue.parse(bounded.schema()))
         #expect(local["properties"]?["closure"]?["items"]?["minLength"] == .number(Double(StructuredPlan.shortestItem)))
         // Members in the plan's order in the text itself: a model writes them in that order.
-        let serialized = plan.schema(lengthLimits: true)
+        let serialized = bounded.schema()
         let positions = plan.parts.compactMap { serialized.range(of: "\"\($0.key)\":{")?.lowerBound }
         #expect(positions.count == plan.parts.count && positions == positions.sorted())
+    }
+
+    /// For llama-server the schema bounds the whole answer (fewer, shorter items) and the prompt states the same
+    /// counts; nothing forces a question's form (a cut-off sentence ending in "?" would pass the check).
+    @Test func aBoundedSchemaLimitsItemsAndLengthsAndThePromptAgrees() throws {
+        let counted = try Self.layout("default")
+        let plan = StructuredPlan(framework: counted.framework, inputs: counted.inputs, size: .bounded)
+        let schema = try #require(JSONValue.parse(plan.schema()))
+        let materials = try #require(schema["properties"]?["materials"])
+        #expect(materials["maxItems"] == .number(Double(StructuredPlan.mostBoundedItems)))
+        #expect(materials["items"]?["maxLength"] == .number(Double(StructuredPlan.longestItem)))
+        #expect(schema["properties"]?["exit_ticket"]?["maxItems"] == .number(3), "the exit ticket keeps its count")
+        #expect(plan.promptSections.contains(#"- "materials": Materials, 1 to 3 items"#))
+        #expect(counted.promptSections.contains(#"- "materials": Materials, 1 to 4 items"#))
+        #expect(try #require(JSONValue.parse(counted.schema()))["properties"]?["materials"]?["maxItems"] == .number(4))
+
+        let cfu = try #require(schema["properties"]?["check_for_understanding"])
+        #expect(cfu["items"]?["maxLength"] == .number(Double(StructuredPlan.longestItem)) && cfu["items"]?["pattern"] == nil)
+        #expect(cfu["maxItems"] == .number(4), "the questions keep their count")
+        #expect(!counted.schema().contains("maxLength"), "OpenAI's strict mode gets no string lengths")
     }
 
     @Test func thePromptNamesEveryPartWithItsMinutes() throws {
