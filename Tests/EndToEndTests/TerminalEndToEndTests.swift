@@ -60,9 +60,11 @@ import TestSupport
             let copy = folder.appending(path: "plan-v1.txt")
             #expect(try FileManager.default.attributesOfItem(atPath: copy.path)[.posixPermissions] as? Int == 0o600)
 
-            // Ctrl-C belongs to the editor: the session must still be there afterwards.
+            // Ctrl-C belongs to the editor: the session must still be there afterwards. Keys arrive in order, so
+            // once vi answers `:f` (the file's line count, which opening it did not print) it has had the Ctrl-C.
             try terminal.keys("C-c")
-            try await Task.sleep(for: .milliseconds(300))
+            try terminal.type(":f")
+            try await terminal.waitFor(" lines --")
             try terminal.keys("G", "o")
             try terminal.type("A line the teacher added.", enter: false)
             try terminal.keys("Escape")
