@@ -5,7 +5,7 @@ let package = Package(
     name: "LessonPlanBuilder",
     products: [
         .executable(name: "lessonplan", targets: ["lessonplan"]),
-        .library(name: "LessonPlanKit", targets: ["LessonPlanKit"]),
+        .library(name: "LessonPlanKit", targets: ["LessonPlanKit", "LessonPlanDocuments", "LessonPlanStore", "LessonPlanCore"]),
     ],
     targets: [
         // The only C in the project: non-variadic shims over libedit and libcurl.
@@ -27,41 +27,58 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["PromptEmbedder"]
         ),
-        // Every decision lives here; nothing here prints.
+        // The library is four targets, one way up, so the compiler refuses an arrow the wrong way; `package`
+        // access lets a layer use what the ones above may not see from outside. Nothing in them prints.
+        // The plan and its check, the prompts, quizzes and rubrics, the model's wire, HTTP, text utilities.
         .target(
-            name: "LessonPlanKit",
+            name: "LessonPlanCore",
             dependencies: ["CCurl"],
             plugins: ["EmbedPrompts"]
+        ),
+        // The transcript on disk (JSONL) and the sessions folder.
+        .target(
+            name: "LessonPlanStore",
+            dependencies: ["LessonPlanCore"]
+        ),
+        // Exports made from plain values: Markdown, HTML, pandoc's documents, quiz files for learning platforms.
+        .target(
+            name: "LessonPlanDocuments",
+            dependencies: ["LessonPlanCore", "LessonPlanStore"]
+        ),
+        // The engine, settings, slash commands and subcommands: every decision lives here.
+        .target(
+            name: "LessonPlanKit",
+            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments"]
         ),
         // The terminal: the libedit line editor, Ctrl-C, the editor in the foreground, and the one door
         // (Console) through which text leaves for stdout and stderr. Its one client is the executable.
         .target(
             name: "Terminal",
-            dependencies: ["LessonPlanKit", "CEditLine"]
+            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "CEditLine"]
         ),
         // The thin executable: picks the subcommand, wires flags to the library and the library to the terminal.
         .executableTarget(
             name: "lessonplan",
-            dependencies: ["LessonPlanKit", "Terminal"]
+            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "Terminal"]
         ),
         // Writes scripts/bench's transcript fixtures through the tool's own writer; not installed.
         .executableTarget(
             name: "lessonplan-bench-fixture",
-            dependencies: ["LessonPlanKit"]
+            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit"]
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["LessonPlanKit"],
+            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit"],
             path: "Tests/TestSupport",
             resources: [.copy("fake_openai.py"), .copy("worker_host.mjs")]
         ),
         .testTarget(
             name: "LessonPlanKitTests",
-            dependencies: ["LessonPlanKit", "TestSupport"]
+            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "TestSupport"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["LessonPlanKit", "TestSupport", "lessonplan"]
+            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "TestSupport", "lessonplan"]
         ),
     ]
 )

@@ -1,7 +1,7 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds every template under the package's top-level `prompts/` folder into LessonPlanKit, so the
+/// Embeds every template under the package's top-level `prompts/` folder into LessonPlanCore, so the
 /// built binary carries its defaults wherever it is copied: the `.txt` prompts, and the reference
 /// documents (`.docx`, `.odt`, `.pptx`) pandoc takes document styles from.
 @main

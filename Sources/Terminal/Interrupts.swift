@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
 import LessonPlanKit
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 import Synchronization
 
 #if canImport(Glibc)

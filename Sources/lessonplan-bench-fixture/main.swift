@@ -8,6 +8,9 @@
 // The plan text on stdin (scripts/bench_server.py's PLAN) is the answer every turn revises a little.
 import Foundation
 import LessonPlanKit
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 let topics = [
     "Photosynthesis", "Fractions", "The water cycle", "Persuasive writing", "Plate tectonics", "Ratios and rates",

@@ -1,5 +1,8 @@
 import Foundation
 import LessonPlanKit
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 import Terminal
 
 /// `lessonplan export`: writes an export to a file (never over an existing one unless forced) or to stdout.

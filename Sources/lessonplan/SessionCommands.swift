@@ -1,5 +1,8 @@
 import Foundation
 import LessonPlanKit
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 import Terminal
 
 /// `sessions`, `sessions rm`, `replay` and `export`: looking back at saved sessions. None needs a key.

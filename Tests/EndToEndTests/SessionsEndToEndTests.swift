@@ -1,5 +1,8 @@
 import Foundation
 import LessonPlanKit
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 import Testing
 import TestSupport
 

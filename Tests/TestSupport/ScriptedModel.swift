@@ -1,5 +1,8 @@
 import Foundation
 import LessonPlanKit
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 import Synchronization
 
 /// An in-memory model server for the engine's tests: a queue of steps, each answering one request as the

@@ -1,2 +1,5 @@
 import Foundation
 import LessonPlanKit
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments

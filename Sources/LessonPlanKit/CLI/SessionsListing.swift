@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// What `lessonplan sessions` prints: a table that fits the width, or JSON for a program.
 package enum SessionsListing {

@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 // `/check` of a session with sources: the plan check, then every quotation and its verdict.
 extension CheckCommand {

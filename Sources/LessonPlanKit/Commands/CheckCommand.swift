@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// `/check`: the full plan check of the current plan, as the footer only summarises it.
 public struct CheckCommand: PlanReportCommand, Equatable {

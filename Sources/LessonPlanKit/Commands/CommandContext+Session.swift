@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 extension SessionState {
     /// The command context for parsing what the teacher types next.

@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// The one list of slash commands: dispatch, `/help` and Tab completion all read it.
 public enum CommandTable {

@@ -1,3 +1,7 @@
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
+
 /// What Tab should do to the line, decided without a terminal so it can be tested.
 ///
 /// The line editor hands over the text before and after the cursor plus the

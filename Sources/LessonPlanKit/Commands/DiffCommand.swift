@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// `/diff [A [B]]`: what changed between two versions.
 public struct DiffCommand: Command, Equatable {

@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// `/differentiate [ell] [iep] [advanced] | all`: stronger supports for some learners, same objective.
 public struct DifferentiateCommand: RequestCommand, Equatable {

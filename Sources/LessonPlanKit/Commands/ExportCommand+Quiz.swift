@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// `/export quiz FORMAT [FILE] [--force]`: the quiz made from the current plan, for a learning platform.
 extension ExportCommand {

@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// `/export unit md|html|docx|odt|imscc [FILE] [--force]`: the whole unit as one document, or as a Common Cartridge
 /// with each lesson a page (``UnitExport``).

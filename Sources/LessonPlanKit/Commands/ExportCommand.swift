@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// `/export [materials] md|html|json|docx|odt|pptx [FILE] [--force]`: the current plan, or the latest handouts, as a
 /// document; `/export quiz FORMAT [FILE]`: the quiz for a learning platform (`ExportCommand+Quiz.swift`).

@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// `/framework [name]`: which lesson structure the plan follows, and converting it to another.
 public struct FrameworkCommand: Command, Equatable {

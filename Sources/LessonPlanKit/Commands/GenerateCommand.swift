@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// `/generate`: write a fresh plan from the current inputs, keeping the old versions.
 public struct GenerateCommand: RequestCommand, Equatable {

@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// `/lengthen [minutes]`: the same lesson with more time.
 public struct LengthenCommand: RequestCommand, Equatable {

@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// `/regrade <band>`: the same lesson for another grade band.
 public struct RegradeCommand: RequestCommand, Equatable {

@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// `/retry`: send the last request again after it failed, was cancelled or stopped early.
 public struct RetryCommand: Command, Equatable {

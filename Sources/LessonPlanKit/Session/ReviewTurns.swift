@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// A review `/review` made of one plan version, kept beside it (not a version itself).
 public struct ReviewVersion: Equatable, Sendable {

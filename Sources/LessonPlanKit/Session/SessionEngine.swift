@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// One session: its transcript on disk, its state, and the turns that change it.
 ///

@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 // Where the engine meets the documents: a document is made from plain values (``ExportDocument``, ``LMSQuiz``)
 // and knows nothing of the session, so choosing from a session's state what an export shows lives here, on the

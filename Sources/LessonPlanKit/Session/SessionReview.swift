@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// Options for walking a transcript with `lessonplan replay`.
 public struct ReplayOptions: Sendable {

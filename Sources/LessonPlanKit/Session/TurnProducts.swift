@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 /// What a product's judge knows about a completed turn.
 struct ProductContext {

@@ -1,4 +1,7 @@
 import Foundation
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 
 // What a unit's export picks out of the session: the overview and each written lesson, read as a single lesson's
 // export reads the current plan. The rendering is the documents' (Documents/UnitExport.swift).

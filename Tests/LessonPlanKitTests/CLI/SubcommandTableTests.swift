@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import LessonPlanKit
+@testable import LessonPlanCore
+@testable import LessonPlanStore
+@testable import LessonPlanDocuments
 
 /// The subcommand table decides what a command line runs and what help it prints; a recording host shows
 /// both without a terminal or a process.

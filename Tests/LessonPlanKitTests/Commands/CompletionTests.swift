@@ -1,4 +1,7 @@
 import LessonPlanKit
+import LessonPlanCore
+import LessonPlanStore
+import LessonPlanDocuments
 import Testing
 
 @Suite struct CompletionTests {

@@ -1,5 +1,8 @@
 import Foundation
 @testable import LessonPlanKit
+@testable import LessonPlanCore
+@testable import LessonPlanStore
+@testable import LessonPlanDocuments
 import Testing
 
 /// The document handed to pandoc, checked as data: no pandoc needed (EditableDocumentTests runs the real one).

@@ -20,21 +20,33 @@ import Testing
         ["CLI"],
     ]
 
-    static let library = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appending(path: "Sources/LessonPlanKit")
+    /// The library's targets, lowest first, each with the folder it is when it is one folder (its files at its root).
+    /// Package.swift makes each depend only on those before it, so the compiler refuses an arrow between targets
+    /// the wrong way; this test checks the arrows between the folders inside a target.
+    static let targets: [(name: String, folder: String?)] = [
+        ("LessonPlanCore", nil), ("LessonPlanStore", "Store"), ("LessonPlanDocuments", "Documents"), ("LessonPlanKit", nil),
+    ]
 
-    /// Every Swift file of the library by folder, comments removed.
-    static func sources() throws -> [String: [(file: String, text: String)]] {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Every Swift file of the library by folder, comments removed, and the target each folder is in.
+    static func sources() throws -> (files: [String: [(file: String, text: String)]], target: [String: Int]) {
         var sources: [String: [(String, String)]] = [:]
-        let enumerator = FileManager.default.enumerator(at: library, includingPropertiesForKeys: nil)
-        while let url = enumerator?.nextObject() as? URL {
-            guard url.pathExtension == "swift" else { continue }
-            let folder = url.path.dropFirst(library.path.count + 1).split(separator: "/").first.map(String.init) ?? ""
-            let text = try String(contentsOf: url, encoding: .utf8)
-                .replacing(/\/\/[^\n]*/, with: "")
-            sources[folder, default: []].append((url.lastPathComponent, text))
+        var target: [String: Int] = [:]
+        for (index, (name, single)) in targets.enumerated() {
+            let base = root.appending(path: "Sources/\(name)")
+            let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
+            while let url = enumerator?.nextObject() as? URL {
+                guard url.pathExtension == "swift" else { continue }
+                let folder = single ?? url.path.dropFirst(base.path.count + 1).split(separator: "/").first.map(String.init) ?? ""
+                let text = try String(contentsOf: url, encoding: .utf8)
+                    .replacing(/\/\/[^\n]*/, with: "")
+                sources[folder, default: []].append((url.lastPathComponent, text))
+                target[folder] = index
+            }
         }
-        return sources
+        return (sources, target)
     }
 
     /// Each use of a name declared in a folder on the same layer or above, as `Folder/File.swift uses Name from Owner`.
@@ -72,7 +84,7 @@ import Testing
     /// `Process.waitUntilExit()` blocks its thread; in async code that is one of the cooperative pool's two, and
     /// every other task waits meanwhile. A child is awaited through its termination handler (``ToolProcess``).
     @Test func noCodeWaitsForAChildByBlockingAThread() throws {
-        let root = Self.library.deletingLastPathComponent().deletingLastPathComponent()
+        let root = Self.root
         let needle = ".waitUntil" + "Exit()"  // in two parts, so this file does not name it
         var blocking: [String] = []
         for folder in ["Sources", "Tests"] {
@@ -87,9 +99,23 @@ import Testing
     }
 
     @Test func everyFolderUsesOnlyTheLayersBelowIt() throws {
-        let sources = try Self.sources()
+        let sources = try Self.sources().files
         #expect(Set(sources.keys) == Set(Self.layers.joined()), "a new folder needs a place in the layers")
         let wrongWay = Self.wrongWay(sources, layers: Self.layers)
         #expect(wrongWay.isEmpty, "\(wrongWay.joined(separator: "\n"))")
+    }
+
+    /// A folder's target is never below the target of a folder on a lower layer, so the targets' one-way
+    /// dependencies are the layers' arrows.
+    @Test func theTargetsFollowTheLayers() throws {
+        let target = try Self.sources().target
+        let ranked = Self.layers.enumerated().flatMap { rank, folders in folders.map { (rank, $0) } }
+        for (rank, folder) in ranked {
+            for (otherRank, other) in ranked where otherRank < rank {
+                let (lower, upper) = (try #require(target[other]), try #require(target[folder]))
+                #expect(lower <= upper, "\(other) (layer \(otherRank)) is in a target above \(folder)'s (layer \(rank))")
+            }
+        }
+        #expect(Set(target.values).count == Self.targets.count, "every target holds a folder")
     }
 }

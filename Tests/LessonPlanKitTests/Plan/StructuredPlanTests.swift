@@ -3,6 +3,9 @@ import TestSupport
 import Testing
 
 @testable import LessonPlanKit
+@testable import LessonPlanCore
+@testable import LessonPlanStore
+@testable import LessonPlanDocuments
 
 @Suite struct StructuredPlanTests {
     static let frameworks = PromptLibrary.builtIn.frameworkNames

@@ -1,5 +1,8 @@
 import Foundation
 @testable import LessonPlanKit
+@testable import LessonPlanCore
+@testable import LessonPlanStore
+@testable import LessonPlanDocuments
 import Testing
 
 #if canImport(Glibc)

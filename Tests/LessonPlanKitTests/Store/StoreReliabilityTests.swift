@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import LessonPlanKit
+@testable import LessonPlanCore
+@testable import LessonPlanStore
+@testable import LessonPlanDocuments
 
 #if canImport(Glibc)
     import Glibc

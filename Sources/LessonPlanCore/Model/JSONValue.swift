@@ -1,0 +1,145 @@
+import Foundation
+
+/// Any JSON value, so stream decoders can read what is there and shrug at what is missing, and
+/// tests can script and inspect free-form JSON without `[String: Any]` (which is not `Sendable`).
+///
+/// Servers that imitate the OpenAI API omit fields, send `null`, or use numbers where OpenAI
+/// uses strings; reading through this type keeps one odd field from failing a whole event.
+public enum JSONValue: Sendable, Equatable, Codable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value):
+            // Whole numbers go out as integers: the server reads counts and statuses with int().
+            if value.rounded() == value, let whole = Int(exactly: value) {
+                try container.encode(whole)
+            } else {
+                try container.encode(value)
+            }
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// The member named `key`, when this is an object that has it.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { members[key] } else { nil }
+    }
+
+    /// The element at `index`, when this is an array that long.
+    public subscript(index: Int) -> JSONValue? {
+        if case .array(let elements) = self, elements.indices.contains(index) { elements[index] } else { nil }
+    }
+
+    public var stringValue: String? {
+        if case .string(let value) = self { value } else { nil }
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { value } else { nil }
+    }
+
+    public var doubleValue: Double? {
+        if case .number(let value) = self { value } else { nil }
+    }
+
+    public var intValue: Int? {
+        if case .number(let value) = self { Int(exactly: value) } else { nil }
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { value } else { nil }
+    }
+
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let value) = self { value } else { nil }
+    }
+
+    /// Parses JSON text.
+    public static func parse(_ data: Data) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: data)
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { $1 }))
+    }
+}
+
+extension JSONValue {
+    /// Parses `text`, or nil when it is not JSON.
+    package static func parse(_ text: String) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    }
+
+    /// A string, or a number spelled as one, because some servers send error codes as numbers.
+    var codeValue: String? {
+        switch self {
+        case .string(let value): value
+        case .number(let value): Int(exactly: value).map(String.init) ?? String(value)
+        default: nil
+        }
+    }
+
+    var isObject: Bool {
+        if case .object = self { return true }
+        return false
+    }
+}
+
+extension Usage {
+    /// Reads token counts from either API's usage object; nil when the counts are not there.
+    init?(json: JSONValue?, inputKey: String, outputKey: String, detailsKey: String) {
+        guard let json, let input = json[inputKey]?.intValue, let output = json[outputKey]?.intValue else {
+            return nil
+        }
+        self.init(
+            inputTokens: input, outputTokens: output,
+            reasoningTokens: json[detailsKey]?["reasoning_tokens"]?.intValue)
+    }
+}
+
+/// A short, printable sketch of an event that could not be read, for the one-line report.
+func malformedDescription(_ problem: String, data: String) -> String {
+    let limit = 80
+    let flattened = data.replacingOccurrences(of: "\n", with: " ")
+    let excerpt = flattened.count > limit ? String(flattened.prefix(limit)) + "…" : flattened
+    return "\(problem): \(excerpt)"
+}

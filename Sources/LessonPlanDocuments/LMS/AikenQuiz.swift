@@ -1,0 +1,48 @@
+import Foundation
+import LessonPlanCore
+import LessonPlanStore
+
+/// The Aiken format Moodle imports: a question on one line, its answers `A. …` one to a line, then `ANSWER: B`.
+///
+/// Aiken has no escapes and no feedback: a line break in a question or an answer becomes a space (said before
+/// writing), and a question or answer that would read as another line's marker (`B. …`, `ANSWER: …`) is refused.
+public enum AikenQuiz {
+    /// What the file leaves out, one sentence each, for the teacher before it is written.
+    public static func losses(_ quiz: LMSQuiz) -> [String] {
+        [quiz.feedbackLeftOut("Aiken"), quiz.lineBreaksFlattened("Aiken")].compactMap { $0 }
+    }
+
+    /// - Throws: ``ExportError`` when an item has more answers than letters or a line Aiken would misread.
+    public static func render(_ quiz: LMSQuiz) throws(ExportError) -> String {
+        let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map(String.init)
+        var misread: [Int] = []
+        var out: [String] = []
+        for item in quiz.items {
+            guard item.options.count <= letters.count else {
+                throw ExportError("Aiken takes at most 26 answers, and item \(item.number) has \(item.options.count); nothing written.")
+            }
+            let lines = [item.stem.oneLine] + item.options.map(\.text.oneLine)
+            if lines.contains(where: looksLikeMarker) { misread.append(item.number) }
+            out.append(item.stem.oneLine.trimmingCharacters(in: .whitespaces))
+            for (index, option) in item.options.enumerated() {
+                out.append("\(letters[index]). \(option.text.oneLine.trimmingCharacters(in: .whitespaces))")
+            }
+            out.append("ANSWER: \(letters[item.keyIndex])")
+            out.append("")
+        }
+        if !misread.isEmpty {
+            throw ExportError(
+                "Aiken would misread \(LMSQuiz.items(misread)): a question or answer there begins like an answer letter (“A. ”) or “ANSWER:”, and Aiken has no way to escape it; nothing written. Export GIFT or Moodle XML instead.")
+        }
+        return out.joined(separator: "\n")
+    }
+
+    /// Whether a line begins the way Moodle's Aiken reader marks an answer or the key.
+    static func looksLikeMarker(_ line: String) -> Bool {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("ANSWER:") { return true }
+        let scalars = Array(text.unicodeScalars.prefix(3))
+        guard scalars.count == 3 else { return false }
+        return ("A"..."Z").contains(scalars[0]) && (scalars[1] == "." || scalars[1] == ")") && (scalars[2] == " " || scalars[2] == "\t")
+    }
+}

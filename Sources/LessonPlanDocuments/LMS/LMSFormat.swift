@@ -1,0 +1,53 @@
+import Foundation
+import LessonPlanCore
+import LessonPlanStore
+
+/// The learning platforms' import formats a quiz can be exported in (`/export quiz FORMAT`).
+public enum LMSFormat: String, CaseIterable, Sendable {
+    case qti, imscc, gift, moodle, aiken, blackboard, kahoot
+
+    /// Reads a format's name, any case, with a few common spellings (`moodlexml`, `cc`, `canvas`).
+    public init?(text: String) {
+        switch text.lowercased() {
+        case "qti", "qti12", "canvas": self = .qti
+        case "imscc", "cc", "cartridge", "commoncartridge": self = .imscc
+        case "gift": self = .gift
+        case "moodle", "moodlexml", "moodle-xml", "xml": self = .moodle
+        case "aiken": self = .aiken
+        case "blackboard", "bb": self = .blackboard
+        case "kahoot", "xlsx": self = .kahoot
+        default: return nil
+        }
+    }
+
+    /// What the file is, in a sentence ("Wrote … of quiz 2 to …").
+    public var label: String {
+        switch self {
+        case .qti: "a QTI 1.2 zip"
+        case .imscc: "a Common Cartridge"
+        case .gift: "a GIFT file"
+        case .moodle: "a Moodle XML file"
+        case .aiken: "an Aiken file"
+        case .blackboard: "a Blackboard upload"
+        case .kahoot: "a Kahoot spreadsheet"
+        }
+    }
+
+    /// The end of the file name written when none is given: `<topic>-v<N>` and this.
+    public var defaultSuffix: String {
+        switch self {
+        case .qti: "-quiz-qti.zip"
+        case .imscc: "-lesson.imscc"
+        case .gift: "-quiz.gift"
+        case .moodle: "-quiz-moodle.xml"
+        case .aiken: "-quiz-aiken.txt"
+        case .blackboard: "-quiz-blackboard.txt"
+        case .kahoot: "-quiz-kahoot.xlsx"
+        }
+    }
+
+    /// The names as `/export quiz` lists them.
+    public static var names: String {
+        allCases.dropLast().map(\.rawValue).joined(separator: ", ") + " or " + (allCases.last?.rawValue ?? "")
+    }
+}

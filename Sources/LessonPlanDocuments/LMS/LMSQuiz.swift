@@ -1,0 +1,110 @@
+import Foundation
+import LessonPlanCore
+import LessonPlanStore
+
+/// A quiz as the platforms take it: numbered items, each with its options in order, exactly one key, and the
+/// misconception behind each wrong answer as that option's feedback.
+public struct LMSQuiz: Equatable, Sendable {
+    /// One question, numbered as the quiz numbers it.
+    public struct Item: Equatable, Sendable {
+        public var number: Int
+        public var stem: String
+        public var options: [Option]
+        /// The position of the one correct option in ``options``.
+        public var keyIndex: Int
+    }
+
+    /// One option and what a student who picks it is told.
+    public struct Option: Equatable, Sendable {
+        public var text: String
+        /// The misconception a wrong answer is built on; empty for the key, or when none is named.
+        public var feedback: String
+        public var isKey: Bool
+    }
+
+    /// `Exit quiz: Tides`, as a platform lists it.
+    public var title: String
+    /// `Exit quiz`, which names each question (`Exit quiz 3`).
+    public var kindTitle: String
+    public var items: [Item]
+    /// A stable identifier for the platforms that key imports by it (letters and digits only).
+    public var identifier: String
+
+    public init(title: String, kindTitle: String, items: [Item], identifier: String) {
+        self.title = title
+        self.kindTitle = kindTitle
+        self.items = items
+        self.identifier = identifier
+    }
+
+    /// Reads `quiz` for a platform.
+    /// - Throws: ``ExportError`` naming each item that has no stem, fewer than two options, or not exactly one key
+    ///   among its options: a platform cannot score it, so nothing is written.
+    public init(_ quiz: Quiz, topic: String, identifier: String) throws(ExportError) {
+        var items: [Item] = []
+        var broken: [String] = []
+        for (offset, item) in quiz.items.enumerated() {
+            let number = offset + 1
+            let keys = item.options.indices.filter { item.answerLetters.contains(item.options[$0].letter) }
+            guard !item.stem.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, item.options.count >= 2, keys.count == 1,
+                let keyIndex = keys.first
+            else {
+                broken.append("\(number)")
+                continue
+            }
+            let options = item.options.enumerated().map { index, option in
+                Option(text: option.text, feedback: index == keyIndex ? "" : option.misconception, isKey: index == keyIndex)
+            }
+            items.append(Item(number: number, stem: item.stem, options: options, keyIndex: keyIndex))
+        }
+        if quiz.items.isEmpty {
+            throw ExportError("The quiz has no items to export; type /quiz to make a new one.")
+        }
+        if !broken.isEmpty {
+            throw ExportError(
+                "\(LMSQuiz.items(broken).capitalizedFirst) \(broken.count == 1 ? "has" : "have") no question, fewer than two answers or not exactly one answer marked, so a platform could not score \(broken.count == 1 ? "it" : "them"); nothing written. Type /quiz to make a new quiz.")
+        }
+        self.init(title: "\(quiz.title): \(topic)", kindTitle: quiz.title, items: items, identifier: identifier)
+    }
+
+    /// The numbers of the items with a wrong answer that names its misconception.
+    var itemsWithFeedback: [Int] {
+        items.filter { $0.options.contains { !$0.isKey && !$0.feedback.isEmpty } }.map(\.number)
+    }
+
+    /// `item 3`, `items 1 and 4`, `items 1, 2 and 5`.
+    static func items(_ numbers: [String]) -> String {
+        guard let last = numbers.last else { return "no items" }
+        if numbers.count == 1 { return "item \(last)" }
+        return "items " + numbers.dropLast().joined(separator: ", ") + " and " + last
+    }
+
+    static func items(_ numbers: [Int]) -> String { items(numbers.map(String.init)) }
+
+    /// A sentence for a format without feedback: whose misconceptions it leaves out, or nil when none are named.
+    func feedbackLeftOut(_ format: String) -> String? {
+        let numbers = itemsWithFeedback
+        guard !numbers.isEmpty else { return nil }
+        return "\(format) has no feedback for an answer: the misconceptions behind the wrong answers of \(Self.items(numbers)) are left out."
+    }
+
+    /// A sentence for a format that keeps each text on one line: whose line breaks (and, with `tabs`, tabs) become
+    /// spaces, or nil when none do.
+    func lineBreaksFlattened(_ format: String, tabs: Bool = false) -> String? {
+        func flattened(_ text: String) -> Bool { LMSText.hasLineBreak(text) || (tabs && text.contains("\t")) }
+        let numbers = items.filter { item in flattened(item.stem) || item.options.contains { flattened($0.text) } }.map(\.number)
+        guard !numbers.isEmpty else { return nil }
+        let what = tabs ? "line breaks and tabs" : "line breaks"
+        return "\(format) keeps a question and each answer on one line: the \(what) in \(Self.items(numbers)) become spaces."
+    }
+}
+
+extension String {
+    /// The string with its first letter in upper case (`item 3` → `Item 3`).
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+
+    /// Line breaks (LF, CRLF, CR) as single spaces.
+    var oneLine: String {
+        LMSText.lines(self).joined(separator: " ")
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import LessonPlanCore
+import LessonPlanStore
+
+
+/// Why a document could not be made, in one sentence that says what to do.
+public enum DocumentError: Error, Equatable, Sendable, LocalizedError {
+    case pandocMissing(DocumentFormat)
+    case pandocFailed(DocumentFormat, status: Int32, message: String)
+    case noPlan
+
+    public var errorDescription: String? {
+        switch self {
+        case .pandocMissing(let format):
+            "Making a .\(format.rawValue) needs pandoc, which is not installed; install it (on Debian or Ubuntu: sudo apt-get install pandoc) and try again."
+        case .pandocFailed(let format, let status, let message):
+            "pandoc could not write the .\(format.rawValue) (status \(status)\(message.isEmpty ? "" : ": \(message)")); check that pandoc 2.11 or newer is installed."
+        case .noPlan:
+            "There is no plan to export yet; generate one first."
+        }
+    }
+}
+
+/// Runs the system's `pandoc` to turn a document into docx, odt or pptx; found on `PATH` or at a given path.
+public struct Pandoc: Sendable {
+    /// The pandoc executable.
+    public let executable: URL
+
+    public init(executable: URL) {
+        self.executable = executable
+    }
+
+    /// The first `pandoc` on `PATH` (from `environment`), or nil when there is none.
+    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) -> Pandoc? {
+        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let url = URL(fileURLWithPath: String(folder)).appending(path: "pandoc")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return Pandoc(executable: url) }
+        }
+        return nil
+    }
+
+    /// The JSON API version this pandoc reads and writes, e.g. `[1, 22, 2, 1]`.
+    /// - Throws: ``DocumentError/pandocFailed(_:status:message:)`` when pandoc does not answer.
+    func apiVersion(for format: DocumentFormat) async throws -> [Int] {
+        let answer = try await run(["-f", "markdown", "-t", "json"], input: Data(), format: format)
+        let object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any]
+        guard let version = object?["pandoc-api-version"] as? [Int], !version.isEmpty else {
+            throw DocumentError.pandocFailed(format, status: 0, message: "it gave no pandoc-api-version")
+        }
+        return version
+    }
+
+    /// Converts `document` to `format` with `reference` (a .docx, .odt or .pptx) for its styles.
+    /// - Returns: the file's bytes.
+    func convert(_ document: PandocDocument, to format: DocumentFormat, reference: Data?) async throws -> Data {
+        let json = try document.json(apiVersion: try await apiVersion(for: format))
+        let folder = try PrivateFiles.temporaryFolder("lessonplan-doc")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appending(path: "out.\(format.rawValue)")
+        var arguments = ["-f", "json", "-t", format.rawValue, "-o", output.path]
+        if let reference {
+            let file = folder.appending(path: "reference.\(format.rawValue)")
+            try PrivateFiles.write(reference, to: file, replace: false)
+            arguments.append("--reference-doc=\(file.path)")
+        }
+        if format == .pptx { arguments.append("--slide-level=1") }
+        if format == .odt {
+            // pandoc's odt tables have unruled cells (`fo:border="none"`), and a reference document's cell styles
+            // are not read by Writer; this pandoc's own content template, with one ruled cell style added to
+            // its automatic styles, lets the tables (written as raw odt, see `DocumentExport`) print as grids.
+            let template = try await run(["-D", "opendocument"], input: Data(), format: format)
+            guard let text = String(data: template, encoding: .utf8), text.contains(Self.automaticStyles) else {
+                throw DocumentError.pandocFailed(format, status: 0, message: "its opendocument template has no automatic styles")
+            }
+            let file = folder.appending(path: "content-template.xml")
+            let ruled = text.replacingOccurrences(of: Self.automaticStyles, with: Self.automaticStyles + "\n" + Self.ruledCellStyle)
+            try PrivateFiles.write(Data(ruled.utf8), to: file, replace: false)
+            arguments.append("--template=\(file.path)")
+        }
+        _ = try await run(arguments, input: json, format: format, in: folder)
+        guard let data = try? Data(contentsOf: output), !data.isEmpty else {
+            throw DocumentError.pandocFailed(format, status: 0, message: "it wrote no file")
+        }
+        return data
+    }
+
+    /// Where pandoc's opendocument template puts the automatic styles.
+    static let automaticStyles = "$automatic-styles$"
+    /// The cell style of odt tables: ruled on every side, as the docx and HTML tables are.
+    static let ruledCellName = "LessonplanRuledCell"
+    static let ruledCellStyle =
+        "<style:style style:name=\"\(ruledCellName)\" style:family=\"table-cell\">"
+        + "<style:table-cell-properties fo:border=\"0.5pt solid #808080\" fo:padding=\"0.04in\"/></style:style>"
+
+    /// Runs pandoc with `input` on stdin; stdout and stderr go to files so neither pipe can fill and stall it.
+    private func run(_ arguments: [String], input: Data, format: DocumentFormat, in folder: URL? = nil) async throws -> Data {
+        let scratch = try folder ?? PrivateFiles.temporaryFolder("lessonplan-pandoc")
+        defer { if folder == nil { try? FileManager.default.removeItem(at: scratch) } }
+        let inputFile = scratch.appending(path: "in-\(UUID().uuidString)")
+        let outFile = scratch.appending(path: "stdout-\(UUID().uuidString)")
+        let errFile = scratch.appending(path: "stderr-\(UUID().uuidString)")
+        // The plan may describe real students: its copy and pandoc's output are the owner's only.
+        try PrivateFiles.write(input, to: inputFile, replace: false)
+        try PrivateFiles.write(Data(), to: outFile, replace: false)
+        try PrivateFiles.write(Data(), to: errFile, replace: false)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = scratch
+        let status: Int32
+        do {
+            process.standardInput = try FileHandle(forReadingFrom: inputFile)
+            process.standardOutput = try FileHandle(forWritingTo: outFile)
+            process.standardError = try FileHandle(forWritingTo: errFile)
+            status = try await ToolProcess.exitStatus(of: process)
+        } catch {
+            throw DocumentError.pandocMissing(format)
+        }
+        guard status == 0 else {
+            let message = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
+            let first = message.split(separator: "\n").first.map { String($0.prefix(200)) } ?? ""
+            throw DocumentError.pandocFailed(format, status: status, message: first)
+        }
+        return (try? Data(contentsOf: outFile)) ?? Data()
+    }
+}

@@ -1,0 +1,282 @@
+import Foundation
+import LessonPlanCore
+
+
+/// What a turn produces: a plan version, or something made from one and kept beside it: student
+/// handouts, a quiz, a rubric, a review of the plan.
+public enum TurnKind: String, Codable, Sendable {
+    case plan, materials, quiz, rubric, review
+    /// A unit's overview (``UnitPlan``): not a plan version; a `unit` line records the one taken.
+    case overview
+}
+
+/// The first line of every transcript: who, when, and what was asked for.
+public struct SessionHeader: Codable, Equatable, Sendable {
+    public var id: String
+    public var created: Date
+    public var inputs: LessonInputs
+    public var model: String
+    /// The base URL or endpoint, never with credentials in it.
+    public var baseUrl: String
+    public var name: String?
+    public var toolVersion: String
+    /// The framework chosen at the start (`--framework`); nil, as in older transcripts, is the default one.
+    public var framework: String?
+
+    public init(
+        id: String, created: Date, inputs: LessonInputs, model: String, baseUrl: String, name: String? = nil,
+        toolVersion: String, framework: String? = nil
+    ) {
+        self.id = id
+        self.created = created
+        self.inputs = inputs
+        self.model = model
+        self.baseUrl = baseUrl
+        self.name = name
+        self.toolVersion = toolVersion
+        self.framework = framework
+    }
+}
+
+/// Written when a request is about to go out: everything needed to send it again.
+public struct TurnStarted: Codable, Equatable, Sendable {
+    public var turn: Int
+    public var at: Date
+    /// The command exactly as the teacher typed it; for `/retry`, the command of the turn repeated.
+    public var command: String
+    /// The template that built the prompt.
+    public var template: String
+    /// The inputs of the plan this turn produces.
+    public var inputs: LessonInputs
+    /// The version the turn revises; nil for a first generation.
+    public var baseVersion: Int?
+    public var model: String
+    public var instructions: String
+    public var input: String
+    public var maxOutputTokens: Int
+    /// The framework of the plan this turn produces; nil, as in older transcripts, is the default one.
+    public var framework: String?
+    /// For an automatic turn (a repair or a reading-level retry): the draft version it tries to improve.
+    /// A version it creates takes the draft's place, so `/undo` from it goes where `/undo` from the draft would.
+    public var follows: Int?
+    /// What the turn produces; nil, as in older transcripts, is a plan.
+    public var kind: TurnKind?
+
+    /// `/retry`: the turn whose request this one sends again.
+    public var retryOf: Int?
+    /// `/continue`: the turn whose draft this one finishes; its `output` starts with that draft.
+    public var continues: Int?
+    /// For a `quiz` turn: the kind of quiz asked for (`starter` or `exit`).
+    public var quizKind: Quiz.Kind?
+    /// For a `quiz` turn: how many items were asked for.
+    public var quizItems: Int?
+    /// For a `rubric` turn: how many levels were asked for.
+    public var rubricLevels: Int?
+    /// In a unit: the lesson whose plan this turn writes or works from; nil outside a unit.
+    public var lesson: Int?
+
+    public init(
+        turn: Int, at: Date, command: String, template: String, inputs: LessonInputs, baseVersion: Int?,
+        model: String, instructions: String, input: String, maxOutputTokens: Int, framework: String? = nil,
+        follows: Int? = nil, kind: TurnKind? = nil, retryOf: Int? = nil, continues: Int? = nil,
+        quizKind: Quiz.Kind? = nil, quizItems: Int? = nil, rubricLevels: Int? = nil, lesson: Int? = nil
+    ) {
+        self.turn = turn
+        self.at = at
+        self.command = command
+        self.template = template
+        self.inputs = inputs
+        self.baseVersion = baseVersion
+        self.model = model
+        self.instructions = instructions
+        self.input = input
+        self.maxOutputTokens = maxOutputTokens
+        self.framework = framework
+        self.follows = follows
+        self.kind = kind
+        self.retryOf = retryOf
+        self.continues = continues
+        self.quizKind = quizKind
+        self.quizItems = quizItems
+        self.rubricLevels = rubricLevels
+        self.lesson = lesson
+    }
+}
+
+/// Written when a turn ends, however it ends.
+public struct TurnEnded: Codable, Equatable, Sendable {
+    public var turn: Int
+    public var at: Date
+    public var status: TurnStatus
+    /// All answer text received, partial for a failed or cancelled turn. A `/continue` turn's
+    /// output is the draft it continues followed by the new text: the whole plan.
+    public var output: String
+    public var usage: Usage?
+    public var responseId: String?
+    /// The one-sentence reason, for anything but `completed`.
+    public var error: String?
+    /// The version this turn created; only completed turns create one.
+    public var version: Int?
+    public var durationMs: Int
+    /// The plan check of `output`, for a completed plan turn.
+    public var check: PlanCheckReport?
+    /// The reading level of `output`'s student-facing text against its band, for a completed plan turn.
+    public var readingLevel: ReadingMeasure?
+    /// For a turn whose plan replaces the current one only when it is better (a repair, a reading-level
+    /// retry): whether it did. When false the turn completed but created no version.
+    public var kept: Bool?
+    /// The number of the handouts a completed `materials` turn created.
+    public var materials: Int?
+    /// The number of the quiz a completed `quiz` turn created (a repair only when `kept`).
+    public var quiz: Int?
+    /// The number of the rubric a completed `rubric` turn created (a repair only when `kept`).
+    public var rubric: Int?
+    /// The number of the review a completed `review` turn created (none when the answer held no criterion).
+    public var review: Int?
+    /// `false` when the answer came whole rather than streamed (a proxy that does not stream);
+    /// absent for a streamed answer.
+    public var streamed: Bool?
+
+    public init(
+        turn: Int, at: Date, status: TurnStatus, output: String, usage: Usage?, responseId: String?,
+        error: String?, version: Int?, durationMs: Int, check: PlanCheckReport? = nil,
+        readingLevel: ReadingMeasure? = nil, kept: Bool? = nil, materials: Int? = nil, streamed: Bool? = nil,
+        quiz: Int? = nil, rubric: Int? = nil, review: Int? = nil
+    ) {
+        self.turn = turn
+        self.at = at
+        self.status = status
+        self.output = output
+        self.usage = usage
+        self.responseId = responseId
+        self.error = error
+        self.version = version
+        self.durationMs = durationMs
+        self.check = check
+        self.readingLevel = readingLevel
+        self.kept = kept
+        self.materials = materials
+        self.streamed = streamed
+        self.quiz = quiz
+        self.rubric = rubric
+        self.review = review
+    }
+}
+
+/// `/undo`: the current version moved from one version to another.
+public struct UndoRecord: Codable, Equatable, Sendable {
+    public var at: Date
+    public var from: Int
+    public var to: Int
+    /// In a unit: the lesson whose current version moved.
+    public var lesson: Int?
+
+    public init(at: Date, from: Int, to: Int, lesson: Int? = nil) {
+        self.at = at
+        self.from = from
+        self.to = to
+        self.lesson = lesson
+    }
+}
+
+/// `/save <name>`: the session got a name.
+public struct NameRecord: Codable, Equatable, Sendable {
+    public var at: Date
+    public var name: String
+
+    public init(at: Date, name: String) {
+        self.at = at
+        self.name = name
+    }
+}
+
+/// `/edit`: the teacher changed the plan by hand; the saved text is a new version.
+public struct HandEditRecord: Codable, Equatable, Sendable {
+    public var at: Date
+    /// The command as typed (`/edit`).
+    public var command: String
+    /// The version that was edited.
+    public var baseVersion: Int
+    /// The version the edit created.
+    public var version: Int
+    public var text: String
+    /// The plan check of the edited text.
+    public var check: PlanCheckReport?
+    /// In a unit: the lesson the edited plan belongs to.
+    public var lesson: Int?
+
+    public init(
+        at: Date, command: String, baseVersion: Int, version: Int, text: String, check: PlanCheckReport? = nil, lesson: Int? = nil
+    ) {
+        self.at = at
+        self.command = command
+        self.baseVersion = baseVersion
+        self.version = version
+        self.text = text
+        self.check = check
+        self.lesson = lesson
+    }
+}
+
+/// `/source FILE` or `--source FILE`: a source the plans are grounded in, kept whole with the session so
+/// `resume`, `replay` and exports check quotations after the file has moved or changed.
+public struct SourceRecord: Codable, Equatable, Sendable {
+    public var at: Date
+    public var source: SourceDocument
+
+    public init(at: Date, source: SourceDocument) {
+        self.at = at
+        self.source = source
+    }
+}
+
+/// `/source remove N`: source N of the list at that moment was taken away.
+public struct SourceRemovedRecord: Codable, Equatable, Sendable {
+    public var at: Date
+    /// The source's number in the list when it was removed (1 is the first added and still there).
+    public var number: Int
+    /// Its name, for `replay`.
+    public var name: String
+
+    public init(at: Date, number: Int, name: String) {
+        self.at = at
+        self.number = number
+        self.name = name
+    }
+}
+
+/// One line of a transcript. On disk each is a JSON object with a `type` tag and a format version `v`.
+public enum TranscriptRecord: Equatable, Sendable {
+    case header(SessionHeader)
+    case turnStarted(TurnStarted)
+    case turnEnded(TurnEnded)
+    case undo(UndoRecord)
+    case named(NameRecord)
+    case handEdit(HandEditRecord)
+    case sourceAdded(SourceRecord)
+    case sourceRemoved(SourceRemovedRecord)
+    case unit(UnitRecord)
+    case lesson(LessonRecord)
+
+    /// The format this build writes; a file with a larger version is refused.
+    public static let formatVersion = 1
+
+    /// What the line records; its `type` tag on disk.
+    public var recordType: TranscriptRecordType {
+        switch self {
+        case .header: .session
+        case .turnStarted: .turnStarted
+        case .turnEnded: .turnEnded
+        case .undo: .undo
+        case .named: .name
+        case .handEdit: .handEdit
+        case .sourceAdded: .source
+        case .sourceRemoved: .sourceRemoved
+        case .unit: .unit
+        case .lesson: .lesson
+        }
+    }
+
+    /// The `type` tag on disk.
+    public var type: String { recordType.rawValue }
+}
