@@ -1,5 +1,4 @@
 import LessonPlanCore
-import LessonPlanStore
 
 /// Turns diff hunks into terminal text, so the executable only has to print one string.
 public enum DiffRendering {

@@ -1,6 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
 
 /// Word-processor documents and slides a teacher can edit, made by pandoc from the one reading of a plan.
 ///

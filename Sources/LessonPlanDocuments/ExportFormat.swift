@@ -1,6 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
 
 /// The formats a plan can be exported in: text and pages made here, and documents a teacher can
 /// edit, made through pandoc.

@@ -1,5 +1,3 @@
-import LessonPlanCore
-import LessonPlanStore
 
 /// One line of a line diff, so a teacher can see what a revision kept, added and dropped.
 public enum DiffLine: Equatable, Sendable {

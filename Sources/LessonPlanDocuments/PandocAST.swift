@@ -1,6 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
 
 /// A piece of running text in pandoc's document model; text is always literal, never read as markup.
 indirect enum PandocInline: Equatable, Sendable {

@@ -1,6 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
 
 /// HTML: one self-contained printable page (the stylesheet is in PlanExport+Stylesheet.swift).
 extension PlanExport {

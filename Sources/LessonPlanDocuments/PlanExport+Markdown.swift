@@ -1,6 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
 
 /// Markdown: read in terminals and editors as it is, so headings, lists and the pacing table are plain text.
 extension PlanExport {

@@ -1,6 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
 
 extension PlanExport {
     /// The printed page's look, inlined in every HTML export so the page needs nothing from outside.

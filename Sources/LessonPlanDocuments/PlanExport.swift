@@ -1,6 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
 
 /// Pure renderers for `/export`: each returns the whole file's contents and the caller writes it.
 ///

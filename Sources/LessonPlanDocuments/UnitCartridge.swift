@@ -1,5 +1,4 @@
 import Foundation
-import LessonPlanCore
 import LessonPlanStore
 
 // A whole unit as one IMS Common Cartridge 1.1: the overview as a page, then each written lesson as a page of its

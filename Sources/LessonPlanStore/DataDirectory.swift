@@ -1,5 +1,4 @@
 import Foundation
-import LessonPlanCore
 
 #if canImport(Glibc)
     import Glibc

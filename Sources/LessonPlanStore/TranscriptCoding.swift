@@ -1,5 +1,4 @@
 import Foundation
-import LessonPlanCore
 
 /// Why a line of a transcript could not be used.
 public enum TranscriptLineError: Error, Equatable, Sendable {

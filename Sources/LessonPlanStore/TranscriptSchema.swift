@@ -1,5 +1,4 @@
 import Foundation
-import LessonPlanCore
 
 // The transcript format's names, in one place: each record type's `type` tag and the keys its
 // lines have on disk (docs/transcript.md describes them). Which keys a line of each type has, and

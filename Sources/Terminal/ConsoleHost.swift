@@ -1,8 +1,6 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 import Synchronization
 
 /// Where commands run in this process: the REPL (at a terminal or reading a script), `generate --then`

@@ -1,9 +1,7 @@
 import Dispatch
 import Foundation
 import LessonPlanKit
-import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 import Synchronization
 
 /// Opens text in `$VISUAL` / `$EDITOR` (else `vi`) for `/edit`, which decides what the result means.

@@ -1,9 +1,6 @@
 import Dispatch
 import Foundation
 import LessonPlanKit
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 import Synchronization
 
 #if canImport(Glibc)

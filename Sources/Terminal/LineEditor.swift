@@ -2,8 +2,6 @@ import CEditLine
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// What one prompt produced, so the REPL can tell a typed line from Ctrl-C and from Ctrl-D.
 package enum LineReadResult: Equatable {

@@ -10,7 +10,6 @@ import Foundation
 import LessonPlanKit
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 
 let topics = [
     "Photosynthesis", "Fractions", "The water cycle", "Persuasive writing", "Plate tectonics", "Ratios and rates",

@@ -1,8 +1,5 @@
 import Foundation
 import LessonPlanKit
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 import Terminal
 
 /// The `lessonplan` command: hands the command line to ``SubcommandTable``, which decides what runs, and runs

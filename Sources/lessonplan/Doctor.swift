@@ -1,8 +1,5 @@
 import Foundation
 import LessonPlanKit
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 import Terminal
 
 /// `lessonplan doctor`: the effective settings, then one tiny request to prove they work.

@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanKit
-import LessonPlanCore
-import LessonPlanStore
 import LessonPlanDocuments
 import Terminal
 

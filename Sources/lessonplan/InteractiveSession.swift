@@ -2,7 +2,6 @@ import Foundation
 import LessonPlanKit
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 import Terminal
 
 #if canImport(Glibc)

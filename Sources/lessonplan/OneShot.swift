@@ -2,7 +2,6 @@ import Foundation
 import LessonPlanKit
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 import Terminal
 
 /// `lessonplan generate`: one plan and its `--then` commands, no questions asked. Every step is

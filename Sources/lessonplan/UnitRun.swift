@@ -2,7 +2,6 @@ import Foundation
 import LessonPlanKit
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 import Terminal
 
 /// `lessonplan unit`: a unit of lessons in one saved session, no questions asked: the overview, then each lesson

@@ -1,7 +1,6 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
-import LessonPlanStore
 import LessonPlanDocuments
 import Testing
 import TestSupport

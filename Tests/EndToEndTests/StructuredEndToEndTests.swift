@@ -1,8 +1,5 @@
 import Foundation
 import LessonPlanKit
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 import Testing
 import TestSupport
 

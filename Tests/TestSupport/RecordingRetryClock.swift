@@ -1,8 +1,6 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 import Synchronization
 
 /// A retry clock for tests: a fixed time and jitter, and waits that are recorded instead of slept,

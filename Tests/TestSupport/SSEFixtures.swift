@@ -1,8 +1,6 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// How a fixture writes JSON strings, so tests can cover the escapes different servers choose.
 public struct JSONEscaping: Sendable, Equatable {

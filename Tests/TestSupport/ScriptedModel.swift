@@ -1,8 +1,6 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 import Synchronization
 
 /// An in-memory model server for the engine's tests: a queue of steps, each answering one request as the

@@ -1,8 +1,6 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 import Synchronization
 
 /// An in-memory ``HTTPTransport``: each request is answered by a closure, as a Responses API

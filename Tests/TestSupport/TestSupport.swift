@@ -1,5 +1,2 @@
 import Foundation
 import LessonPlanKit
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments

@@ -1,6 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
 
 /// The Aiken format Moodle imports: a question on one line, its answers `A. …` one to a line, then `ANSWER: B`.
 ///

@@ -1,6 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
 
 /// Blackboard Learn's tab-delimited question upload: one question to a row, `MC`, the question, then each answer
 /// followed by `correct` or `incorrect`.

@@ -1,6 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
 
 /// The QTI 1.2 zip Canvas imports (Course → Settings → Import Course Content → QTI .zip file): `imsmanifest.xml`
 /// at its root naming one `imsqti_xmlv1p2` resource, the assessment in a folder of its own.

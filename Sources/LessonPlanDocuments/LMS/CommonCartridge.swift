@@ -1,6 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
 
 /// An IMS Common Cartridge 1.1 of the lesson: the plan as a page (for the teacher: marked Instructor), the
 /// handouts as a page when made from the same plan version, and the quiz as the cartridge's QTI assessment.

@@ -1,6 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
 
 /// Moodle's GIFT text format: one question per paragraph, `=` for the key, `~` for a wrong answer and `#` for the
 /// feedback the student who picks it reads.

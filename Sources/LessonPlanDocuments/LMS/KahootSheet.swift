@@ -1,6 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
 
 /// The .xlsx quiz spreadsheet Kahoot imports, laid out as Kahoot's published template (KahootQuizTemplate.xlsx):
 /// its notes in rows 2–6, the headings in row 8, then one question to a row from row 9 — the number in A, the

@@ -1,6 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
 
 /// `/export quiz FORMAT` and `lessonplan export --quiz`: the newest quiz made from the current plan version, in
 /// a learning platform's import format, with what the format leaves out said before anything is written.

@@ -1,6 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
 
 /// The learning platforms' import formats a quiz can be exported in (`/export quiz FORMAT`).
 public enum LMSFormat: String, CaseIterable, Sendable {

@@ -1,6 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
 
 /// A quiz as the platforms take it: numbered items, each with its options in order, exactly one key, and the
 /// misconception behind each wrong answer as that option's feedback.

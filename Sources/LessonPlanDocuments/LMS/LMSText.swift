@@ -1,6 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
 
 /// Text as the XML and HTML fields of the platforms' formats carry it: escaped so that what a quiz says is what
 /// the student reads, never markup.

@@ -1,6 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
 
 /// The maintained tools the zip and spreadsheet formats are made with: Debian's `zip`, and LibreOffice headless.
 public struct LMSTools: Sendable {

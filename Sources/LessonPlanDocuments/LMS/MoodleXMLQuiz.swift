@@ -1,6 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
 
 /// Moodle XML: one `<question type="multichoice">` per item, each answer with its fraction and its `<feedback>`.
 ///

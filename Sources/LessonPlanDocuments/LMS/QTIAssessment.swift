@@ -1,6 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
 
 /// A quiz as an IMS QTI 1.2 assessment (`questestinterop`): what Canvas's QTI import and a Common Cartridge's
 /// assessment both read.

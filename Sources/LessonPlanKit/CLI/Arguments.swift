@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// One command-line flag, described once for parsing and for `--help`.
 package struct FlagSpec: Sendable {

@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// The text of `lessonplan --help`, built from the same tables as parsing: ``SubcommandTable`` for the
 /// subcommands (whose own pages are ``Subcommand/help``), ``Flags`` and ``CommandTable``.

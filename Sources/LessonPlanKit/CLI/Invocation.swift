@@ -1,7 +1,6 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 
 /// One run of `lessonplan`: its flags and environment read into settings, prompt templates and
 /// lesson inputs, each failure one sentence (a ``UsageError``).

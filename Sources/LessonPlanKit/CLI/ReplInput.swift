@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// What the REPL reads: its prompt, and pastes of several commands.
 package enum ReplInput {

@@ -1,7 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// One `lessonplan` subcommand, declared once: the flags it parses, the lines `lessonplan --help` lists, the page
 /// `lessonplan help NAME` and `lessonplan NAME --help` print, and what runs it. Parsing, help and dispatch all

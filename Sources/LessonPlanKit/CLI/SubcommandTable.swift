@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// The `lessonplan` subcommands, listed once as the slash commands are in ``CommandTable``: dispatch, the
 /// overview, `help NAME`, `NAME --help` and "did you mean" all read this table.

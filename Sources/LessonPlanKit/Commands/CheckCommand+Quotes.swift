@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 // `/check` of a session with sources: the plan check, then every quotation and its verdict.
 extension CheckCommand {

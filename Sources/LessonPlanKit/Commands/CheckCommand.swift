@@ -1,6 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
 import LessonPlanDocuments
 
 /// `/check`: the full plan check of the current plan, as the footer only summarises it.

@@ -1,7 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/clear`: clears the screen as Ctrl-L does; `clear` and `cls` typed alone run it, never a revision.
 public struct ClearCommand: Command, Equatable {

@@ -1,7 +1,6 @@
 import Foundation
 import Synchronization
 import LessonPlanCore
-import LessonPlanStore
 import LessonPlanDocuments
 
 /// What the session looks like when a command is parsed, so commands can validate against it.

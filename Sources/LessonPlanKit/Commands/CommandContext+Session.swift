@@ -1,7 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 extension SessionState {
     /// The command context for parsing what the teacher types next.

@@ -1,8 +1,6 @@
 import Foundation
 import Synchronization
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// Runs commands the same way wherever they come from: the REPL, a piped script,
 /// `generate --then` and `replay --rerun`. What differs between those is the ``CommandHost``.

@@ -1,7 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// The one list of slash commands: dispatch, `/help` and Tab completion all read it.
 public enum CommandTable {

@@ -1,6 +1,3 @@
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// What Tab should do to the line, decided without a terminal so it can be tested.
 ///

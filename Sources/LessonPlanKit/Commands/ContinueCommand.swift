@@ -1,7 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/continue`: finish a plan that stopped at the output limit, joining the two parts into one version.
 public struct ContinueCommand: Command, Equatable {

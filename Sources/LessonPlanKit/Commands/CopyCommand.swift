@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/copy`: the plan onto the clipboard through the terminal (OSC 52).
 public struct CopyCommand: Command, Equatable {

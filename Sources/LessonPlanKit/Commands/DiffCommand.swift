@@ -1,6 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
 import LessonPlanDocuments
 
 /// `/diff [A [B]]`: what changed between two versions.

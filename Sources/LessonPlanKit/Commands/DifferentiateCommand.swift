@@ -1,7 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/differentiate [ell] [iep] [advanced] | all`: stronger supports for some learners, same objective.
 public struct DifferentiateCommand: RequestCommand, Equatable {

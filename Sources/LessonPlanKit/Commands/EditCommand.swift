@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/edit`: fix the plan by hand in `$VISUAL` / `$EDITOR`.
 public struct EditCommand: Command, Equatable {

@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/framework [name]`: which lesson structure the plan follows, and converting it to another.
 public struct FrameworkCommand: Command, Equatable {

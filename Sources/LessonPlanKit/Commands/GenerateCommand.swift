@@ -1,7 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/generate`: write a fresh plan from the current inputs, keeping the old versions.
 public struct GenerateCommand: RequestCommand, Equatable {

@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/help [command]`: the command table, or one command in detail.
 public struct HelpCommand: Command, Equatable {

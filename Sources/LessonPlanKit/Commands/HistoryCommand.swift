@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/history`: every version with the command that made it.
 public struct HistoryCommand: Command, Equatable {

@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/lengthen [minutes]`: the same lesson with more time.
 public struct LengthenCommand: RequestCommand, Equatable {

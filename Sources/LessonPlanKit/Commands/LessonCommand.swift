@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/lesson N`: in a unit, makes lesson N the current plan, so every other command (`/shorten`, `/quiz`,
 /// `/export` …) works on that lesson alone; `resume` reopens at it.

@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/level`: the reading level of the current plan's student-facing text against its band.
 public struct LevelCommand: PlanReportCommand, Equatable {

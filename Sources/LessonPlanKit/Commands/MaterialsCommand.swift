@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/materials`: the plan's student handouts, with nothing meant only for the teacher.
 public struct MaterialsCommand: RequestCommand, Equatable {

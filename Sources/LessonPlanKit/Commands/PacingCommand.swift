@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/pacing`: the current plan's pacing as a timeline against the lesson's length.
 public struct PacingCommand: Command, Equatable {

@@ -1,7 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/quit`: leave; everything is already saved.
 public struct QuitCommand: Command, Equatable {

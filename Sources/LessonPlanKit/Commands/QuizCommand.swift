@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/quiz [starter|exit] [N]`: a multiple-choice quiz from the plan with its answer key, checked and repaired once,
 /// kept beside the plan version it was made from.

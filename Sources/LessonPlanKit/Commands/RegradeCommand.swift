@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/regrade <band>`: the same lesson for another grade band.
 public struct RegradeCommand: RequestCommand, Equatable {

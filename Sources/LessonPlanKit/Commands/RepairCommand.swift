@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/repair [on|off]`: fix the plan's problems now, or turn the automatic repair on or off.
 public struct RepairCommand: Command, Equatable {

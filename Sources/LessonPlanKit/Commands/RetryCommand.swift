@@ -1,7 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/retry`: send the last request again after it failed, was cancelled or stopped early.
 public struct RetryCommand: Command, Equatable {

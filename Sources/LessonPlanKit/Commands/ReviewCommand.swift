@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/review`: a second opinion on the current plan from the model, against published criteria
 /// (`prompts/review-rubric.txt`), one row per criterion with a score and the sentence of the plan it rests on;

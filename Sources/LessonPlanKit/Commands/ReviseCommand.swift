@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/revise <text>`, and any line without a slash: a change asked for in the teacher's own words.
 public struct ReviseCommand: RequestCommand, Equatable {

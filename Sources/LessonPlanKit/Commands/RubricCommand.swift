@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/rubric [levels]`: a criteria × levels rubric for the plan's independent task, with a version for students,
 /// checked and repaired once, kept beside the plan version it was made from.

@@ -1,7 +1,6 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/save [name]`: write anything a full disk kept in memory, and name the session so it can be resumed by name.
 public struct SaveCommand: Command, Equatable {

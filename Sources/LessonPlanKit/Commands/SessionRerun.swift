@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// One recorded turn in a re-run: sent again, or skipped with the reason.
 public struct RerunStep: Sendable {

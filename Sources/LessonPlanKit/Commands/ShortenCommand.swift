@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/shorten [minutes]`: the same lesson in less time.
 public struct ShortenCommand: RequestCommand, Equatable {

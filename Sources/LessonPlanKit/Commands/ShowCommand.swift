@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/show [N|quiz [N]|rubric [N]|review [N]]`: print the current plan, version N, or a quiz (with its key), rubric or
 /// review, the latest by default.

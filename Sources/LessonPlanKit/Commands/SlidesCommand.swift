@@ -1,7 +1,4 @@
 import Foundation
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/slides [FILE.pptx] [--force]`: the plan as PowerPoint slides, written as `/export pptx` writes them.
 public struct SlidesCommand: Command, Equatable {

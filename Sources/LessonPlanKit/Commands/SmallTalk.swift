@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// Lines that read as talk to the tool or as a shell command, not as a change to the plan, so they
 /// are never sent as a paid revision unasked (`thanks`, `ok`, `ls`, `git status`).

@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/source FILE` adds a source the plans are grounded in and their quotations checked against;
 /// `/source` lists them; `/source remove N` takes one away.

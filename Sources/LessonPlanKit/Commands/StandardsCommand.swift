@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/standards <text>`: align the plan to standards, quoted word for word, each tied to an activity.
 public struct StandardsCommand: RequestCommand, Equatable {

@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// `/undo`: back to the version the current one was made from.
 public struct UndoCommand: Command, Equatable {

@@ -1,7 +1,6 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 
 /// What `/quiz` or `/rubric` asks the model for: the parameters its prompt, its check and its transcript
 /// lines share.

@@ -1,7 +1,6 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 
 /// Why a plan is about to be asked for again without the teacher typing anything.
 public enum FollowUp: Sendable, Equatable {

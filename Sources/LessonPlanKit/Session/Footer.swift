@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// Formats the lines after a turn: version, tokens, seconds and the plan check, then one line per problem and note.
 public enum Footer {

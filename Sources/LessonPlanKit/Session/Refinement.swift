@@ -1,7 +1,6 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 
 /// One request to the model: why it goes out, the inputs the resulting plan is for, and the command's own values.
 public struct Refinement: Equatable, Sendable {

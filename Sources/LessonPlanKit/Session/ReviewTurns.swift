@@ -1,7 +1,6 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 
 /// A review `/review` made of one plan version, kept beside it (not a version itself).
 public struct ReviewVersion: Equatable, Sendable {

@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// What to do next when a session cannot go on here and now, naming the session to come back to.
 public enum SessionAdvice {

@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 // A turn on the wire: the answer streamed into the turn state machine, retried and timed out as the settings
 // say on the engine's injected clocks, then read (a structured answer rendered) for the product to judge.

@@ -2,7 +2,6 @@ import Foundation
 import Synchronization
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 
 /// One session: its transcript on disk, its state, and the turns that change it.
 ///
@@ -300,7 +299,7 @@ public actor SessionEngine {
     private var promptWriter: TurnPrompt {
         TurnPrompt(
             prompts: prompts, sources: sources, structured: client.settings.structured && !structureDropped,
-            // llama-server (Chat Completions) enforces string lengths and patterns; OpenAI's strict mode takes a subset.
+            // llama-server (Chat Completions) enforces string lengths; OpenAI's strict mode takes a subset of JSON Schema.
             size: client.settings.api == .chat ? .bounded : .counted)
     }
 

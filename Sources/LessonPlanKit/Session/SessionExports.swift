@@ -1,6 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
 import LessonPlanDocuments
 
 // Where the engine meets the documents: a document is made from plain values (``ExportDocument``, ``LMSQuiz``)

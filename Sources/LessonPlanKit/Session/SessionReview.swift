@@ -1,7 +1,6 @@
 import Foundation
 import Synchronization
 import LessonPlanCore
-import LessonPlanStore
 import LessonPlanDocuments
 
 /// Options for walking a transcript with `lessonplan replay`.

@@ -1,7 +1,6 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 
 // Where the engine meets the store: the store reads and writes transcript lines and knows nothing of the state
 // they fold into, so what needs both lives here, on the engine's side of the arrow.

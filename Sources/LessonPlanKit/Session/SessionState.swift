@@ -1,7 +1,6 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 
 /// One version of the plan and how it came to be.
 public struct PlanVersion: Equatable, Sendable {

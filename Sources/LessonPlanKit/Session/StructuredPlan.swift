@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// A plan whose structure the tool writes itself: the model supplies only what goes under each heading,
 /// as JSON under a schema, and the tool adds the headings, the minutes and the numbering.
@@ -80,7 +78,7 @@ public struct StructuredPlan: Equatable, Sendable {
     /// The shortest item a ``Size/bounded`` schema allows, so an empty or one-word part cannot come back.
     public static let shortestItem = 12
     /// The longest item a ``Size/bounded`` schema allows: one sentence. With ``mostBoundedItems`` the longest
-    /// answer is 31 items of the default framework, about 1,100 tokens of the offline model's.
+    /// answer is 31 items of the default framework, about 1,000 tokens of the offline model's.
     public static let longestItem = 100
     /// The prompt templates a structured turn renders besides the command's own.
     public static let templates = ["structured", "structured-instructions"]
@@ -210,8 +208,8 @@ public struct StructuredPlan: Equatable, Sendable {
     /// The JSON schema of the answer, its members in the plan's order (a model writes them in that order), with
     /// the limits of its ``size``.
     public func schema() -> String {
-        // No pattern forces a question mark: the tiny model then ends a cut-off sentence with "?", which the content
-        // check would count as a question when it is not one.
+        // No pattern forces a question's "?": with one, the tiny model ended cut-off sentences with "?", which the
+        // content check would count as questions when they are not.
         var item = [("type", JSONText.string("string"))]
         if size == .bounded {
             item += [("minLength", .number(Self.shortestItem)), ("maxLength", .number(Self.longestItem))]

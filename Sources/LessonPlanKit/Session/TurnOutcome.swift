@@ -2,7 +2,6 @@ import Foundation
 import Synchronization
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 
 /// What the REPL hears while a turn runs.
 public enum TurnProgress: Sendable, Equatable {

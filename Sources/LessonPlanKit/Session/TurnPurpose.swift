@@ -1,7 +1,6 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 
 /// Why a turn goes out, as the command that sends it says: the one value the prompt builder and the
 /// product that judges the answer read. Behaviour follows the purpose, never a template's name; the

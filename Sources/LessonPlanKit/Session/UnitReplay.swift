@@ -1,7 +1,6 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 
 extension SessionReview {
     /// `replay` walks a unit lesson by lesson: a heading whenever the turns move on to another lesson, naming it as

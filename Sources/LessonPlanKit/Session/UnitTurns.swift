@@ -1,7 +1,6 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 
 /// A unit's overview: kept as the turn's output; the engine reads and checks it (``UnitPlan``) and writes the
 /// `unit` line for the one it takes, so the product itself numbers nothing.

@@ -1,7 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 
 /// What `lessonplan doctor` found when it asked the model for one word.
 public struct ConnectionCheckResult: Sendable, Equatable {

@@ -1,7 +1,6 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 
 /// The connection-related flags as typed, before any checking.
 public struct ConnectionFlags: Sendable, Equatable {

@@ -2,9 +2,6 @@ import Foundation
 import Testing
 
 @testable import LessonPlanKit
-@testable import LessonPlanCore
-@testable import LessonPlanStore
-@testable import LessonPlanDocuments
 
 /// Reading a command line against the flags a subcommand declares: values, switches, one-letter forms, and
 /// the sentence for a flag that is not there or has no value.

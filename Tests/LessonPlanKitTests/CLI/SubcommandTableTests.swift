@@ -3,8 +3,6 @@ import Testing
 
 @testable import LessonPlanKit
 @testable import LessonPlanCore
-@testable import LessonPlanStore
-@testable import LessonPlanDocuments
 
 /// The subcommand table decides what a command line runs and what help it prints; a recording host shows
 /// both without a terminal or a process.

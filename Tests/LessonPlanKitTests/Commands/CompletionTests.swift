@@ -1,7 +1,4 @@
 import LessonPlanKit
-import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 import Testing
 
 @Suite struct CompletionTests {

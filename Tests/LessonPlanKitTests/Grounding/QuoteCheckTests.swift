@@ -1,8 +1,6 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 import Testing
 
 /// Quotations found in an answer and checked by code against pages of known text.

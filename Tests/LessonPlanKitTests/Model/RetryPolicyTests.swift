@@ -1,8 +1,6 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 import Testing
 
 /// The retry rules of the official OpenAI SDKs, checked as plain values: no network, no sleeping.

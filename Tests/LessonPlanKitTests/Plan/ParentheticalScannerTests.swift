@@ -1,8 +1,6 @@
 import Foundation
 @testable import LessonPlanKit
 @testable import LessonPlanCore
-@testable import LessonPlanStore
-@testable import LessonPlanDocuments
 import Testing
 
 /// `PlanDocument.withoutParentheticals` replaced the regex `\([^()]*\)`; the regex stays here as the oracle.

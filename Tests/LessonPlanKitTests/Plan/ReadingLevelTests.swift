@@ -1,7 +1,5 @@
 import LessonPlanKit
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 import Testing
 
 @Suite struct ReadingLevelTests {

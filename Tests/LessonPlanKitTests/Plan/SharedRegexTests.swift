@@ -1,8 +1,6 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 import Testing
 
 /// The plan check's patterns are compiled once and shared (`SharedRegex`); checking from many tasks at

@@ -4,8 +4,6 @@ import Testing
 
 @testable import LessonPlanKit
 @testable import LessonPlanCore
-@testable import LessonPlanStore
-@testable import LessonPlanDocuments
 
 @Suite struct StructuredPlanTests {
     static let frameworks = PromptLibrary.builtIn.frameworkNames

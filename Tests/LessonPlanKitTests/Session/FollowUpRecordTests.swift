@@ -2,7 +2,6 @@ import Foundation
 import LessonPlanKit
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 import Testing
 
 /// The records of checks, repairs, reading-level retries, frameworks and handouts, and how they fold into state.

@@ -1,8 +1,6 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
-import LessonPlanStore
-import LessonPlanDocuments
 import Testing
 
 /// A unit's overview under a schema (the offline model's way, as its plans are structured): the schema asks for

@@ -2,7 +2,6 @@ import Foundation
 import LessonPlanKit
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 import Testing
 
 /// A unit folded from its lines: each lesson keeps its own current version, `/lesson N` moves between them, and a

@@ -2,9 +2,7 @@ import Foundation
 import Testing
 
 @testable import LessonPlanKit
-@testable import LessonPlanCore
 @testable import LessonPlanStore
-@testable import LessonPlanDocuments
 
 #if canImport(Glibc)
     import Glibc

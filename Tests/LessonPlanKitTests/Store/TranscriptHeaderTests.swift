@@ -1,8 +1,6 @@
 import Foundation
 import LessonPlanKit
-import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 import Testing
 
 /// `resume` reads only the first line for the starting model; it must find the same header the

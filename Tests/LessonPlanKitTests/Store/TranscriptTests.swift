@@ -2,7 +2,6 @@ import Foundation
 import LessonPlanKit
 import LessonPlanCore
 import LessonPlanStore
-import LessonPlanDocuments
 import Testing
 
 /// A fresh temporary data directory per test.

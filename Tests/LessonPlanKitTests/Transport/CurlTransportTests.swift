@@ -2,8 +2,6 @@ import CCurl
 import Foundation
 @testable import LessonPlanKit
 @testable import LessonPlanCore
-@testable import LessonPlanStore
-@testable import LessonPlanDocuments
 import TestSupport
 import Testing
 

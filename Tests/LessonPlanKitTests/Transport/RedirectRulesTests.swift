@@ -1,8 +1,6 @@
 import Foundation
 @testable import LessonPlanKit
 @testable import LessonPlanCore
-@testable import LessonPlanStore
-@testable import LessonPlanDocuments
 import Testing
 
 /// The redirect rules ``CurlTransport`` follows itself: at most five, https only to https,

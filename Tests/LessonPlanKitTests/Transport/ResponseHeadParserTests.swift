@@ -1,7 +1,5 @@
 @testable import LessonPlanKit
 @testable import LessonPlanCore
-@testable import LessonPlanStore
-@testable import LessonPlanDocuments
 import Testing
 
 /// The head parser with the lines libcurl hands over, including the answers it skips past.

@@ -1,7 +1,6 @@
 import Foundation
 @testable import LessonPlanKit
 @testable import LessonPlanCore
-@testable import LessonPlanStore
 @testable import LessonPlanDocuments
 import Testing
 import TestSupport
