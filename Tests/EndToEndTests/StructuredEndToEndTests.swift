@@ -87,7 +87,7 @@ import TestSupport
             #expect(first?["items"]?["minLength"] == .number(Double(StructuredPlan.shortestItem)))
             #expect(first?["items"]?["maxLength"] == .number(Double(StructuredPlan.longestItem)))
             // The bounded answer: a content part of at most 3 items, and the prompt says so.
-            let content = (schema?["properties"]?.objectValue?.values ?? [:].values).filter { $0["minItems"]?.intValue == 1 }
+            let content = (schema?["properties"]?.objectValue.map { Array($0.values) } ?? []).filter { $0["minItems"]?.intValue == 1 }
             #expect(!content.isEmpty && content.allSatisfy { $0["maxItems"]?.intValue == StructuredPlan.mostBoundedItems })
             let prompt = request.body?["messages"]?.arrayValue?.compactMap { $0["content"]?.stringValue }.joined() ?? ""
             #expect(prompt.contains("1 to \(StructuredPlan.mostBoundedItems) items") && !prompt.contains("1 to 4 items"))

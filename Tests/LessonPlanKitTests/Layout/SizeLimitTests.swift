@@ -47,9 +47,9 @@ import Testing
         var folders: [String: Int] = [:]
         for (path, lines) in try Self.lineCounts() {
             let parts = path.split(separator: "/")
-            guard parts.count > 1, parts[0].hasPrefix("LessonPlan") else { continue }
-            // A target that is one folder (its files at its root) counts as that folder.
-            let folder = parts.count > 2 && parts[0] != "LessonPlanDocuments" ? "\(parts[0])/\(parts[1])" : String(parts[0])
+            guard parts.count > 1, let target = FolderLayoutTests.targets.first(where: { $0.name == parts[0] }) else { continue }
+            // A library folder as the layer test names it: a one-folder target is that folder, whatever is below it.
+            let folder = target.folder ?? String(parts[parts.count > 2 ? 1 : 0])
             folders[folder, default: 0] += lines
         }
         #expect(folders.count > 5, "the library's folders were not found")
