@@ -95,33 +95,20 @@ public struct Pandoc: Sendable {
 
     /// Runs pandoc with `input` on stdin; stdout and stderr go to files so neither pipe can fill and stall it.
     private func run(_ arguments: [String], input: Data, format: DocumentFormat, in folder: URL? = nil) async throws -> Data {
+        // The plan may describe real students: the folder is the owner's only, as are its copy and pandoc's output.
         let scratch = try folder ?? PrivateFiles.temporaryFolder("lessonplan-pandoc")
         defer { if folder == nil { try? FileManager.default.removeItem(at: scratch) } }
-        let inputFile = scratch.appending(path: "in-\(UUID().uuidString)")
-        let outFile = scratch.appending(path: "stdout-\(UUID().uuidString)")
-        let errFile = scratch.appending(path: "stderr-\(UUID().uuidString)")
-        // The plan may describe real students: its copy and pandoc's output are the owner's only.
-        try PrivateFiles.write(input, to: inputFile, replace: false)
-        try PrivateFiles.write(Data(), to: outFile, replace: false)
-        try PrivateFiles.write(Data(), to: errFile, replace: false)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = scratch
-        let status: Int32
+        let result: ToolProcess.Result
         do {
-            process.standardInput = try FileHandle(forReadingFrom: inputFile)
-            process.standardOutput = try FileHandle(forWritingTo: outFile)
-            process.standardError = try FileHandle(forWritingTo: errFile)
-            status = try await ToolProcess.exitStatus(of: process)
+            result = try await ToolProcess.run(executable, arguments, input: input, scratch: scratch, in: scratch)
         } catch {
             throw DocumentError.pandocMissing(format)
         }
-        guard status == 0 else {
-            let message = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
+        guard result.status == 0 else {
+            let message = String(data: result.errors, encoding: .utf8) ?? ""
             let first = message.split(separator: "\n").first.map { String($0.prefix(200)) } ?? ""
-            throw DocumentError.pandocFailed(format, status: status, message: first)
+            throw DocumentError.pandocFailed(format, status: result.status, message: first)
         }
-        return (try? Data(contentsOf: outFile)) ?? Data()
+        return result.output
     }
 }

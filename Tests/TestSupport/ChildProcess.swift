@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import LessonPlanKit
 import LessonPlanCore
 
 /// A tool the tests run to its end (python3, pandoc, LibreOffice, Chromium, pdftotext) without holding a thread
@@ -31,36 +30,13 @@ public enum ChildProcess {
         let folder = FileManager.default.temporaryDirectory.appending(path: "child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let out = folder.appending(path: "out")
-        let err = folder.appending(path: "err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: out)
-        let errHandle = try FileHandle(forWritingTo: err)
-        defer {
-            try? outHandle.close()
-            try? errHandle.close()
-        }
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        if let environment { process.environment = environment }
-        if let input {
-            let file = folder.appending(path: "in")
-            try input.write(to: file)
-            process.standardInput = try FileHandle(forReadingFrom: file)
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
-        process.standardOutput = standardOutput ?? outHandle
-        process.standardError = mergingErrors ? outHandle : errHandle
-        let status = try await ToolProcess.exitStatus(of: process)
+        let ran = try await ToolProcess.run(
+            executable, arguments, input: input, scratch: folder, in: directory, environment: environment,
+            standardOutput: standardOutput, mergingErrors: mergingErrors)
         // Decoded as a pipe's bytes would be: a stray invalid byte becomes U+FFFD rather than losing the text.
         return Result(
-            status: status, output: String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self),
-            errors: String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self))
+            status: ran.status, output: String(decoding: ran.output, as: UTF8.self),
+            errors: String(decoding: ran.errors, as: UTF8.self))
     }
 
 }

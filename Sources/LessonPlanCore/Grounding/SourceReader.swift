@@ -86,24 +86,15 @@ public struct SourceReader: Sendable {
         else { throw .toolMissing(path, tool: tool, package: package) }
         let scratch = FileManager.default.temporaryDirectory.appending(path: "lessonplan-source-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let out = scratch.appending(path: "stdout")
-        let err = scratch.appending(path: "stderr")
-        let process = Process()
-        let status: Int32
+        let result: ToolProcess.Result
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-            _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-            process.executableURL = executable
-            process.arguments = arguments
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = try FileHandle(forWritingTo: out)
-            process.standardError = try FileHandle(forWritingTo: err)
-            status = try await ToolProcess.exitStatus(of: process)
+            result = try await ToolProcess.run(executable, arguments, scratch: scratch)
         } catch {
             throw .toolMissing(path, tool: tool, package: package)
         }
-        let message = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+        let status = result.status
+        let message = String(data: result.errors, encoding: .utf8) ?? ""
         guard status == 0 else {
             // pdftotext says "Incorrect password" (status 1) or refuses copying (status 3) for an encrypted PDF.
             if tool == "pdftotext", message.localizedCaseInsensitiveContains("password") || status == 3 {
@@ -112,7 +103,7 @@ public struct SourceReader: Sendable {
             let first = message.split(separator: "\n").first.map { String($0.prefix(160)) } ?? "status \(status)"
             throw .toolFailed(path, tool: tool, message: first)
         }
-        guard let data = FileManager.default.contents(atPath: out.path), let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(data: result.output, encoding: .utf8) else {
             throw .toolFailed(path, tool: tool, message: "its output was not UTF-8 text")
         }
         return text
