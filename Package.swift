@@ -74,7 +74,9 @@ let package = Package(
         ),
         .testTarget(
             name: "LessonPlanKitTests",
-            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "TestSupport"]
+            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "TestSupport"],
+            // The good-plan corpus, read from the source tree by GoodPlanCorpusTests (plain text, not a resource).
+            exclude: ["Plan/GoodPlans"]
         ),
         .testTarget(
             name: "EndToEndTests",

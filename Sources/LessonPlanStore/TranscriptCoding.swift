@@ -39,6 +39,7 @@ public struct TranscriptCoder: Sendable {
         case .sourceRemoved(let value): body = try? encoder.encode(value)
         case .unit(let value): body = try? encoder.encode(value)
         case .lesson(let value): body = try? encoder.encode(value)
+        case .setting(let value): body = try? encoder.encode(value)
         }
         // Splice the tag in front of the object's own fields: {"type":…,"v":1,…}.
         var line = Data("{\"type\":\"\(record.type)\",\"v\":\(TranscriptRecord.formatVersion)".utf8)
@@ -120,6 +121,7 @@ public struct TranscriptCoder: Sendable {
                 case .sourceRemoved: outcome = .success(.sourceRemoved(try SourceRemovedRecord(from: decoder)))
                 case .unit: outcome = .success(.unit(try UnitRecord(from: decoder)))
                 case .lesson: outcome = .success(.lesson(try LessonRecord(from: decoder)))
+                case .setting: outcome = .success(.setting(try SettingRecord(from: decoder)))
                 }
             } catch {
                 outcome = .failure(.unreadable("a \(tag.type) line is missing fields"))

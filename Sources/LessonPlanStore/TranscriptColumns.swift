@@ -190,6 +190,11 @@ extension LessonRecord {
         unread: LessonRecord(at: .distantPast, number: 0), [.required(.at, \.at), .required(.number, \.number)])
 }
 
+extension SettingRecord {
+    static let columns = TranscriptColumns(
+        unread: SettingRecord(at: .distantPast, repair: true), [.required(.at, \.at), .required(.repair, \.repair)])
+}
+
 // MARK: - Every record type reads and writes through its columns
 
 extension SessionHeader {
@@ -233,6 +238,11 @@ extension SourceRemovedRecord {
 }
 
 extension UnitRecord {
+    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+}
+
+extension SettingRecord {
     public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
     public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }

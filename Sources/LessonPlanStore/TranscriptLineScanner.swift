@@ -75,6 +75,7 @@ enum TranscriptLineScanner {
             case .handEdit: HandEditRecord.columns.scanned(self).map(TranscriptRecord.handEdit)
             case .sourceRemoved: SourceRemovedRecord.columns.scanned(self).map(TranscriptRecord.sourceRemoved)
             case .lesson: LessonRecord.columns.scanned(self).map(TranscriptRecord.lesson)
+            case .setting: SettingRecord.columns.scanned(self).map(TranscriptRecord.setting)
             // A source and a unit's overview hold lists, which the scanner does not read: the full decoder does.
             case .source, .unit: nil
             }

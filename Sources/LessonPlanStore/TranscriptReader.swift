@@ -152,6 +152,7 @@ public enum TranscriptReader {
             case .sourceRemoved(let removed): first = first ?? removed.at
             case .unit(let unit): first = first ?? unit.at
             case .lesson(let lesson): first = first ?? lesson.at
+            case .setting(let setting): first = first ?? setting.at
             }
         }
         guard let created = first else { return nil }
@@ -236,7 +237,7 @@ extension TranscriptRecord {
         case .turnStarted(let started): return check(started.inputs)
         case .named(let named): return check(name: named.name)
         case .unit(let unit): return check(unit.inputs)
-        case .turnEnded, .undo, .handEdit, .sourceAdded, .sourceRemoved, .lesson: return nil
+        case .turnEnded, .undo, .handEdit, .sourceAdded, .sourceRemoved, .lesson, .setting: return nil
         }
     }
 

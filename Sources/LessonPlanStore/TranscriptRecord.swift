@@ -190,6 +190,18 @@ public struct NameRecord: Codable, Equatable, Sendable {
     }
 }
 
+/// `/repair on|off` (and `--no-repair` at the start): a session setting that `resume` and `replay --rerun` honour.
+public struct SettingRecord: Codable, Equatable, Sendable {
+    public var at: Date
+    /// Whether a plan with problems is repaired once automatically.
+    public var repair: Bool
+
+    public init(at: Date, repair: Bool) {
+        self.at = at
+        self.repair = repair
+    }
+}
+
 /// `/edit`: the teacher changed the plan by hand; the saved text is a new version.
 public struct HandEditRecord: Codable, Equatable, Sendable {
     public var at: Date
@@ -257,6 +269,7 @@ public enum TranscriptRecord: Equatable, Sendable {
     case sourceRemoved(SourceRemovedRecord)
     case unit(UnitRecord)
     case lesson(LessonRecord)
+    case setting(SettingRecord)
 
     /// The format this build writes; a file with a larger version is refused.
     public static let formatVersion = 1
@@ -274,6 +287,7 @@ public enum TranscriptRecord: Equatable, Sendable {
         case .sourceRemoved: .sourceRemoved
         case .unit: .unit
         case .lesson: .lesson
+        case .setting: .setting
         }
     }
 

@@ -17,6 +17,7 @@ public enum TranscriptRecordType: String, CaseIterable, Sendable {
     case sourceRemoved = "source_removed"
     case unit
     case lesson
+    case setting
 
     /// The keys a line of this type may have, its tag and version included: its record type's columns.
     var fields: [TranscriptField] {
@@ -31,6 +32,7 @@ public enum TranscriptRecordType: String, CaseIterable, Sendable {
         case .sourceRemoved: SourceRemovedRecord.columns.fields
         case .unit: UnitRecord.columns.fields
         case .lesson: LessonRecord.columns.fields
+        case .setting: SettingRecord.columns.fields
         }
     }
 }
@@ -42,7 +44,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
     case version, durationMs, from, to, text, framework, follows, kind, check, readingLevel, kept, materials
     case retryOf, continues, streamed, quizKind, quizItems, rubricLevels, quiz, rubric, review
     case path, bytes, sha256, pages, paged, number
-    case lesson, lessons, goal, questions, outline
+    case lesson, lessons, goal, questions, outline, repair
 
     /// The key as written on disk.
     var key: StaticString {
@@ -101,6 +103,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
         case .goal: "goal"
         case .questions: "questions"
         case .outline: "outline"
+        case .repair: "repair"
         }
     }
 

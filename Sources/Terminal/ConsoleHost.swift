@@ -13,6 +13,8 @@ package final class ConsoleHost: CommandHost, @unchecked Sendable {
     private let environment: [String: String]
     private let reader: (any LineReader)?
     private let printed = Printed()
+    /// An automatic follow-up's answer, held back until its verdict: shown whole when kept, never when not.
+    private let held = Mutex<String?>(nil)
     private let lastProduct = Mutex<CommandProduct?>(nil)
 
     package init(place: CommandPlace, console: Console, interrupts: Interrupts, environment: [String: String], reader: (any LineReader)? = nil) {
@@ -90,11 +92,26 @@ package final class ConsoleHost: CommandHost, @unchecked Sendable {
             if printed.needsNewline { console.out("\n") }
             console.note(wait.description)
         case .turn(.text(let text)):
+            let holding = held.withLock { buffer -> Bool in
+                guard buffer != nil else { return false }
+                buffer?.append(text)
+                return true
+            }
+            if holding {
+                console.waitingDetail("\(held.withLock { $0?.count ?? 0 }) characters received")
+                return
+            }
             printed.record(text)
             console.stream(text)
         case .turn(.notice(let message)): console.note(message)
         case .ended(let outcome):
             console.stopWaiting()
+            if let answer = held.withLock({ buffer -> String? in defer { buffer = nil }; return buffer }),
+                outcome.kept != false, !answer.isEmpty
+            {
+                printed.record(answer)
+                console.stream(answer)
+            }
             console.endStream()
             if printed.needsNewline { console.out("\n") }
             printed.reset()
@@ -105,6 +122,7 @@ package final class ConsoleHost: CommandHost, @unchecked Sendable {
                 for line in Footer.lines(for: outcome) { console.line(console.dim(line)) }
             }
         case .followUp(let followUp):
+            if followUp.isJudged { held.withLock { $0 = "" } }
             console.line(console.dim(Footer.text(for: followUp)))
         }
     }

@@ -69,6 +69,7 @@ final class InteractiveSession: @unchecked Sendable {
             return 1
         }
         for source in sources { await engine.addSource(source) }
+        if parsed.has("no-repair") { await engine.setAutomaticRepair(false) }
         if await engine.client.settings.isLocal { console.note(console.dim(SessionAdvice.offlineIntro)) }
         let runner = makeRunner(engine: engine, reader: reader, followUps: Flags.followUps(from: parsed))
         await runner.run("/generate")
@@ -112,7 +113,9 @@ final class InteractiveSession: @unchecked Sendable {
         }
         console.note(SessionReview.resumeNote(state, canSend: !lacksKey))
         if let current = state.current { console.line(ShowCommand.render(current)) }
-        let runner = makeRunner(engine: engine, reader: reader, followUps: Flags.followUps(from: parsed))
+        if parsed.has("no-repair") { await engine.setAutomaticRepair(false) }
+        let runner = makeRunner(
+            engine: engine, reader: reader, followUps: Flags.followUps(from: parsed, saved: state.automaticRepair))
         return console.stdinIsTTY ? await loop(runner, reader: reader) : await play(script, reader: reader, runner: runner)
     }
 

@@ -193,7 +193,10 @@ struct SessionCommands {
         let interrupts = Interrupts(whenIdle: {})
         let console = self.console
         let host = ConsoleHost(place: .rerun, console: console, interrupts: interrupts, environment: app.environment)
-        let runner = CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: Flags.followUps(from: parsed)))
+        // The recorded session's `/repair off` holds for the re-run, and is saved with the new session.
+        let followUps = Flags.followUps(from: parsed, saved: recorded.automaticRepair)
+        if !followUps.repair { await engine.setAutomaticRepair(false) }
+        let runner = CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: followUps))
         let steps = await interrupts.run {
             await SessionRerun.run(recorded, runner: runner, only: only) { turn, command in
                 console.note("→ turn \(turn) · \(TerminalSanitizer.cleanLine(command, limit: 60))")

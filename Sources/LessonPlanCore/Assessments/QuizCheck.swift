@@ -15,6 +15,8 @@ public enum QuizProblem: Equatable, Sendable, CustomStringConvertible {
     case emptyOption(item: Int, letter: String)
     case allOrNone(item: Int, letter: String)
     case missingMisconception(item: Int, letter: String)
+    /// Most items share no content word with the lesson (its topic and plan): a quiz on something else.
+    case offLesson(items: [Int])
 
     public var description: String {
         switch self {
@@ -42,6 +44,8 @@ public enum QuizProblem: Equatable, Sendable, CustomStringConvertible {
             "Item \(item)'s option \(letter) is empty; write its text."
         case .allOrNone(let item, let letter):
             "Item \(item)'s option \(letter) is “all of the above” or “none of the above”; replace it with a plausible wrong answer."
+        case .offLesson(let items):
+            "\(items.count == 1 ? "Item" : "Items") \(listed(items.map(String.init))) \(items.count == 1 ? "shares" : "share") no word with the lesson's topic and plan; ask about what this lesson teaches."
         case .missingMisconception(let item, let letter):
             "Item \(item)'s wrong answer \(letter) names no misconception; add “Misconception \(letter): …” saying what a student who picks it believes."
         }
@@ -59,7 +63,9 @@ public enum QuizCheck {
     /// - Parameters:
     ///   - expectedItems: How many items were asked for.
     ///   - kind: The kind asked for; a starter quiz must list the misconceptions it probes.
-    public static func problems(_ quiz: Quiz, expectedItems: Int, kind: Quiz.Kind) -> [QuizProblem] {
+    /// - Parameter lesson: the lesson's topic and plan text; when given, a quiz most of whose items share no
+    ///   content word with it is a problem (a fractions quiz on a photosynthesis plan).
+    public static func problems(_ quiz: Quiz, expectedItems: Int, kind: Quiz.Kind, lesson: String? = nil) -> [QuizProblem] {
         guard !quiz.items.isEmpty else { return [.noItems] }
         var problems: [QuizProblem] = []
         if quiz.items.count != expectedItems { problems.append(.itemCount(found: quiz.items.count, expected: expectedItems)) }
@@ -68,12 +74,28 @@ public enum QuizCheck {
         for (index, item) in quiz.items.enumerated() {
             problems += self.problems(item, number: index + 1)
         }
+        if let lesson, let off = offLesson(quiz, lesson: lesson) { problems.append(off) }
         return problems
     }
 
+    /// The items sharing no content word (stemmed, stop words out) with the lesson, when they are most of the quiz.
+    ///
+    /// One odd item is left alone: a question may name what the plan only implies. More than half off the
+    /// lesson is a quiz about something else.
+    static func offLesson(_ quiz: Quiz, lesson: String) -> QuizProblem? {
+        let taught = ContentText.contentStems(lesson)
+        guard !taught.isEmpty else { return nil }
+        let off = quiz.items.indices.filter { index in
+            let item = quiz.items[index]
+            let words = ContentText.contentStems(([item.stem] + item.options.map(\.text)).joined(separator: " "))
+            return words.isDisjoint(with: taught)
+        }
+        return off.count * 2 > quiz.items.count ? .offLesson(items: off.map { $0 + 1 }) : nil
+    }
+
     /// Whether the quiz passes the check.
-    public static func passes(_ quiz: Quiz, expectedItems: Int, kind: Quiz.Kind) -> Bool {
-        problems(quiz, expectedItems: expectedItems, kind: kind).isEmpty
+    public static func passes(_ quiz: Quiz, expectedItems: Int, kind: Quiz.Kind, lesson: String? = nil) -> Bool {
+        problems(quiz, expectedItems: expectedItems, kind: kind, lesson: lesson).isEmpty
     }
 
     private static func problems(_ item: QuizItem, number: Int) -> [QuizProblem] {

@@ -14,6 +14,8 @@ public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringC
         case repeatedSection = "repeated_section"
         /// A CFU item that is neither a question nor a task.
         case cfuNotQuestion = "cfu_not_question"
+        /// A CFU none of whose items is a question or a task: nothing checks what students learned.
+        case cfuNoQuestion = "cfu_no_question"
         /// A CFU item that asks nothing about the lesson ("Any questions?").
         case cfuVague = "cfu_vague"
         /// An exit-ticket prompt that repeats a CFU item.
@@ -28,6 +30,22 @@ public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringC
         case unlistedMaterial = "unlisted_material"
         /// An empty section or a placeholder line ("TBD", "…", "insert here").
         case placeholder
+
+        /// Whether the kind is advice, shown to the teacher and sent only when they ask (`/repair`), rather
+        /// than a problem that makes the plan unusable as written and starts the one automatic repair.
+        ///
+        /// Problems: a section that only repeats another, an empty or placeholder section, a check for
+        /// understanding that asks nothing, a plan that never names its topic. The rest are advice: on the
+        /// good-plan corpus each of them was sometimes false (docs/plan-check.md), and none stops a teacher
+        /// teaching the plan.
+        public var isAdvice: Bool {
+            switch self {
+            case .repeatedSection, .placeholder, .cfuNoQuestion, .topicAbsent: false
+            case .repeatedLine, .cfuNotQuestion, .cfuVague, .exitRepeatsCFU, .objectiveVerb, .exitOffObjective,
+                .unlistedMaterial:
+                true
+            }
+        }
     }
 
     public var kind: Kind
@@ -55,6 +73,8 @@ public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringC
             return "\(section) only repeats \(Self.joined(others)) (it opens with \(line)); write what students do in this part."
         case .cfuNotQuestion:
             return "\(section): \(line) is not a question or a task students answer; ask something they must answer."
+        case .cfuNoQuestion:
+            return "\(section) asks nothing students answer (it opens with \(line)); write questions or tasks that show what they learned."
         case .cfuVague:
             return "\(section): \(line) does not check what students learned; ask about the lesson itself."
         case .exitRepeatsCFU:
@@ -62,7 +82,7 @@ public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringC
         case .objectiveVerb:
             return "\(section): \(line) has no observable verb (such as explain, solve, compare); say what students will do to show it."
         case .topicAbsent:
-            return "None of \(Self.joined([section] + others)) mentions \(Self.joined(quote.isEmpty ? [] : [quote], quoted: true)), the lesson’s topic."
+            return "No section of the plan mentions \(Self.joined(quote.isEmpty ? [] : [quote], quoted: true)), the lesson’s topic; teach the topic the lesson is for."
         case .exitOffObjective:
             return "\(section) shares no words with the objective (“\(Self.shortened(others.first ?? ""))”); ask about what the objective says students will do."
         case .unlistedMaterial:
@@ -74,9 +94,12 @@ public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringC
         }
     }
 
+    /// Whether the note is advice rather than a problem (see ``Kind/isAdvice``).
+    public var isAdvice: Bool { kind.isAdvice }
+
     /// How much a note weighs against the structure's problems in deciding whether a repair is better:
-    /// every note weighs 1, less than any structure problem.
-    public var severity: Int { 1 }
+    /// advice weighs 1 and a content problem 3, as much as a miscounted exit ticket.
+    public var severity: Int { isAdvice ? 1 : 3 }
 
     private static func shortened(_ text: String) -> String {
         text.count <= 90 ? text : String(text.prefix(87)).trimmingCharacters(in: .whitespaces) + "…"
@@ -90,92 +113,6 @@ public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringC
         case 2: return "\(shown[0]) and \(shown[1])"
         default: return shown.dropLast().joined(separator: ", ") + " and " + (shown.last ?? "")
         }
-    }
-}
-
-/// The words the content check reads objectives and tasks by, from `prompts/observable-verbs.txt`.
-public struct ObservableVerbs: Equatable, Sendable {
-    /// Stems of the verbs that count.
-    public var counted: Set<String>
-    /// Stemmed word sequences that never count ("understand", "learn about").
-    public var excluded: [[String]]
-
-    public init(counted: Set<String>, excluded: [[String]]) {
-        self.counted = counted
-        self.excluded = excluded
-    }
-
-    /// Reads the file: one verb a line, `not:` lines for verbs that never count, `#` lines ignored.
-    public init(parsing text: String) {
-        var counted: Set<String> = []
-        var excluded: [[String]] = []
-        for raw in text.split(whereSeparator: \.isNewline) {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            if line.lowercased().hasPrefix("not:") {
-                let words = ContentText.words(String(line.dropFirst(4))).map(ContentText.stem)
-                if !words.isEmpty { excluded.append(words) }
-            } else if let word = ContentText.words(line).first {
-                counted.insert(ContentText.stem(word))
-            }
-        }
-        self.counted = counted
-        self.excluded = excluded
-    }
-
-    /// The built-in list, used when a prompts folder has no `observable-verbs.txt`.
-    public static let builtIn = ObservableVerbs(parsing: EmbeddedPrompts.files["observable-verbs.txt"] ?? "")
-}
-
-/// Normalising and stemming for the content check, so "Fractions," and "fraction" compare equal.
-public enum ContentText {
-    /// Lower-case words of letters and digits, accents folded, every other character a separator.
-    public static func words(_ text: String) -> [String] {
-        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-        return folded.split { !($0.isLetter || $0.isNumber) }.map(String.init)
-    }
-
-    /// A line as compared for repetition: its words joined by single spaces.
-    public static func normalised(_ text: String) -> String {
-        words(text).joined(separator: " ")
-    }
-
-    /// A simple stem: plural and verb endings off, a final `e` dropped (`lines`, `lined`, `line` → `lin`).
-    public static func stem(_ word: String) -> String {
-        var word = word
-        if word.hasSuffix("'s") || word.hasSuffix("’s") { word = String(word.dropLast(2)) }
-        if word.count > 4, word.hasSuffix("ies") {
-            word = String(word.dropLast(3)) + "y"
-        } else if word.count > 4, word.hasSuffix("sses") {
-            word = String(word.dropLast(2))
-        } else if word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss"), !word.hasSuffix("us"), !word.hasSuffix("is") {
-            word = String(word.dropLast())
-        }
-        for suffix in ["ing", "ed"] where word.count > suffix.count + 3 && word.hasSuffix(suffix) {
-            word = String(word.dropLast(suffix.count))
-            break
-        }
-        if word.count > 3, word.hasSuffix("e") { word = String(word.dropLast()) }
-        return word
-    }
-
-    /// Words that carry no content of their own: function words and the words every plan uses.
-    static let stopWords: Set<String> = [
-        "a", "an", "the", "and", "or", "but", "of", "on", "in", "into", "to", "for", "with", "by", "at", "from",
-        "as", "is", "are", "be", "been", "was", "were", "it", "its", "this", "that", "these", "those", "their",
-        "them", "they", "we", "our", "you", "your", "i", "my", "me", "he", "she", "his", "her", "will", "can",
-        "could", "would", "should", "may", "might", "must", "do", "does", "did", "have", "has", "had", "not",
-        "no", "yes", "so", "if", "then", "than", "there", "here", "what", "which", "who", "whom", "whose",
-        "why", "how", "when", "where", "one", "two", "three", "each", "every", "all", "some", "any", "more",
-        "most", "about", "up", "out", "over", "under", "after", "before", "between", "through", "also", "just",
-        "very", "too", "students", "student", "grade", "grades", "lesson", "lessons", "class", "teacher",
-        "able", "will", "today", "introduction", "intro", "basics", "overview", "beginners", "unit", "topic",
-        "understanding", "using", "use", "k", "vs", "versus", "s", "t",
-    ]
-
-    /// The stems of a text's content words, stop words and numbers left out.
-    public static func contentStems(_ text: String) -> Set<String> {
-        Set(words(text).filter { !stopWords.contains($0) && !$0.allSatisfy(\.isNumber) && $0.count > 1 }.map(stem))
     }
 }
 
@@ -193,8 +130,9 @@ public struct ContentChecker: Sendable {
     public static let nearDuplicate = 0.8
     /// The fewest words both lines need for a near (not exact) match.
     public static let nearDuplicateWords = 6
-    /// The fewest words a line needs to be reported as repeated on its own.
-    public static let shortestRepeated = 3
+    /// The fewest words a line needs to be reported as repeated on its own: a shorter one ("Pair-share.", a
+    /// vocabulary strip, a line of code) is something a plan names again, not a section copied.
+    public static let shortestRepeated = 6
 
     public var objectiveHeading: String?
     public var materialsHeading: String?
@@ -202,11 +140,11 @@ public struct ContentChecker: Sendable {
     public var cfuHeading: String?
     public var exitTicketHeading: String?
     public var warmUpHeading: String?
-    public var verbs: ObservableVerbs
+    public var verbs: CheckWords
 
     public init(
         objectiveHeading: String?, materialsHeading: String?, activityHeadings: [String], cfuHeading: String?,
-        exitTicketHeading: String?, warmUpHeading: String? = nil, verbs: ObservableVerbs = .builtIn
+        exitTicketHeading: String?, warmUpHeading: String? = nil, verbs: CheckWords = .builtIn
     ) {
         self.warmUpHeading = warmUpHeading
         self.objectiveHeading = objectiveHeading
@@ -234,6 +172,9 @@ public struct ContentChecker: Sendable {
         let section: String
         let text: String
         let words: [String]
+        /// Whether the line is code shown to students (indented, or mostly symbols), which a plan may show
+        /// in one section and use again in another.
+        var isCode = false
         var normalised: String { words.joined(separator: " ") }
     }
 
@@ -249,7 +190,7 @@ public struct ContentChecker: Sendable {
         notes += exitTicketRepeats(document)
         notes += objectiveVerb(document)
         if let topic { notes += topicAbsent(document, topic: topic) }
-        notes += exitOffObjective(document)
+        notes += exitOffObjective(document, topic: topic)
         notes += unlistedMaterials(document)
         return notes
     }
@@ -266,8 +207,14 @@ public struct ContentChecker: Sendable {
             if words.allSatisfy({ $0.allSatisfy(\.isNumber) || ["min", "mins", "minute", "minutes"].contains($0) }) {
                 return nil
             }
-            return Line(section: section.heading, text: text, words: words)
+            return Line(section: section.heading, text: text, words: words, isCode: Self.looksLikeCode(raw))
         }
+    }
+
+    /// Whether a body line is code: indented four columns without a list marker, or with several of `=(){};[]`.
+    static func looksLikeCode(_ raw: String) -> Bool {
+        if ListMarker.indent(of: raw) >= 4, ListMarker.parse(ListMarker.plain(raw)) == nil { return true }
+        return raw.filter { "=(){};[]<>".contains($0) }.count >= 3
     }
 
     /// A body line as quoted: no list marker, no bold, no leading minute stamp.
@@ -330,7 +277,9 @@ public struct ContentChecker: Sendable {
     }
 
     /// Lines repeated across sections, and sections that repeat another wholesale.
-    func repetition(_ sections: [(PlanSection, [Line])]) -> [ContentNote] {
+    func repetition(_ all: [(PlanSection, [Line])]) -> [ContentNote] {
+        // A material listed and then used, or code shown and then used again, is not a copied line.
+        let sections = all.filter { $0.0.heading != materialsHeading }.map { ($0.0, $0.1.filter { !$0.isCode }) }
         var notes: [ContentNote] = []
         // A section that only repeats an earlier one gets one note, and its lines no note of their own.
         var wholesale: Set<String> = []
@@ -383,39 +332,50 @@ public struct ContentChecker: Sendable {
         "pairs", "partners", "groups", "each", "quiz", "hold", "raise", "vote", "self", "rate",
     ]
 
-    /// CFU items that are neither questions nor tasks, and questions that check nothing.
+    /// CFU items that are neither questions nor tasks, and questions that check nothing; a CFU none of whose
+    /// items asks anything is one problem instead.
     func cfuItems(_ document: PlanDocument) -> [ContentNote] {
         guard let cfuHeading, let section = document.section(cfuHeading) else { return [] }
         var notes: [ContentNote] = []
+        var asking = 0
+        var first: String?
         for item in PlanChecker.items(section.body, counting: false) {
             let text = Self.quotable(item)
             let normalised = ContentText.normalised(text)
             guard !normalised.isEmpty else { continue }
+            if first == nil { first = text }
             if Self.vagueQuestions.contains(normalised) {
                 notes.append(ContentNote(.cfuVague, section: cfuHeading, quote: text))
             } else if !text.contains("?"), !isTask(text) {
                 notes.append(ContentNote(.cfuNotQuestion, section: cfuHeading, quote: text))
+            } else {
+                asking += 1
             }
+        }
+        if asking == 0, let first, notes.count >= 2 {
+            return [ContentNote(.cfuNoQuestion, section: cfuHeading, quote: first)]
         }
         return notes
     }
 
-    /// Whether a line asks students to do something: it opens (after a label) with a listed verb or a teacher move.
+    /// Whether a line asks students to do something: one of its sentences opens (after a label) with a listed
+    /// verb, a task verb or a teacher move ("Jamal says 2/3 + 1/4 = 3/7. Write one sentence …").
     func isTask(_ text: String) -> Bool {
-        var words = ContentText.words(text)
-        // "Exit slip: write …", "Turn and talk: explain …": the words after a label decide.
-        if let colon = text.firstIndex(of: ":") {
-            let after = ContentText.words(String(text[text.index(after: colon)...]))
-            if let first = after.first, verbs.counted.contains(ContentText.stem(first)) || Self.teacherMoves.contains(first) {
-                return true
-            }
-        }
-        while let first = words.first, ["please", "now", "then", "first", "next", "finally", "also"].contains(first) {
+        let openers = CharacterSet(charactersIn: ".!;:…")
+        let sentences = text.components(separatedBy: openers).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        return sentences.contains { opensWithTask(ContentText.words($0)) }
+    }
+
+    /// Whether words open with a task: a teacher move, an observable verb or a task verb, after fillers.
+    private func opensWithTask(_ words: [String]) -> Bool {
+        var words = words
+        while let first = words.first, ["please", "now", "then", "first", "next", "finally", "also", "and"].contains(first) {
             words.removeFirst()
         }
         guard let first = words.first else { return false }
         if Self.teacherMoves.contains(first) { return true }
-        return verbs.counted.contains(ContentText.stem(first))
+        let stem = ContentText.stem(first)
+        return verbs.counted.contains(stem) || verbs.tasks.contains(stem)
     }
 
     /// Exit-ticket prompts that repeat a CFU item.
@@ -462,44 +422,55 @@ public struct ContentChecker: Sendable {
         return false
     }
 
-    /// The topic's content words that no in-class section (warm-up, instruction, practice, CFU, exit ticket) mentions.
+    /// A plan none of whose sections (Materials aside) says any of the topic's content words: nothing about the
+    /// topic anywhere, which makes it a problem.
     ///
-    /// Only the instruction and practice sections were searched at first; over the corpus that flagged plans
-    /// whose activities teach the topic's parts by name ("chlorophyll, light energy and glucose") while the
-    /// warm-up and the questions name the topic itself (see `docs/plan-check.md`).
+    /// The words are those outside brackets (`Repeating code with for loops (Python turtle)`), single letters
+    /// left out (`U.S.`). Searching only the activities for half the words flagged good plans that teach the
+    /// topic by its parts: "melting" and "freezing" for "Heating and cooling change matter", "a for loop with
+    /// range()" for "Repeating code", named in the objective (docs/plan-check.md).
     func topicAbsent(_ document: PlanDocument, topic: String) -> [ContentNote] {
         guard !activityHeadings.isEmpty else { return [] }
         var searched: [String] = []
-        for heading in [warmUpHeading].compactMap({ $0 }) + activityHeadings + [cfuHeading, exitTicketHeading].compactMap({ $0 })
-        where document.section(heading) != nil && !searched.contains(heading) {
-            searched.append(heading)
+        for section in document.sections where section.heading != materialsHeading && !searched.contains(section.heading) {
+            searched.append(section.heading)
         }
-        let present = searched
-        guard !present.isEmpty else { return [] }
+        guard !searched.isEmpty else { return [] }
+        let unbracketed = topic.replacing(Self.bracketed, with: " ")
         var topicWords: [(word: String, stem: String)] = []
-        for word in ContentText.words(topic) where !ContentText.stopWords.contains(word) && !word.allSatisfy(\.isNumber) {
-            let stem = ContentText.stem(word)
-            if !topicWords.contains(where: { $0.stem == stem }) { topicWords.append((word, stem)) }
+        for source in [unbracketed, topic] where topicWords.isEmpty {
+            for word in ContentText.words(source)
+            where !ContentText.stopWords.contains(word) && !word.allSatisfy(\.isNumber) && word.count > 1 {
+                let stem = ContentText.stem(word)
+                if !topicWords.contains(where: { $0.stem == stem }) { topicWords.append((word, stem)) }
+            }
         }
         guard !topicWords.isEmpty else { return [] }
-        let text = present.compactMap { document.section($0) }.flatMap(\.body).joined(separator: " ")
+        let text = searched.compactMap { document.section($0) }.flatMap(\.body).joined(separator: " ")
         let written = Set(ContentText.words(text).map(ContentText.stem))
-        let missing = topicWords.filter { !written.contains($0.stem) }.map(\.word)
-        // Most of the topic's words must be there: "Causes of the American Revolution" is taught by a plan
-        // that never says "American", but "Fractions on a number line" is not by one that only says "fractions".
-        guard !missing.isEmpty, (topicWords.count - missing.count) * 2 < topicWords.count else { return [] }
-        return [ContentNote(.topicAbsent, section: present[0], quote: missing.joined(separator: " "), others: Array(present.dropFirst()))]
+        guard topicWords.allSatisfy({ !written.contains($0.stem) }) else { return [] }
+        return [ContentNote(.topicAbsent, section: searched[0], quote: topicWords.map(\.word).joined(separator: " "), others: Array(searched.dropFirst()))]
     }
 
-    /// An exit ticket with no content word in common with the objective.
-    func exitOffObjective(_ document: PlanDocument) -> [ContentNote] {
+    private static let bracketed = SharedRegex(/[(\[][^()\[\]]*[)\]]/)
+
+    /// An exit ticket with no content word in common with the objective, the topic or what the lesson teaches.
+    ///
+    /// The objective alone flagged exit tickets that ask about the lesson in its own words: "Name one input.
+    /// Name one output." under "explain how plants turn light into chemical energy", whose instruction
+    /// teaches the inputs and outputs (docs/plan-check.md).
+    func exitOffObjective(_ document: PlanDocument, topic: String?) -> [ContentNote] {
         guard let objectiveHeading, let exitTicketHeading, let objective = document.section(objectiveHeading),
             let exit = document.section(exitTicketHeading), let first = Self.contentLines(of: objective).first
         else { return [] }
-        let objectiveWords = ContentText.contentStems(Self.contentLines(of: objective).map(\.text).joined(separator: " "))
+        var taught = Self.contentLines(of: objective).map(\.text) + [topic ?? ""]
+        for heading in activityHeadings where heading != exitTicketHeading {
+            taught += document.section(heading).map { Self.contentLines(of: $0).map(\.text) } ?? []
+        }
+        let lessonWords = ContentText.contentStems(taught.joined(separator: " "))
         let exitLines = Self.contentLines(of: exit)
         let exitWords = ContentText.contentStems(exitLines.map(\.text).joined(separator: " "))
-        guard !objectiveWords.isEmpty, !exitWords.isEmpty, objectiveWords.isDisjoint(with: exitWords) else { return [] }
+        guard !lessonWords.isEmpty, !exitWords.isEmpty, lessonWords.isDisjoint(with: exitWords) else { return [] }
         return [ContentNote(.exitOffObjective, section: exitTicketHeading, quote: exitLines.first?.text ?? "", others: [first.text])]
     }
 
@@ -547,6 +518,8 @@ public struct ContentChecker: Sendable {
                     }
                     guard let noun = words.last, noun.count > 2 else { continue }
                     let stems = words.map(ContentText.stem)
+                    // Only a thing to hand out (material-nouns.txt): "a loop", "the rest of the excerpt" are not.
+                    guard stems.contains(where: verbs.materials.contains) else { continue }
                     guard !stems.contains(where: { listed.contains($0) }) else { continue }
                     let thing = words.joined(separator: " ")
                     guard named.insert(thing).inserted else { continue }

@@ -40,8 +40,8 @@ public struct Framework: Equatable, Sendable {
     public var materialsHeading: String?
     /// The instruction and practice sections, which must speak of the topic and whose materials must be listed.
     public var activityHeadings: [String] = []
-    /// The verbs an objective needs one of, from `observable-verbs.txt`.
-    public var observableVerbs: ObservableVerbs = .builtIn
+    /// The words the content check reads by: `observable-verbs.txt`, `task-verbs.txt`, `material-nouns.txt`.
+    public var checkWords: CheckWords = .builtIn
 
     public init(
         name: String, title: String? = nil, headings: [String], warmUpHeading: String? = nil,
@@ -72,7 +72,7 @@ public struct Framework: Equatable, Sendable {
 
     /// A plan of this framework read once, for the check, pacing, reading level and exports alike.
     public func document(of plan: String) -> PlanDocument {
-        PlanDocument(parsing: plan, headings: headings)
+        PlanDocument(parsing: plan, framework: self)
     }
 
     /// The content check for this framework's roles.
@@ -80,7 +80,7 @@ public struct Framework: Equatable, Sendable {
         ContentChecker(
             objectiveHeading: objectiveHeading, materialsHeading: materialsHeading, activityHeadings: activityHeadings,
             cfuHeading: cfuHeading, exitTicketHeading: exitTicketHeading, warmUpHeading: warmUpHeading,
-            verbs: observableVerbs)
+            verbs: checkWords)
     }
 
     /// Checks a plan written in this framework against a lesson of `minutes`, its structure and its content.
@@ -101,9 +101,11 @@ public struct Framework: Equatable, Sendable {
         note.description
     }
 
-    /// Every sentence the check would send to a repair: the structure's problems, then the content notes.
-    public func repairSentences(_ report: PlanCheckReport) -> [String] {
-        report.problems.map(describe) + (report.notes ?? []).map(describe)
+    /// Every sentence the check would send to a repair: the structure's problems, then the content problems,
+    /// then, when the teacher asked for the repair, the advice too.
+    public func repairSentences(_ report: PlanCheckReport, includingAdvice: Bool = false) -> [String] {
+        report.problems.map(describe) + report.contentProblems.map(describe)
+            + (includingAdvice ? report.advice.map(describe) : [])
     }
 
     /// The timed sections of a plan on the lesson's clock, homework and other unpaced sections left out.

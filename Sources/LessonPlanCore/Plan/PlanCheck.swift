@@ -150,20 +150,33 @@ public struct PlanCheckReport: Codable, Equatable, Sendable {
     /// True when the plan's structure has no problems (the content notes are counted apart).
     public var passed: Bool { problems.isEmpty }
 
-    /// True when the content was checked and has no notes.
-    public var contentPassed: Bool { notes?.isEmpty == true }
+    /// True when the content was checked and has no problem; advice may remain (``advice``).
+    public var contentPassed: Bool { notes.map { !$0.contains { !$0.isAdvice } } ?? false }
 
-    /// Whether anything, structure or content, calls for the one automatic repair.
-    public var needsRepair: Bool { !problems.isEmpty || !(notes ?? []).isEmpty }
+    /// The content notes that make the plan unusable as written.
+    public var contentProblems: [ContentNote] { (notes ?? []).filter { !$0.isAdvice } }
 
-    /// The check in a few words, structure and content apart: `✓ structure · 2 content notes`,
-    /// `✗ structure: 1 problem · ✓ content`; a report from before the content check says only the structure.
+    /// The content notes that are advice: shown, and sent to the model only when the teacher asks (`/repair`).
+    public var advice: [ContentNote] { (notes ?? []).filter(\.isAdvice) }
+
+    /// Whether the plan has a structure or content problem, which starts the one automatic repair; advice never does.
+    public var needsRepair: Bool { !problems.isEmpty || !contentProblems.isEmpty }
+
+    /// Whether there is anything at all a `/repair` the teacher types would send: a problem or advice.
+    public var hasFindings: Bool { needsRepair || !advice.isEmpty }
+
+    /// The check in a few words, structure and content apart, then advice: `✓ structure · ✓ content`,
+    /// `✓ structure · ✓ content · 1 suggestion`, `✗ structure: 1 problem · ✗ content: 2 problems`; a report
+    /// from before the content check says only the structure.
     public var summary: String {
         let structure = problems.isEmpty
             ? "✓ structure" : "✗ structure: \(problems.count == 1 ? "1 problem" : "\(problems.count) problems")"
-        guard let notes else { return structure }
-        let content = notes.isEmpty ? "✓ content" : (notes.count == 1 ? "1 content note" : "\(notes.count) content notes")
-        return "\(structure) · \(content)"
+        guard notes != nil else { return structure }
+        let found = contentProblems.count
+        let content = found == 0 ? "✓ content" : "✗ content: \(found == 1 ? "1 problem" : "\(found) problems")"
+        let suggestions = advice.count
+        guard suggestions > 0 else { return "\(structure) · \(content)" }
+        return "\(structure) · \(content) · \(suggestions == 1 ? "1 suggestion" : "\(suggestions) suggestions")"
     }
 
     /// The summed severity of the problems and notes; 0 for a plan with neither, lower is better.

@@ -196,9 +196,10 @@ public struct PlanDocument: Equatable, Sendable {
     /// The framework's sections in the order the plan writes them, repeats included.
     public var sections: [PlanSection]
 
-    /// Reads a plan written in `framework`.
+    /// Reads a plan written in `framework`, whose untimed sections (the objective, the materials) take no
+    /// time from their body's words.
     public init(parsing plan: String, framework: Framework) {
-        self.init(parsing: plan, headings: framework.headings)
+        self.init(parsing: plan, headings: framework.headings, untimed: Set(framework.untimedHeadings))
     }
 
     /// Reads a plan whose sections are headed by `headings`.
@@ -206,13 +207,15 @@ public struct PlanDocument: Equatable, Sendable {
     /// Four passes over the lines: what each line looks like (``PlanReading``), which lines are headings and
     /// which of those open sections, the sections with their times, then the blocks with list numbering and
     /// teacher-only parts.
-    public init(parsing plan: String, headings: [String]) {
+    /// - Parameter untimed: headings the framework gives no time, where only the heading or a stamp opening
+    ///   the first body line is read as one.
+    public init(parsing plan: String, headings: [String], untimed: Set<String> = []) {
         self.headings = headings
         let lines = Self.lines(of: plan)
         self.lines = lines
         let reading = PlanReading(lines: lines, forms: headings.map(HeadingForm.init))
         let roles = reading.roles()
-        sections = reading.sections(roles: roles)
+        sections = reading.sections(roles: roles, untimed: untimed)
         blocks = reading.blocks(roles: roles)
     }
 
@@ -497,7 +500,7 @@ struct PlanReading {
     }
 
     /// Pass 3: the sections and their times.
-    func sections(roles: [PlanLineRole]) -> [PlanSection] {
+    func sections(roles: [PlanLineRole], untimed: Set<String>) -> [PlanSection] {
     var sections: [PlanSection] = []
     let starts = lines.indices.filter { roles[$0] == .section }
     var timedBefore = false
@@ -505,7 +508,9 @@ struct PlanReading {
         guard let match = matches[start] else { continue }
         let end = position + 1 < starts.count ? starts[position + 1] : lines.count
         let body = PlanDocument.trimmedBlankEdges(Array(lines[(start + 1)..<end]))
-        let time = PlanDocument.sectionTime(headingLine: match, body: body, clock: clock, bodyMayStartAtZero: !timedBefore)
+        let time = PlanDocument.sectionTime(
+            headingLine: match, body: body, clock: clock, bodyMayStartAtZero: !timedBefore,
+            timed: !untimed.contains(match.heading))
         if time.minutes != nil { timedBefore = true }
         sections.append(
             PlanSection(

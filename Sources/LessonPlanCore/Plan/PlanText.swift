@@ -75,10 +75,10 @@ extension PlanDocument {
     /// A section's minutes and, where the plan states them, its start and end on the lesson's clock.
     /// - Parameter bodyMayStartAtZero: false after another timed section, where a body range starting at 0
     ///   (`0–3 min: hook`) counts from the section's own start and so gives a length, not a place.
-    static func sectionTime(headingLine: HeadingMatch, body: [String], clock: ClockRule, bodyMayStartAtZero: Bool)
-        -> (minutes: Int?, span: ClosedRange<Int>?)
-    {
-        let fromBody = bodyTime(body, clock: clock)
+    static func sectionTime(
+        headingLine: HeadingMatch, body: [String], clock: ClockRule, bodyMayStartAtZero: Bool, timed: Bool = true
+    ) -> (minutes: Int?, span: ClosedRange<Int>?) {
+        let fromBody = bodyTime(body, clock: clock, timed: timed)
         let bodySpan = fromBody.span.flatMap { bodyMayStartAtZero || $0.lowerBound > 0 ? $0 : nil }
         guard let onHeading = headingLine.minutes else { return (fromBody.minutes, bodySpan) }
         if let minutes = fromBody.minutes, let copied = HeadingForm(headingLine.heading).ownMinutes, copied == onHeading {
@@ -88,12 +88,24 @@ extension PlanDocument {
     }
 
     /// The minutes named in body lines, and their span when they are ranges.
-    static func bodyTime(_ body: [String], clock: ClockRule) -> (minutes: Int?, span: ClosedRange<Int>?) {
+    ///
+    /// Only times written where plans state pacing count: a stamp opening a line (`0–5 min:`, `(10 min)`,
+    /// `10 minutes:`), a stamp closing one (`Model two examples (5 min)`, `— 10 minutes`), or a line that is
+    /// only a time (`15–25 min`, `(minutes 47–52)`). A duration inside a sentence (`start a 10 minute timer`,
+    /// `switch every 10 minutes`) is an instruction, not pacing; only when the section states no stamp at all
+    /// does the first duration of its first line count (`Students have 10 minutes to sort …`). A time in
+    /// brackets is a stamp wherever it stands (`sort cards (7 min), then share (3 min)`).
+    /// - Parameter timed: false for a section the framework gives no time (the objective, the materials):
+    ///   there only a stamp opening its first line counts, so a title such as `Grade 4 Math (45 minutes)` is
+    ///   not read as the section's length.
+    static func bodyTime(_ body: [String], clock: ClockRule, timed: Bool = true) -> (minutes: Int?, span: ClosedRange<Int>?) {
         var starts: [Int] = []
         var ends: [Int] = []
         var durations: [Int] = []
-        for line in body {
-            let times = MinuteText.times(in: line, clock: clock)
+        let read = timed ? body : Array(body.prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.prefix(1))
+        for line in read {
+            guard let stamp = MinuteText.pacingStamp(in: line, closing: timed) else { continue }
+            let times = MinuteText.times(in: stamp, clock: clock)
             for range in times.ranges {
                 starts.append(range.lowerBound)
                 ends.append(range.upperBound)
@@ -103,7 +115,14 @@ extension PlanDocument {
             }
         }
         if let first = starts.min(), let last = ends.max() { return (last - first, first...last) }
-        return (durations.isEmpty ? nil : durations.reduce(0, +), nil)
+        if !durations.isEmpty { return (durations.reduce(0, +), nil) }
+        // No stamp anywhere: a section that opens "Students have 10 minutes to …" states its time in words.
+        guard timed, let opening = body.first(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }),
+            !opening.lowercased().contains("total")
+        else { return (nil, nil) }
+        let times = MinuteText.times(in: opening, clock: clock)
+        guard times.ranges.isEmpty, let minutes = times.durations.first else { return (nil, nil) }
+        return (minutes, nil)
     }
 
     // MARK: - Heading recognition
@@ -358,6 +377,29 @@ package enum MinuteText {
         guard let first = written.first, "([:,-–—".contains(first) else { return nil }
         return time.start..<text.endIndex
     }
+
+    /// The part of a body line that states pacing: its opening stamp, its closing stamp, or the whole line when
+    /// it is only a time; nil for a line whose times, if any, sit inside its words.
+    /// - Parameter closing: whether a closing stamp counts (not in a section the framework gives no time).
+    static func pacingStamp(in line: String, closing: Bool = true) -> String? {
+        guard line.utf8.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        var text = ListMarker.plain(line)
+        if let marker = ListMarker.parse(text) { text = String(marker.rest) }
+        text = text.trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
+        let words = text.lowercased().split { !($0.isLetter || $0.isNumber) }
+        if !words.isEmpty, words.allSatisfy({ $0.allSatisfy(\.isNumber) || ["min", "mins", "minute", "minutes", "to"].contains($0) }) {
+            return text
+        }
+        if let range = leadingStamp(in: text) { return String(text[range]) }
+        guard closing else { return nil }
+        if let range = trailingStamp(in: text) { return String(text[range]) }
+        // A time in brackets is a stamp wherever it stands: "sort cards (7 min), then share (3 min)".
+        let bracketed = text.matches(of: bracketedTime).map { String(text[$0.range]) }
+        return bracketed.isEmpty ? nil : bracketed.joined(separator: " ")
+    }
+
+    private static let bracketedTime = SharedRegex(
+        /(?i)[(\[]\s*(?:about|approx\.?|approximately|~|≈)?\s*\d{1,3}\s*(?:(?:[-–—]|to)\s*\d{1,3}\s*)?min(?:ute)?s?\s*[)\]]/)
 
     /// `text` without its opening and closing minute stamps.
     package static func withoutStamps(_ text: String) -> String {

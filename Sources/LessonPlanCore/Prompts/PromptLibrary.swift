@@ -149,13 +149,16 @@ public struct PromptLibrary: Sendable {
         var framework = try Framework.parse(
             name: key, headings: try text(of: headingsName), checks: files[checksName + ".txt"],
             headingsFile: fileDescription(headingsName), checksFile: fileDescription(checksName))
-        framework.observableVerbs = observableVerbs
+        framework.checkWords = checkWords
         return framework
     }
 
-    /// The verbs that make an objective observable: the folder's `observable-verbs.txt`, else the built-in list.
-    public var observableVerbs: ObservableVerbs {
-        files["observable-verbs.txt"].map(ObservableVerbs.init(parsing:)) ?? .builtIn
+    /// The content check's word lists: each of the folder's `observable-verbs.txt`, `task-verbs.txt` and
+    /// `material-nouns.txt`, else the built-in one.
+    public var checkWords: CheckWords {
+        func list(_ name: String) -> String { files[name] ?? EmbeddedPrompts.files[name] ?? "" }
+        return CheckWords(
+            verbs: list("observable-verbs.txt"), tasks: list("task-verbs.txt"), materials: list("material-nouns.txt"))
     }
 
     /// The verbs a unit's lessons climb, least demanding first: the folder's `unit-progression.txt`, else the

@@ -163,8 +163,10 @@ package enum Flags {
     ]
 
     /// The follow-up switches as the library wants them.
-    package static func followUps(from parsed: ParsedArguments) -> FollowUpOptions {
-        FollowUpOptions(repair: !parsed.has("no-repair"))
+    /// - Parameter saved: the session's own setting (`/repair off` in an earlier run), which `--no-repair` can
+    ///   only turn off, never on.
+    package static func followUps(from parsed: ParsedArguments, saved: Bool? = nil) -> FollowUpOptions {
+        FollowUpOptions(repair: !parsed.has("no-repair") && saved != false)
     }
 
     /// Every subcommand takes `--help` (and `-h`).

@@ -6,8 +6,12 @@ import LessonPlanDocuments
 public struct CheckCommand: PlanReportCommand, Equatable {
     public static let name = "check"
     public static let usage = "/check"
-    public static let summary = "the full plan check: structure (headings, pacing, counts) and content notes"
-    public static let details = "The check runs after every turn and is saved with it; the footer counts structure problems and content notes apart."
+    public static let summary = "the full plan check: structure (headings, pacing, counts), content problems and advice"
+    public static let details = """
+        The check runs after every turn and is saved with it; the footer counts structure problems, content
+        problems and advice apart. A problem starts the one automatic repair; advice is only shown, and
+        /repair sends it too.
+        """
 
     public init() {}
 
@@ -38,14 +42,19 @@ public struct CheckCommand: PlanReportCommand, Equatable {
         }
         lines.append("")
         lines.append("Content")
-        let notes = report.notes ?? []
-        if notes.isEmpty {
-            lines.append("✓ No content notes: \(framework.contentChecker.checks.joined(separator: "; ")).")
+        let problems = report.contentProblems
+        let advice = report.advice
+        if problems.isEmpty {
+            lines.append("✓ No content problems: \(framework.contentChecker.checks.joined(separator: "; ")).")
         } else {
-            lines.append("\(counted(notes.count, "content note")):")
-            lines += notes.map { "  • \(framework.describe($0))" }
+            lines.append("✗ \(counted(problems.count, "content problem")):")
+            lines += problems.map { "  ✗ \(framework.describe($0))" }
         }
-        if report.needsRepair {
+        if !advice.isEmpty {
+            lines.append("Advice (never sent on its own):")
+            lines += advice.map { "  • \(framework.describe($0))" }
+        }
+        if report.hasFindings {
             lines.append("/repair asks once for a plan without them; it is kept only if it checks better.")
         }
         text.append(lines.joined(separator: "\n"))

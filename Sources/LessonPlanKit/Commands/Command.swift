@@ -303,7 +303,8 @@ public struct CommandRun: Sendable {
         case .turn(.text) where shows != nil:
             return
         case .ended(let outcome) where outcome.status == .completed:
-            if let shows { host.show(shows(outcome.text)) }
+            // A repair that is not kept is not shown: its footer says it was tried and why it did not replace the draft.
+            if let shows, outcome.kept != false { host.show(shows(outcome.text)) }
         default:
             break
         }

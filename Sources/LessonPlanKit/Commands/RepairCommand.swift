@@ -9,8 +9,10 @@ public struct RepairCommand: Command, Equatable {
     public static let usage = "/repair [on|off]"
     public static let summary = "fix what the plan check found, once (kept only if it checks better); on/off: automatic repair"
     public static let details = """
-        A plan that fails the check is repaired once automatically, unless the session was started with
-        --no-repair or /repair off was typed. The repaired plan replaces the draft only if it checks better.
+        A plan with a structure or content problem is repaired once automatically, unless the session was
+        started with --no-repair or /repair off was typed (saved with the session: resume and replay --rerun
+        keep it). Advice is never sent on its own; /repair sends the problems and the advice. The repaired
+        plan replaces the draft only if it checks better; one that does not is not shown (/show repair shows it).
         """
     public static let argumentCompletions = ["on", "off"]
     // `/repair on|off` works before the first plan; a repair itself needs one, checked in `parse`.
@@ -39,6 +41,7 @@ public struct RepairCommand: Command, Equatable {
     public func run(_ run: CommandRun) async -> CommandOutcome {
         if let automatic {
             run.settings.followUps.repair = automatic
+            await run.engine.setAutomaticRepair(automatic)
             run.host.show(
                 StyledText(
                     automatic

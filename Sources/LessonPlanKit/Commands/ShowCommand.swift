@@ -1,13 +1,13 @@
 import Foundation
 import LessonPlanCore
 
-/// `/show [N|quiz [N]|rubric [N]|review [N]]`: print the current plan, version N, or a quiz (with its key), rubric or
-/// review, the latest by default.
+/// `/show [N|quiz [N]|rubric [N]|review [N]|repair]`: print the current plan, version N, a quiz (with its key),
+/// rubric or review, the latest by default, or the latest repair that was not kept.
 public struct ShowCommand: Command, Equatable {
     public static let name = "show"
-    public static let usage = "/show [N|quiz [N]|rubric [N]|review [N]]"
-    public static let summary = "print the current plan, version N, or a quiz (with its key), rubric or review, the latest unless you give its number"
-    public static let argumentCompletions = ["quiz", "rubric", "review"]
+    public static let usage = "/show [N|quiz [N]|rubric [N]|review [N]|repair]"
+    public static let summary = "print the current plan, version N, a quiz (with its key), rubric or review (the latest unless you give its number), or the last repair not kept"
+    public static let argumentCompletions = ["quiz", "rubric", "review", "repair"]
 
     /// What is printed.
     public enum Subject: Equatable, Sendable {
@@ -19,6 +19,8 @@ public struct ShowCommand: Command, Equatable {
         case rubric(Int?)
         /// A review by its number; nil for the latest.
         case review(Int?)
+        /// The latest automatic or typed repair (or reading-level retry) whose plan was not kept.
+        case repair
     }
 
     public let subject: Subject
@@ -33,6 +35,7 @@ public struct ShowCommand: Command, Equatable {
     public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard !arguments.isEmpty else { return Self(version: nil) }
         let words = arguments.lowercased().split(separator: " ").map(String.init)
+        if words == ["repair"] { return Self(.repair) }
         switch words.first {
         case "quiz", "rubric", "review":
             let noun = words[0]
@@ -96,6 +99,13 @@ public struct ShowCommand: Command, Equatable {
             }
             run.host.show(Self.render(review, current: state.currentVersion, width: run.host.columns))
             return .done
+        case .repair:
+            guard let tried = Self.lastRepairNotKept(in: state) else {
+                run.host.error("No repair was left unkept in this session; /show prints the current plan.")
+                return .failed
+            }
+            run.host.show(tried)
+            return .done
         case .plan:
             break
         }
@@ -105,6 +115,20 @@ public struct ShowCommand: Command, Equatable {
         }
         run.host.show(Self.render(shown))
         return .done
+    }
+
+    /// The plan of the latest plan turn that was judged and not kept, under a label saying why, or nil.
+    static func lastRepairNotKept(in state: SessionState) -> StyledText? {
+        guard let turn = state.turns.last(where: { summary in
+            summary.ended?.kept == false && summary.ended?.status == .completed && (summary.started.kind ?? .plan) == .plan
+        }), let ended = turn.ended
+        else { return nil }
+        let draft = turn.started.follows ?? turn.started.baseVersion
+        var label = "── \(turn.started.command) of v\(draft.map(String.init) ?? "?") · turn \(turn.started.turn) · not kept"
+        if let check = ended.check { label += " · \(check.summary)" }
+        var text = StyledText(label + "\n", style: .dim)
+        text.append(ended.output)
+        return text
     }
 
     /// A quiz with its key (the teacher's view) under a one-line label, its check's problems, and a warning when

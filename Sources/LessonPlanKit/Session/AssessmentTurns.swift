@@ -34,14 +34,22 @@ public enum AssessmentRequest: Sendable, Equatable {
     }
 
     /// The check's problems with the model's answer, one sentence each (they go into the repair prompt as they are).
-    public func problems(in text: String) -> [String] {
+    /// - Parameter lesson: the plan it was made from, whose topic and text a quiz must be about.
+    public func problems(in text: String, lesson: PlanVersion?) -> [String] {
         switch self {
         case .quiz(let kind, let items):
-            QuizCheck.problems(QuizReader.read(text, kind: kind), expectedItems: items, kind: kind).map(\.description)
+            QuizCheck.problems(
+                QuizReader.read(text, kind: kind), expectedItems: items, kind: kind, lesson: lesson.map(Self.lessonText)
+            ).map(\.description)
         case .rubric(let levels):
             RubricCheck.problems(RubricReader.read(text), expectedLevels: levels).map(\.description)
         }
     }
+}
+
+extension AssessmentRequest {
+    /// What a quiz is checked to be about: the lesson's topic and its plan.
+    static func lessonText(_ plan: PlanVersion) -> String { plan.inputs.topic + "\n" + plan.text }
 }
 
 /// A quiz `/quiz` made, kept beside the plan version it was made from (not a version itself).
@@ -59,14 +67,16 @@ public struct QuizVersion: Equatable, Sendable {
     public var inputs: LessonInputs
     public var createdAt: Date
 
-    init(number: Int, text: String, started: TurnStarted, createdAt: Date) {
+    init(number: Int, text: String, started: TurnStarted, lesson: PlanVersion?, createdAt: Date) {
         let kind = started.quizKind ?? .exit
         let items = started.quizItems ?? Quiz.defaultItems
         self.number = number
         self.text = text
         quiz = QuizReader.read(text, kind: kind)
         expectedItems = items
-        problems = QuizCheck.problems(quiz, expectedItems: items, kind: kind).map(\.description)
+        problems = QuizCheck.problems(
+            quiz, expectedItems: items, kind: kind, lesson: lesson.map(AssessmentRequest.lessonText)
+        ).map(\.description)
         planVersion = started.baseVersion
         inputs = started.inputs
         self.createdAt = createdAt

@@ -12,6 +12,15 @@ public enum FollowUp: Sendable, Equatable {
     case assessmentRepair(kind: TurnKind, number: Int, problems: [String])
     /// A structured answer did not fit the plan's parts; the same request goes out once more.
     case reask(problem: String)
+
+    /// Whether the follow-up's answer replaces the draft only if it is better, so a front end holds it back
+    /// until its verdict instead of streaming an answer that may not be kept.
+    public var isJudged: Bool {
+        switch self {
+        case .repair, .readingLevel, .assessmentRepair: true
+        case .reask: false
+        }
+    }
 }
 
 /// What the front end hears while a request and its automatic follow-ups run.
@@ -72,7 +81,7 @@ public enum KeepRule: Sendable, Equatable {
         case .checksBetter, .groundedBetter:
             return kept
                 ? "The repaired plan checks better, so it replaces v\(draft)."
-                : "The repaired plan checks no better than v\(draft), so v\(draft) stays."
+                : "The repaired plan checks no better than v\(draft), so v\(draft) stays; /show repair shows it."
         case .closerReadingLevel(let draftLevel, _):
             let measured = level.map { "grade \($0.gradeText)" } ?? "no measurable text"
             return kept

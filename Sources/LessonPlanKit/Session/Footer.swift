@@ -53,11 +53,16 @@ public enum Footer {
 
     /// The footer, then the plan check's problems one short line each, then why a follow-up was kept or not.
     public static func lines(for outcome: TurnOutcome) -> [String] {
+        // A follow-up not kept is one line: it was tried, and why it did not replace the draft.
+        if outcome.kept == false, outcome.status == .completed, let note = outcome.keepNote {
+            return [text(for: outcome) + " · " + note]
+        }
         var lines = [text(for: outcome)]
         if outcome.kept != false {
             lines += (outcome.problems + outcome.assessmentProblems).map { "   ✗ \($0)" }
             lines += (outcome.quotes?.problems ?? []).map { "   ✗ \($0.sentence)" }
-            lines += outcome.notes.map { "   • \($0)" }
+            lines += outcome.notes.map { "   ✗ \($0)" }
+            lines += outcome.advice.map { "   • \($0)" }
         }
         lines += outcome.sourceCuts.map { "   source \($0)" }
         if let note = outcome.keepNote { lines.append("   \(note)") }

@@ -209,8 +209,9 @@ public actor SessionEngine {
         guard let current = state.current, let chosen = try? framework(of: current) else { return nil }
         let report = current.check ?? chosen.check(current.text, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic)
         let quoteReport = quotes(in: current.text)
-        guard report.needsRepair || !quoteReport.problems.isEmpty else { return nil }
-        let problems = chosen.repairSentences(report) + quoteReport.problems.map(\.sentence)
+        // An automatic repair goes out for problems alone; one the teacher typed sends the advice too.
+        guard (automatic ? report.needsRepair : report.hasFindings) || !quoteReport.problems.isEmpty else { return nil }
+        let problems = chosen.repairSentences(report, includingAdvice: !automatic) + quoteReport.problems.map(\.sentence)
         progress(.followUp(.repair(draft: current.number, problems: problems)))
         let refinement = Refinement(.repair(problems: problems), inputs: current.inputs, framework: current.framework)
         let outcome = await runTurn(
@@ -415,7 +416,8 @@ public actor SessionEngine {
         outcome.problems = ended.check?.problems.map(framework.describe) ?? []
         outcome.quotes = verdict.quotes
         outcome.sourceCuts = request.sourceCuts
-        outcome.notes = ended.check?.notes?.map(framework.describe) ?? []
+        outcome.notes = ended.check?.contentProblems.map(framework.describe) ?? []
+        outcome.advice = ended.check?.advice.map(framework.describe) ?? []
         outcome.current = state.currentVersion
         outcome.keepNote = verdict.keepNote
         // Written later with the next change is not written now: the turn is not saved until then.
@@ -461,6 +463,12 @@ public actor SessionEngine {
                     at: now(), command: command, baseVersion: current.number, version: number, text: text, check: report,
                     lesson: current.lesson)))
         return state.current
+    }
+
+    /// Saves whether a plan with problems is repaired once automatically, so `resume` and `replay --rerun` honour it.
+    public func setAutomaticRepair(_ on: Bool) {
+        guard state.automaticRepair != on else { return }
+        append(.setting(SettingRecord(at: now(), repair: on)))
     }
 
     /// Names the session; names are unique across sessions.

@@ -86,6 +86,8 @@ public struct SessionState: Sendable {
     public private(set) var currentLesson: Int?
     /// In a unit: each written lesson's current version, by lesson number.
     public private(set) var lessonVersions: [Int: Int] = [:]
+    /// The automatic repair as `/repair on|off` (or `--no-repair`) last set it; nil when never set in the session.
+    public private(set) var automaticRepair: Bool?
 
     public init(header: SessionHeader) {
         self.header = header
@@ -182,6 +184,8 @@ public struct SessionState: Sendable {
             guard unit == nil, record.lessons == record.outline.count, record.lessons >= 1 else { return }
             unit = record
             events.append(.unit(record))
+        case .setting(let setting):
+            automaticRepair = setting.repair
         case .lesson(let record):
             guard let written = lessonVersions[record.number] else { return }
             makeCurrent(written)
@@ -220,7 +224,10 @@ public struct SessionState: Sendable {
         }
         if started.kind == .quiz {
             if let number = ended.quiz, number >= nextQuizNumber {
-                quizzes.append(QuizVersion(number: number, text: ended.output, started: started, createdAt: ended.at))
+                quizzes.append(
+                    QuizVersion(
+                        number: number, text: ended.output, started: started,
+                        lesson: started.baseVersion.flatMap(version), createdAt: ended.at))
             }
             return
         }

@@ -70,8 +70,10 @@ public struct TurnOutcome: Sendable, Equatable {
     public var quotes: QuoteReport?
     /// For a turn that carried sources cut to the budget: one line per source naming the pages sent.
     public var sourceCuts: [String] = []
-    /// The content check's notes in one sentence each.
+    /// The content check's problems in one sentence each.
     public var notes: [String] = []
+    /// The content check's advice in one sentence each: shown, never sent on its own.
+    public var advice: [String] = []
     /// The current version once the turn is over.
     public var current: Int?
     /// For a follow-up turn: one sentence on why its plan was kept or not.
@@ -85,7 +87,8 @@ public struct TurnOutcome: Sendable, Equatable {
     /// A turn that never went out, for `reason`.
     init(notSent reason: String?) { notSentReason = reason }
 
-    /// Whether the turn produced a plan with structure problems or content notes, so the one automatic repair should go out.
+    /// Whether the turn produced a plan with structure or content problems, so the one automatic repair should go
+    /// out; advice alone never sends one.
     public var needsRepair: Bool {
         status == .completed && kept != false && version != nil
             && (check?.needsRepair == true || quotes?.problems.isEmpty == false)

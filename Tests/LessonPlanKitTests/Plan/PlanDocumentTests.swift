@@ -2,6 +2,7 @@ import Foundation
 import LessonPlanKit
 import LessonPlanCore
 import Testing
+import TestSupport
 
 @Suite struct PlanDocumentTests {
     let headings = PlanCorpus.headings
@@ -97,7 +98,15 @@ import Testing
         (["15–22 min: partners sort", "22–25 min: share out"], 10),
         (["(minutes 15–25)"], 10),
         (["3 to 8 mins: silent reading"], 5),
-        (["Think (2 min)", "Pair (3 min)", "Share for 5 minutes."], 10),
+        (["Think (2 min)", "Pair (3 min)", "Share (5 min)."], 10),
+        // Pacing is read where plans state it: a duration inside a sentence is an instruction (issue #34).
+        (["Think (2 min)", "Pair (3 min)", "Share for 5 minutes."], 5),
+        (["10 min: stations", "Switch every 10 minutes.", "Start a 10 minute timer."], 10),
+        (["0–5 min: hook", "Give them about 6 minutes to sketch."], 5),
+        (["Students sort evidence cards (7 min), then share the strongest (3 min)."], 10),
+        (["10 minutes:", "- Partners quiz each other."], 10),
+        // With no stamp at all, the first duration of the first line is the section's.
+        (["Students have 10 minutes to sort the cards.", "Give them about 6 minutes more if needed."], 10),
         (["20–30 min: sort cards", "Give 2 min of think time first."], 10),
         (["Partners talk for 4 minutes.", "Total time: 45 minutes"], 4),
     ] as [([String], Int)])
@@ -125,6 +134,19 @@ import Testing
         #expect(PlanDocument.sectionMinutes(headingLine: copied, body: ["Do-now."]) == 5)
         let changed = HeadingMatch(heading: "Warm-Up (5 min)", minutes: 10)
         #expect(PlanDocument.sectionMinutes(headingLine: changed, body: ["0–5 min: do-now"]) == 10)
+    }
+
+    /// A line such as "Kindergarten Math (30 minutes)" under the objective names the lesson's length, not the
+    /// objective's: a section the framework gives no time takes one only from its heading or its first line's stamp.
+    @Test func aTitleUnderTheObjectiveIsNotItsTime() throws {
+        let framework = try PromptLibrary.builtIn.framework("default")
+        let plan = PlanFixtures.passing(minutes: 30).replacingOccurrences(
+            of: "Learning Objective\n", with: "Learning Objective\nKindergarten Math (30 minutes)\n")
+        #expect(plan.contains("Kindergarten Math (30 minutes)"))
+        #expect(framework.document(of: plan).section("Learning Objective")?.minutes == nil)
+        #expect(framework.check(plan, lessonMinutes: 30).problems.isEmpty)
+        let stamped = plan.replacingOccurrences(of: "Kindergarten Math (30 minutes)", with: "(2 min) Read the objective aloud.")
+        #expect(framework.document(of: stamped).section("Learning Objective")?.minutes == 2)
     }
 
     @Test func untimedSectionsHaveNoMinutes() {

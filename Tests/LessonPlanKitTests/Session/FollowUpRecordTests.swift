@@ -137,7 +137,7 @@ import Testing
         #expect(!rule.keeps(check: draft, level: nil))
         #expect(!rule.keeps(check: report([.missingHeading("Materials")]), level: nil))
         #expect(rule.note(kept: true, draft: 3, level: nil) == "The repaired plan checks better, so it replaces v3.")
-        #expect(rule.note(kept: false, draft: 3, level: nil) == "The repaired plan checks no better than v3, so v3 stays.")
+        #expect(rule.note(kept: false, draft: 3, level: nil) == "The repaired plan checks no better than v3, so v3 stays; /show repair shows it.")
         #expect(KeepRule.always.keeps(check: report([.missingHeading("Materials")]), level: nil))
         #expect(KeepRule.always.note(kept: true, draft: 1, level: nil) == nil)
     }

@@ -44,7 +44,7 @@ import Testing
         #expect(UnitOverviewSchema.steps(lessons: 3, progression: ["name", "use"]).isEmpty)
         #expect(UnitOverviewSchema.steps(lessons: 2, progression: ["name", "use.*"]).isEmpty)
         // Every step is a verb the content check counts as observable.
-        let verbs = ObservableVerbs.builtIn
+        let verbs = CheckWords.builtIn
         for step in progression { #expect(verbs.counted.contains(ContentText.stem(step)), "\(step)") }
 
         let schema = UnitOverviewSchema(lessons: 3, steps: ["identify", "apply", "create"])

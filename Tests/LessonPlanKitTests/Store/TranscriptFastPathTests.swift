@@ -318,6 +318,8 @@ import TestSupport
             ]
         case .lesson(let lesson):
             out += [("at", timestamp(lesson.at)), ("number", .integer(lesson.number))]
+        case .setting(let setting):
+            out += [("at", timestamp(setting.at)), ("repair", .raw(setting.repair ? "true" : "false"))]
         }
         return out.compactMap { key, value in value.map { (key, $0) } }
     }
@@ -769,6 +771,7 @@ import TestSupport
                     at: t0, turn: 1, inputs: inputs, framework: nil,
                     plan: UnitPlan(goal: "", questions: [], lessons: [UnitLessonOutline(title: "", objective: "")]))),
             .lesson(LessonRecord(at: t0, number: 1)),
+            .setting(SettingRecord(at: t0, repair: false)),
         ]
         #expect(Set(samples.map(\.recordType)) == Set(TranscriptRecordType.allCases))
         for record in samples {
@@ -785,6 +788,7 @@ import TestSupport
                 case .sourceRemoved(let value): keys(value)
                 case .unit(let value): keys(value)
                 case .lesson(let value): keys(value)
+                case .setting(let value): keys(value)
                 }
             #expect(found == schema(record.recordType), "\(record.type)")
         }
