@@ -142,10 +142,16 @@ import TestSupport
         defer { binary.removeHome() }
         try await server.script([.text(Self.overPaced), .text(Self.mostlyMissing)])
         let result = try await binary.run(
-            ["--grade", "4", "--topic", "Tides", "--minutes", "45"], input: "/history\n/show\n/quit\n")
+            ["--grade", "4", "--topic", "Tides", "--minutes", "45"], input: "/history\n/show\n/show repair\n/quit\n")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("── not kept, still v1 · "))
-        #expect(result.stdout.contains("The repaired plan checks no better than v1, so v1 stays."))
+        // The repair that was not kept is not printed: one line says it was tried and why, and /show repair shows it.
+        let beforeShow = try #require(result.stdout.components(separatedBy: "── v1 · /generate").first)
+        #expect(!beforeShow.contains("Students explain tides."), "\(beforeShow)")
+        let footer = try #require(beforeShow.split(separator: "\n").first { $0.hasPrefix("── not kept, still v1 · ") })
+        #expect(footer.hasSuffix(" · The repaired plan checks no better than v1, so v1 stays; /show repair shows it."))
+        #expect(result.stdout.contains("── (auto repair) of v1 · turn 2 · not kept · ✗ structure: "))
+        let shown = try #require(result.stdout.components(separatedBy: "── (auto repair) of v1 · turn 2 · not kept").last)
+        #expect(shown.contains("\nLearning Objective\nStudents explain tides.\nExit Ticket (45 min)"))
         #expect(result.stdout.contains("→ v1  3–5 · 45 min  /generate\n"))
         #expect(!result.stdout.contains("v2"))
         #expect(result.stdout.contains("── v1 · /generate · 3–5 · 45 min\nLearning Objective\nStudents explain why the moon causes tides."))
@@ -161,6 +167,30 @@ import TestSupport
         let replay = try await binary.run(["replay", String((try binary.transcriptLines().first?["id"] as? String ?? "").prefix(8)), "--plain"])
         #expect(replay.stdout.contains("(auto repair)") && replay.stdout.contains("completed, not kept (from v1)"))
         #expect(replay.stdout.contains("✗ structure: 2 problems"))
+    }
+
+    /// `/repair off` is saved with the session (a `setting` line): `resume` and `replay --rerun` honour it.
+    @Test func repairOffIsSavedWithTheSessionAndResumeAndRerunKeepIt() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await server.script([.plan, .text(Self.overPaced)])
+        let first = try await binary.run(
+            ["--grade", "4", "--topic", "Tides", "--minutes", "45", "--name", "tides"], input: "/repair off\n/quit\n")
+        #expect(first.status == 0, "\(first.stderr)")
+        let settings = try binary.transcriptLines().filter { $0["type"] as? String == "setting" }
+        #expect(settings.count == 1 && settings.first?["repair"] as? Bool == false)
+        let resumed = try await binary.run(["resume", "tides"], input: "/shorten 30\n/quit\n")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("✗ structure:") && !resumed.stdout.contains("── repairing"), "\(resumed.stdout)")
+        #expect(try await server.requests().count == 2)
+
+        try await server.reset()
+        try await server.script([.plan, .text(Self.overPaced)])
+        let rerun = try await binary.run(["replay", "tides", "--rerun"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(!rerun.stderr.contains("── repairing"), "\(rerun.stderr)")
+        #expect(try await server.requests().count == 2)
     }
 
     @Test func noRepairLeavesTheDraftAndRepairAsksOnRequest() async throws {

@@ -259,3 +259,93 @@ import TestSupport
         #expect(notes.isEmpty, "\(notes)")
     }
 }
+
+/// The findings issue #34 measured as false on good plans: each sentence here once raised a note.
+@Suite struct FairJudgeTests {
+    static let framework = ContentCheckTests.framework
+
+    static func notes(_ plan: String, topic: String = "Tides") -> [ContentNote] {
+        framework.check(plan, lessonMinutes: 45, topic: topic).notes ?? []
+    }
+
+    static func withCFU(_ items: [String]) -> String {
+        PlanFixtures.passing(minutes: 45).replacingOccurrences(
+            of: "1. What is the main idea of Tides?\n2. How does the worked example show it?\n3. Where could you see this outside school?",
+            with: items.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
+    }
+
+    @Test(arguments: [
+        "Jamal says 2/3 + 1/4 = 3/7. Write one sentence telling him what went wrong.",
+        "Your bulb won't light. Name two things you would check.",
+        "Corrige el error: 'Yo se ducho a las siete.'",
+        "Écris deux phrases au passé composé.",
+        "Muestra con el gesto: \"Hace viento.\"",
+        "Balance: Al + O₂ → Al₂O₃.",
+        "Solve 3x + 4 = 19.",
+    ])
+    func aTaskIsATaskQuotedOrNot(item: String) {
+        let plan = Self.withCFU([item, "What causes a spring tide?", "Draw the Moon and the two bulges."])
+        #expect(!Self.notes(plan).contains { $0.kind == .cfuNotQuestion }, "\(item)")
+    }
+
+    @Test func aStatementIsStillAdviceAndACheckOfStatementsIsAProblem() {
+        let one = Self.notes(Self.withCFU(["Tides are caused by the Moon.", "What causes a spring tide?", "Draw the Moon."]))
+        #expect(one.map(\.kind) == [.cfuNotQuestion])
+        #expect(one.allSatisfy { $0.isAdvice })
+        let none = Self.framework.check(
+            Self.withCFU(["Tides are caused by the Moon.", "The Moon pulls the sea.", "Spring tides are high."]),
+            lessonMinutes: 45, topic: "Tides")
+        #expect(none.contentProblems.map(\.kind) == [.cfuNoQuestion])
+        #expect(none.needsRepair)
+        #expect(none.contentProblems.first?.description == "Check for Understanding asks nothing students answer (it opens with “Tides are caused by the Moon.”); write questions or tasks that show what they learned.")
+    }
+
+    @Test(arguments: [
+        "Students use a code word to log in to the practice site.",
+        "Students use the rest of the excerpt to find two more examples.",
+        "Students use a loop instead of repeating the line.",
+        "Students use your own words to retell it.",
+    ])
+    func ordinaryWordsAreNotMaterials(line: String) {
+        let plan = PlanFixtures.passing(minutes: 45).replacingOccurrences(
+            of: "Students complete three practice items on their own.", with: line)
+        #expect(!Self.notes(plan).contains { $0.kind == .unlistedMaterial }, "\(line)")
+    }
+
+    @Test func codeShownTwiceAndAListedStripAreNotRepeats() {
+        let plan = PlanFixtures.passing(minutes: 45)
+            .replacingOccurrences(of: "- Exit ticket slips", with: "- Exit ticket slips\n- Vocabulary strip: tide, bulge, gravity")
+            .replacingOccurrences(
+                of: "Pair-share two ideas.", with: "Pair-share two ideas.\n\n        for step in range(4): print(step)\n")
+            .replacingOccurrences(
+                of: "pause for questions.",
+                with: "pause for questions.\n- Vocabulary strip: tide, bulge, gravity\n\n        for step in range(4): print(step)\n")
+        let notes = Self.notes(plan)
+        #expect(!notes.contains { $0.kind == .repeatedLine || $0.kind == .repeatedSection }, "\(notes)")
+    }
+
+    /// "Name one input. Name one output." asks about what the lesson taught, in its own words.
+    @Test func anExitTicketInTheLessonsWordsIsNotOffTheObjective() {
+        let plan = PlanFixtures.passing(minutes: 45, topic: "Photosynthesis")
+            .replacingOccurrences(
+                of: "Students will be able to explain the key ideas of Photosynthesis and apply them to a new example.",
+                with: "Students will explain how plants turn light into chemical energy.")
+            .replacingOccurrences(
+                of: "Introduce the key vocabulary with one worked example",
+                with: "Show the inputs and outputs of a leaf with one worked example")
+            .replacingOccurrences(of: "1. One key idea I learned…", with: "1. Name one input.")
+            .replacingOccurrences(of: "2. One question I still have…", with: "2. Name one output.")
+            .replacingOccurrences(of: "3. One way I could use this…", with: "3. Draw where it happens.")
+        #expect(!Self.notes(plan, topic: "Photosynthesis").contains { $0.kind == .exitOffObjective })
+    }
+
+    @Test func adviceAloneStartsNoRepairButATypedRepairSendsIt() {
+        let report = Self.framework.check(
+            Self.withCFU(["Tides are caused by the Moon.", "What causes a spring tide?", "Draw the Moon."]),
+            lessonMinutes: 45, topic: "Tides")
+        #expect(report.passed && report.contentPassed && !report.needsRepair && report.hasFindings)
+        #expect(report.summary == "✓ structure · ✓ content · 1 suggestion")
+        #expect(Self.framework.repairSentences(report).isEmpty)
+        #expect(Self.framework.repairSentences(report, includingAdvice: true).count == 1)
+    }
+}
