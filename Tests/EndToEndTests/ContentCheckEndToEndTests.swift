@@ -78,16 +78,17 @@ import TestSupport
             ["--grade", "4", "--topic", "Fractions on a number line", "--minutes", "45", "--free-text"],
             input: "/quit\n")
         let out = result.stdout
-        #expect(out.contains("── v1 · ") && out.contains("· ✓ structure · 12 content notes\n"), "\(out)")
+        #expect(out.contains("── v1 · ") && out.contains("· ✓ structure · ✗ content: 5 problems · 6 suggestions\n"), "\(out)")
+        #expect(out.contains("   ✗ Independent Practice only repeats Guided Practice"))
         #expect(out.contains("   • Learning Objective: “Fractions on a number line for students in grades 3–5.” has no observable verb"))
-        #expect(out.contains("── repairing v1 once: asking for the same plan without its 12 problems…"))
+        #expect(out.contains("── repairing v1 once: asking for the same plan without its 5 problems…"))
         #expect(out.contains("── v2 · ") && out.contains("· ✓ structure · ✓ content\n   The repaired plan checks better, so it replaces v1."))
-        // The repair was asked with the notes, in the teacher's sentences.
+        // The automatic repair was asked with the problems, in the teacher's sentences; advice is never sent on its own.
         let requests = try await server.requests()
         #expect(requests.count == 2)
         let repair = requests.last?.inputText ?? ""
-        #expect(repair.contains("- Check for Understanding: “Fraction Flipper.” is not a question or a task students answer"))
         #expect(repair.contains("- Independent Practice only repeats Guided Practice"))
+        #expect(!repair.contains("is not a question or a task students answer"))
         // The transcript keeps the notes with the turn.
         let sessions = binary.home.appendingPathComponent("sessions")
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: sessions.path).first { $0.hasSuffix(".jsonl") })
@@ -95,7 +96,7 @@ import TestSupport
         let ends = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .filter { $0["type"] as? String == "turn_ended" }
         let notes = (ends.first?["check"] as? [String: Any])?["notes"] as? [[String: Any]] ?? []
-        #expect(notes.count == 12)
+        #expect(notes.count == 11)
         #expect(notes.contains { $0["kind"] as? String == "objective_verb" && $0["section"] as? String == "Learning Objective" })
         #expect(((ends.last?["check"] as? [String: Any])?["notes"] as? [Any])?.isEmpty == true)
     }
@@ -110,7 +111,8 @@ import TestSupport
             input: "/check\n/quit\n")
         let out = result.stdout
         #expect(out.contains("── plan check of v1 · default framework · 45-minute lesson\nStructure\nHeadings: 10 of 10 present."), "\(out)")
-        #expect(out.contains("✓ The structure passes the check.\n\nContent\n12 content notes:\n  • "))
+        #expect(out.contains("✓ The structure passes the check.\n\nContent\n✗ 5 content problems:\n  ✗ Independent Practice only repeats"))
+        #expect(out.contains("Advice (never sent on its own):\n  • "))
         #expect(out.contains("  • Exit Ticket: “How many are there?” repeats Check for Understanding word for word"))
         #expect(out.contains("/repair asks once for a plan without them; it is kept only if it checks better."))
         #expect(try await server.requests().count == 1)
