@@ -57,6 +57,11 @@ extension SessionReview {
         }
     }
 
+    /// A check's sentence as a clause inside another one: without its closing full stop.
+    static func clause(_ sentence: String) -> String {
+        sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
+    }
+
     /// Whether a rubric has something to print: at least one level and one row.
     static func printable(_ rubric: Rubric) -> Bool {
         !rubric.levels.isEmpty && !rubric.criteria.isEmpty
@@ -82,12 +87,12 @@ extension SessionReview {
         let carried = Set(exportedQuizzes(state, number: number, asked: asked).map(\.number))
         for made in state.quizzes(for: number) where !carried.contains(made.number) {
             let kind = made.quiz.kind.rawValue
-            let why = made.problems.first ?? "it has no items"
+            let why = Self.clause(made.problems.first ?? "it has no items")
             notes.append(
                 "Quiz \(made.number) (\(kind)) did not pass its check (\(why)), so every export leaves it out; type /quiz \(kind) to ask for a new one, or add --with \(kind) to print it as it is, marked on the teacher's copy.")
         }
         if let made = state.rubric(for: number), exportedRubric(state, number: number, asked: asked) == nil {
-            let why = made.problems.first ?? "it has no rows"
+            let why = Self.clause(made.problems.first ?? "it has no rows")
             let anyway = printable(made.rubric) ? ", or add --with rubric to print it as it is, marked on the teacher's copy" : ""
             notes.append("Rubric \(made.number) did not pass its check (\(why)), so every export leaves it out; type /rubric to ask for a new one\(anyway).")
         }
@@ -107,7 +112,7 @@ extension SessionReview {
             }
             guard printable(made.rubric) else {
                 throw ExportError(
-                    "Rubric \(made.number) has no rows to print (\(made.problems.first ?? "its table is empty")), so nothing was written; type /rubric to ask for a new one.")
+                    "Rubric \(made.number) has no rows to print (\(Self.clause(made.problems.first ?? "its table is empty"))), so nothing was written; type /rubric to ask for a new one.")
             }
         }
         let made = Set(state.quizzes(for: number).filter { !$0.quiz.items.isEmpty }.map(\.quiz.kind))
