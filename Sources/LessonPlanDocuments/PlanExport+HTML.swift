@@ -169,13 +169,9 @@ extension PlanExport {
                 closeList()
                 out.append("<p class=\"choice\">\(htmlEscape(text))</p>")
             case .writeIn(let text):
-                if handout, text.allSatisfy({ $0 == "_" || $0.isWhitespace }) {
-                    closeList()
-                    out.append("<div class=\"write\"><i></i></div>")
-                } else {
-                    closeList()
-                    out.append("<p class=\"write-line\">\(htmlEscape(text))</p>")
-                }
+                closeList()
+                let blanks = handout && text.allSatisfy({ $0 == "_" || $0.isWhitespace })
+                out.append(blanks ? "<div class=\"write\"><i></i></div>" : "<p class=\"write-line\">\(htmlEscape(text))</p>")
             case .blank:
                 // A blank line inside a numbered list (between prompts) keeps the list open.
                 if openList == "ol", case .numbered = blocks.dropFirst(index + 1).first(where: { $0 != .blank }) {
