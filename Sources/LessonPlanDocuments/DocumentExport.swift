@@ -24,8 +24,26 @@ public enum DocumentExport {
     ) async throws -> Data {
         guard let pandoc else { throw DocumentError.pandocMissing(format) }
         var built = format == .pptx ? slides(document, plan: plan) : page(document, plan: plan, format: format, timeZone: timeZone)
-        if format == .odt { built.blocks = built.blocks.map(ruledForODT) }
+        built.blocks = forWriter(built.blocks, format: format)
         return try await pandoc.convert(built, to: format, reference: reference)
+    }
+
+    /// Tables as the writer must have them to print whole: raw odt (ruled, rows kept together) or raw docx (rows
+    /// that never split).
+    static func forWriter(_ blocks: [PandocBlock], format: DocumentFormat) -> [PandocBlock] {
+        blocks.flatMap { block -> [PandocBlock] in
+            switch block {
+            case .newPage(let inner): return newPage(inner, format: format)
+            case .div(let classes, let inner): return [.div(classes: classes, forWriter(inner, format: format))]
+            case .styled(let style, let inner): return [.styled(style, forWriter(inner, format: format))]
+            default:
+                switch format {
+                case .odt: return [ruledForODT(block)]
+                case .docx: return [keptRowsForDOCX(block)]
+                case .pptx: return [block]
+                }
+            }
+        }
     }
 
     /// An odt table as raw odt whose cells take the ruled style `Pandoc` adds (pandoc's own are unruled); the
@@ -40,8 +58,9 @@ public enum DocumentExport {
                     + (bold ? "<text:span text:style-name=\"Strong_20_Emphasis\">\(escaped)</text:span>" : escaped)
                     + "</text:p></table:table-cell>"
             }
+            // No row splits between pages.
             func row(_ cells: [String], bold: Bool) -> String {
-                "<table:table-row>" + cells.map { cell($0, bold: bold) }.joined() + "</table:table-row>"
+                "<table:table-row table:style-name=\"\(Pandoc.keptRowName)\">" + cells.map { cell($0, bold: bold) }.joined() + "</table:table-row>"
             }
             let columns = max(header.count, rows.map(\.count).max() ?? 0)
             var xml = "<table:table><table:table-column table:number-columns-repeated=\"\(max(columns, 1))\"/>"
@@ -63,11 +82,7 @@ public enum DocumentExport {
         var blocks: [PandocBlock] = []
         if handout {
             blocks.append(.para([.text("Name: ______________________   Date: ____________   Class: ____________")]))
-            // The starter quiz is done first, on a page of its own; the handouts start on the next.
-            for quiz in document.starterQuizzes {
-                blocks += quizPage(quiz)
-                blocks.append(pageBreak(format))
-            }
+            for quiz in document.starterQuizzes where !quiz.items.isEmpty { blocks += quizPage(quiz) }
         } else {
             if let check = document.check, !check.passed {
                 blocks.append(.para([.strong([.text("⚠ " + PlanExport.bannerTitle(check))])]))
@@ -84,26 +99,26 @@ public enum DocumentExport {
                 blocks.append(.para([.strong([.text(ExportCheck.notesTitle)])]))
                 blocks.append(.bulletList(check.notes.map { [.plain([.text($0)])] }))
             }
-            blocks.append(
-                .bulletList(
-                    PlanExport.inputRows(document, timeZone: timeZone).filter { $0.0 != "Version" }.map { label, value in
-                        [.plain([.strong([.text(label + ":")]), .text(" " + value)])]
-                    }))
+            blocks.append(inputsLine(document, timeZone: timeZone))
         }
-        let planned = planBlocks(PlanExport.pageBlocks(plan, handout: handout), handout: handout)
-        blocks += handout ? keepingExitTicket(planned, listsAsParagraphs: format == .odt) : planned
-        for quiz in handout ? document.laterQuizzes : document.quizzes {
-            blocks.append(pageBreak(format))
-            blocks += quizPage(quiz)
+        var planned = keepingEnd(
+            keepingExitTicket(planBlocks(PlanExport.pageBlocks(plan, handout: handout), handout: handout), listsAsParagraphs: format == .odt),
+            listsAsParagraphs: format == .odt)
+        // The starter quiz is done first, on a page of its own; the handouts start on the next.
+        if handout, !document.starterQuizzes.isEmpty { planned = startingNewPage(planned) }
+        blocks += planned
+        for quiz in (handout ? document.laterQuizzes : document.quizzes) where !quiz.items.isEmpty {
+            blocks += startingNewPage(quizPage(quiz, warning: handout ? nil : document.quizWarnings[quiz.kind]))
         }
-        if let rubric = document.rubric {
+        // A rubric without rows is never printed as an empty table.
+        if let rubric = document.rubric, !rubric.levels.isEmpty, !rubric.criteria.isEmpty {
             let shown = handout ? rubric.forStudents : rubric
             blocks.append(.header(1, [.text(rubric.task.isEmpty ? "Rubric" : "Rubric: \(rubric.task)")]))
+            if !handout, let warning = document.rubricWarning { blocks.append(.para([.strong([.text("⚠ " + warning)])])) }
             blocks.append(rubricTable(shown))
         }
-        for quiz in handout ? [] : document.quizzes {
-            blocks.append(pageBreak(format))
-            blocks.append(.header(1, [.text(quiz.keyTitle)]))
+        for quiz in handout ? [] : document.quizzes where !quiz.items.isEmpty {
+            blocks.append(.newPage(.header(1, [.text(quiz.keyTitle)])))
             blocks.append(answerKey(quiz))
             if !quiz.misconceptions.isEmpty {
                 blocks.append(.para([.strong([.text("Misconceptions it probes")])]))
@@ -111,8 +126,7 @@ public enum DocumentExport {
             }
         }
         if !handout, let review = document.review {
-            blocks.append(pageBreak(format))
-            blocks += reviewBlocks(review)
+            blocks += startingNewPage(reviewBlocks(review))
         }
         if handout {
             blocks.append(.para([.emph([.text(PlanExport.handoutFooter(document, timeZone: timeZone))])]))
@@ -128,12 +142,10 @@ public enum DocumentExport {
     static func keepingExitTicket(_ blocks: [PandocBlock], listsAsParagraphs: Bool = false) -> [PandocBlock] {
         var out: [PandocBlock] = []
         var slip: [PandocBlock]?
-        func kept(_ blocks: [PandocBlock]) -> PandocBlock {
-            .styled(keepStyle, listsAsParagraphs ? blocks.flatMap(paragraphs) : blocks)
-        }
+        func kept(_ blocks: [PandocBlock]) -> [PandocBlock] { keptTogether(blocks, listsAsParagraphs: listsAsParagraphs) }
         for block in blocks {
             if case .header(_, let inlines) = block {
-                if let held = slip { out.append(kept(held)) }
+                if let held = slip { out += kept(held) }
                 slip = nil
                 if case .text(let text)? = inlines.first, PlanExport.isExitTicket(text) {
                     out.append(block)
@@ -143,8 +155,48 @@ public enum DocumentExport {
             }
             if slip != nil { slip?.append(block) } else { out.append(block) }
         }
-        if let held = slip { out.append(kept(held)) }
+        if let held = slip { out += kept(held) }
         return out
+    }
+
+    /// Blocks in the style that keeps each paragraph with the next, the last paragraph (with `endingRun`) in the one
+    /// that only keeps itself whole, so the run does not chain on into what follows it. docx gives a tight list's
+    /// items its own `Compact` style whatever the style around them, so their items become paragraphs, which take it.
+    static func keptTogether(_ blocks: [PandocBlock], listsAsParagraphs: Bool, endingRun: Bool = true) -> [PandocBlock] {
+        func loose(_ block: PandocBlock) -> PandocBlock {
+            func items(_ items: [[PandocBlock]]) -> [[PandocBlock]] {
+                items.map { $0.map { if case .plain(let inlines) = $0 { .para(inlines) } else { loose($0) } } }
+            }
+            switch block {
+            case .bulletList(let list): return .bulletList(items(list))
+            case .orderedList(let start, let numbering, let list): return .orderedList(start: start, numbering: numbering, items(list))
+            default: return block
+            }
+        }
+        var kept = listsAsParagraphs ? blocks.flatMap(paragraphs) : blocks.map(loose)
+        guard endingRun, let last = kept.popLast() else { return [.styled(keepStyle, kept)] }
+        // The last list item goes into a list of its own that carries on the numbering, in the closing style.
+        var closing = last
+        switch last {
+        case .orderedList(let start, let numbering, let items) where items.count > 1:
+            kept.append(.orderedList(start: start, numbering: numbering, Array(items.dropLast())))
+            closing = .orderedList(start: start + items.count - 1, numbering: numbering, [items[items.count - 1]])
+        case .bulletList(let items) where items.count > 1:
+            kept.append(.bulletList(Array(items.dropLast())))
+            closing = .bulletList([items[items.count - 1]])
+        default: break
+        }
+        return (kept.isEmpty ? [] : [.styled(keepStyle, kept)]) + [.styled(lastOptionStyle, [closing])]
+    }
+
+    /// The plan with its last block kept with the one before it, so the plan's closing line never prints alone on a
+    /// page (the heading before them keeps with them too).
+    static func keepingEnd(_ blocks: [PandocBlock], listsAsParagraphs: Bool) -> [PandocBlock] {
+        guard blocks.count >= 2 else { return blocks }
+        let before = blocks[blocks.count - 2]
+        if case .styled = before { return blocks }
+        if case .header = before { return blocks }
+        return Array(blocks.dropLast(2)) + keptTogether([before], listsAsParagraphs: listsAsParagraphs, endingRun: false) + [blocks[blocks.count - 1]]
     }
 
     /// A list as paragraphs that carry their own markers (`1. `, `• `); other blocks as they are.
@@ -178,6 +230,17 @@ public enum DocumentExport {
         case .odt: .raw(format: "opendocument", "<text:p text:style-name=\"Pagebreak\"/>")
         case .pptx: .para([])
         }
+    }
+
+    /// The lesson's details (grade band, length, topic, standards …) as one paragraph, apart from any list: beside
+    /// the content notes' list, a list of them ran into it.
+    static func inputsLine(_ document: ExportDocument, timeZone: TimeZone) -> PandocBlock {
+        var inlines: [PandocInline] = []
+        for (index, (label, value)) in PlanExport.inputRows(document, timeZone: timeZone).filter({ $0.0 != "Version" }).enumerated() {
+            if index > 0 { inlines.append(.text(" · ")) }
+            inlines += [.strong([.text(label + ":")]), .text(" " + value)]
+        }
+        return .para(inlines)
     }
 
     private static func pacing(_ document: ExportDocument) -> [PandocBlock] {
@@ -269,8 +332,10 @@ public enum DocumentExport {
 
     /// A quiz under its heading: each item numbered, its options lettered `A) ` on lines of their own, the stem
     /// and options kept together on one page.
-    static func quizPage(_ quiz: Quiz) -> [PandocBlock] {
+    /// - Parameter warning: the line over a quiz that did not pass its check (the teacher's copy only).
+    static func quizPage(_ quiz: Quiz, warning: String? = nil) -> [PandocBlock] {
         var blocks: [PandocBlock] = [.header(1, [.text(quiz.title)])]
+        if let warning { blocks.append(.para([.strong([.text("⚠ " + warning)])])) }
         for (index, item) in quiz.items.enumerated() {
             let options = item.options.map { "\($0.letter)) \($0.text)" }
             let kept = ["\(index + 1). \(item.stem)"] + options.dropLast()

@@ -69,6 +69,11 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     public var rubric: Rubric?
     /// The model's review of this version (`/review`), each quotation checked: on the teacher's copy only.
     public var review: ExportReview?
+    /// For a rubric that did not pass its check, printed only because the teacher asked for it by name: the line
+    /// the teacher's copy prints over it (`Rubric 2 did not pass its check: …`); never on a handout.
+    public var rubricWarning: String?
+    /// The same for each quiz, by kind.
+    public var quizWarnings: [Quiz.Kind: String] = [:]
 
     public init(
         topic: String, grade: String, minutes: Int, standards: String = "", constraints: String = "",

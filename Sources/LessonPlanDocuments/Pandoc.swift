@@ -74,7 +74,8 @@ public struct Pandoc: Sendable {
                 throw DocumentError.pandocFailed(format, status: 0, message: "its opendocument template has no automatic styles")
             }
             let file = folder.appending(path: "content-template.xml")
-            let ruled = text.replacingOccurrences(of: Self.automaticStyles, with: Self.automaticStyles + "\n" + Self.ruledCellStyle)
+            let styles = [Self.ruledCellStyle, Self.keptRowStyle, Self.pageHeadingStyle(1), Self.pageHeadingStyle(2), Self.pageStartStyle].joined()
+            let ruled = text.replacingOccurrences(of: Self.automaticStyles, with: Self.automaticStyles + "\n" + styles)
             try PrivateFiles.write(Data(ruled.utf8), to: file, replace: false)
             arguments.append("--template=\(file.path)")
         }
@@ -92,6 +93,23 @@ public struct Pandoc: Sendable {
     static let ruledCellStyle =
         "<style:style style:name=\"\(ruledCellName)\" style:family=\"table-cell\">"
         + "<style:table-cell-properties fo:border=\"0.5pt solid #808080\" fo:padding=\"0.04in\"/></style:style>"
+    /// The row style of odt tables: a row never splits between pages (`DocumentExport.ruledForODT`).
+    static let keptRowName = "LessonplanKeptRow"
+    static let keptRowStyle =
+        "<style:style style:name=\"\(keptRowName)\" style:family=\"table-row\">"
+        + "<style:table-row-properties fo:keep-together=\"always\"/></style:style>"
+    /// A Heading 1 that starts a new page itself, so a full page before it leaves no blank one behind.
+    /// `LessonplanPageHeading1` and `2`, on Heading 1 and Heading 2.
+    static let pageHeadingName = "LessonplanPageHeading"
+    static func pageHeadingStyle(_ level: Int) -> String {
+        "<style:style style:name=\"\(pageHeadingName)\(level)\" style:family=\"paragraph\" style:parent-style-name=\"Heading_20_\(level)\""
+            + " style:default-outline-level=\"\(level)\"><style:paragraph-properties fo:break-before=\"page\"/></style:style>"
+    }
+    /// A body paragraph that starts a new page itself (the handouts after the starter quiz).
+    static let pageStartName = "LessonplanPageStart"
+    static let pageStartStyle =
+        "<style:style style:name=\"\(pageStartName)\" style:family=\"paragraph\" style:parent-style-name=\"Text_20_body\">"
+        + "<style:paragraph-properties fo:break-before=\"page\"/></style:style>"
 
     /// Runs pandoc with `input` on stdin; stdout and stderr go to files so neither pipe can fill and stall it.
     private func run(_ arguments: [String], input: Data, format: DocumentFormat, in folder: URL? = nil) async throws -> Data {

@@ -52,6 +52,9 @@ indirect enum PandocBlock: Equatable, Sendable {
     /// Blocks in a paragraph style of the reference document (pandoc's `custom-style`), e.g. one that keeps with the next.
     case styled(String, [PandocBlock])
     case raw(format: String, String)
+    /// A block that starts a new page, the break its own (a heading's `pageBreakBefore`), so a page already full
+    /// before it leaves no blank page; `DocumentExport.forWriter` writes it for docx and odt.
+    case newPage(PandocBlock)
 
     func json() -> Any {
         switch self {
@@ -87,6 +90,8 @@ indirect enum PandocBlock: Equatable, Sendable {
         case .styled(let style, let blocks):
             return ["t": "Div", "c": [["", [] as [Any], [["custom-style", style]]] as [Any], blocks.map { $0.json() }] as [Any]]
         case .raw(let format, let text): return ["t": "RawBlock", "c": [format, text]]
+        // Slides have no pages to break: the block as it is.
+        case .newPage(let block): return block.json()
         }
     }
 

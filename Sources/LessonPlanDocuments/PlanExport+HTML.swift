@@ -73,7 +73,7 @@ extension PlanExport {
             }
             out.append("<p class=\"inputs\">\(inputs.joined(separator: " · "))</p>")
         }
-        if handout { appendQuizzes(document.starterQuizzes, to: &out) }
+        if handout { appendQuizzes(document.starterQuizzes, warnings: [:], to: &out) }
         out.append("<section class=\"plan\">")
         appendPlan(pageBlocks(plan, handout: handout), handout: handout, to: &out)
         out.append("</section>")
@@ -117,6 +117,8 @@ extension PlanExport {
         }
         var titles: [String] = []
         var inPart = false
+        // The teacher's exit ticket, held in one box so it prints whole as the students' slip does.
+        var inSlip = false
         func flushTitles() {
             guard !titles.isEmpty else { return }
             out.append("<p class=\"plan-title\">\(titles.map(htmlEscape).joined(separator: "<br>"))</p>")
@@ -147,6 +149,12 @@ extension PlanExport {
                 out.append("<li>\(htmlEscape(text))\(space)</li>")
             case .heading(let text, let level):
                 closeList()
+                if inSlip { out.append("</div>") }
+                inSlip = false
+                if !handout, isExitTicket(text) {
+                    out.append("<div class=\"kept exit-ticket\">")
+                    inSlip = true
+                }
                 if handout, level == 2 {
                     // Each handout part is a section; the exit ticket is one slip, kept whole to cut out.
                     if inPart { out.append("</section>") }
@@ -161,13 +169,9 @@ extension PlanExport {
                 closeList()
                 out.append("<p class=\"choice\">\(htmlEscape(text))</p>")
             case .writeIn(let text):
-                if handout, text.allSatisfy({ $0 == "_" || $0.isWhitespace }) {
-                    closeList()
-                    out.append("<div class=\"write\"><i></i></div>")
-                } else {
-                    closeList()
-                    out.append("<p class=\"write-line\">\(htmlEscape(text))</p>")
-                }
+                closeList()
+                let blanks = handout && text.allSatisfy({ $0 == "_" || $0.isWhitespace })
+                out.append(blanks ? "<div class=\"write\"><i></i></div>" : "<p class=\"write-line\">\(htmlEscape(text))</p>")
             case .blank:
                 // A blank line inside a numbered list (between prompts) keeps the list open.
                 if openList == "ol", case .numbered = blocks.dropFirst(index + 1).first(where: { $0 != .blank }) {
@@ -180,6 +184,7 @@ extension PlanExport {
         }
         flushTitles()
         closeList()
+        if inSlip { out.append("</div>") }
         if inPart { out.append("</section>") }
     }
 
@@ -190,9 +195,12 @@ extension PlanExport {
     }
 
     /// Each quiz without its key, on a page of its own, every item kept with its options.
-    private static func appendQuizzes(_ quizzes: [Quiz], to out: inout [String]) {
-        for quiz in quizzes {
-            out.append(contentsOf: ["<section class=\"quiz quiz-\(quiz.kind.rawValue)\">", "<h2>\(htmlEscape(quiz.title))</h2>", "<ol>"])
+    /// - Parameter warnings: the line over a quiz that did not pass its check, by kind (the teacher's copy only).
+    private static func appendQuizzes(_ quizzes: [Quiz], warnings: [Quiz.Kind: String], to out: inout [String]) {
+        for quiz in quizzes where !quiz.items.isEmpty {
+            out.append(contentsOf: ["<section class=\"quiz quiz-\(quiz.kind.rawValue)\">", "<h2>\(htmlEscape(quiz.title))</h2>"])
+            if let warning = warnings[quiz.kind] { out.append("<p class=\"failed-check\">⚠ \(htmlEscape(warning))</p>") }
+            out.append("<ol>")
             for item in quiz.items {
                 let options = item.options.map { "<li>\(htmlEscape($0.text))</li>" }.joined()
                 out.append("<li class=\"quiz-item\">\(htmlEscape(item.stem))<ol type=\"A\">\(options)</ol></li>")
@@ -224,10 +232,12 @@ extension PlanExport {
 
     /// The quiz without its key, the rubric (the students' on a handout), and for the teacher the key on a new page.
     private static func appendAssessments(_ document: ExportDocument, handout: Bool, to out: inout [String]) {
-        appendQuizzes(handout ? document.laterQuizzes : document.quizzes, to: &out)
-        if let rubric = document.rubric.map({ handout ? $0.forStudents : $0 }) {
+        appendQuizzes(handout ? document.laterQuizzes : document.quizzes, warnings: handout ? [:] : document.quizWarnings, to: &out)
+        // A rubric without rows is never printed as an empty table.
+        if let rubric = document.rubric.map({ handout ? $0.forStudents : $0 }), !rubric.levels.isEmpty, !rubric.criteria.isEmpty {
             out.append("<section class=\"rubric\">")
             out.append("<h2>\(htmlEscape(rubric.task.isEmpty ? "Rubric" : "Rubric: \(rubric.task)"))</h2>")
+            if !handout, let warning = document.rubricWarning { out.append("<p class=\"failed-check\">⚠ \(htmlEscape(warning))</p>") }
             out.append("<table class=\"rubric-table\"><thead><tr><th scope=\"col\">Criterion</th>")
             out.append(rubric.levels.map { "<th scope=\"col\">\(htmlEscape($0.title))</th>" }.joined() + "</tr></thead><tbody>")
             for criterion in rubric.criteria {
@@ -237,7 +247,7 @@ extension PlanExport {
             }
             out.append(contentsOf: ["</tbody></table>", "</section>"])
         }
-        for quiz in handout ? [] : document.quizzes {
+        for quiz in handout ? [] : document.quizzes where !quiz.items.isEmpty {
             out.append(contentsOf: ["<section class=\"answer-key\">", "<h2>\(quiz.keyTitle)</h2>", "<ol>"])
             for item in quiz.items {
                 let reasons = item.distractors.filter { !$0.misconception.isEmpty }

@@ -18,7 +18,7 @@ extension PlanExport {
         -> String
     {
         let handout = document.kind == .materials
-        var out: [String] = ["# \(pageTitle(document, plan: plan))", ""]
+        var out: [String] = ["# \(markdownText(pageTitle(document, plan: plan)))", ""]
         if handout {
             out.append("Name: ______________________   Date: ____________   Class: ____________")
             out.append("")
@@ -35,7 +35,7 @@ extension PlanExport {
             }
             for note in document.teacherNotes { out.append("> **Note:** \(note)"); out.append("") }
             for (label, value) in inputRows(document, timeZone: timeZone) {
-                out.append("- **\(label):** \(value)")
+                out.append("- **\(label):** \(markdownText(value))")
             }
             out.append("")
             out.append(contentsOf: markdownPacing(document))
@@ -59,27 +59,27 @@ extension PlanExport {
                 appendBlank(&out)
             case .title(let text):
                 if previous != nil, previous?.isTitle == false { appendBlank(&out) }
-                out.append(text)
+                out.append(markdownLine(text))
             case .heading(let text, let level):
                 appendBlank(&out)
-                out.append("\(level == 2 ? "##" : "###") \(text)")
+                out.append("\(level == 2 ? "##" : "###") \(markdownText(text))")
                 out.append("")
             case .bullet(let text):
                 if let previous, !previous.isBullet { appendBlank(&out) }
-                out.append("- \(text)")
+                out.append("- \(markdownText(text))")
             case .numbered(let number, let text):
                 if let previous, !previous.isNumbered || handout { appendBlank(&out) }
-                out.append("\(number). \(text)")
+                out.append("\(number). \(markdownText(text))")
                 if handout {
                     out.append("")
                     out.append("   Answer: ______________________________________________")
                 }
             case .paragraph(let text), .choice(let text):
                 if let previous, previous.isBullet || previous.isNumbered || previous.isTitle { appendBlank(&out) }
-                out.append(text)
+                out.append(markdownLine(text))
             case .writeIn(let text):
                 if let previous, previous.isBullet || previous.isNumbered { appendBlank(&out) }
-                out.append(text)
+                out.append(markdownLine(text))
             }
             previous = block
         }
@@ -126,7 +126,50 @@ extension PlanExport {
     }
 
     private static func markdownCell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|")
+        markdownText(text).replacingOccurrences(of: "|", with: "\\|")
+    }
+
+    /// Text the model wrote as Markdown that shows it as written in CommonMark and GFM: what would be read as
+    /// markup (`<b>`, `*`, `[`, `` ` ``, an entity, a lone `_`) is backslash-escaped; runs of three or more
+    /// underscores, the blanks to write on, stay as they are.
+    static func markdownText(_ text: String) -> String {
+        var out = ""
+        let characters = Array(text)
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            switch character {
+            case "\\", "`", "*", "<", "[", "]":
+                out += "\\" + String(character)
+            case "&" where characters[(index + 1)...].prefix(32).contains(";") && characters.dropFirst(index + 1).first.map { $0.isLetter || $0 == "#" } == true:
+                out += "\\&"
+            case "_":
+                var run = 1
+                while index + run < characters.count, characters[index + run] == "_" { run += 1 }
+                out += run >= 3 ? String(repeating: "_", count: run) : String(repeating: "\\_", count: run)
+                index += run
+                continue
+            default:
+                out.append(character)
+            }
+            index += 1
+        }
+        return out
+    }
+
+    /// A line of text as its own paragraph: escaped, and not read as a heading, quote, list item or rule.
+    static func markdownLine(_ text: String) -> String {
+        let escaped = markdownText(text)
+        let leading = escaped.prefix { $0 == " " }
+        let body = escaped.dropFirst(leading.count)
+        guard let first = body.first else { return escaped }
+        if "#>+-=".contains(first) { return leading + "\\" + body }
+        // `1. ` or `1) ` at the start would begin a numbered list.
+        let digits = body.prefix { $0.isASCII && $0.isNumber }
+        if !digits.isEmpty, digits.count < 10, let mark = body.dropFirst(digits.count).first, mark == "." || mark == ")" {
+            return leading + digits + "\\" + body.dropFirst(digits.count)
+        }
+        return escaped
     }
 
     /// The review as a pipe table, one row per criterion, with the check's summary and the criteria's source.
@@ -148,14 +191,20 @@ extension PlanExport {
         text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
-    /// Each quiz under its heading, as numbered items with lettered options.
-    private static func markdownQuizzes(_ quizzes: [Quiz]) -> [String] {
+    /// Each quiz under its heading, as numbered items whose lettered options are a list nested in the item: each
+    /// indented to the item's text (three spaces under `1. `, four under `10. `), never four past it (a code block).
+    ///
+    /// - Parameter warnings: the line over a quiz that did not pass its check, by kind (the teacher's copy only).
+    private static func markdownQuizzes(_ quizzes: [Quiz], warnings: [Quiz.Kind: String] = [:]) -> [String] {
         var out: [String] = []
-        for quiz in quizzes {
+        for quiz in quizzes where !quiz.items.isEmpty {
             out += ["", "## \(quiz.title)", ""]
+            if let warning = warnings[quiz.kind] { out += ["> **⚠ \(markdownText(warning))**", ""] }
             for (index, item) in quiz.items.enumerated() {
-                out.append("\(index + 1). \(item.stem)")
-                out += item.options.map { "    \($0.letter)) \($0.text)" }
+                let marker = "\(index + 1). "
+                out.append(marker + markdownText(item.stem))
+                let indent = String(repeating: " ", count: marker.count)
+                out += item.options.map { indent + "- \($0.letter)) " + markdownText($0.text) }
                 out.append("")
             }
         }
@@ -165,21 +214,25 @@ extension PlanExport {
     /// The same for Markdown: the quiz as numbered items with lettered options, the rubric as a pipe table.
     private static func markdownAssessments(_ document: ExportDocument, handout: Bool) -> [String] {
         var out: [String] = []
-        out += markdownQuizzes(handout ? document.laterQuizzes : document.quizzes)
-        if let rubric = document.rubric.map({ handout ? $0.forStudents : $0 }) {
-            out += ["", "## " + (rubric.task.isEmpty ? "Rubric" : "Rubric: \(rubric.task)"), ""]
+        out += markdownQuizzes(handout ? document.laterQuizzes : document.quizzes, warnings: handout ? [:] : document.quizWarnings)
+        // A rubric without rows is never printed as an empty table.
+        if let rubric = document.rubric.map({ handout ? $0.forStudents : $0 }), !rubric.levels.isEmpty, !rubric.criteria.isEmpty {
+            out += ["", "## " + markdownText(rubric.task.isEmpty ? "Rubric" : "Rubric: \(rubric.task)"), ""]
+            if !handout, let warning = document.rubricWarning { out += ["> **⚠ \(markdownText(warning))**", ""] }
             out.append("| Criterion | " + rubric.levels.map { markdownCell($0.title) }.joined(separator: " | ") + " |")
             out.append("|" + String(repeating: " --- |", count: rubric.levels.count + 1))
             for criterion in rubric.criteria {
                 out.append("| \(markdownCell(criterion.name)) | " + criterion.cells.map(markdownCell).joined(separator: " | ") + " |")
             }
         }
-        for quiz in handout ? [] : document.quizzes {
+        for quiz in handout ? [] : document.quizzes where !quiz.items.isEmpty {
             out += ["", "---", "", "## \(quiz.keyTitle)", ""]
-            for (index, line) in AssessmentText.answerKey(quiz).enumerated() {
-                out.append(line)
-                out += quiz.items[index].distractors.filter { !$0.misconception.isEmpty }
-                    .map { "    - \($0.letter): \($0.misconception)" }
+            for (index, item) in quiz.items.enumerated() {
+                let marker = "\(index + 1). "
+                out.append(marker + markdownText(item.keyText))
+                let indent = String(repeating: " ", count: marker.count)
+                out += item.distractors.filter { !$0.misconception.isEmpty }
+                    .map { indent + "- \($0.letter): " + markdownText($0.misconception) }
             }
         }
         while out.last == "" { out.removeLast() }

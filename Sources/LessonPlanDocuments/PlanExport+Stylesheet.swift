@@ -52,10 +52,14 @@ extension PlanExport {
         .answer-key, .quiz { break-before: page; page-break-before: always; }
         body.handout .quiz-starter { break-before: auto; page-break-before: auto; break-after: page; page-break-after: always; }
         .slip { border: 2px dashed #555; padding: 0.2rem 0.8rem 0.6rem; margin-top: 1.2rem; }
+        .failed-check { border-left: 4px solid #b00020; padding: 0.2rem 0.6rem; background: #fdecee; color: #7a0015; }
         @media print {
           body { margin: 0; max-width: none; font-size: 11pt; }
-          h2, h3 { break-after: avoid; page-break-after: avoid; }
-          table, li, .timeline-row, .timeline-section, .banner, .slip, .quiz-item { break-inside: avoid; page-break-inside: avoid; }
+          h1, h2, h3 { break-after: avoid; page-break-after: avoid; }
+          p, li { orphans: 3; widows: 3; }
+          table, tr, li, .timeline-row, .timeline-section, .banner, .slip, .kept, .quiz-item, .failed-check {
+            break-inside: avoid; page-break-inside: avoid;
+          }
           .timeline-track, .timeline-bar, .timeline-end, .banner, .pacing-table tr.over td {
             -webkit-print-color-adjust: exact; print-color-adjust: exact;
           }

@@ -29,7 +29,7 @@ public enum UnitExport {
             guard let document = format.document else { throw ExportError("A unit exports as \(Format.names).") }
             guard let pandoc else { throw DocumentError.pandocMissing(document) }
             var built = pandocDocument(unit, lessons: lessons, format: document, timeZone: timeZone)
-            if document == .odt { built.blocks = built.blocks.map(DocumentExport.ruledForODT) }
+            built.blocks = DocumentExport.forWriter(built.blocks, format: document)
             return try await pandoc.convert(built, to: document, reference: prompts.referenceDocument(for: document.rawValue))
         }
     }
@@ -179,8 +179,7 @@ public enum UnitExport {
                     return [.plain([.text("Lesson \(index + 1): \(outline.title) — \(outline.objective)\(written)")])]
                 }))
         for lesson in lessons {
-            blocks.append(DocumentExport.pageBreak(format))
-            blocks.append(.header(1, [.text(heading(lesson))]))
+            blocks.append(.newPage(.header(1, [.text(heading(lesson))])))
             let page = DocumentExport.page(lesson.export, plan: lesson.plan, format: format, timeZone: timeZone)
             blocks += page.blocks.map(demoted)
         }
@@ -193,6 +192,7 @@ public enum UnitExport {
         case .header(let level, let inlines): .header(min(level + 1, 6), inlines)
         case .div(let classes, let blocks): .div(classes: classes, blocks.map(demoted))
         case .styled(let style, let blocks): .styled(style, blocks.map(demoted))
+        case .newPage(let block): .newPage(demoted(block))
         default: block
         }
     }

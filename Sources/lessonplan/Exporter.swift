@@ -14,18 +14,23 @@ struct Exporter {
 
     /// The current plan or its latest handouts, read with their own framework's headings.
     /// - Returns: whether the export was written.
-    func export(_ state: SessionState, format: ExportFormat, materials: Bool, to path: String?, force: Bool, showModel: Bool) async -> Bool {
+    func export(
+        _ state: SessionState, format: ExportFormat, materials: Bool, to path: String?, force: Bool, showModel: Bool,
+        asked: ExportAsked = .none
+    ) async -> Bool {
         let data: Data
         // Without -o, the same rule as /export: a page or document goes to <topic>-v<N>.<format>.
         let path = path ?? ExportCommand.defaultFile(state, format: format, materials: materials, toTerminal: console.stdoutIsTTY)
         do {
+            try SessionReview.checkAsked(state, materials: materials, asked: asked)
             data = try await ExportCommand.document(
-                state, format: format, materials: materials, prompts: prompts, showModel: showModel, environment: environment)
+                state, format: format, materials: materials, prompts: prompts, showModel: showModel, asked: asked,
+                environment: environment)
         } catch {
             console.error(error.message)
             return false
         }
-        for note in SessionReview.exportNotes(state, materials: materials) { console.note(note) }
+        for note in SessionReview.exportNotes(state, materials: materials, asked: asked) { console.note(note) }
         guard let path else {
             console.document(data, format: format)
             return !console.outputFailed

@@ -240,11 +240,18 @@ struct SessionCommands {
             guard let format = ExportFormat(text: parsed.value("format") ?? "") else {
                 throw UsageError(message: "export needs --format md, html, json, docx, odt or pptx.")
             }
+            var asked = ExportAsked.none
+            if let with = parsed.value("with") {
+                guard let read = ExportAsked(text: with) else {
+                    throw UsageError(message: "--with takes what to print although it did not pass its check: \(ExportAsked.names).")
+                }
+                asked = read
+            }
             let state = try load(parsed.positionals[0])
             let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn
             let written = await Exporter(console: console, prompts: prompts, environment: app.environment).export(
                 state, format: format, materials: parsed.has("materials"), to: parsed.value("output"),
-                force: parsed.has("force"), showModel: parsed.has("show-model"))
+                force: parsed.has("force"), showModel: parsed.has("show-model"), asked: asked)
             return written ? 0 : 1
         } catch {
             console.error(error.message)

@@ -163,9 +163,11 @@ import TestSupport
         try await Self.keep(handoutPDF, as: "printout-quiz", page: try #require(Self.page(holding: "Why does a steel ship float?", in: students)))
         try await Self.keep(pdf, as: "printout-rubric", page: try #require(Self.page(holding: "Criterion", in: text)))
         let markdown = PlanExport.renderMarkdown(document, plan: plan)
-        #expect(markdown.contains("## Exit quiz\n\n1. Why does a steel ship float?\n    A) Steel is lighter than water"))
+        // Options and misconceptions are lists nested in their item (three spaces, to the item's text), not text
+        // four spaces in, which a CommonMark viewer runs into the item's line.
+        #expect(markdown.contains("## Exit quiz\n\n1. Why does a steel ship float?\n   - A) Steel is lighter than water"))
         #expect(markdown.contains("| Criterion | Beginning (1) | Developing (2) | Proficient (3) | Exemplary (4) |"))
-        #expect(markdown.contains("## Answer key: exit quiz\n\n1. B) Its shape pushes aside a lot of water\n    - A: Materials"))
+        #expect(markdown.contains("## Answer key: exit quiz\n\n1. B) Its shape pushes aside a lot of water\n   - A: Materials"))
     }
 
     @Test func handoutsPrintWithWriteInLinesAndNoTeacherFurniture() async throws {

@@ -7,13 +7,16 @@ import LessonPlanDocuments
 /// document; `/export quiz FORMAT [FILE]`: the quiz for a learning platform (`ExportCommand+Quiz.swift`).
 public struct ExportCommand: Command, Equatable {
     public static let name = "export"
-    public static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model]; /export quiz FORMAT [FILE]; /export unit md|html|docx|odt|imscc [FILE]"
+    public static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model] [--with rubric|quiz|starter|exit]; /export quiz FORMAT [FILE]; /export unit md|html|docx|odt|imscc [FILE]"
     public static let summary = "write the plan (or the handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file"
     public static let details = """
         Without FILE, Markdown and JSON are printed; docx, odt and pptx are written to <topic>-v<N>.<format> in the
         current folder, and so is html at a terminal (into a pipe it is printed), as lessonplan export does without -o.
         PDF is not offered: export html and print it from a browser. An existing file is kept: at a terminal you are asked whether to replace it; elsewhere add
         --force. --show-model names the model in the teacher's header. docx, odt and pptx need pandoc.
+        A quiz or rubric that did not pass its check is left out of every export, with a sentence saying so;
+        --with rubric (or quiz, starter, exit; several joined by commas) prints it anyway, marked “did not pass its
+        check” on the teacher's copy.
         /export quiz FORMAT [FILE] [--force] writes the quiz made from the current plan for a learning platform:
         qti (Canvas), imscc (Common Cartridge: plan, handouts, quiz), gift, moodle, aiken, blackboard or kahoot;
         without FILE to <topic>-v<N>-quiz.gift, <topic>-v<N>-lesson.imscc and so on; see docs/lms.md.
@@ -37,11 +40,14 @@ public struct ExportCommand: Command, Equatable {
     public let unit: Bool
     /// With `unit`: the unit as a Common Cartridge instead of a document (`format` then unused).
     public let cartridge: Bool
+    /// The failed quizzes and rubric to print anyway (`--with rubric`).
+    public let asked: ExportAsked
 
     public init(
         format: ExportFormat, materials: Bool = false, path: String? = nil, force: Bool = false, showModel: Bool = false,
-        quiz: LMSFormat? = nil, unit: Bool = false, cartridge: Bool = false
+        quiz: LMSFormat? = nil, unit: Bool = false, cartridge: Bool = false, asked: ExportAsked = .none
     ) {
+        self.asked = asked
         self.quiz = quiz
         self.unit = unit
         self.cartridge = cartridge
@@ -63,6 +69,7 @@ public struct ExportCommand: Command, Equatable {
         let force = words.contains("--force")
         let showModel = words.contains("--show-model")
         words.removeAll { $0 == "--force" || $0 == "--show-model" }
+        let asked = try Self.parseWith(&words)
         if words.first?.lowercased() == "quiz" { return try parseQuiz(Array(words.dropFirst()), force: force) }
         if words.first?.lowercased() == "unit" {
             return try parseUnit(Array(words.dropFirst()), force: force, showModel: showModel, context: context)
@@ -78,7 +85,18 @@ public struct ExportCommand: Command, Equatable {
         if rest.hasPrefix("-") {
             throw CommandError("“\(rest)” is not an option of /export; use --force (replace the file) or --show-model.")
         }
-        return Self(format: format, materials: materials, path: rest.isEmpty ? nil : rest, force: force, showModel: showModel)
+        return Self(
+            format: format, materials: materials, path: rest.isEmpty ? nil : rest, force: force, showModel: showModel, asked: asked)
+    }
+
+    /// Takes `--with WHAT` out of the words: the failed quizzes and rubric to print anyway.
+    static func parseWith(_ words: inout [String]) throws(CommandError) -> ExportAsked {
+        guard let at = words.firstIndex(of: "--with") else { return .none }
+        guard at + 1 < words.count, let asked = ExportAsked(text: words[at + 1]) else {
+            throw CommandError("--with takes what to print although it did not pass its check: \(ExportAsked.names), e.g. /export html plan.html --with rubric.")
+        }
+        words.removeSubrange(at...(at + 1))
+        return asked
     }
 
     public func run(_ run: CommandRun) async -> CommandOutcome {
@@ -87,12 +105,14 @@ public struct ExportCommand: Command, Equatable {
         let state = await run.engine.state
         let data: Data
         do {
-            data = try await Self.document(state, format: format, materials: materials, prompts: run.engine.prompts, showModel: showModel)
+            try SessionReview.checkAsked(state, materials: materials, asked: asked)
+            data = try await Self.document(
+                state, format: format, materials: materials, prompts: run.engine.prompts, showModel: showModel, asked: asked)
         } catch {
             run.host.error(error.message)
             return .failed
         }
-        for note in SessionReview.exportNotes(state, materials: materials) { run.host.note(StyledText(note)) }
+        for note in SessionReview.exportNotes(state, materials: materials, asked: asked) { run.host.note(StyledText(note)) }
         let fallback = Self.defaultFile(state, format: format, materials: materials, toTerminal: run.host.showsOnTerminal)
         guard let target = path ?? fallback else {
             run.host.deliver(.document(data, format))
@@ -174,16 +194,16 @@ public struct ExportCommand: Command, Equatable {
     /// - Parameter environment: where to look for pandoc (its `PATH`), for docx, odt and pptx.
     public static func document(
         _ state: SessionState, format: ExportFormat, materials: Bool, prompts: PromptLibrary, showModel: Bool = false,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        asked: ExportAsked = .none, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> Data {
         let made = materials ? state.materials.last?.planVersion.flatMap(state.version) : nil
         let framework = try prompts.framework(made?.framework ?? state.currentFramework)
         if let document = format.document {
             return try await DocumentExport.render(
-                state, format: document, framework: framework, materials: materials, showModel: showModel, prompts: prompts,
-                pandoc: Pandoc.find(environment: environment))
+                state, format: document, framework: framework, materials: materials, showModel: showModel, asked: asked,
+                prompts: prompts, pandoc: Pandoc.find(environment: environment))
         }
-        if materials { return try SessionReview.exportMaterials(state, format: format, framework: framework) }
-        return try SessionReview.export(state, format: format, framework: framework, showModel: showModel)
+        if materials { return try SessionReview.exportMaterials(state, format: format, framework: framework, asked: asked) }
+        return try SessionReview.export(state, format: format, framework: framework, showModel: showModel, asked: asked)
     }
 }

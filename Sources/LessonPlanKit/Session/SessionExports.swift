@@ -9,7 +9,8 @@ import LessonPlanDocuments
 extension SessionReview {
     /// Everything an export needs from a session, read once with the plan's framework: sections, pacing, check.
     /// - Parameter showModel: Name the model in the teacher's header.
-    public static func document(_ state: SessionState, framework: Framework, showModel: Bool = false) -> (
+    /// - Parameter asked: The failed quizzes and rubric to print anyway, marked on the teacher's copy.
+    public static func document(_ state: SessionState, framework: Framework, showModel: Bool = false, asked: ExportAsked = .none) -> (
         export: ExportDocument, plan: PlanDocument
     )? {
         guard let current = state.current else { return nil }
@@ -21,6 +22,8 @@ extension SessionReview {
             ["The handouts were made from v\(stale.madeFrom), but this plan is v\(stale.current); type /materials to make new ones before printing them."]
         } ?? []
         check.quotations = QuoteChecker.check(current.text, against: state.sources).problems.map(\.sentence)
+        let rubric = exportedRubric(state, number: current.number, asked: asked)
+        let quizzes = exportedQuizzes(state, number: current.number, asked: asked)
         var document = ExportDocument(
             topic: current.inputs.topic, grade: current.inputs.grade.rawValue, minutes: current.inputs.minutes,
             standards: current.inputs.standards, constraints: current.inputs.constraints, model: state.header.model,
@@ -30,8 +33,8 @@ extension SessionReview {
             },
             currentVersion: current.number, pacing: framework.pacing(of: plan),
             framework: framework.name == Framework.defaultName ? "" : framework.title,
-            check: check, showModel: showModel,
-            rubric: state.rubric(for: current.number)?.rubric, quizzes: state.quizzes(for: current.number).map(\.quiz))
+            check: check, showModel: showModel, rubric: rubric?.rubric, quizzes: quizzes.map(\.quiz))
+        markFailed(&document, rubric: rubric, quizzes: quizzes)
         document.teacherNotes = teacherNotes
         if let review = state.review(of: current.number) {
             document.review = ExportReview(number: review.number, planVersion: current.number, rows: review.review.rows, summary: review.review.summary, source: review.source)
@@ -41,18 +44,19 @@ extension SessionReview {
 
     /// The bytes of an export in `format`, reading the plan under its framework's headings.
     /// - Throws: ``ExportError`` when there is no plan yet.
-    public static func export(_ state: SessionState, format: ExportFormat, framework: Framework, showModel: Bool = false)
-        throws -> Data
-    {
-        guard let (document, plan) = document(state, framework: framework, showModel: showModel) else {
+    public static func export(
+        _ state: SessionState, format: ExportFormat, framework: Framework, showModel: Bool = false, asked: ExportAsked = .none
+    ) throws -> Data {
+        guard let (document, plan) = document(state, framework: framework, showModel: showModel, asked: asked) else {
             throw ExportError("There is no plan to export yet; generate one first.")
         }
         return try PlanExport.render(document, plan: plan, format: format)
     }
 
     /// What an export should tell the teacher before it is written: handouts made from an older plan, and a
-    /// newer quiz or rubric left out because it was made from another plan version than the exported one.
-    public static func exportNotes(_ state: SessionState, materials: Bool) -> [String] {
+    /// newer quiz or rubric left out because it was made from another plan version than the exported one, and a
+    /// quiz or rubric left out because it did not pass its check (unless `asked` names it).
+    public static func exportNotes(_ state: SessionState, materials: Bool, asked: ExportAsked = .none) -> [String] {
         var notes: [String] = []
         if materials, let stale = staleHandouts(state) {
             notes.append(
@@ -61,7 +65,8 @@ extension SessionReview {
         let exported = materials ? state.materials.last?.planVersion : state.currentVersion
         // A review goes on the teacher's copy only, so handouts never leave one out.
         let review = materials ? nil : state.reviewLeftOut(exporting: exported)
-        return notes + state.assessmentsLeftOut(exporting: exported) + (review.map { [$0] } ?? [])
+        return notes + state.assessmentsLeftOut(exporting: exported) + failedLeftOut(state, number: exported, asked: asked)
+            + (review.map { [$0] } ?? [])
     }
 
     /// Whether the latest handouts were made from an older plan version than the current one.
@@ -75,21 +80,22 @@ extension SessionReview {
 
     /// The bytes of the latest student handouts in `format`, read with the framework of the plan they came from.
     /// - Throws: ``ExportError`` when `/materials` has not made any yet.
-    public static func exportMaterials(_ state: SessionState, format: ExportFormat, framework: Framework? = nil) throws
-        -> Data
-    {
-        let (document, plan) = try materialsDocument(state, framework: framework)
+    public static func exportMaterials(
+        _ state: SessionState, format: ExportFormat, framework: Framework? = nil, asked: ExportAsked = .none
+    ) throws -> Data {
+        let (document, plan) = try materialsDocument(state, framework: framework, asked: asked)
         return try PlanExport.render(document, plan: plan, format: format)
     }
 
     /// Everything an export of the latest student handouts needs, read with the framework of the plan they came from.
     /// - Throws: ``CommandError`` when `/materials` has not made any yet.
-    public static func materialsDocument(_ state: SessionState, framework: Framework? = nil) throws -> (
-        export: ExportDocument, plan: PlanDocument
-    ) {
+    public static func materialsDocument(_ state: SessionState, framework: Framework? = nil, asked: ExportAsked = .none) throws
+        -> (export: ExportDocument, plan: PlanDocument)
+    {
         guard let materials = state.materials.last else {
             throw ExportError("There are no student handouts yet; type /materials to make them from the plan.")
         }
+        let rubric = exportedRubric(state, number: materials.planVersion, asked: asked)
         let document = ExportDocument(
             topic: materials.inputs.topic, grade: materials.inputs.grade.rawValue, minutes: materials.inputs.minutes,
             model: state.header.model, created: materials.createdAt,
@@ -98,8 +104,8 @@ extension SessionReview {
                     number: materials.number, command: "/materials", createdAt: materials.createdAt, text: materials.text)
             ],
             currentVersion: materials.number, kind: .materials, planVersion: materials.planVersion,
-            latestPlanVersion: state.currentVersion, rubric: state.rubric(for: materials.planVersion)?.rubric,
-            quizzes: state.quizzes(for: materials.planVersion).map(\.quiz))
+            latestPlanVersion: state.currentVersion, rubric: rubric?.rubric,
+            quizzes: exportedQuizzes(state, number: materials.planVersion, asked: asked).map(\.quiz))
         return (document, PlanDocument(parsing: materials.text, headings: framework?.headings ?? []))
     }
 }
@@ -114,13 +120,13 @@ extension DocumentExport {
     /// - Throws: ``CommandError`` when there is no plan (or no handouts) yet, ``DocumentError`` when pandoc fails.
     public static func render(
         _ state: SessionState, format: DocumentFormat, framework: Framework, materials: Bool = false,
-        showModel: Bool = false, prompts: PromptLibrary, pandoc: Pandoc?
+        showModel: Bool = false, asked: ExportAsked = .none, prompts: PromptLibrary, pandoc: Pandoc?
     ) async throws -> Data {
         let (document, plan): (ExportDocument, PlanDocument)
         if materials {
-            (document, plan) = try SessionReview.materialsDocument(state, framework: framework)
+            (document, plan) = try SessionReview.materialsDocument(state, framework: framework, asked: asked)
         } else {
-            guard let read = SessionReview.document(state, framework: framework, showModel: showModel) else {
+            guard let read = SessionReview.document(state, framework: framework, showModel: showModel, asked: asked) else {
                 throw DocumentError.noPlan
             }
             (document, plan) = read

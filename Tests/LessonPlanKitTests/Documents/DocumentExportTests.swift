@@ -54,13 +54,19 @@ import Testing
     @Test func listsCarryTheirOwnStartAndTextStaysLiteral() throws {
         let (document, plan) = Self.document()
         let page = DocumentExport.page(document, plan: plan, format: .docx, timeZone: .gmt)
-        let lists = page.blocks.compactMap { block -> (Int, Int)? in
-            if case .orderedList(let start, .decimal, let items) = block { return (start, items.count) }
-            return nil
+        func lists(_ blocks: [PandocBlock]) -> [(Int, Int)] {
+            blocks.flatMap { block -> [(Int, Int)] in
+                switch block {
+                case .orderedList(let start, .decimal, let items): [(start, items.count)]
+                case .styled(_, let inner), .div(_, let inner): lists(inner)
+                default: []
+                }
+            }
         }
-        // The exit ticket (written 10, 11) is a list from 1, the key another; the quiz's items are numbered
-        // paragraphs kept with their options (QuizStem), so an item never leaves its options on another page.
-        #expect(lists.map(\.0) == [1, 1] && lists.map(\.1) == [2, 1], "\(lists)")
+        // The exit ticket (written 10, 11) is a list from 1, kept together with the line under it, the key another;
+        // the quiz's items are numbered paragraphs kept with their options (QuizStem), so an item never leaves its
+        // options on another page.
+        #expect(lists(page.blocks).map(\.0) == [1, 1] && lists(page.blocks).map(\.1) == [2, 1], "\(lists(page.blocks))")
         #expect(page.blocks.contains { if case .styled(DocumentExport.keepStyle, _) = $0 { true } else { false } })
         let json = try JSONSerialization.jsonObject(with: page.json(apiVersion: [1, 22, 2, 1]))
         var texts: [String] = []
@@ -69,7 +75,7 @@ import Testing
         #expect(texts.contains("*spring*") && !texts.contains("<Emph>"))
         #expect(texts.contains("moon;"))
         let key = try #require(texts.firstIndex(of: "key:"))
-        #expect(texts[..<key].contains("<RawBlock>"), "the key opens a new page")
+        #expect(page.blocks.contains(.newPage(.header(1, [.text("Answer key: exit quiz")]))), "the key opens a new page")
         #expect(texts[key...].contains("sun") && texts[key...].contains("Waves"))
     }
 
@@ -120,6 +126,52 @@ import Testing
         #expect(notes.count == 2)
         #expect(notes[0].contains(.para([.text("Answer: the moon; two")])))
         #expect(notes[1].first == .para([.text("Answer: B) The moon")]))
+    }
+
+    /// What keeps a printout whole, as the writers get it: every table row unsplittable, a new page begun by its own
+    /// heading (never an empty paragraph that breaks the page), the lesson's details apart from any list.
+    @Test func rowsNeverSplitAndNewPagesStartWithTheirHeading() throws {
+        var (document, plan) = Self.document()
+        document.rubric = Rubric(
+            task: "Tide diagram", levels: [RubricLevel(name: "Beginning", points: 1), RubricLevel(name: "Secure", points: 2)],
+            criteria: (1...6).map { RubricCriterion(name: "Criterion \($0) <&>", cells: ["Few", "All"]) })
+        document.check = ExportCheck(passed: true, problems: [], notes: ["Two sections say the same thing."])
+        let page = DocumentExport.page(document, plan: plan, format: .docx, timeZone: .gmt)
+        // The details are one paragraph; the content notes' list is the only list there.
+        let details = try #require(page.blocks.firstIndex { if case .para(let inlines) = $0 { inlines.first == .strong([.text("Grade band:")]) } else { false } })
+        if case .bulletList = page.blocks[details - 1] {} else { Issue.record("the content notes' list is not just before the details") }
+        #expect(!page.blocks.contains { if case .bulletList(let items) = $0 { items.contains { $0 == [.plain([.strong([.text("Topic:")]), .text(" Tides")])] } } else { false } })
+
+        let docx = DocumentExport.forWriter(page.blocks, format: .docx)
+        let xml = docx.compactMap { if case .raw("openxml", let text) = $0 { text } else { nil } }
+        let rubric = try #require(xml.first { $0.contains("Criterion 6 &lt;&amp;&gt;") })
+        #expect(rubric.components(separatedBy: "<w:tr>").count - 1 == 7)
+        #expect(rubric.components(separatedBy: "<w:trPr><w:cantSplit/>").count - 1 == 7)
+        #expect(rubric.components(separatedBy: "<w:tblHeader/>").count - 1 == 1)
+        #expect(!docx.contains { if case .table = $0 { true } else { false } }, "a table left to pandoc, whose rows split")
+        #expect(xml.contains("<w:p><w:pPr><w:pStyle w:val=\"Heading1\"/><w:pageBreakBefore/></w:pPr><w:r><w:t xml:space=\"preserve\">Answer key: exit quiz</w:t></w:r></w:p>"))
+        #expect(!xml.contains { $0.contains("w:type=\"page\"") }, "an empty paragraph that breaks the page")
+
+        let odt = DocumentExport.forWriter(DocumentExport.page(document, plan: plan, format: .odt, timeZone: .gmt).blocks, format: .odt)
+        let odf = odt.compactMap { if case .raw("opendocument", let text) = $0 { text } else { nil } }
+        let table = try #require(odf.first { $0.contains("Criterion 6") })
+        #expect(table.components(separatedBy: "<table:table-row table:style-name=\"LessonplanKeptRow\">").count - 1 == 7)
+        #expect(odf.contains("<text:h text:style-name=\"LessonplanPageHeading1\" text:outline-level=\"1\">Answer key: exit quiz</text:h>"))
+        #expect(!odf.contains { $0.contains("Pagebreak") })
+        // Slides have no pages: the heading as it is.
+        #expect(DocumentExport.forWriter([.newPage(.header(1, [.text("Exit quiz")]))], format: .pptx) == [.header(1, [.text("Exit quiz")])])
+    }
+
+    /// A teacher's handouts begin on the page after the starter quiz, the break the first line's own.
+    @Test func theHandoutsStartOnTheirOwnPageAfterTheStarterQuiz() throws {
+        var (document, plan) = Self.document(kind: .materials)
+        document.quizzes.insert(Quiz(kind: .starter, items: document.quizzes[0].items), at: 0)
+        let page = DocumentExport.page(document, plan: plan, format: .docx, timeZone: .gmt)
+        let quiz = try #require(page.blocks.firstIndex(of: .header(1, [.text("Starter quiz")])))
+        let next = try #require(page.blocks[quiz...].firstIndex { if case .newPage = $0 { true } else { false } })
+        #expect(page.blocks[next] == .newPage(.para([.strong([.text("Tides")])])), "\(page.blocks[next])")
+        let written = DocumentExport.forWriter([page.blocks[next]], format: .docx)
+        #expect(written == [.raw(format: "openxml", "<w:p><w:pPr><w:pStyle w:val=\"BodyText\"/><w:pageBreakBefore/></w:pPr><w:r><w:rPr><w:b/></w:rPr><w:t xml:space=\"preserve\">Tides</w:t></w:r></w:p>")])
     }
 
     @Test func controlCharactersNeverReachTheXML() {

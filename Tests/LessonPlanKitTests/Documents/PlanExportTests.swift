@@ -68,7 +68,8 @@ import TestSupport
     @Test func markdownTurnsHeadingsAndListsIntoMarkdown() {
         let markdown = PlanExport.renderMarkdown(Self.document())
         let body = markdown.components(separatedBy: "\n---\n").dropFirst().joined(separator: "\n---\n")
-        // Bold markers are markup, not words; a heading with text after its colon is a sentence, not a heading.
+        // Bold markers are markup, not words; a heading with text after its colon is a sentence, not a heading; a line
+        // the model wrote as `---` is text, escaped, so it can never turn the line above it into a heading.
         #expect(
             body == """
 
@@ -98,7 +99,7 @@ import TestSupport
 
                 ## Homework / Extension (optional)
 
-                ---
+                \\---
 
                 """)
     }
