@@ -518,8 +518,9 @@ public struct ContentChecker: Sendable {
                     }
                     guard let noun = words.last, noun.count > 2 else { continue }
                     let stems = words.map(ContentText.stem)
-                    // Only a thing to hand out (material-nouns.txt): "a loop", "the rest of the excerpt" are not.
-                    guard stems.contains(where: verbs.materials.contains) else { continue }
+                    // Only a thing to hand out (material-nouns.txt) as the noun the phrase ends in: "a loop", "the rest
+                    // of the excerpt" and "string repetition" name none.
+                    guard verbs.materials.contains(ContentText.stem(noun)) else { continue }
                     guard !stems.contains(where: { listed.contains($0) }) else { continue }
                     let thing = words.joined(separator: " ")
                     guard named.insert(thing).inserted else { continue }

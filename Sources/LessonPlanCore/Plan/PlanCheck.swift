@@ -349,8 +349,12 @@ public struct PlanChecker: Sendable {
         var kinds: [[(indent: Int, text: String)]] = [[], [], [], [], []]
         // Unlisted lines, questions and statements together in their order, for the content check.
         var unlisted: [(indent: Int, text: String)] = []
-        for line in body {
-            guard let item = ListItem(line) else { continue }
+        for (index, line) in body.enumerated() {
+            // A line ending in ":" introduces a list only when one follows ("Fix the errors in this code:" over
+            // code lines is a task).
+            let next = body[(index + 1)...].first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            let followedByList = next.map { ListMarker.parse(ListMarker.plain($0)) != nil } ?? true
+            guard let item = ListItem(line, followedByList: followedByList) else { continue }
             kinds[item.kind].append((item.indent, item.text))
             if item.kind >= 3 { unlisted.append((item.indent, item.text)) }
         }
@@ -405,14 +409,18 @@ private struct ListItem {
     let indent: Int
     let text: String
 
-    init?(_ line: String) {
+    /// - Parameter followedByList: whether a list comes next; a numbered or lettered item ending in ":" counts when
+    ///   none does (the code or text under it is part of the item).
+    init?(_ line: String, followedByList: Bool = true) {
         let trimmed = ListMarker.plain(line)
         guard !trimmed.isEmpty else { return nil }
         indent = ListMarker.indent(of: line)
         let found = ListMarker.parse(trimmed)
         let rest = found?.rest ?? Substring(trimmed)
         let plain = rest.trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
-        if TeacherLabel.isLabelled(plain) || plain.hasSuffix(":") { return nil }
+        if TeacherLabel.isLabelled(plain) { return nil }
+        let numbered = found.map { $0.kind == .numbered || $0.kind == .lettered } ?? false
+        if plain.hasSuffix(":"), followedByList || !numbered { return nil }
         if let found {
             kind = found.kind.rawValue
         } else if plain.trimmingCharacters(in: CharacterSet(charactersIn: "\"'”’)]*_ ")).hasSuffix("?") {
