@@ -25,10 +25,14 @@ public struct SecretMask: Sendable, Equatable {
     /// The secrets' UTF-8, longest first so a secret that contains another is hidden whole.
     let secrets: [[UInt8]]
 
-    /// Masks exactly these strings (short or empty ones are ignored).
-    public init(secrets: [String]) {
+    /// Masks exactly these strings (short or empty ones are ignored), and every one of `inContext`, however short:
+    /// those carry their own context (`api-key=ab12` as a URL writes it), so hiding them hides no "42" of a lesson.
+    public init(secrets: [String], inContext: [String] = []) {
         var unique = Set<[UInt8]>()
         for secret in secrets where secret.count >= Self.shortestSecret {
+            unique.insert(Array(secret.utf8))
+        }
+        for secret in inContext where !secret.isEmpty {
             unique.insert(Array(secret.utf8))
         }
         self.secrets = unique.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
@@ -40,10 +44,12 @@ public struct SecretMask: Sendable, Equatable {
     /// without its scheme.
     public init(settings: ModelSettings) {
         var secrets: [String] = []
+        var inContext: [String] = []
         if let key = settings.apiKey { secrets.append(key) }
         if let token = settings.token { secrets.append(token) }
         for url in [settings.baseURL, settings.endpoint].compactMap({ $0 }) {
             secrets.append(contentsOf: Self.urlSecrets(url))
+            inContext.append(contentsOf: Self.urlSecretsInContext(url))
         }
         for value in settings.extraHeaders.values {
             secrets.append(value)
@@ -52,7 +58,24 @@ public struct SecretMask: Sendable, Equatable {
                 secrets.append(String(words[1]))
             }
         }
-        self.init(secrets: secrets)
+        self.init(secrets: secrets, inContext: inContext)
+    }
+
+    /// The query values and the user part of `url` as the URL writes them around a value (`name=value`,
+    /// `user:password@`, `user@`), encoded and decoded: a value shorter than ``shortestSecret`` is still a
+    /// credential there, and is hidden with the name or `@` it stands beside.
+    static func urlSecretsInContext(_ url: URL) -> [String] {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return [] }
+        var found: [String] = []
+        for items in [components.percentEncodedQueryItems ?? [], components.queryItems ?? []] {
+            for item in items { if let value = item.value, !value.isEmpty { found.append("\(item.name)=\(value)") } }
+        }
+        for (user, password) in [(components.percentEncodedUser, components.percentEncodedPassword), (components.user, components.password)] {
+            guard let user else { continue }
+            found.append(password.map { "\(user):\($0)@" } ?? "\(user)@")
+            if let password, !password.isEmpty { found.append(":\(password)@") }
+        }
+        return found
     }
 
     /// The query values, user and password of `url`, both as written (percent-encoded, as a server
