@@ -96,7 +96,7 @@ public enum SourceError: Error, Equatable, Sendable, LocalizedError {
         case .toolFailed(let path, let tool, let message):
             "\(tool) could not read \(path) (\(message)); open it to check it is not damaged."
         case .sensitive(let path, let resolved, let place):
-            "\(path) is not read as a source: it \(resolved.map { "links to \($0), in" } ?? "is in") \(place), which holds keys and settings, not teaching text; nothing was read or sent. Copy the text you mean into an ordinary folder and add that."
+            "\(path) is not read as a source: it \(resolved.map { "links to \($0), in" } ?? "is in") \(place), which holds keys and settings, not teaching text; nothing of it was read. Copy the text you mean into an ordinary folder and add that."
         case .notAFile(let path):
             "\(path) is not a regular file (a device, a pipe or a socket); name the document itself."
         case .expandsTooMuch(let path, let bytes):
