@@ -56,7 +56,7 @@ public struct Pandoc: Sendable {
     func convert(_ document: PandocDocument, to format: DocumentFormat, reference: Data?) async throws -> Data {
         let json = try document.json(apiVersion: try await apiVersion(for: format))
         let folder = try PrivateFiles.temporaryFolder("lessonplan-doc")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { PrivateFiles.removeTemporaryFolder(folder) }
         let output = folder.appending(path: "out.\(format.rawValue)")
         var arguments = ["-f", "json", "-t", format.rawValue, "-o", output.path]
         if let reference {
@@ -115,7 +115,7 @@ public struct Pandoc: Sendable {
     private func run(_ arguments: [String], input: Data, format: DocumentFormat, in folder: URL? = nil) async throws -> Data {
         // The plan may describe real students: the folder is the owner's only, as are its copy and pandoc's output.
         let scratch = try folder ?? PrivateFiles.temporaryFolder("lessonplan-pandoc")
-        defer { if folder == nil { try? FileManager.default.removeItem(at: scratch) } }
+        defer { if folder == nil { PrivateFiles.removeTemporaryFolder(scratch) } }
         let result: ToolProcess.Result
         do {
             result = try await ToolProcess.run(executable, arguments, input: input, scratch: scratch, in: scratch)

@@ -89,7 +89,8 @@ extension PlanExport {
 
     /// Escapes the five characters that can end text or an attribute value early: & < > " ', and drops
     /// C0 and C1 controls but tab and line feed (ESC, BEL, BS, CR, DEL, U+0080–U+009F), which a page has no
-    /// use for and `cat plan.html` would obey.
+    /// use for and `cat plan.html` would obey, and the bidi controls (U+061C, U+200E/F, U+202A–E, U+2066–9),
+    /// which would let model text reorder what the page shows.
     public static func htmlEscape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
@@ -97,6 +98,8 @@ extension PlanExport {
             switch scalar {
             case "\t", "\n": out.unicodeScalars.append(scalar)
             case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}": continue
+            // Bidi controls (as the terminal's sanitiser names them): model text must not reorder the page's text.
+            case "\u{061C}", "\u{200E}", "\u{200F}", "\u{202A}"..."\u{202E}", "\u{2066}"..."\u{2069}": continue
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"

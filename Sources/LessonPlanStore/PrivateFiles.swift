@@ -1,4 +1,5 @@
 import Foundation
+import LessonPlanCore
 
 #if canImport(Glibc)
     import Glibc
@@ -149,11 +150,20 @@ public enum PrivateFiles {
     /// A new folder in the temporary directory that only the owner can enter (0700, whatever the
     /// umask, from the moment it exists), for pandoc's files and the plan's copy for `/edit`.
     /// - Throws: ``StoreError/io(path:reason:)`` when it cannot be made.
-    public static func temporaryFolder(_ prefix: String) throws(StoreError) -> URL {
+    /// - Parameter removedIfEnded: whether SIGTERM or SIGHUP removes it before the tool ends (``EndingCleanup``),
+    ///   until ``removeTemporaryFolder(_:)``; the editor's folder has its own handling of those signals.
+    public static func temporaryFolder(_ prefix: String, removedIfEnded: Bool = true) throws(StoreError) -> URL {
         let folder = FileManager.default.temporaryDirectory.appending(path: "\(prefix)-\(UUID().uuidString)")
         guard mkdir(folder.path, 0o700) == 0, chmod(folder.path, 0o700) == 0 else {
             throw .io(path: folder.path, reason: "cannot create a private temporary folder")
         }
+        if removedIfEnded { EndingCleanup.track(folder: folder) }
         return folder
+    }
+
+    /// Removes a folder ``temporaryFolder(_:removedIfEnded:)`` made, and stops tracking it.
+    public static func removeTemporaryFolder(_ folder: URL) {
+        try? FileManager.default.removeItem(at: folder)
+        EndingCleanup.forget(folder: folder)
     }
 }

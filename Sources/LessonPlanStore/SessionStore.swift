@@ -124,12 +124,27 @@ public struct SessionStore: Sendable {
             let id = String(file.dropLast(6))
             switch entry(id: id) {
             case .success(let summary): summaries.append(summary)
-            case .failure(let error): unreadable.append(UnreadableSession(file: file, error: error))
+            case .failure(let error):
+                // A session another process is creating right now is not yet readable, and not damaged.
+                if !Self.beingWritten(directory.transcript(id: id).path) {
+                    unreadable.append(UnreadableSession(file: file, error: error))
+                }
             }
         }
         return SessionList(
             summaries: summaries.sorted { ($0.created, $0.id) > ($1.created, $1.id) },
             unreadable: unreadable.sorted { $0.file < $1.file })
+    }
+
+    /// Whether a transcript that cannot be read is a session still being made: a regular file that is empty (just
+    /// created, its session line not yet written) or locked by the process writing it (its line half written).
+    static func beingWritten(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        if info.st_size == 0 { return true }
+        guard let fd = try? PrivateFiles.open(path, flags: O_RDONLY | O_NONBLOCK, followLinks: false) else { return false }
+        defer { close(fd) }
+        return flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
     }
 
     /// The summary of one session, from its summary file if that is current.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LessonPlanCore
 import LessonPlanKit
 import LessonPlanStore
 import Synchronization
@@ -16,7 +17,7 @@ package struct HandEditor {
         let editor = try Editor.resolve(environment)
         // The plan may describe real students: a private folder, a private file.
         let temporary = FileManager.default.temporaryDirectory.path
-        guard let folder = try? PrivateFiles.temporaryFolder("lessonplan-edit") else {
+        guard let folder = try? PrivateFiles.temporaryFolder("lessonplan-edit", removedIfEnded: false) else {
             throw UsageError(message: "Cannot write a temporary file for the editor; check that \(temporary) is writable.")
         }
         let file = folder.appending(path: fileName)
@@ -147,17 +148,9 @@ final class EndingSignals: @unchecked Sendable {
             source.resume()
         }
         self.sources = sources
-        // libdispatch installs its handlers asynchronously: until it has, a SIGTERM would be ignored.
-        for number in Self.signals {
-            for _ in 0..<200 where Self.isIgnored(number) { usleep(5_000) }
-        }
-    }
-
-    /// Whether `number` is still set to be ignored (libdispatch's handler not yet in place).
-    private static func isIgnored(_ number: Int32) -> Bool {
-        var current = sigaction()
-        guard sigaction(number, nil, &current) == 0 else { return false }
-        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1
+        // libdispatch installs its handlers asynchronously, and only for the first source of a signal: until it is
+        // in place (or put back, after an export or an earlier /edit set the signal back), a SIGTERM would be ignored.
+        for number in Self.signals { DispatchSignals.ensureHandler(number) }
     }
 
     /// Whether `pid` still runs (a zombie has ended), read from `/proc` so that nothing reaps it here.

@@ -90,7 +90,10 @@ final class InteractiveSession: @unchecked Sendable {
             }
             var (settings, prompts) = try app.invocation.settings(from: parsed)
             let store = SessionStore(directory: settings.dataDirectory)
-            let url = try store.locate(parsed.positionals[0])
+            // A transcript from elsewhere (one someone sent) goes on as a copy in the data directory.
+            let imported = try store.importIfOutside(try store.locate(parsed.positionals[0]))
+            if let note = imported.note { console.note(note) }
+            let url = imported.url
             // Without --model the session goes on with the model it was started with.
             if parsed.value("model") == nil, let session = TranscriptReader.header(of: url) {
                 settings.model.model = session.model

@@ -179,6 +179,7 @@ struct SessionCommands {
             if settings.model.lacksKey {
                 throw UsageError(message: ModelError.noKey.errorDescription ?? "No API key.")
             }
+            if let refusal = rerunRefusal(recorded, only: only, model: model, yes: parsed.has("yes")) { return refusal }
             engine = try SessionEngine(
                 newSessionWith: recorded.header.inputs, name: nil, store: SessionStore(directory: settings.dataDirectory),
                 prompts: prompts, client: app.invocation.client(for: settings), toolVersion: App.version,
@@ -206,6 +207,25 @@ struct SessionCommands {
         console.out(report.text)
         console.note("New session \(id.prefix(8)) holds the re-run; `lessonplan replay \(id.prefix(8))` walks it.")
         return report.failures == 0 && runner.exitStatus == 0 ? 0 : 1
+    }
+
+    /// Nil when a re-run may go ahead: it sends at most ``SessionRerun/sendsWithoutAsking`` requests, or `--yes`
+    /// was given, or the teacher said yes at the terminal. A transcript someone sent can hold hundreds of turns, each
+    /// a paid request: more than a few are counted and asked about first. Otherwise the status to exit with.
+    private func rerunRefusal(_ recorded: SessionState, only: Int?, model: String, yes: Bool) -> Int32? {
+        let requests = SessionRerun.requestCount(recorded, through: only)
+        guard requests > SessionRerun.sendsWithoutAsking, !yes else { return nil }
+        let what = "\(counted(requests, "request")) to \(TerminalSanitizer.cleanLine(model, limit: 40)), each paid for (and any repair one calls for)"
+        guard console.stdinIsTTY else {
+            console.error("This re-run would send \(what); nothing was sent. Pass --yes to send them when not at a terminal.")
+            return 2
+        }
+        console.out("This re-run sends \(what). Send them? [y/N] ")
+        guard ReplInput.isYes(readLine() ?? "") else {
+            console.line("Nothing was sent.")
+            return 0
+        }
+        return nil
     }
 
     /// `lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force]`.

@@ -54,6 +54,40 @@ import TestSupport
         #expect(tail.isRunning)
     }
 
+    /// In a shared data directory, links planted as `lock`, `leases/PID` or `llama-server.log` would let a write
+    /// truncate another file of the teacher's: each is refused with a sentence and the file it points to is left
+    /// whole; so is a folder other users can write, as lessonplan refuses it.
+    @Test(arguments: [("lock", "stop"), ("llama-server.log", "start"), ("leases/4242", "status"), ("llama-server.pid", "stop")])
+    func aPlantedLinkIsNeverWrittenThrough(name: String, command: String) async throws {
+        let home = FileManager.default.temporaryDirectory.appending(path: "lp-link-\(UUID().uuidString)")
+        let folder = home.appending(path: "local-model")
+        try FileManager.default.createDirectory(at: folder.appending(path: "leases"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let victim = home.appending(path: "victim.txt")
+        try Data("another file of yours\n".utf8).write(to: victim)
+        #expect(symlink(victim.path, folder.appending(path: name).path) == 0)
+        let server = try Self.script("#!/bin/sh\necho started\nexit 1\n", named: "quick-server")
+        defer { try? FileManager.default.removeItem(at: server.deletingLastPathComponent()) }
+        let result = try await Self.run([command], home: home, port: Int.random(in: 20_000..<29_000), server: server)
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("\(name) is a symbolic link, which local-model would write through; remove it"), "\(result.output)")
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "another file of yours\n")
+    }
+
+    @Test func aFolderOthersCanWriteIsRefused() async throws {
+        let home = FileManager.default.temporaryDirectory.appending(path: "lp-open-\(UUID().uuidString)")
+        let folder = home.appending(path: "local-model")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        #expect(chmod(folder.path, 0o777) == 0)
+        for command in ["status", "stop", "start"] {
+            let result = try await Self.run([command], home: home)
+            #expect(result.status == 1, "\(command): \(result.output)")
+            #expect(result.output.contains("can be written by other users (mode 777), who could plant links in it"), "\(result.output)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "lock").path))
+    }
+
     /// A folder with an executable script in it, for LESSONPLAN_LOCAL_SERVER_CMD.
     static func script(_ text: String, named name: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appending(path: "lp-server-\(UUID().uuidString)")

@@ -3,6 +3,10 @@ import LessonPlanKit
 import Testing
 import TestSupport
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A transcript is data someone may have written: replaying or re-running it runs model turns only, and
 /// what it says about itself (its id above all) never picks a path.
 @Suite(.serialized) struct SharedTranscriptEndToEndTests {
@@ -49,6 +53,73 @@ import TestSupport
         #expect(try await server.requests().count == 1, "only turn 1, /generate, is sent again")
         let list = try await binary.run(["sessions", "--json"])
         #expect(!list.stdout.contains("stolen-name"), "\(list.stdout)")
+    }
+
+    /// `resume FILE` of a transcript someone sent: the file is left as it was (never appended to, outside the data
+    /// directory), its copy goes on in the sessions folder under an id the tool chose (0600), listed by `sessions`,
+    /// and nothing of the header's id is shown or made a path.
+    @Test func resumingASentFileGoesOnInACopyInTheDataDirectory() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        var lines = try await makeSession(binary)
+        let original = try #require(lines[0]["id"] as? String)
+        lines[0]["id"] = "../../.."
+        let inbox = binary.home.appending(path: "inbox")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let shared = inbox.appending(path: "their.jsonl")
+        try write(lines, to: shared)
+        #expect(chmod(shared.path, 0o644) == 0)
+        let sent = try Data(contentsOf: shared)
+
+        let resumed = try await binary.run(["resume", shared.path], input: "/shorten\n/quit\n")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try Data(contentsOf: shared) == sent, "the sent file was written to")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: inbox.path) == ["their.jsonl"])
+        #expect(resumed.stderr.contains("Copied their.jsonl into your sessions as "), "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("Its name “photo week” is taken"), "\(resumed.stderr)")
+        #expect(!(resumed.stdout + resumed.stderr).contains("../../.."), "\(resumed.stderr)")
+
+        let list = try await binary.run(["sessions", "--json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 2, "\(list.stdout)")
+        let copy = try #require(rows.compactMap { $0["id"] as? String }.first { $0 != original && $0.count == 16 })
+        #expect(resumed.stderr.contains("Resumed session \(copy.prefix(8)):"), "\(resumed.stderr)")
+        let file = binary.home.appending(path: "sessions/\(copy).jsonl")
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.hasPrefix("{") && text.contains("\"id\":\"\(copy)\"") && !text.contains("../../.."))
+        #expect(text.components(separatedBy: "\"type\":\"turn_started\"").count == 5, "three turns sent, one new")
+    }
+
+    /// A re-run of more than 3 requests says how many and sends nothing without --yes when not at a terminal.
+    @Test func aLongRerunAsksBeforeItSends() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let made = try await binary.run(
+            ["--grade", "6-8", "--topic", "Tides", "--minutes", "45", "--name", "tides", "--no-repair"],
+            input: "/shorten\n/lengthen\n/shorten\n/quit\n")
+        #expect(made.status == 0, "\(made.stderr)")
+        try await server.reset()
+
+        let refused = try await binary.run(["replay", "--rerun", "tides", "--plain"])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("This re-run would send 4 requests to "), "\(refused.stderr)")
+        #expect(refused.stderr.contains("nothing was sent. Pass --yes"), "\(refused.stderr)")
+        #expect(try await server.requests().isEmpty)
+        let list = try await binary.run(["sessions", "--json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [Any])?.count == 1, "no session was made")
+
+        let atTerminal = try await binary.runAtTerminal(["replay", "--rerun", "tides", "--plain"])
+        #expect(atTerminal.stdout.contains("This re-run sends 4 requests to "), "\(atTerminal.stdout)")
+        #expect(atTerminal.stdout.contains("Send them? [y/N]"), "\(atTerminal.stdout)")
+        #expect(try await server.requests().isEmpty, "no answer is no")
+
+        let sent = try await binary.run(["replay", "--rerun", "tides", "--plain", "--yes"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(try await server.requests().count == 4)
     }
 
     @Test func aRerunUsesTheRecordedModelOverLESSONPLAN_MODEL() async throws {

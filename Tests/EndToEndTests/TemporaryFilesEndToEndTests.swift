@@ -54,4 +54,76 @@ import TestSupport
         #expect(lines.contains { $0.hasPrefix("600 ") && $0.contains("/in-") }, "the plan's copy: \(lines)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
     }
+
+    /// A `pandoc` that answers the API version at once, but converting writes its pid and a background child's pid
+    /// to `$PANDOC_PIDS`, then waits: an export caught mid-way.
+    static let hangingPandoc = """
+        #!/bin/sh
+        case " $* " in *" -o "*) ;; *) echo '{"pandoc-api-version":[1,23,1],"meta":{"unMeta":{}},"blocks":[]}'; exit 0 ;; esac
+        sleep 300 &
+        echo "$$ $!" > "$PANDOC_PIDS"
+        wait
+
+        """
+
+    /// Whether `pid` still runs (a zombie has ended).
+    static func alive(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[close...].dropFirst(2).first != "Z"
+    }
+
+    /// SIGTERM (a logout, a `kill`) while pandoc converts: pandoc and what it started are ended with lessonplan, and
+    /// no `lessonplan-doc-…` folder (the plan's copy) is left in the temporary directory.
+    @Test func sigtermDuringAnExportLeavesNoToolAndNoFolder() async throws {
+        let server = try await FakeOpenAIServer()
+        var binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let made = try await binary.run(["generate", "--topic", "Tides", "--name", "tides", "--no-repair"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let tools = binary.home.appending(path: "tools")
+        let temporary = binary.home.appending(path: "tmp")
+        for folder in [tools, temporary] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let pandoc = tools.appending(path: "pandoc")
+        try Self.hangingPandoc.write(to: pandoc, atomically: true, encoding: .utf8)
+        #expect(chmod(pandoc.path, 0o755) == 0)
+        let pids = binary.home.appending(path: "pandoc.pids")
+        binary.environment["PATH"] = tools.path + ":" + (binary.environment["PATH"] ?? "/usr/bin:/bin")
+        binary.environment["TMPDIR"] = temporary.path
+        binary.environment["PANDOC_PIDS"] = pids.path
+
+        // Started through python, which unblocks SIGTERM (a child of the test runner inherits it blocked) and execs.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM]); os.execv(sys.argv[1], sys.argv[1:])",
+            binary.url.path, "export", "tides", "--format", "docx", "-o", binary.home.appending(path: "plan.docx").path,
+        ]
+        process.environment = binary.environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(60)
+        var written: [pid_t] = []
+        while written.count < 2, clock.now < deadline, process.isRunning {
+            try await Task.sleep(for: .milliseconds(50))
+            written = ((try? String(contentsOf: pids, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
+        }
+        #expect(written.count == 2, "pandoc never started converting")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).contains { $0.hasPrefix("lessonplan-doc-") })
+        #expect(kill(process.processIdentifier, SIGTERM) == 0)
+        while process.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning)
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
+        var left = written.filter(Self.alive)
+        while !left.isEmpty, clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            left = left.filter(Self.alive)
+        }
+        #expect(left.isEmpty, "pandoc or its child outlived lessonplan: \(left)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+        for pid in left { kill(pid, SIGKILL) }
+    }
 }

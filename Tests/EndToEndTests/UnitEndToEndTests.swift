@@ -71,7 +71,7 @@ import TestSupport
             "── turn 1", "━━ Lesson 1 of 3: ", "── turn 2", "━━ Lesson 2 of 3: ", "── turn 3", "━━ Lesson 3 of 3: ", "── turn 4",
             "━━ Lesson 2 of 3: ", "── turn 5",
         ], "\(walk)")
-        let rerun = try await binary.run(["replay", "--rerun", id])
+        let rerun = try await binary.run(["replay", "--rerun", id, "--yes"])
         #expect(rerun.status == 0, "\(rerun.stderr)")
         for command in ["/unit overview 3", "/unit lesson 1", "/unit lesson 3", "/shorten 30"] {
             #expect(rerun.stdout.contains("· \(command)\n   recorded: completed · now: completed"), "\(command): \(rerun.stdout)")

@@ -32,7 +32,7 @@ public enum ChildProcess {
         defer { try? FileManager.default.removeItem(at: folder) }
         let ran = try await ToolProcess.run(
             executable, arguments, input: input, scratch: folder, in: directory, environment: environment,
-            standardOutput: standardOutput, mergingErrors: mergingErrors)
+            standardOutput: standardOutput, mergingErrors: mergingErrors, deadline: .infinity, largestOutput: .max)
         // Decoded as a pipe's bytes would be: a stray invalid byte becomes U+FFFD rather than losing the text.
         return Result(
             status: ran.status, output: String(decoding: ran.output, as: UTF8.self),

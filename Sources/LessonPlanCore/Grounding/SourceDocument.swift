@@ -66,6 +66,15 @@ public enum SourceError: Error, Equatable, Sendable, LocalizedError {
     case toolMissing(String, tool: String, package: String)
     case unsupported(String)
     case toolFailed(String, tool: String, message: String)
+    /// It is, or leads to, a file no source may come from (keys, settings, system files); `place` says where.
+    case sensitive(String, resolved: String?, place: String)
+    case notAFile(String)
+    /// A zip (docx, odt) whose files unpack to far more than a document holds.
+    case expandsTooMuch(String, bytes: Int)
+    /// The reading tool gave more text than a source may hold.
+    case tooMuchText(String, tool: String)
+    /// The reading tool ran past its deadline and was stopped.
+    case toolTimedOut(String, tool: String, seconds: Int)
 
     public var errorDescription: String? {
         switch self {
@@ -86,6 +95,16 @@ public enum SourceError: Error, Equatable, Sendable, LocalizedError {
             "\(path) is not a kind of file a source can be; use a PDF, .txt, .md, .docx or .odt."
         case .toolFailed(let path, let tool, let message):
             "\(tool) could not read \(path) (\(message)); open it to check it is not damaged."
+        case .sensitive(let path, let resolved, let place):
+            "\(path) is not read as a source: it \(resolved.map { "links to \($0), in" } ?? "is in") \(place), which holds keys and settings, not teaching text; nothing of it was read. Copy the text you mean into an ordinary folder and add that."
+        case .notAFile(let path):
+            "\(path) is not a regular file (a device, a pipe or a socket); name the document itself."
+        case .expandsTooMuch(let path, let bytes):
+            "\(path) unpacks to \(bytes / 1_048_576) MB, far more than any document holds (a damaged or hostile file?); nothing was read. Open it in your word processor and save a new copy."
+        case .tooMuchText(let path, let tool):
+            "\(tool) found more than \(SourceReader.largestText / 1_048_576) MB of text in \(path), far more than a source may hold (a damaged or hostile file?); nothing was kept. Add the chapter you need, or save a new copy."
+        case .toolTimedOut(let path, let tool, let seconds):
+            "\(tool) took more than \(seconds) s to read \(path) and was stopped (a damaged or hostile file?); nothing was kept. Open it in your word processor and save a new copy."
         }
     }
 }

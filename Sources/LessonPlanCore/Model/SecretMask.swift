@@ -24,14 +24,28 @@ public struct SecretMask: Sendable, Equatable {
 
     /// The secrets' UTF-8, longest first so a secret that contains another is hidden whole.
     let secrets: [[UInt8]]
+    /// What stands in for each secret: ``replacement``, with the context of one given in context kept around it.
+    let replacements: [[UInt8]]
 
-    /// Masks exactly these strings (short or empty ones are ignored).
-    public init(secrets: [String]) {
-        var unique = Set<[UInt8]>()
+    /// Masks exactly these strings (short or empty ones are ignored), and every value of `inContext` with the text
+    /// around it, however short: such a value carries its own context (`api-key=` before `ab12`, as a URL writes
+    /// it), so hiding it hides no "42" of a lesson; the context stays (`api-key=[hidden]`).
+    public init(secrets: [String], inContext: [(before: String, value: String, after: String)] = []) {
+        var replacing: [[UInt8]: [UInt8]] = [:]
         for secret in secrets where secret.count >= Self.shortestSecret {
-            unique.insert(Array(secret.utf8))
+            replacing[Array(secret.utf8)] = Array(Self.replacement.utf8)
         }
-        self.secrets = unique.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
+        for (before, value, after) in inContext where !value.isEmpty {
+            let whole = Array((before + value + after).utf8)
+            if replacing[whole] == nil { replacing[whole] = Array((before + Self.replacement + after).utf8) }
+        }
+        let sorted = replacing.keys.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
+        self.secrets = sorted
+        replacements = sorted.map { replacing[$0] ?? Array(Self.replacement.utf8) }
+    }
+
+    public static func == (lhs: SecretMask, rhs: SecretMask) -> Bool {
+        lhs.secrets == rhs.secrets && lhs.replacements == rhs.replacements
     }
 
     /// The key, the token, every `--header` value and every value in the base URL's or endpoint's
@@ -40,10 +54,12 @@ public struct SecretMask: Sendable, Equatable {
     /// without its scheme.
     public init(settings: ModelSettings) {
         var secrets: [String] = []
+        var inContext: [(before: String, value: String, after: String)] = []
         if let key = settings.apiKey { secrets.append(key) }
         if let token = settings.token { secrets.append(token) }
         for url in [settings.baseURL, settings.endpoint].compactMap({ $0 }) {
             secrets.append(contentsOf: Self.urlSecrets(url))
+            inContext.append(contentsOf: Self.urlSecretsInContext(url))
         }
         for value in settings.extraHeaders.values {
             secrets.append(value)
@@ -52,7 +68,24 @@ public struct SecretMask: Sendable, Equatable {
                 secrets.append(String(words[1]))
             }
         }
-        self.init(secrets: secrets)
+        self.init(secrets: secrets, inContext: inContext)
+    }
+
+    /// The query values and the user part of `url` as the URL writes them around a value (`name=value`,
+    /// `user:password@`, `user@`), encoded and decoded: a value shorter than ``shortestSecret`` is still a
+    /// credential there, and is hidden with the name or `@` it stands beside.
+    static func urlSecretsInContext(_ url: URL) -> [(before: String, value: String, after: String)] {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return [] }
+        var found: [(before: String, value: String, after: String)] = []
+        for items in [components.percentEncodedQueryItems ?? [], components.queryItems ?? []] {
+            for item in items { if let value = item.value { found.append(("\(item.name)=", value, "")) } }
+        }
+        for (user, password) in [(components.percentEncodedUser, components.percentEncodedPassword), (components.user, components.password)] {
+            guard let user else { continue }
+            found.append(("", password.map { "\(user):\($0)" } ?? user, "@"))
+            if let password { found.append((":", password, "@")) }
+        }
+        return found
     }
 
     /// The query values, user and password of `url`, both as written (percent-encoded, as a server
@@ -86,7 +119,7 @@ public struct SecretMask: Sendable, Equatable {
     /// Replaces every secret in `bytes`; false when there was none.
     func replaceAll(in bytes: inout [UInt8]) -> Bool {
         var changed = false
-        for secret in secrets where bytes.count >= secret.count {
+        for (secret, replacement) in zip(secrets, replacements) where bytes.count >= secret.count {
             guard let first = Self.find(secret, in: bytes, from: 0) else { continue }
             var output: [UInt8] = []
             output.reserveCapacity(bytes.count)
@@ -94,7 +127,7 @@ public struct SecretMask: Sendable, Equatable {
             var next: Int? = first
             while let found = next {
                 output.append(contentsOf: bytes[start..<found])
-                output.append(contentsOf: Self.replacement.utf8)
+                output.append(contentsOf: replacement)
                 start = found + secret.count
                 next = Self.find(secret, in: bytes, from: start)
             }

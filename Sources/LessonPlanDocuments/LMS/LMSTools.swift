@@ -3,6 +3,8 @@ import LessonPlanCore
 
 /// The maintained tools the zip and spreadsheet formats are made with: Debian's `zip`, and LibreOffice headless.
 public struct LMSTools: Sendable {
+    /// How long LibreOffice or zip may run before its process group is killed.
+    static let toolDeadline: TimeInterval = 180
     /// Where the tools are looked for (its `PATH`).
     public var environment: [String: String]
 
@@ -78,7 +80,11 @@ public struct LMSTools: Sendable {
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw ExportError("Cannot make a temporary folder in \(FileManager.default.temporaryDirectory.path); check that it is writable.")
         }
-        defer { try? FileManager.default.removeItem(at: folder) }
+        EndingCleanup.track(folder: folder)
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            EndingCleanup.forget(folder: folder)
+        }
         return try await body(folder)
     }
 
@@ -91,6 +97,7 @@ public struct LMSTools: Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        return (try? await ToolProcess.exitStatus(of: process)) ?? -1
+        // LibreOffice's first start makes its profile, which takes a while on two cores; zip takes seconds.
+        return (try? await ToolProcess.exitStatus(of: process, deadline: Self.toolDeadline)) ?? -1
     }
 }

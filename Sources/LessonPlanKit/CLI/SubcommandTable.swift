@@ -59,7 +59,7 @@ package enum SubcommandTable {
         ],
         page: .blocks([
             .text("Usage: lessonplan resume <session> [--model M] [options]"),
-            .text("Reopens a saved session (an id, an id prefix or a name; see `lessonplan sessions`) at the version you last saw, with /undo, /history and /diff as before. Without --model it goes on with the model the session was started with, and its plan keeps its framework."),
+            .text("Reopens a saved session (an id, an id prefix or a name; see `lessonplan sessions`) at the version you last saw, with /undo, /history and /diff as before. Without --model it goes on with the model the session was started with, and its plan keeps its framework. A transcript file from elsewhere (`resume ./their.jsonl`, one someone sent) is copied into your sessions (owner-only) as a new session with an id of its own, and the new turns go to that copy, never to the file."),
             .flags(nil),
         ])
     ) { host, parsed in await host.resume(parsed) }
@@ -94,24 +94,25 @@ package enum SubcommandTable {
             FlagSpec(name: "plain", value: nil, help: "no colour (also when NO_COLOR is set or output is not a terminal)"),
             FlagSpec(name: "step", value: nil, help: "on a terminal, wait for Enter between turns"),
             FlagSpec(name: "rerun", value: nil, help: "run the same commands again against today's model and templates"),
+            FlagSpec(name: "yes", value: nil, help: "with --rerun: send more than 3 requests without asking"),
         ],
         forms: [
             Subcommand.Form(
                 "lessonplan replay <session> [--full] [--turn N] [--plain] [--step]",
                 "walk a session turn by turn with diffs (no key or network needed)"),
             Subcommand.Form(
-                "lessonplan replay --rerun <session> [--turn N] [--model M] [--prompts DIR] [--no-repair]",
+                "lessonplan replay --rerun <session> [--turn N] [--model M] [--prompts DIR] [--no-repair] [--yes]",
                 "run the same commands again today and show how the plans differ")
         ],
         page: .blocks([
             .text(
                 """
                 Usage: lessonplan replay <session | file.jsonl> [--full] [--turn N] [--plain] [--step]
-                       lessonplan replay --rerun <session> [--turn N] [--model M] [--prompts DIR] [--no-repair]
+                       lessonplan replay --rerun <session> [--turn N] [--model M] [--prompts DIR] [--no-repair] [--yes]
                 """),
             .text("Walks a transcript for review: for each turn its number, time, command as typed, model, tokens and status, and the plan as a coloured line diff against the version it revised. Needs no key and no network."),
             .flags(["full", "turn", "plain", "step"]),
-            .text("--rerun sends the same commands again, against today's model and prompt templates, into a new session, then shows turn by turn how each new plan differs from the recorded one. This is how a prompt change is reviewed. It needs a key like any request; without --model it uses the recorded session's model. Recorded automatic turns (repairs, reading-level retries) are not sent again: each command gets the automatic turns today's check calls for (none with --no-repair). Only the completed request behind each version is sent (a /retry that made it, once; a /continue as the command it finished); failed and cancelled attempts and hand edits are listed as skipped. Only requests to the model are sent: a recorded command that writes or removes files, or opens an editor or the clipboard (/export, /slides, /save, /edit, /copy…), is listed as skipped and never runs, whoever wrote the transcript. With --turn N, the turns before N run again to rebuild the plan it revised, and only turn N is compared. The key is checked before a new session is made."),
+            .text("--rerun sends the same commands again, against today's model and prompt templates, into a new session, then shows turn by turn how each new plan differs from the recorded one. This is how a prompt change is reviewed. It needs a key like any request; without --model it uses the recorded session's model. Recorded automatic turns (repairs, reading-level retries) are not sent again: each command gets the automatic turns today's check calls for (none with --no-repair). Only the completed request behind each version is sent (a /retry that made it, once; a /continue as the command it finished); failed and cancelled attempts and hand edits are listed as skipped. Only requests to the model are sent: a recorded command that writes or removes files, or opens an editor or the clipboard (/export, /slides, /save, /edit, /copy…), is listed as skipped and never runs, whoever wrote the transcript. With --turn N, the turns before N run again to rebuild the plan it revised, and only turn N is compared. The key is checked before a new session is made. A re-run of more than 3 requests says how many and asks first at a terminal; elsewhere it sends nothing and exits 2 without --yes."),
         ])
     ) { host, parsed in await host.replay(parsed) }
 

@@ -34,6 +34,14 @@ public enum SessionRerun {
         case skip(turn: Int, command: String, reason: String)
     }
 
+    /// A re-run that sends more requests than this asks first (or needs `--yes`).
+    public static let sendsWithoutAsking = 3
+
+    /// How many requests a re-run sends before any repairs: one per command sent again.
+    public static func requestCount(_ recorded: SessionState, through: Int? = nil) -> Int {
+        plan(recorded, through: through).count { if case .send = $0 { true } else { false } }
+    }
+
     /// The recorded events a re-run walks: completed requests are sent again (a `/continue`
     /// sends the command whose draft it finished, once); cancelled, failed and unfinished attempts,
     /// automatic turns and hand edits are listed as skipped.

@@ -120,6 +120,17 @@ import TestSupport
         #expect(PlanExport.htmlEscape("½ — é") == "½ — é")
     }
 
+    /// Bidi controls in model text cannot reorder the page: every one is dropped, the words around it kept.
+    @Test func htmlDropsBidiControls() {
+        let controls: [Unicode.Scalar] = ["\u{061C}", "\u{200E}", "\u{200F}"] + (0x202A...0x202E).compactMap(Unicode.Scalar.init)
+            + (0x2066...0x2069).compactMap(Unicode.Scalar.init)
+        let hostile = controls.map { "a\(Character($0))b" }.joined(separator: " ")
+        let html = PlanExport.renderHTML(Self.document(topic: "Tides \u{202E}evil", plan: Self.plan + "\n" + hostile))
+        for control in controls { #expect(!html.unicodeScalars.contains(control), "U+\(String(control.value, radix: 16))") }
+        #expect(html.contains(Array(repeating: "ab", count: controls.count).joined(separator: " ")))
+        #expect(html.contains("Tides evil"))
+    }
+
     @Test func htmlEscapesScriptAndAmpersandInPlanAndTopic() {
         let hostile = "<script>alert('x')</script> & friends"
         let plan = Self.plan + "\n" + hostile + "\n- " + hostile

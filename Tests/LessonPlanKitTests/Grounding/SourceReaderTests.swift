@@ -89,4 +89,88 @@ import Testing
             #expect(sentence.hasSuffix(".") && sentence.filter { $0 == "\n" }.isEmpty)
         }
     }
+
+    /// A docx of a few hundred kilobytes whose document.xml unpacks to about 300 MB is refused from its zip directory,
+    /// before pandoc sees it, with one sentence; nothing of it is read.
+    @Test func aDocxZipBombIsRefusedBeforeAnyToolUnpacksIt() async throws {
+        let folder = try SourceFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bomb = folder.appending(path: "bomb.docx")
+        let script = """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+                z.writestr("[Content_Types].xml", "<Types/>")
+                with z.open("word/document.xml", "w") as f:
+                    chunk = b"<w:p><w:r><w:t>tide</w:t></w:r></w:p>" * 27000
+                    for _ in range(300):
+                        f.write(chunk)
+            """
+        let made = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, bomb.path])
+        #expect(made.status == 0, "\(made.output)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: bomb.path)[.size] as? Int)
+        #expect(size < 2_000_000)
+        do {
+            _ = try await SourceReader().read(bomb)
+            Issue.record("the zip bomb was read")
+        } catch {
+            guard case .expandsTooMuch(let path, let bytes) = error else { Issue.record("\(error)"); return }
+            #expect(path == bomb.path && bytes > 290_000_000)
+            let sentence = try #require(error.errorDescription)
+            #expect(sentence.contains("unpacks to") && sentence.filter { $0 == "\n" }.isEmpty, "\(sentence)")
+        }
+    }
+
+    /// A link to a 2 GB sparse file is refused from the size of what it leads to, before anything is read.
+    @Test func aLinkToAHugeFileIsSizeCheckedFirst() async throws {
+        let folder = try SourceFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let huge = folder.appending(path: "huge.bin")
+        #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 2 * 1024 * 1024 * 1024)
+        try handle.close()
+        let link = folder.appending(path: "chapter.txt")
+        #expect(symlink(huge.path, link.path) == 0)
+        do {
+            _ = try await SourceReader().read(link)
+            Issue.record("read")
+        } catch {
+            #expect(error == .tooLarge(link.path, bytes: 2 * 1024 * 1024 * 1024))
+        }
+    }
+
+    /// A file in a hidden folder of the home (keys, settings) or under a system folder is never read, named
+    /// directly or through a link; a FIFO is not a file.
+    @Test func keysSettingsAndSystemFilesAreNeverSources() async throws {
+        let folder = try SourceFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let home = folder.appending(path: "home")
+        let ssh = home.appending(path: ".ssh")
+        try FileManager.default.createDirectory(at: ssh, withIntermediateDirectories: true)
+        let key = ssh.appending(path: "id_ed25519")
+        try Data("-----BEGIN OPENSSH PRIVATE KEY-----\n".utf8).write(to: key)
+        let netrc = home.appending(path: ".netrc")
+        try Data("machine api.openai.com password sk-secret\n".utf8).write(to: netrc)
+        let reader = SourceReader(environment: ["HOME": home.path, "PATH": "/usr/bin:/bin"])
+        func failure(_ url: URL) async -> SourceError? {
+            do { _ = try await reader.read(url); return nil } catch { return error }
+        }
+        let linkToKey = folder.appending(path: "notes.txt")
+        #expect(symlink(key.path, linkToKey.path) == 0)
+        let linkToShadow = folder.appending(path: "chapter.txt")
+        #expect(symlink("/etc/shadow", linkToShadow.path) == 0)
+        #expect(await failure(key) == .sensitive(key.path, resolved: nil, place: "~/.ssh, a hidden folder of your home"))
+        #expect(await failure(linkToKey) == .sensitive(linkToKey.path, resolved: key.path, place: "~/.ssh, a hidden folder of your home"))
+        #expect(await failure(netrc) == .sensitive(netrc.path, resolved: nil, place: "~/.netrc, a hidden file of your home"))
+        #expect(await failure(linkToShadow) == .sensitive(linkToShadow.path, resolved: "/etc/shadow", place: "the system folder /etc"))
+        let sentence = SourceError.sensitive(linkToKey.path, resolved: key.path, place: "~/.ssh, a hidden folder of your home").errorDescription ?? ""
+        #expect(sentence.contains("links to \(key.path), in ~/.ssh") && sentence.contains("nothing of it was read"), "\(sentence)")
+        let fifo = folder.appending(path: "pipe.txt")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        #expect(await failure(fifo) == .notAFile(fifo.path))
+        // An ordinary file in the same home is read.
+        let lesson = home.appending(path: "lesson.txt")
+        try Data("The tide rises twice a day.".utf8).write(to: lesson)
+        #expect(await failure(lesson) == nil)
+    }
 }

@@ -22,6 +22,15 @@ import Testing
         #expect(SecretMask.none.mask(said) == said)
     }
 
+    /// A credential in the endpoint's query or user part is hidden however short it is, as the URL writes it;
+    /// the same few characters elsewhere in a lesson are left alone.
+    @Test func aShortSecretInTheEndpointsQueryIsHidden() throws {
+        let endpoint = try #require(URL(string: "https://bob:pw9@gw.example/v1/chat?api-key=ab12c&v=2"))
+        let mask = SecretMask(settings: ModelSettings(baseURL: URL(fileURLWithPath: "/"), endpoint: endpoint, apiKey: nil, model: "m"))
+        let said = "404: no route for https://bob:pw9@gw.example/v1/chat?api-key=ab12c&v=2 (ab12c is 5 letters)"
+        #expect(mask.mask(said) == "404: no route for https://[hidden]@gw.example/v1/chat?api-key=[hidden]&v=[hidden] (ab12c is 5 letters)")
+    }
+
     /// Split at every point, in two and in three pieces: the stream shows the same as the whole.
     @Test func aSecretSplitAcrossPiecesIsStillHidden() {
         let mask = SecretMask(settings: settings)

@@ -222,6 +222,25 @@ import Testing
         ])
     }
 
+    /// `sessions` while another process creates a session: its file, empty or with half its first line, is
+    /// skipped quietly while that process holds it; left half written, it is listed as unreadable.
+    @Test func aSessionBeingCreatedIsNotListedAsUnreadable() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let sessions = home.directory.sessions
+        let url = sessions.appending(path: "2222222222222222.jsonl")
+        #expect(FileManager.default.createFile(atPath: url.path, contents: Data(), attributes: [.posixPermissions: 0o600]))
+        #expect(try home.store.listAll().unreadable.isEmpty, "an empty file just created")
+        let header = String(decoding: TranscriptCoder().encode(.header(try T.header(id: "2222222222222222"))), as: UTF8.self)
+        try Data(header.utf8.prefix(40)).write(to: url)
+        // The creating process holds the transcript's lock as the writer does: here, another open file of it.
+        let writer = open(url.path, O_RDWR)
+        #expect(writer >= 0 && flock(writer, LOCK_EX | LOCK_NB) == 0)
+        #expect(try home.store.listAll().unreadable.isEmpty, "half a session line, still being written")
+        close(writer)
+        #expect(try home.store.listAll().unreadable.map(\.file) == ["2222222222222222.jsonl"], "left half written")
+    }
+
     @Test func linksFIFOsAndDevicesAreRefusedAtOnce() throws {
         let home = try TemporaryHome()
         defer { home.remove() }
