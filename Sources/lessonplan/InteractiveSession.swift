@@ -69,7 +69,6 @@ final class InteractiveSession: @unchecked Sendable {
             return 1
         }
         for source in sources { await engine.addSource(source) }
-        if parsed.has("no-repair") { await engine.setAutomaticRepair(false) }
         if await engine.client.settings.isLocal { console.note(console.dim(SessionAdvice.offlineIntro)) }
         let runner = makeRunner(engine: engine, reader: reader, followUps: Flags.followUps(from: parsed))
         await runner.run("/generate")

@@ -42,7 +42,6 @@ struct OneShot {
         for source in sources { await engine.addSource(source) }
         if await engine.client.settings.isLocal { console.note(SessionAdvice.offlineIntro) }
         let host = ConsoleHost(place: .then, console: console, interrupts: Interrupts(whenIdle: {}), environment: app.environment)
-        if parsed.has("no-repair") { await engine.setAutomaticRepair(false) }
         let runner = CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: Flags.followUps(from: parsed)))
         let id = await engine.state.header.id.prefix(8)
         for step in ["/generate"] + steps {

@@ -126,7 +126,9 @@ import TestSupport
         defer { binary.removeHome() }
         try await server.script([
             .text(Self.hostile),
-            .text(AssessmentFixtures.quiz(topic: "Ti\u{1B}[2Jdes\u{9B}1m\u{07}")),
+            // The topic's word stays whole, so the quiz is about the lesson and passes its check (a quiz that is not
+            // is left out of exports).
+            .text(AssessmentFixtures.quiz(topic: "Tides\u{1B}[2J\u{9B}1m\u{07}")),
             .text(AssessmentFixtures.rubric(task: "Tide \u{08}\u{1B}]0;x\u{07}diagram\u{85}")),
         ])
         let made = try await binary.run(
@@ -144,7 +146,7 @@ import TestSupport
             }
             #expect(controls.isEmpty, "\(label) carries raw controls: \(controls.map { String($0.value, radix: 16) })")
             #expect(html.contains("Students ]52;c;SGFja2Vklearn"), "\(label) keeps the text around the controls")
-            #expect(html.contains("about Ti[2Jdes1m: which"), "\(label): the quiz")
+            #expect(html.contains("about Tides[2J1m: which"), "\(label): the quiz")
             #expect(html.contains("Rubric: Tide ]0;xdiagram"), "\(label): the rubric")
         }
     }

@@ -78,10 +78,12 @@ public enum QuizCheck {
         return problems
     }
 
-    /// The items sharing no content word (stemmed, stop words out) with the lesson, when they are most of the quiz.
+    /// The items sharing no content word (stemmed, stop words out) with the lesson, when they are nearly all of
+    /// the quiz (four in five, and at least two).
     ///
-    /// One odd item is left alone: a question may name what the plan only implies. More than half off the
-    /// lesson is a quiz about something else.
+    /// A question may name what a short plan only implies ("What pulls the ocean most? … The Moon's gravity" on
+    /// a tides plan that never says "moon"), so a few such items are left alone; a quiz nearly all of whose items
+    /// share nothing with the lesson is about something else.
     static func offLesson(_ quiz: Quiz, lesson: String) -> QuizProblem? {
         let taught = ContentText.contentStems(lesson)
         guard !taught.isEmpty else { return nil }
@@ -90,7 +92,7 @@ public enum QuizCheck {
             let words = ContentText.contentStems(([item.stem] + item.options.map(\.text)).joined(separator: " "))
             return words.isDisjoint(with: taught)
         }
-        return off.count * 2 > quiz.items.count ? .offLesson(items: off.map { $0 + 1 }) : nil
+        return off.count >= 2 && off.count * 5 >= quiz.items.count * 4 ? .offLesson(items: off.map { $0 + 1 }) : nil
     }
 
     /// Whether the quiz passes the check.
