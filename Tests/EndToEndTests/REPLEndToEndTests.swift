@@ -153,6 +153,17 @@ import TestSupport
         #expect(flag.status == 2 && flag.stderr.contains("unknown flag --colour"))
         let near = try await binary.run(["--grades", "4", "--topic", "x"])
         #expect(near.status == 2 && near.stderr.contains("unknown flag --grades; did you mean --grade?"), "\(near.stderr)")
+        // Two letters swapped is one edit, as one letter too many is.
+        let swapped = try await binary.run(["--grdae", "4", "--topic", "x"])
+        #expect(swapped.status == 2 && swapped.stderr.contains("unknown flag --grdae; did you mean --grade?"), "\(swapped.stderr)")
+        // The help each refusal points at answers.
+        for refused in [flag, swapped, try await binary.run(["generate", "--colour"])] {
+            let pointed = try #require(refused.stderr.split(separator: "`").dropFirst().first, "\(refused.stderr)")
+            let words = pointed.split(separator: " ").map(String.init)
+            #expect(words.first == "lessonplan", "\(pointed)")
+            let help = try await binary.run(Array(words.dropFirst()))
+            #expect(help.status == 0 && help.stdout.contains("--"), "\(pointed): \(help.stderr)")
+        }
         let then = try await binary.run(["generate", "--topic", "x", "--then", "/shrink"])
         #expect(then.status == 2 && then.stderr.contains("/shrink is not a command"))
     }

@@ -210,7 +210,8 @@ package enum SubcommandTable {
 
     /// `lessonplan help [topic]`: the overview, a subcommand's page, or a slash command's help.
     static func showHelp(_ topic: String?, on host: any SubcommandHost) -> Int32 {
-        guard let topic else {
+        // `lessonplan help lessonplan` is the overview, which lists the session's own flags.
+        guard let topic, topic != "lessonplan" else {
             host.page(Help.overview())
             return 0
         }

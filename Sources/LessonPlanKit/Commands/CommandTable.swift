@@ -126,16 +126,21 @@ public enum CommandTable {
         return scored.min { $0.1 < $1.1 }?.0
     }
 
-    /// Levenshtein distance: insertions, deletions and substitutions each count one.
+    /// Damerau–Levenshtein distance (optimal string alignment): insertions, deletions, substitutions and a swap of
+    /// two neighbouring letters each count one, so `--grdae` is as near `--grade` as `--gradee` is.
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
+        var before = [Int]()
         var previous = Array(0...b.count)
         for (i, x) in a.enumerated() {
             var current = [i + 1]
             for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+                var best = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+                if i > 0, j > 0, x == b[j - 1], a[i - 1] == y { best = min(best, before[j - 1] + 1) }
+                current.append(best)
             }
+            before = previous
             previous = current
         }
         return previous[b.count]

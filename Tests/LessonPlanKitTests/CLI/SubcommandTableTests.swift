@@ -73,7 +73,7 @@ import Testing
         #expect(host.errors == ["generate: unknown flag --bogus; run `lessonplan help generate` for the flags it takes."])
         let (rootStatus, root) = await Self.run(["--bogus"])
         #expect(rootStatus == 2 && root.ran.isEmpty)
-        #expect(root.errors == ["lessonplan: unknown flag --bogus; run `lessonplan help lessonplan` for the flags it takes."])
+        #expect(root.errors == ["lessonplan: unknown flag --bogus; run `lessonplan --help` for the flags it takes."])
     }
 
     @Test func aMistypedSubcommandIsNamedWithTheNearestOne() async {
@@ -146,5 +146,9 @@ import Testing
         let (missingStatus, missing) = await Self.run(["help", "nosuch"])
         #expect(missingStatus == 2)
         #expect(missing.errors == ["No help for “nosuch”: it is neither a lessonplan command nor a slash command; run `lessonplan --help`."])
+        // The session's own flags are the overview's, so help for lessonplan itself is the overview.
+        let (ownStatus, own) = await Self.run(["help", "lessonplan"])
+        let (_, overview) = await Self.run(["--help"])
+        #expect(ownStatus == 0 && own.errors.isEmpty && !overview.pages.isEmpty && own.pages == overview.pages)
     }
 }
