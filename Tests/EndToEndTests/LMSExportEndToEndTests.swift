@@ -144,6 +144,25 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: work.appending(path: "stale.zip").path))
     }
 
+    @Test func aFileNameThePlatformWouldNotOfferIsRefusedInOneSentence() async throws {
+        let server = try await FakeOpenAIServer()
+        try await server.script([.plan, .text(Self.hostileQuiz)])
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let work = binary.home.appending(path: "work")
+        let result = try await binary.run(
+            ["--grade", "6-8", "--topic", "Tides", "--minutes", "45", "--name", "named"],
+            input: "/quiz 3\n/export quiz qti quiz2.qti\n/export quiz kahoot quiz.kahoot\n/export quiz qti quiz2.zip\n/quit\n", timeout: .seconds(120))
+        #expect(result.stderr.contains("A QTI 1.2 zip needs a name ending in .zip, which is what Canvas imports; “quiz2.qti” would not be offered for upload, so nothing was written: name it quiz2.zip, or leave the name out."), "\(result.stderr)")
+        #expect(result.stderr.contains("A Kahoot spreadsheet needs a name ending in .xlsx, which is what Kahoot imports; “quiz.kahoot”"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appending(path: "quiz2.qti").path))
+        #expect(!FileManager.default.fileExists(atPath: work.appending(path: "quiz.kahoot").path))
+        #expect(FileManager.default.fileExists(atPath: work.appending(path: "quiz2.zip").path), "\(result.stderr)")
+        let shell = try await binary.run(["export", "named", "--quiz", "--format", "qti", "-o", "shell.qti"])
+        #expect(shell.status == 2 && shell.stderr.contains("name it shell.zip"), "\(shell.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appending(path: "shell.qti").path))
+    }
+
     @Test func aQuizOverKahootsLimitsIsRefusedAndNothingIsWritten() async throws {
         let long = String(repeating: "Why do tides rise and fall twice a day here? ", count: 3)
         let quiz = Self.hostileQuiz.replacingOccurrences(of: "3. What pulls the ocean most?", with: "3. " + long)
