@@ -168,6 +168,26 @@ import TestSupport
         #expect(then.status == 2 && then.stderr.contains("/shrink is not a command"))
     }
 
+    /// A slash command's help flows into paragraphs wrapped to COLUMNS, or 80, when piped: not the source's
+    /// ~110-column lines, and not ragged.
+    @Test func slashCommandHelpWrapsToColumnsWhenPiped() async throws {
+        var binary = try LessonplanBinary(baseURL: URL(string: "http://127.0.0.1:9/v1"))
+        defer { binary.removeHome() }
+        let atEighty = try await binary.run(["help", "review"])
+        #expect(atEighty.status == 0)
+        let lines = atEighty.stdout.split(separator: "\n")
+        #expect(lines.count > 4 && lines.allSatisfy { $0.count <= 80 }, "\(atEighty.stdout)")
+        // Filled, not ragged: each line but a paragraph's last reaches past 60 columns.
+        let details = try #require(lines.firstIndex { $0.hasPrefix("The built-in criteria") })
+        #expect(lines[details...].dropLast().allSatisfy { $0.count > 60 }, "\(atEighty.stdout)")
+        binary.environment["COLUMNS"] = "50"
+        let narrow = try await binary.run(["help", "review"])
+        #expect(narrow.stdout.split(separator: "\n").allSatisfy { $0.count <= 50 }, "\(narrow.stdout)")
+        binary.environment["COLUMNS"] = "2000"
+        let wide = try await binary.run(["help", "review"])
+        #expect(wide.stdout.split(separator: "\n").count == 3, "one line each: usage, summary, details:\n\(wide.stdout)")
+    }
+
     /// Questions are asked only at a terminal: a script without --grade or --minutes gets the
     /// defaults, and its first line stays a command.
     @Test func aScriptGetsTheDefaultsInsteadOfQuestions() async throws {

@@ -220,7 +220,7 @@ package enum SubcommandTable {
             return 0
         }
         do {
-            host.line(try CommandTable.helpText(for: topic))
+            host.page(try CommandTable.helpText(for: topic))
             return 0
         } catch {
             host.error("No help for “\(topic)”: it is neither a lessonplan command nor a slash command; run `lessonplan --help`.")

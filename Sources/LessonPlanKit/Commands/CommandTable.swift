@@ -198,7 +198,15 @@ public enum CommandTable {
         guard let command = command(named: bare) else {
             throw CommandError("/\(bare) is not a command; type /help to list them.")
         }
-        return [command.usage, command.summary, command.details].filter { !$0.isEmpty }.joined(separator: "\n")
+        return [command.usage, command.summary, flowing(command.details)].filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+
+    /// Prose as paragraphs of one line each, for the reader to wrap to its width: the line breaks of the source
+    /// (where the literal was wrapped, at ~110 columns) become spaces; a blank line still parts two paragraphs.
+    static func flowing(_ text: String) -> String {
+        text.components(separatedBy: "\n\n").map { paragraph in
+            paragraph.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        }.joined(separator: "\n\n")
     }
 }
 

@@ -140,9 +140,9 @@ import Testing
     @Test func helpShowsASlashCommandOrSaysThereIsNone() async throws {
         let shorten = try CommandTable.helpText(for: "shorten")
         let (status, host) = await Self.run(["help", "shorten"])
-        #expect(status == 0 && host.lines == [shorten])
+        #expect(status == 0 && host.pages == [shorten])
         let (slashStatus, slash) = await Self.run(["help", "/shorten"])
-        #expect(slashStatus == 0 && slash.lines == host.lines)
+        #expect(slashStatus == 0 && slash.pages == host.pages)
         let (missingStatus, missing) = await Self.run(["help", "nosuch"])
         #expect(missingStatus == 2)
         #expect(missing.errors == ["No help for “nosuch”: it is neither a lessonplan command nor a slash command; run `lessonplan --help`."])
