@@ -61,11 +61,15 @@ public enum ToolProcess {
 
     /// Starts `process` and returns its exit status once its termination handler reports it (a signal's number
     /// when a signal ended it, as `terminationStatus` gives it).
+    /// - Parameter started: told the child's pid once it runs, for a caller that must be able to end it.
     /// - Throws: What `Process.run()` throws when the program cannot be started.
-    public static func exitStatus(of process: Process) async throws -> Int32 {
+    public static func exitStatus(of process: Process, started: (pid_t) -> Void = { _ in }) async throws -> Int32 {
         try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { ended in continuation.resume(returning: ended.terminationStatus) }
-            do { try process.run() } catch {
+            do {
+                try process.run()
+                started(process.processIdentifier)
+            } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)
             }

@@ -32,7 +32,7 @@ public struct LMSTools: Sendable {
         guard let zip = find(["zip"]) else {
             throw ExportError("Making \(what) needs Debian's zip, which is not installed; install it (sudo apt-get install zip) and try again.")
         }
-        return try await inScratch { (folder) async throws in
+        return try await inScratch { (folder, signals) async throws in
             let content = folder.appending(path: "content")
             do {
                 try FileManager.default.createDirectory(at: content, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
@@ -47,7 +47,7 @@ public struct LMSTools: Sendable {
             }
             let output = folder.appending(path: "out.zip")
             // -X leaves out owners and extra times; -D adds no folder entries; the manifest goes first.
-            let status = await run(zip, ["-X", "-D", "-q", output.path] + files.map(\.path), in: content)
+            let status = await run(zip, ["-X", "-D", "-q", output.path] + files.map(\.path), in: content, signals: signals)
             guard status == 0, let data = try? Data(contentsOf: output) else {
                 throw ExportError("zip could not make \(what) (status \(status)); check that Debian's zip is installed and working.")
             }
@@ -61,7 +61,7 @@ public struct LMSTools: Sendable {
         guard let soffice = find(["soffice", "libreoffice"]) else {
             throw ExportError("Making \(what) needs LibreOffice Calc, which is not installed; install it (sudo apt-get install libreoffice-calc-nogui) and try again.")
         }
-        return try await inScratch { (folder) async throws in
+        return try await inScratch { (folder, signals) async throws in
             let input = folder.appending(path: "quiz.fods")
             do { try Self.writePrivate(document, to: input) } catch {
                 throw ExportError("Cannot make \(what): the temporary folder \(folder.path) is not writable.")
@@ -71,7 +71,7 @@ public struct LMSTools: Sendable {
             let status = await run(
                 soffice,
                 ["-env:UserInstallation=\(profile.absoluteString)", "--headless", "--norestore", "--convert-to", "xlsx:Calc MS Excel 2007 XML",
-                 "--outdir", folder.path, input.path], in: folder)
+                 "--outdir", folder.path, input.path], in: folder, signals: signals)
             guard let data = try? Data(contentsOf: folder.appending(path: "quiz.xlsx")), !data.isEmpty else {
                 throw ExportError("LibreOffice wrote no spreadsheet (status \(status)); check that LibreOffice Calc is installed (sudo apt-get install libreoffice-calc-nogui).")
             }
@@ -81,15 +81,20 @@ public struct LMSTools: Sendable {
 
     /// Runs `body` with a new folder of its own in the temporary directory, removed after it: made by `mkdtemp`, so
     /// it is the owner's only (0700) whatever the umask, and no other user can read the answer key while a tool runs.
-    private func inScratch<T>(_ body: (URL) async throws -> T) async throws -> T {
+    private func inScratch<T>(_ body: (URL, LMSEndingSignals) async throws -> T) async throws -> T {
         let temporary = FileManager.default.temporaryDirectory
         var template = Array(temporary.appending(path: "lessonplan-lms-XXXXXX").path.utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }) else {
             throw ExportError("Cannot make a temporary folder in \(temporary.path); check that it is writable.")
         }
         let folder = URL(fileURLWithPath: String(cString: made), isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        return try await body(folder)
+        // A SIGTERM or SIGHUP mid-export still removes the folder, and ends the tool running in it.
+        let signals = LMSEndingSignals(removing: folder)
+        defer {
+            signals.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        return try await body(folder, signals)
     }
 
     /// Writes `data` to a new file at `url` readable and writable by the owner only (0600), whatever the umask.
@@ -102,7 +107,7 @@ public struct LMSTools: Sendable {
     }
 
     /// Runs a tool with no input; its output goes nowhere (nothing it says reaches the terminal). Returns its status.
-    private func run(_ executable: URL, _ arguments: [String], in folder: URL) async -> Int32 {
+    private func run(_ executable: URL, _ arguments: [String], in folder: URL, signals: LMSEndingSignals) async -> Int32 {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -110,6 +115,7 @@ public struct LMSTools: Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        return (try? await ToolProcess.exitStatus(of: process)) ?? -1
+        defer { signals.running(nil) }
+        return (try? await ToolProcess.exitStatus(of: process, started: { signals.running($0) })) ?? -1
     }
 }
