@@ -186,6 +186,14 @@ import TestSupport
         binary.environment["COLUMNS"] = "2000"
         let wide = try await binary.run(["help", "review"])
         #expect(wide.stdout.split(separator: "\n").count == 3, "one line each: usage, summary, details:\n\(wide.stdout)")
+        // /help in a piped session wraps the same way, to COLUMNS.
+        let server = try await FakeOpenAIServer()
+        var session = try LessonplanBinary(baseURL: server.baseURL)
+        defer { session.removeHome() }
+        session.environment["COLUMNS"] = "50"
+        let piped = try await session.run(["--grade", "4", "--topic", "Tides", "--minutes", "30"], input: "/help review\n/quit\n")
+        let help = piped.stdout.split(separator: "\n").drop { !$0.hasPrefix("/review") }
+        #expect(help.count > 8 && help.prefix(12).allSatisfy { $0.count <= 50 }, "\(piped.stdout)")
     }
 
     /// Questions are asked only at a terminal: a script without --grade or --minutes gets the
