@@ -134,6 +134,10 @@ package final class Console: @unchecked Sendable {
     /// Whether writing to stdout failed (a full disk, a closed pipe); the run must then exit non-zero.
     package var outputFailed: Bool { lock.withLock { stdoutFailure != nil } }
 
+    /// Whether stdout is a pipe whose reader went away (`replay … | head`): nothing is said, as git and gh say
+    /// nothing, and the run ends with 141, the status of a program ended by SIGPIPE.
+    package var outputClosed: Bool { lock.withLock { stdoutFailure == EPIPE } }
+
     /// Writes to stdout or stderr; the first failure on stdout is reported once on stderr and
     /// later writes to it are skipped, so `generate > /dev/full` ends with a sentence, not silence.
     private func emit(_ fd: Int32, _ text: String) {
@@ -144,7 +148,7 @@ package final class Console: @unchecked Sendable {
             defer { stdoutFailure = failure }
             return stdoutFailure == nil
         }
-        if first {
+        if first, failure != EPIPE {
             let reason = String(cString: strerror(failure))
             Self.write(2, "Could not write to standard output (\(reason)); the output is incomplete.\n")
         }

@@ -43,6 +43,7 @@ package final class ConsoleHost: CommandHost, @unchecked Sendable {
 
     package func confirm(_ question: String) -> Bool {
         guard place.isTerminal, let reader, case .line(let answer) = reader.readLine(prompt: question) else { return false }
+        if let sentence = ReplInput.commandAtQuestion(answer) { console.note(sentence) }
         return ReplInput.isYes(answer)
     }
 

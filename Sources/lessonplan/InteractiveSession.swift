@@ -16,6 +16,8 @@ final class InteractiveSession: @unchecked Sendable {
     private var lastInterrupt: Date?
     /// Whether the teacher was told that quitting now loses changes a full disk kept in memory.
     private var warnedUnsaved = false
+    /// Whether Ctrl-C ended a question before the session began.
+    private var interruptedAtQuestion = false
 
     init(app: App) { self.app = app }
 
@@ -57,6 +59,10 @@ final class InteractiveSession: @unchecked Sendable {
             script = try checkedScript(reader)
         } catch {
             if !error.message.isEmpty { console.error(error.message) }
+            if interruptedAtQuestion {
+                console.line()
+                return 130
+            }
             return error.message.isEmpty ? 0 : 2
         }
         let engine: SessionEngine
@@ -183,7 +189,11 @@ final class InteractiveSession: @unchecked Sendable {
             switch reader.readLine(prompt: question.prompt) {
             case .cleared:
                 continue
-            case .endOfInput, .interrupted:
+            case .endOfInput:
+                throw UsageError(message: "")
+            case .interrupted:
+                // Ctrl-C ends the run as an interrupt, exit status 130, as everywhere else.
+                interruptedAtQuestion = true
                 throw UsageError(message: "")
             case .line(let text):
                 let answer = text.trimmingCharacters(in: .whitespaces).isEmpty ? (question.defaultAnswer ?? "") : text
@@ -235,7 +245,9 @@ final class InteractiveSession: @unchecked Sendable {
     private func commands(in input: String, reader: any LineReader) -> [String] {
         guard let lines = ReplInput.pastedCommands(in: input) else { return [input] }
         console.note("You pasted \(lines.count) commands: \(lines.joined(separator: ", ")).")
-        guard case .line(let answer) = reader.readLine(prompt: "Run them one after another? [y/N] "), ReplInput.isYes(answer) else {
+        let answer = reader.readLine(prompt: "Run them one after another? [y/N] ")
+        if case .line(let typed) = answer, let sentence = ReplInput.commandAtQuestion(typed) { console.note(sentence) }
+        guard case .line(let typed) = answer, ReplInput.isYes(typed) else {
             console.line("Nothing sent.")
             return []
         }

@@ -241,6 +241,9 @@ struct SessionCommands {
                 guard let format = LMSFormat(text: parsed.value("format") ?? "") else {
                     throw UsageError(message: "export --quiz needs --format \(LMSFormat.names).")
                 }
+                if let output = parsed.value("output"), let misnamed = format.misnamed(output) {
+                    throw UsageError(message: misnamed)
+                }
                 let state = try load(parsed.positionals[0])
                 let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn
                 let written = await Exporter(console: console, prompts: prompts, environment: app.environment).exportQuiz(

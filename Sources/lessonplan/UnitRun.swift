@@ -54,7 +54,7 @@ struct UnitRun {
             if await engine.state.unit != nil, !missing.isEmpty {
                 console.note("Session \(id) is saved with the lessons written so far; `lessonplan resume \(id)` and then /continue writes the rest.")
             } else {
-                console.note("Session \(id) is saved; nothing was written as a unit.")
+                console.note("Session \(id) is saved, but nothing was written as a unit; `lessonplan sessions prune` removes it, or run `lessonplan unit` again.")
             }
             return 1
         }

@@ -8,4 +8,7 @@ signal(SIGXFSZ, SIG_IGN)
 
 let app = App(environment: ProcessInfo.processInfo.environment)
 let status = await app.run(Array(CommandLine.arguments.dropFirst()))
+// A reader that went away (`| head`) ends the run as SIGPIPE would, 141, whatever printing it stopped; any other
+// failed write to stdout (a full disk) is 1.
+if app.console.outputClosed, status == 0 || status == 1 { exit(141) }
 exit(status == 0 && app.console.outputFailed ? 1 : status)

@@ -100,4 +100,33 @@ import TestSupport
         let refused = try await binary.run(["generate", "--topic", "Tides", "--then", "/quiz 40"])
         #expect(refused.status == 1 && refused.stderr.contains("A quiz has 3 to 15 items, not 40"))
     }
+
+    /// A review in prose holds no criterion: it is not kept, and the script that asked for it ends non-zero.
+    @Test func generateThenReviewOfAnAnswerInProseExitsNonZero() async throws {
+        let server = try await FakeOpenAIServer()
+        try await server.script([.plan, .text("This plan looks good to me! The objective is clear and the exit ticket fits.")])
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let result = try await binary.run(["generate", "--topic", "Tides", "--then", "/review"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("not kept"), "\(result.stderr)")
+    }
+
+    /// Scores off the scale and criteria the rubric does not list are marked where the teacher reads the review.
+    @Test func generateThenReviewMarksAScoreOffTheScaleAndAnInventedCriterion() async throws {
+        let review = AssessmentFixtures.review()
+            .replacingOccurrences(of: "Criterion: Quality of Assessment\nScore: 2 of 3", with: "Criterion: Quality of Assessment\nScore: 7 of 3")
+            .replacingOccurrences(of: "Criterion: Assurance of Accessibility", with: "Criterion: Vibes")
+        let server = try await FakeOpenAIServer()
+        try await server.script([.plan, .text(review)])
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let result = try await binary.run(["generate", "--topic", "Tides", "--then", "/review"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Quality of Assessment: not kept"), "\(result.stdout)")
+        #expect(result.stdout.contains("✗ score “7 of 3” is not on the scale, so it is not kept"), "\(result.stdout)")
+        #expect(result.stdout.contains("Vibes: 1 of 3") && result.stdout.contains("✗ not one of the criteria the review was asked to score"))
+        #expect(!result.stdout.contains("7 of 3\n"))
+    }
 }
+

@@ -144,6 +144,67 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: work.appending(path: "stale.zip").path))
     }
 
+    @Test func aFileNameThePlatformWouldNotOfferIsRefusedInOneSentence() async throws {
+        let server = try await FakeOpenAIServer()
+        try await server.script([.plan, .text(Self.hostileQuiz)])
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let work = binary.home.appending(path: "work")
+        let result = try await binary.run(
+            ["--grade", "6-8", "--topic", "Tides", "--minutes", "45", "--name", "named"],
+            input: "/quiz 3\n/export quiz qti quiz2.qti\n/export quiz kahoot quiz.kahoot\n/export quiz qti quiz2.zip\n/quit\n", timeout: .seconds(120))
+        #expect(result.stderr.contains("A QTI 1.2 zip needs a name ending in .zip, which is what Canvas imports; “quiz2.qti” would not be offered for upload, so nothing was written: name it quiz2.zip, or leave the name out."), "\(result.stderr)")
+        #expect(result.stderr.contains("A Kahoot spreadsheet needs a name ending in .xlsx, which is what Kahoot imports; “quiz.kahoot”"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appending(path: "quiz2.qti").path))
+        #expect(!FileManager.default.fileExists(atPath: work.appending(path: "quiz.kahoot").path))
+        #expect(FileManager.default.fileExists(atPath: work.appending(path: "quiz2.zip").path), "\(result.stderr)")
+        let shell = try await binary.run(["export", "named", "--quiz", "--format", "qti", "-o", "shell.qti"])
+        #expect(shell.status == 2 && shell.stderr.contains("name it shell.zip"), "\(shell.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appending(path: "shell.qti").path))
+    }
+
+    /// A SIGTERM while LibreOffice makes the Kahoot sheet: the tool running is ended and the scratch folder, with
+    /// `quiz.fods` and its answer key, removed. The `soffice` on PATH notes its folder, signals its parent, then
+    /// waits as a slow LibreOffice would.
+    @Test func aSigtermMidExportRemovesTheScratchFolderAndEndsTheTool() async throws {
+        let server = try await FakeOpenAIServer()
+        try await server.script([.plan, .text(Self.hostileQuiz)])
+        var binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let made = try await binary.run(["--grade", "6-8", "--topic", "Tides", "--minutes", "45", "--name", "term"], input: "/quiz 3\n/quit\n")
+        #expect(made.status == 0, "\(made.stderr)")
+        let bin = binary.home.appending(path: "bin")
+        let temporary = binary.home.appending(path: "tmp")
+        for folder in [bin, temporary] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let log = binary.home.appending(path: "soffice")
+        try Data("""
+            #!/bin/sh
+            pwd > '\(log.path).folder'; ls > '\(log.path).files'; echo $$ > '\(log.path).pid'
+            kill -TERM $PPID
+            exec sleep 30
+
+            """.utf8).write(to: bin.appending(path: "soffice"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: bin.appending(path: "soffice").path)
+        binary.environment["PATH"] = bin.path + ":/usr/bin:/bin"
+        binary.environment["TMPDIR"] = temporary.path
+        let ended = try await binary.run(["export", "term", "--quiz", "--format", "kahoot", "-o", "k.xlsx"])
+        #expect(ended.status != 0 && !ended.stderr.contains("Wrote"), "\(ended.status): \(ended.stderr)")
+        let folder = try String(contentsOf: URL(fileURLWithPath: log.path + ".folder"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(folder.hasPrefix(temporary.path + "/lessonplan-lms-"), "\(folder)")
+        #expect(try String(contentsOf: URL(fileURLWithPath: log.path + ".files"), encoding: .utf8).contains("quiz.fods"))
+        #expect(!FileManager.default.fileExists(atPath: folder), "the scratch folder is removed")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+        let pid = try String(contentsOf: URL(fileURLWithPath: log.path + ".pid"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        // The tool was told to end: its process is gone (or only waits to be reaped) within a few seconds.
+        func running() -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+            return stat[close...].dropFirst(2).first != "Z"
+        }
+        for _ in 0..<300 where running() { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!running(), "soffice (pid \(pid)) was left running")
+        #expect(!FileManager.default.fileExists(atPath: binary.home.appending(path: "work/k.xlsx").path))
+    }
+
     @Test func aQuizOverKahootsLimitsIsRefusedAndNothingIsWritten() async throws {
         let long = String(repeating: "Why do tides rise and fall twice a day here? ", count: 3)
         let quiz = Self.hostileQuiz.replacingOccurrences(of: "3. What pulls the ocean most?", with: "3. " + long)

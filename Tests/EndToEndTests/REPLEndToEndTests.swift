@@ -153,8 +153,47 @@ import TestSupport
         #expect(flag.status == 2 && flag.stderr.contains("unknown flag --colour"))
         let near = try await binary.run(["--grades", "4", "--topic", "x"])
         #expect(near.status == 2 && near.stderr.contains("unknown flag --grades; did you mean --grade?"), "\(near.stderr)")
+        // Two letters swapped is one edit, as one letter too many is.
+        let swapped = try await binary.run(["--grdae", "4", "--topic", "x"])
+        #expect(swapped.status == 2 && swapped.stderr.contains("unknown flag --grdae; did you mean --grade?"), "\(swapped.stderr)")
+        // The help each refusal points at answers.
+        for refused in [flag, swapped, try await binary.run(["generate", "--colour"])] {
+            let pointed = try #require(refused.stderr.split(separator: "`").dropFirst().first, "\(refused.stderr)")
+            let words = pointed.split(separator: " ").map(String.init)
+            #expect(words.first == "lessonplan", "\(pointed)")
+            let help = try await binary.run(Array(words.dropFirst()))
+            #expect(help.status == 0 && help.stdout.contains("--"), "\(pointed): \(help.stderr)")
+        }
         let then = try await binary.run(["generate", "--topic", "x", "--then", "/shrink"])
         #expect(then.status == 2 && then.stderr.contains("/shrink is not a command"))
+    }
+
+    /// A slash command's help flows into paragraphs wrapped to COLUMNS, or 80, when piped: not the source's
+    /// ~110-column lines, and not ragged.
+    @Test func slashCommandHelpWrapsToColumnsWhenPiped() async throws {
+        var binary = try LessonplanBinary(baseURL: URL(string: "http://127.0.0.1:9/v1"))
+        defer { binary.removeHome() }
+        let atEighty = try await binary.run(["help", "review"])
+        #expect(atEighty.status == 0)
+        let lines = atEighty.stdout.split(separator: "\n")
+        #expect(lines.count > 4 && lines.allSatisfy { $0.count <= 80 }, "\(atEighty.stdout)")
+        // Filled, not ragged: each line but a paragraph's last reaches past 60 columns.
+        let details = try #require(lines.firstIndex { $0.hasPrefix("The built-in criteria") })
+        #expect(lines[details...].dropLast().allSatisfy { $0.count > 60 }, "\(atEighty.stdout)")
+        binary.environment["COLUMNS"] = "50"
+        let narrow = try await binary.run(["help", "review"])
+        #expect(narrow.stdout.split(separator: "\n").allSatisfy { $0.count <= 50 }, "\(narrow.stdout)")
+        binary.environment["COLUMNS"] = "2000"
+        let wide = try await binary.run(["help", "review"])
+        #expect(wide.stdout.split(separator: "\n").count == 3, "one line each: usage, summary, details:\n\(wide.stdout)")
+        // /help in a piped session wraps the same way, to COLUMNS.
+        let server = try await FakeOpenAIServer()
+        var session = try LessonplanBinary(baseURL: server.baseURL)
+        defer { session.removeHome() }
+        session.environment["COLUMNS"] = "50"
+        let piped = try await session.run(["--grade", "4", "--topic", "Tides", "--minutes", "30"], input: "/help review\n/quit\n")
+        let help = piped.stdout.split(separator: "\n").drop { !$0.hasPrefix("/review") }
+        #expect(help.count > 8 && help.prefix(12).allSatisfy { $0.count <= 50 }, "\(piped.stdout)")
     }
 
     /// Questions are asked only at a terminal: a script without --grade or --minutes gets the

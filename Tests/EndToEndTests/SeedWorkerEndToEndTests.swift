@@ -154,4 +154,21 @@ struct SeedWorkerEndToEndTests {
         #expect(requests.allSatisfy { $0.body?["text"] == nil }, "the worker drops text")
         await worker.stop()
     }
+
+    /// The same through `generate` and `unit` from the shell: the teacher is told, in one sentence, that the
+    /// structure asked for did not reach the model.
+    @Test func structuredGenerateAndUnitThroughTheDemoWorkerSayTheStructureWasDropped() async throws {
+        let (upstream, worker, binary) = try await start()
+        defer { binary.removeHome() }
+        let notice = "did not pass the plan's structure (the request's text field) on to the model"
+        let generate = try await binary.run(["generate"] + Self.lesson + ["--endpoint", endpoint(worker), "--structured"])
+        #expect(generate.status == 0, "\(generate.stderr)")
+        #expect(generate.stderr.components(separatedBy: notice).count == 2, "said once: \(generate.stderr)")
+        let unit = try await binary.run(
+            ["unit", "--grade", "4", "--topic", "Fractions", "--lessons", "2", "--minutes", "45", "--endpoint", endpoint(worker), "--structured"])
+        #expect(unit.stderr.contains(notice), "\(unit.status): \(unit.stderr)")
+        #expect(try await upstream.requests().allSatisfy { $0.body?["text"] == nil }, "the worker drops text")
+        await worker.stop()
+    }
 }
+

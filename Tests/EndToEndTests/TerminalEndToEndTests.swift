@@ -323,4 +323,59 @@ import TestSupport
             #expect(help.count > 60 && help.allSatisfy { DisplayWidth.of($0) <= columns }, "\(screen)")
         }
     }
+
+    @Test func ctrlCAtTheFirstQuestionExits130() async throws {
+        let setup = try await setUp()
+        defer {
+            setup.terminal.close()
+            setup.binary.removeHome()
+        }
+        try setup.terminal.type("'\(setup.binary.url.path)' --topic Tides --minutes 30; echo \"status=$?\"")
+        try await setup.terminal.waitFor("Grade band (K–2, 3–5, 6–8, 9–12) [6–8]:")
+        try setup.terminal.keys("C-c")
+        try await setup.terminal.waitFor("status=130")
+        #expect(try await setup.server.requests().isEmpty)
+    }
+
+    @Test func aCommandTypedAtAYesNoQuestionIsSaidToBeNotTaken() async throws {
+        try await inSession() { setup, terminal in
+            let file = setup.temporary.appending(path: "plan.md").path
+            try terminal.type("/export md \(file)")
+            try await terminal.waitFor("Wrote ")
+            try terminal.type("/export md \(file)")
+            try await terminal.waitFor("Replace it? [y/N]")
+            try terminal.type("/history")
+            let screen = try await terminal.waitFor("nothing written.")
+            let flowing = drawnLines(screen).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            #expect(flowing.contains("“/history” is not a yes or no, so it was taken as no and not run; type it again at the prompt to run it."), "\(screen)")
+            #expect(!flowing.contains("→ v1"), "/history did not run:\n\(screen)")
+            try terminal.paste("/shorten 25\n/regrade 6-8\n")
+            try await terminal.waitFor("[2 lines pasted]")
+            try terminal.keys("Enter")
+            try await terminal.waitFor("Run them one after another? [y/N]")
+            try terminal.type("/undo")
+            try await terminal.waitFor("Nothing sent.")
+            #expect(try terminal.screen().contains("“/undo” is not a yes or no"))
+            #expect(try await setup.server.requests().count == 1)
+        }
+    }
+
+    @Test func aUnitSessionsPromptNamesTheCurrentLesson() async throws {
+        let setup = try await setUp()
+        defer {
+            setup.terminal.close()
+            setup.binary.removeHome()
+        }
+        let unit = try await setup.binary.run(["unit", "--grade", "4", "--topic", "Fractions", "--lessons", "3", "--minutes", "45", "--name", "fractions"])
+        #expect(unit.status == 0, "\(unit.stderr)")
+        // The hint after `lessonplan unit` is one that works from the shell: resume first.
+        #expect(unit.stderr.contains("3 lessons written in "), "\(unit.stderr)")
+        let hint = try #require(unit.stderr.split(separator: "\n").first { $0.hasPrefix("3 lessons written in ") })
+        #expect(hint.contains("; `lessonplan resume ") && hint.hasSuffix("`, then /unit shows each lesson's check, /lesson N opens one."), "\(hint)")
+        try setup.terminal.type("'\(setup.binary.url.path)' resume fractions")
+        try await setup.terminal.waitFor("lesson 3 of 3 · v3]>")
+        try setup.terminal.type("/lesson 2")
+        try await setup.terminal.waitFor("lesson 2 of 3 · v2]>")
+    }
 }
+

@@ -89,4 +89,18 @@ import TestSupport
         let text = try await binary.runShell("pandoc -t plain '\(file.path)'")
         #expect(text.components(separatedBy: "Exit Ticket").count - 1 >= 6, "each lesson's pacing row and section")
     }
+
+    /// A unit whose overview failed is listed as that, not as a session like any other.
+    @Test func aFailedOverviewIsListedAsAFailedUnit() async throws {
+        let server = try await FakeOpenAIServer()
+        try await server.script([.error(status: 400, message: "bad request")])
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let result = try await binary.run(["unit", "--grade", "4", "--topic", "Fractions", "--lessons", "3", "--minutes", "45"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("nothing was written as a unit; `lessonplan sessions prune` removes it"), "\(result.stderr)")
+        let listed = try await binary.run(["sessions"])
+        #expect(listed.stdout.contains("failed unit (no overview): Fractions"), "\(listed.stdout)")
+    }
 }
+

@@ -106,23 +106,56 @@ public struct ReviewRow: Codable, Equatable, Sendable {
     public var evidence: String
     public var why: String
     public var status: EvidenceStatus
+    /// The score as the answer wrote it when it is off the scale or not a score (`7 of 3`, `1000 of 3`, `0x3`):
+    /// ``score`` is then nil, so no total or export takes it for one.
+    public var refusedScore: String?
+    /// A criterion the rubric does not list, or one given a second time; nil for one of the rubric's, first time.
+    public var criterionIssue: CriterionIssue?
 
-    public init(criterion: String, score: Int?, outOf: Int?, evidence: String, why: String, status: EvidenceStatus = .unchecked) {
+    /// Why a row's criterion is not one the review was asked to score.
+    public enum CriterionIssue: String, Codable, Equatable, Sendable {
+        /// Not among the rubric's criteria: the model made it up.
+        case invented
+        /// The same criterion scored again.
+        case repeated
+    }
+
+    public init(
+        criterion: String, score: Int?, outOf: Int?, evidence: String, why: String, status: EvidenceStatus = .unchecked,
+        refusedScore: String? = nil, criterionIssue: CriterionIssue? = nil
+    ) {
         self.criterion = criterion
         self.score = score
         self.outOf = outOf
         self.evidence = evidence
         self.why = why
         self.status = status
+        self.refusedScore = refusedScore
+        self.criterionIssue = criterionIssue
     }
 
-    /// `2 of 3`, `2`, or `N/A`.
+    /// `2 of 3`, `2`, `N/A`, or `not kept` for a score off the scale.
     public var scoreText: String {
+        if refusedScore != nil { return "not kept" }
         guard let score else { return "N/A" }
         return outOf.map { "\(score) of \($0)" } ?? String(score)
     }
 
-    private enum CodingKeys: String, CodingKey { case criterion, score, outOf = "out_of", evidence, why, status }
+    /// The marks under the row besides its quotation's, one short phrase each.
+    public var marks: [String] {
+        var marks: [String] = []
+        if let refusedScore { marks.append("score “\(refusedScore)” is not on the scale, so it is not kept") }
+        switch criterionIssue {
+        case .invented: marks.append("not one of the criteria the review was asked to score")
+        case .repeated: marks.append("this criterion is scored twice; the first one stands")
+        case nil: break
+        }
+        return marks
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case criterion, score, outOf = "out_of", evidence, why, status, refusedScore = "refused_score", criterionIssue = "criterion_issue"
+    }
 }
 
 /// A second opinion on a plan version from the model: one row per criterion, each quotation checked by code.
@@ -131,8 +164,12 @@ public struct LessonReview: Codable, Equatable, Sendable {
 
     public init(rows: [ReviewRow]) { self.rows = rows }
 
-    /// Reads the model's answer and checks every quoted sentence against `plan` (nil: the plan is lost).
-    public init(reading answer: String, plan: String?) {
+    /// Reads the model's answer and checks every quoted sentence against `plan` (nil: the plan is lost), every score
+    /// against the scale and every criterion against `rubric` (nil: not known, so only scores above their own
+    /// `of M`, unreadable scores and repeated criteria are marked).
+    public init(reading answer: String, plan: String?, rubric: ReviewRubric? = nil) {
+        var seen: Set<String> = []
+        let names = rubric.map { Set($0.criteria.map { $0.name.lowercased() }) }
         rows = ReviewReader.read(answer).map { row in
             var row = row
             if row.evidence.isEmpty {
@@ -142,16 +179,43 @@ public struct LessonReview: Codable, Equatable, Sendable {
             } else {
                 row.status = .unchecked
             }
+            if let score = row.score, !Self.onScale(score, outOf: row.outOf, top: rubric?.top) {
+                row.refusedScore = row.outOf.map { "\(score) of \($0)" } ?? String(score)
+            }
+            if row.refusedScore != nil { row.score = nil }
+            let name = row.criterion.lowercased()
+            if let names, !names.contains(name) {
+                row.criterionIssue = .invented
+            } else if !seen.insert(name).inserted {
+                row.criterionIssue = .repeated
+            }
             return row
         }
+    }
+
+    /// Whether `score` (of `outOf`, when it said) is a score on the scale from 0 to `top` (when known).
+    static func onScale(_ score: Int, outOf: Int?, top: Int?) -> Bool {
+        if let outOf, score > outOf || outOf == 0 { return false }
+        if let top, score > top || (outOf.map { $0 != top } ?? false) { return false }
+        return true
     }
 
     /// The rows whose quotation is not in the plan.
     public var unfound: [ReviewRow] { rows.filter { $0.status == .notFound } }
 
+    /// The rows with a score off the scale or a criterion invented or repeated.
+    public var marked: [ReviewRow] { rows.filter { !$0.marks.isEmpty } }
+
     /// One sentence per row whose quotation is not in the plan, for the footer.
     public var problems: [String] {
         unfound.map { "\($0.criterion): “\($0.evidence)” is not in the plan, so its score rests on nothing the plan says." }
+    }
+
+    /// One line for the rows with a score off the scale or a criterion not asked for; nil when there are none.
+    public var markNotice: String? {
+        guard !marked.isEmpty else { return nil }
+        let each = marked.map { "\($0.criterion): " + $0.marks.joined(separator: "; ") }.joined(separator: "; ")
+        return "✗ Review: \(counted(marked.count, "criterion", "criteria")) marked (\(each)); do not rely on those rows."
     }
 
     /// The line under a review: how many quotations the code found in the plan.
@@ -159,15 +223,16 @@ public struct LessonReview: Codable, Equatable, Sendable {
         let quoted = rows.filter { $0.status == .found || $0.status == .notFound }.count
         let none = rows.filter { $0.status == .none }.count
         let unquoted = none == 0 ? "" : "; \(counted(none, "criterion", "criteria")) quote nothing"
+        let offScale = marked.isEmpty ? "" : " ✗ \(counted(marked.count, "criterion", "criteria")) marked for a score off the scale or a criterion not asked for."
         if rows.contains(where: { $0.status == .unchecked }) {
-            return "The quotations were not checked: the plan version this review was made from is not in the transcript."
+            return "The quotations were not checked: the plan version this review was made from is not in the transcript.\(offScale)"
         }
         if unfound.isEmpty {
-            return quoted == 0
+            return (quoted == 0
                 ? "No criterion quotes the plan\(unquoted)."
-                : "✓ Every quoted sentence (\(quoted)) is in the plan\(unquoted)."
+                : "✓ Every quoted sentence (\(quoted)) is in the plan\(unquoted).") + offScale
         }
-        return "✗ \(unfound.count) of \(quoted) quoted sentences \(unfound.count == 1 ? "is" : "are") not in the plan (marked)\(unquoted); do not rely on those scores."
+        return "✗ \(unfound.count) of \(quoted) quoted sentences \(unfound.count == 1 ? "is" : "are") not in the plan (marked)\(unquoted); do not rely on those scores.\(offScale)"
     }
 }
 
@@ -182,7 +247,7 @@ public struct LessonReview: Codable, Equatable, Sendable {
 /// `N` or `N/A`; the evidence loses one pair of quotation marks (straight or curly); `none` is no evidence. A
 /// line without a label continues the one before it.
 public enum ReviewReader {
-    private static let scorePattern = SharedRegex(/(\d{1,2})\s*(?:(?:of|out of|\/)\s*(\d{1,2}))?/)
+    private static let scorePattern = SharedRegex(/(\d+)\s*(?:(?:of|out of|\/)\s*(\d+))?/)
 
     public static func read(_ text: String) -> [ReviewRow] {
         var rows: [ReviewRow] = []
@@ -206,6 +271,9 @@ public enum ReviewReader {
                     let (score, outOf) = self.score(value)
                     rows[rows.count - 1].score = score
                     rows[rows.count - 1].outOf = outOf
+                    if score == nil, !isNotApplicable(value), !value.isEmpty {
+                        rows[rows.count - 1].refusedScore = String(value.prefix(40))
+                    }
                 case "evidence":
                     rows[rows.count - 1].evidence = evidence(value)
                 default:
@@ -234,11 +302,20 @@ public enum ReviewReader {
         return (label, value.trimmingCharacters(in: .whitespaces))
     }
 
+    /// `N`, `N of M`, `N/M` or `N out of M`, ended by the text's end or by something not a letter or digit
+    /// (`2 of 3 (strong)`); nil for anything else (`0x3`), and for a number of more than three digits.
     private static func score(_ text: String) -> (Int?, Int?) {
         let lower = text.lowercased()
-        if lower.hasPrefix("n/a") || lower.hasPrefix("na") { return (nil, nil) }
-        guard let match = lower.prefixMatch(of: scorePattern.regex) else { return (nil, nil) }
-        return (Int(match.output.1), match.output.2.flatMap { Int($0) })
+        guard !isNotApplicable(lower), let match = lower.prefixMatch(of: scorePattern.regex) else { return (nil, nil) }
+        if let next = lower[match.range.upperBound...].first, next.isLetter || next.isNumber { return (nil, nil) }
+        let (score, outOf) = (match.output.1, match.output.2)
+        guard score.count <= 3, outOf.map({ $0.count <= 3 }) ?? true else { return (nil, nil) }
+        return (Int(score), outOf.flatMap { Int($0) })
+    }
+
+    private static func isNotApplicable(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("n/a") || lower.hasPrefix("na")
     }
 
     /// The quoted sentence without its quotation marks; empty for `none`.
@@ -274,6 +351,7 @@ public enum ReviewText {
             hanging("Evidence: " + (row.evidence.isEmpty ? "none" : "“\(row.evidence)”"), first: "  ", rest: "    ")
             // The mark on a line of its own, so no wrapping parts it from what it says.
             if row.status == .notFound || row.status == .unchecked { hanging("✗ \(row.status.mark)", first: "    ", rest: "      ") }
+            for mark in row.marks { hanging("✗ \(mark)", first: "  ", rest: "    ") }
             if !row.why.isEmpty { hanging("Why: \(row.why)", first: "  ", rest: "    ") }
         }
         hanging(review.summary, first: "", rest: "")

@@ -161,8 +161,11 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
             return "The model “\(model)” was not found or this key cannot use it (404); choose another with --model or LESSONPLAN_MODEL."
         case 429 where isQuota(code: code, message: message):
             return quotaSentence
-        case 413, 429 where isTooLarge(code: code, message: message):
+        case 413 where isTooLarge(code: code, message: message), 429 where isTooLarge(code: code, message: message):
             return tooLargeSentence(message)
+        case 413:
+            // Not the model's token limit: a server or proxy (`--endpoint`) that takes no request body this big.
+            return "The server refused the request as too large (413\(said)); sending it again will not help: use fewer or shorter sources, or ask whoever runs the server to accept larger requests."
         case 429:
             return "The server is rate limiting requests (429\(said)); wait a minute, then type /retry."
         case 408:

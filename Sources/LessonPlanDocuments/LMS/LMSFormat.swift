@@ -44,6 +44,42 @@ public enum LMSFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// The file name endings the platform's import takes (the first is the one to use): Canvas offers only a .zip
+    /// for a QTI package, Kahoot only an .xlsx, and so on.
+    public var extensions: [String] {
+        switch self {
+        case .qti: ["zip"]
+        case .imscc: ["imscc", "zip"]
+        case .gift: ["gift", "txt"]
+        case .moodle: ["xml"]
+        case .aiken: ["txt"]
+        case .blackboard: ["txt"]
+        case .kahoot: ["xlsx"]
+        }
+    }
+
+    /// One sentence when `path` does not end the way the platform's import needs (`quiz.qti` for Canvas), naming the
+    /// file to write instead; nil when it does.
+    public func misnamed(_ path: String) -> String? {
+        let name = (path as NSString).lastPathComponent
+        let ending = (name as NSString).pathExtension.lowercased()
+        guard !extensions.contains(ending), let wanted = extensions.first else { return nil }
+        let stem = ending.isEmpty ? name : (name as NSString).deletingPathExtension
+        let others = extensions.count > 1 ? " (or ." + extensions.dropFirst().joined(separator: ", .") + ")" : ""
+        return "\(label.capitalizedFirst) needs a name ending in .\(wanted)\(others), which is what \(platform) imports; “\(name)” would not be offered for upload, so nothing was written: name it \(stem).\(wanted), or leave the name out."
+    }
+
+    /// Where the file is imported, for a sentence.
+    var platform: String {
+        switch self {
+        case .qti: "Canvas"
+        case .imscc: "a learning platform"
+        case .gift, .moodle, .aiken: "Moodle"
+        case .blackboard: "Blackboard"
+        case .kahoot: "Kahoot"
+        }
+    }
+
     /// The names as `/export quiz` lists them.
     public static var names: String {
         allCases.dropLast().map(\.rawValue).joined(separator: ", ") + " or " + (allCases.last?.rawValue ?? "")

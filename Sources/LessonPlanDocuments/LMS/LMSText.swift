@@ -15,15 +15,33 @@ enum LMSText {
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
             default:
-                // XML 1.0 has no place for other control characters: they become a visible replacement.
-                if scalar.value < 0x20, scalar != "\n", scalar != "\t" {
-                    out += "\u{FFFD}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+                // A character XML 1.0 has no place for would make the whole file unreadable: it is left out.
+                if isXMLCharacter(scalar) { out.unicodeScalars.append(scalar) }
             }
         }
         return out
+    }
+
+    /// Whether XML 1.0 allows `scalar` in a file (its `Char` production): not the C0 controls other than tab and
+    /// line feed (a carriage return would be read back as a line feed, so it is left out too), not U+FFFE or U+FFFF.
+    /// Swift strings hold no lone surrogates, so the rest of Unicode is allowed.
+    static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A: true
+        case 0..<0x20, 0xFFFE, 0xFFFF: false
+        default: true
+        }
+    }
+
+    /// The XML comment text for `text`: one line, only characters XML allows, and no `--` (which would end or break
+    /// the comment), however many dashes in a row it held.
+    static func comment(_ text: String) -> String {
+        var out = ""
+        for scalar in text.oneLine.unicodeScalars where isXMLCharacter(scalar) {
+            if scalar == "-", out.unicodeScalars.last == "-" { out += " " }
+            out.unicodeScalars.append(scalar)
+        }
+        return out.hasSuffix("-") ? out + " " : out
     }
 
     /// `text` as an HTML fragment a browser shows exactly: entities for `& < > " '` and a tab, `<br>` for a line break.

@@ -1,6 +1,10 @@
 import Foundation
 import LessonPlanCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The maintained tools the zip and spreadsheet formats are made with: Debian's `zip`, and LibreOffice headless.
 public struct LMSTools: Sendable {
     /// How long LibreOffice or zip may run before its process group is killed.
@@ -30,13 +34,15 @@ public struct LMSTools: Sendable {
         guard let zip = find(["zip"]) else {
             throw ExportError("Making \(what) needs Debian's zip, which is not installed; install it (sudo apt-get install zip) and try again.")
         }
-        return try await inScratch { (folder) async throws in
+        return try await inScratch { folder async throws in
             let content = folder.appending(path: "content")
             do {
+                try FileManager.default.createDirectory(at: content, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
                 for file in files {
                     let url = content.appending(path: file.path)
-                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    try file.data.write(to: url)
+                    try FileManager.default.createDirectory(
+                        at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                    try Self.writePrivate(file.data, to: url)
                 }
             } catch {
                 throw ExportError("Cannot make \(what): the temporary folder \(folder.path) is not writable.")
@@ -57,9 +63,9 @@ public struct LMSTools: Sendable {
         guard let soffice = find(["soffice", "libreoffice"]) else {
             throw ExportError("Making \(what) needs LibreOffice Calc, which is not installed; install it (sudo apt-get install libreoffice-calc-nogui) and try again.")
         }
-        return try await inScratch { (folder) async throws in
+        return try await inScratch { folder async throws in
             let input = folder.appending(path: "quiz.fods")
-            do { try document.write(to: input) } catch {
+            do { try Self.writePrivate(document, to: input) } catch {
                 throw ExportError("Cannot make \(what): the temporary folder \(folder.path) is not writable.")
             }
             // A profile of its own, so a LibreOffice already open (or another export) does not swallow the request.
@@ -75,17 +81,31 @@ public struct LMSTools: Sendable {
         }
     }
 
+    /// Runs `body` with a new folder of its own in the temporary directory, removed after it: made by `mkdtemp`, so
+    /// it is the owner's only (0700) whatever the umask, and no other user can read the answer key while a tool runs.
+    /// A SIGTERM or SIGHUP mid-export still removes it, and ends the tool running in it (``EndingCleanup``).
     private func inScratch<T>(_ body: (URL) async throws -> T) async throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "lessonplan-lms-\(UUID().uuidString)")
-        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-            throw ExportError("Cannot make a temporary folder in \(FileManager.default.temporaryDirectory.path); check that it is writable.")
+        let temporary = FileManager.default.temporaryDirectory
+        var template = Array(temporary.appending(path: "lessonplan-lms-XXXXXX").path.utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }) else {
+            throw ExportError("Cannot make a temporary folder in \(temporary.path); check that it is writable.")
         }
+        let folder = URL(fileURLWithPath: String(cString: made), isDirectory: true)
         EndingCleanup.track(folder: folder)
         defer {
             try? FileManager.default.removeItem(at: folder)
             EndingCleanup.forget(folder: folder)
         }
         return try await body(folder)
+    }
+
+    /// Writes `data` to a new file at `url` readable and writable by the owner only (0600), whatever the umask.
+    static func writePrivate(_ data: Data, to url: URL) throws {
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        try handle.write(contentsOf: data)
+        try handle.close()
     }
 
     /// Runs a tool with no input; its output goes nowhere (nothing it says reaches the terminal). Returns its status.

@@ -6,7 +6,7 @@ import Foundation
 /// written, once more for the XML around them.
 public enum MoodleXMLQuiz {
     public static func render(_ quiz: LMSQuiz) -> String {
-        var out = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<!-- \(LMSText.xml(quiz.title.oneLine).replacingOccurrences(of: "--", with: "- -")): written by lessonplan -->", "<quiz>"]
+        var out = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<!-- \(LMSText.comment(LMSText.xml(quiz.title))): written by lessonplan -->", "<quiz>"]
         for item in quiz.items {
             out.append("  <question type=\"multichoice\">")
             out.append("    <name><text>\(LMSText.xml("\(quiz.kindTitle) \(item.number)"))</text></name>")

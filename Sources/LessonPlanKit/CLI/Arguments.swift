@@ -64,7 +64,9 @@ package struct ParsedArguments: Equatable, Sendable {
                 }
                 guard let named = specs.first(where: { $0.name == name }) else {
                     let hint = CommandTable.nearest(to: name, among: specs.map(\.name)).map { "did you mean --\($0)? " } ?? ""
-                    throw UsageError(message: "\(command): unknown flag --\(name); \(hint)run `lessonplan help \(command)` for the flags it takes.")
+                    // The session's own flags are the overview's: `lessonplan --help` is where they are listed.
+                    let help = command == "lessonplan" ? "lessonplan --help" : "lessonplan help \(command)"
+                    throw UsageError(message: "\(command): unknown flag --\(name); \(hint)run `\(help)` for the flags it takes.")
                 }
                 spec = named
                 typed = "--" + name

@@ -37,7 +37,7 @@ package enum Help {
           HTTPS_PROXY, NO_PROXY  proxy settings, read by libcurl (see lessonplan doctor)
           NO_COLOR               turn colour off
 
-        Exit status: 0 when every line ran and every turn completed; 1 when a turn did not complete, a command failed or a script line was rejected; 2 for bad usage (nothing was sent); 130 after Ctrl-C while a script waited.
+        Exit status: 0 when every line ran and every turn completed; 1 when a turn did not complete, a command failed or a script line was rejected; 2 for bad usage (nothing was sent); 130 after Ctrl-C while a script waited or at a first question; 141 when the program reading stdout stopped (| head).
 
         Settings file ($XDG_CONFIG_HOME/lessonplan/config, else ~/.config/lessonplan/config):
           KEY = value lines, # comments; keys: \(SettingsFile.keys.joined(separator: ", ")). Read only when it is your own file with mode 0600 (chmod 600 it). Flags win over the environment, which wins over the file; `lessonplan doctor` shows where each setting came from.

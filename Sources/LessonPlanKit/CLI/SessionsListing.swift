@@ -131,8 +131,11 @@ package enum SessionsTable {
 }
 
 extension SessionSummary {
-    /// The topic as `sessions` lists it: a unit says so, with its lesson count, so it is not taken for one lesson.
+    /// The topic as `sessions` lists it: a unit says so, with its lesson count, so it is not taken for one lesson;
+    /// a unit whose overview failed (no unit, no plan) says that, so it is not taken for a lesson to go on with.
     var listedTopic: String {
-        lessons.map { "unit of \($0) lessons: \(topic)" } ?? topic
+        if let lessons { return "unit of \(lessons) lessons: \(topic)" }
+        if versions == 0, lastCommand?.hasPrefix("/unit") == true { return "failed unit (no overview): \(topic)" }
+        return topic
     }
 }

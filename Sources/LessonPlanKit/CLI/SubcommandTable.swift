@@ -214,7 +214,8 @@ package enum SubcommandTable {
 
     /// `lessonplan help [topic]`: the overview, a subcommand's page, or a slash command's help.
     static func showHelp(_ topic: String?, on host: any SubcommandHost) -> Int32 {
-        guard let topic else {
+        // `lessonplan help lessonplan` is the overview, which lists the session's own flags.
+        guard let topic, topic != "lessonplan" else {
             host.page(Help.overview())
             return 0
         }
@@ -223,7 +224,7 @@ package enum SubcommandTable {
             return 0
         }
         do {
-            host.line(try CommandTable.helpText(for: topic))
+            host.page(try CommandTable.helpText(for: topic))
             return 0
         } catch {
             host.error("No help for “\(topic)”: it is neither a lessonplan command nor a slash command; run `lessonplan --help`.")

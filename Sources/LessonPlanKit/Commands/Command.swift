@@ -150,6 +150,9 @@ public enum CommandPlace: String, Sendable {
     /// Whether a teacher can answer questions, use an editor or a clipboard.
     public var isTerminal: Bool { self == .terminal }
 
+    /// Whether the session goes on after the command, so the next line can be another slash command.
+    public var isREPL: Bool { self == .terminal || self == .script }
+
     /// How the place is named in a sentence.
     public var described: String {
         switch self {

@@ -126,16 +126,21 @@ public enum CommandTable {
         return scored.min { $0.1 < $1.1 }?.0
     }
 
-    /// Levenshtein distance: insertions, deletions and substitutions each count one.
+    /// Damerau–Levenshtein distance (optimal string alignment): insertions, deletions, substitutions and a swap of
+    /// two neighbouring letters each count one, so `--grdae` is as near `--grade` as `--gradee` is.
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
+        var before = [Int]()
         var previous = Array(0...b.count)
         for (i, x) in a.enumerated() {
             var current = [i + 1]
             for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+                var best = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+                if i > 0, j > 0, x == b[j - 1], a[i - 1] == y { best = min(best, before[j - 1] + 1) }
+                current.append(best)
             }
+            before = previous
             previous = current
         }
         return previous[b.count]
@@ -193,7 +198,15 @@ public enum CommandTable {
         guard let command = command(named: bare) else {
             throw CommandError("/\(bare) is not a command; type /help to list them.")
         }
-        return [command.usage, command.summary, command.details].filter { !$0.isEmpty }.joined(separator: "\n")
+        return [command.usage, command.summary, flowing(command.details)].filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+
+    /// Prose as paragraphs of one line each, for the reader to wrap to its width: the line breaks of the source
+    /// (where the literal was wrapped, at ~110 columns) become spaces; a blank line still parts two paragraphs.
+    static func flowing(_ text: String) -> String {
+        text.components(separatedBy: "\n\n").map { paragraph in
+            paragraph.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        }.joined(separator: "\n\n")
     }
 }
 

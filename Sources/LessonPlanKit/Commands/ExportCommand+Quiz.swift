@@ -13,6 +13,7 @@ extension ExportCommand {
         if rest.hasPrefix("-") {
             throw CommandError("“\(rest)” is not an option of /export quiz; use --force to replace the file.")
         }
+        if !rest.isEmpty, let misnamed = format.misnamed(rest) { throw CommandError(misnamed) }
         return Self(format: .md, path: rest.isEmpty ? nil : rest, force: force, quiz: format)
     }
 

@@ -22,7 +22,8 @@ public struct HelpCommand: Command, Equatable {
 
     public func run(_ run: CommandRun) async -> CommandOutcome {
         let text = command.flatMap { try? CommandTable.helpText(for: $0) } ?? CommandTable.helpText()
-        run.host.show(StyledText(text))
+        // Wrapped to the width the output is read at (the terminal's, else COLUMNS, else 80), piped or not.
+        run.host.show(TextWrapper.wrap(StyledText(text), width: run.host.columns))
         return .done
     }
 }

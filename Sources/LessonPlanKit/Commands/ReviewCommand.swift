@@ -14,7 +14,8 @@ public struct ReviewCommand: Command, Equatable {
         0 to 3 or N/A. Every sentence the model quotes is checked by code against the plan (ignoring case, spacing and curly
         quotes); a row whose quotation is not in the plan is marked “evidence not found in the plan”. The review is
         kept beside the plan version it reviewed: /show review prints it, replay shows it, and exports of that version
-        carry it on the teacher's copy, never on handouts or slides. The scores are the model's opinion, not a check.
+        carry it on the teacher's copy, never on handouts or slides. A score off the scale (7 of 3) is not kept, and a
+        criterion not among the criteria, or scored twice, is marked; otherwise the scores are the model's opinion.
         """
     public static let templates = ["review"]
 
@@ -37,12 +38,15 @@ public struct ReviewCommand: Command, Equatable {
         let (outcome, result) = await run.requestResult(
             refinement, waiting: "reviewing the plan…",
             shows: { text in
-                let review = LessonReview(reading: text, plan: plan.text)
+                let review = LessonReview(reading: text, plan: plan.text, rubric: rubric)
                 let shown = review.rows.isEmpty ? text : ReviewText.render(review, source: source, width: columns)
                 return StyledText(shown.hasSuffix("\n") ? String(shown.dropLast()) : shown)
             })
         guard result.first.status == .completed else { return outcome }
-        if let made = result.first.review, let kept = await run.engine.state.reviews.last, kept.number == made {
+        // An answer in another layout (prose, no criterion) is not kept: the command did not do what it was asked,
+        // so a script (`generate --then /review`) ends non-zero.
+        guard let made = result.first.review else { return CommandOutcome(status: .failed, turns: outcome.turns) }
+        if let kept = await run.engine.state.reviews.last, kept.number == made {
             run.host.deliver(.text(ReviewText.render(kept.review, source: kept.source ?? source, width: nil)))
         }
         return outcome

@@ -147,8 +147,11 @@ public struct UnitCommand: Command, Equatable {
             }
         }
         if numbers.count > 1 {
+            // From the shell (`lessonplan unit`, `--then`) the session has ended by the time this is read: /unit and
+            // /lesson work once it is resumed.
+            let resume = host.place.isREPL ? "" : "`lessonplan resume \(await engine.state.header.id.prefix(8))`, then "
             host.note(StyledText(
-                "\(counted(numbers.count, "lesson")) written in \(Int(start.duration(to: clock.now).seconds)) s; /unit shows each lesson's check, /lesson N opens one."))
+                "\(counted(numbers.count, "lesson")) written in \(Int(start.duration(to: clock.now).seconds)) s; \(resume)/unit shows each lesson's check, /lesson N opens one."))
         }
         return CommandOutcome(status: .done, turns: turns)
     }

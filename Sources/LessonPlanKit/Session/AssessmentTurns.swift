@@ -165,7 +165,7 @@ extension SessionState {
     /// changed since it was made, saying which command changed it.
     public func assessmentsLeftOut(exporting number: Int?) -> [String] {
         guard let number else { return [] }
-        let (kept, changedBy) = lesson(of: number)
+        let changedBy = lesson(of: number).changedBy
         let why = changedBy.map { " (\($0.command.split(separator: " ").first.map(String.init) ?? $0.command) made v\($0.number) a new lesson)" } ?? ""
         var notes: [String] = []
         let carried = Set(quizzes(for: number).map(\.quiz.kind))

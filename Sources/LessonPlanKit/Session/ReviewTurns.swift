@@ -14,10 +14,10 @@ public struct ReviewVersion: Equatable, Sendable {
     public var inputs: LessonInputs
     public var createdAt: Date
 
-    init(number: Int, text: String, plan: String?, started: TurnStarted, createdAt: Date) {
+    init(number: Int, text: String, plan: String?, rubric: ReviewRubric?, started: TurnStarted, createdAt: Date) {
         self.number = number
         self.text = text
-        review = LessonReview(reading: text, plan: plan)
+        review = LessonReview(reading: text, plan: plan, rubric: rubric)
         planVersion = started.baseVersion
         inputs = started.inputs
         self.createdAt = createdAt

@@ -59,6 +59,7 @@ public actor SessionEngine {
         self.writer = writer
         self.transcriptURL = writer.url
         self.state = SessionState(header: header)
+        self.state.reviewing(with: ReviewRubric(parsing: prompts.reviewRubricText))
         self.store = store
         self.prompts = prompts
         self.client = client
@@ -87,6 +88,7 @@ public actor SessionEngine {
         self.writer = writer
         self.transcriptURL = writer.url
         self.state = state
+        self.state.reviewing(with: ReviewRubric(parsing: prompts.reviewRubricText))
         self.store = store
         self.prompts = prompts
         self.client = client

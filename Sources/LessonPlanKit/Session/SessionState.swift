@@ -76,6 +76,9 @@ public struct SessionState: Sendable {
     public private(set) var rubrics: [RubricVersion] = []
     /// Reviews made by `/review`, oldest first, each checked against the plan version it reviewed.
     public private(set) var reviews: [ReviewVersion] = []
+    /// The criteria and scale reviews are read against: the session's prompts' (``reviewing(with:)``), or nil
+    /// when not known (a transcript read on its own), when only what a review says of itself is checked.
+    public private(set) var reviewRubric: ReviewRubric?
     /// The teacher's sources the plans are grounded in, in the order added, as the transcript keeps them.
     public private(set) var sources: [SourceDocument] = []
     /// Turns, undos, hand edits and sources in the order they happened, for `replay`.
@@ -107,6 +110,16 @@ public struct SessionState: Sendable {
     ///
     /// Versions are numbered 1, 2, 3 …; a damaged line can leave a gap, so the number is looked
     /// up when it is not at its place.
+    /// Reads every review, and those to come, against `rubric`'s scale and criteria.
+    public mutating func reviewing(with rubric: ReviewRubric?) {
+        reviewRubric = rubric
+        reviews = reviews.map { review in
+            var review = review
+            review.review = LessonReview(reading: review.text, plan: review.planVersion.flatMap(version)?.text, rubric: rubric)
+            return review
+        }
+    }
+
     public func version(_ number: Int) -> PlanVersion? {
         if versions.indices.contains(number - 1), versions[number - 1].number == number { return versions[number - 1] }
         var low = 0
@@ -241,7 +254,8 @@ public struct SessionState: Sendable {
             if let number = ended.review, number >= nextReviewNumber {
                 // Its quotations are checked against the version it reviewed, as that version's text stands.
                 let plan = started.baseVersion.flatMap(version)?.text
-                reviews.append(ReviewVersion(number: number, text: ended.output, plan: plan, started: started, createdAt: ended.at))
+                reviews.append(
+                    ReviewVersion(number: number, text: ended.output, plan: plan, rubric: reviewRubric, started: started, createdAt: ended.at))
             }
             return
         }

@@ -112,12 +112,14 @@ enum AssessmentProduct: TurnProduct {
 /// the plan it reviewed, here for the footer and again whenever the transcript is read.
 enum ReviewProduct: TurnProduct {
     static func judge(_ context: ProductContext, into ended: inout TurnEnded) -> ProductVerdict {
-        let review = LessonReview(reading: context.output, plan: context.base?.text)
+        let review = LessonReview(reading: context.output, plan: context.base?.text, rubric: context.state.reviewRubric)
         guard !review.rows.isEmpty else {
             return ProductVerdict(
                 keepNote: "The answer holds no criterion in the layout asked for (Criterion:, Score:, Evidence:, Why:), so it is not kept; type /review to ask again.")
         }
         ended.review = context.state.nextReviewNumber
-        return ProductVerdict(problems: review.problems)
+        var verdict = ProductVerdict(problems: review.problems)
+        verdict.notice = review.markNotice
+        return verdict
     }
 }

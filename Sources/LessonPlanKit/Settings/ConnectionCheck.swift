@@ -55,14 +55,18 @@ public enum ConnectionCheck {
         }
         let seconds = started.duration(to: clock.now).seconds
         let reply = machine.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // An answer cut at the check's limit, or a reasoning model that spent all 16 tokens thinking: the connection
+        // still works.
+        let atLimit = ConnectionCheckResult(
+            ok: true, secondsToHead: secondsToHead, seconds: seconds, reply: reply,
+            note: "the answer stopped at the check's \(maxOutputTokens)-token limit; that is expected and fine")
         switch machine.state {
         case .finished(.completed):
             return ConnectionCheckResult(ok: true, secondsToHead: secondsToHead, seconds: seconds, reply: reply)
-        case .finished(.incomplete), .finished(.failed) where Self.spentOnReasoning(machine.failure):
-            // A reasoning model may spend all 16 tokens thinking: the connection still works.
-            return ConnectionCheckResult(
-                ok: true, secondsToHead: secondsToHead, seconds: seconds, reply: reply,
-                note: "the answer stopped at the check's \(maxOutputTokens)-token limit; that is expected and fine")
+        case .finished(.incomplete):
+            return atLimit
+        case .finished(.failed) where Self.spentOnReasoning(machine.failure):
+            return atLimit
         case .finished(.failed) where machine.failure == .emptyAnswer:
             return ConnectionCheckResult(
                 ok: true, secondsToHead: secondsToHead, seconds: seconds, reply: reply,

@@ -109,4 +109,50 @@ import Testing
         #expect(lost.rows.allSatisfy { $0.status == .unchecked })
         #expect(lost.summary.contains("not checked"))
     }
+
+    static func row(_ name: String, _ score: String) -> String {
+        "Criterion: \(name)\nScore: \(score)\nEvidence: none\nWhy: Because."
+    }
+
+    /// A score is kept only on the scale: not above its own `of M`, not above the rubric's top or out of another
+    /// top, not a number run into letters (`0x3`) and not one of four digits or more (once read as 10).
+    @Test(arguments: ["7 of 3", "1000 of 3", "0x3", "4", "2 of 5", "3/2", "12 of 33"])
+    func aScoreOffTheScaleIsNotKept(score: String) throws {
+        let rubric = try #require(ReviewRubric(parsing: PromptLibrary.builtIn.reviewRubricText))
+        let review = LessonReview(reading: Self.row("Quality of Assessment", score), plan: Self.plan, rubric: rubric)
+        let row = try #require(review.rows.first)
+        #expect(row.score == nil && row.refusedScore != nil && row.scoreText == "not kept", "\(score): \(row)")
+        #expect(row.marks.first?.hasPrefix("score “") == true)
+        #expect(review.markNotice?.contains("Quality of Assessment") == true)
+        #expect(ReviewText.render(review, source: nil, width: nil).contains("✗ score “"))
+    }
+
+    @Test(arguments: [("2 of 3", 2), ("3", 3), ("0 out of 3", 0), ("2/3 (strong)", 2), ("1 of 3.", 1)])
+    func aScoreOnTheScaleIsKept(score: String, value: Int) throws {
+        let rubric = try #require(ReviewRubric(parsing: PromptLibrary.builtIn.reviewRubricText))
+        let row = try #require(LessonReview(reading: Self.row("Quality of Assessment", score), plan: Self.plan, rubric: rubric).rows.first)
+        #expect(row.score == value && row.refusedScore == nil && row.marks.isEmpty, "\(score): \(row)")
+    }
+
+    @Test func withoutTheRubricAScoreAboveItsOwnTopIsStillNotKept() throws {
+        let review = LessonReview(reading: Self.row("Anything", "7 of 3") + "\n\n" + Self.row("Other", "5 of 5"), plan: Self.plan)
+        #expect(review.rows.map(\.scoreText) == ["not kept", "5 of 5"])
+        #expect(review.rows.allSatisfy { $0.criterionIssue == nil })
+    }
+
+    @Test func anInventedOrRepeatedCriterionIsMarked() throws {
+        let rubric = try #require(ReviewRubric(parsing: PromptLibrary.builtIn.reviewRubricText))
+        let answer = [
+            Self.row("Quality of Assessment", "2 of 3"), Self.row("Vibes and Energy", "3 of 3"), Self.row("quality of assessment", "3 of 3"),
+        ].joined(separator: "\n\n")
+        let review = LessonReview(reading: answer, plan: Self.plan, rubric: rubric)
+        #expect(review.rows.map(\.criterionIssue) == [nil, .invented, .repeated])
+        let shown = ReviewText.render(review, source: nil, width: 72)
+        #expect(shown.contains("✗ not one of the criteria the review was asked to score"), "\(shown)")
+        #expect(shown.contains("✗ this criterion is scored twice; the first one stands"), "\(shown)")
+        #expect(review.summary.contains("2 criteria marked"), "\(review.summary)")
+        // Read without the rubric (a transcript on its own), the repeat is still marked, the invention cannot be.
+        #expect(LessonReview(reading: answer, plan: Self.plan).rows.map(\.criterionIssue) == [nil, nil, .repeated])
+    }
 }
+

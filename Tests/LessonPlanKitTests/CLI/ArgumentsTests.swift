@@ -36,6 +36,15 @@ import Testing
         #expect(other.positionals == ["-x", "-o"])
     }
 
+    @Test func aSwapOfTwoNeighbouringLettersIsOneEdit() {
+        #expect(CommandTable.editDistance("grdae", "grade") == 1)
+        #expect(CommandTable.editDistance("gradee", "grade") == 1)
+        #expect(CommandTable.editDistance("tpoic", "topic") == 1)
+        #expect(CommandTable.editDistance("abc", "ca") == 3)
+        #expect(CommandTable.nearest(to: "grdae", among: ["grade", "topic"]) == "grade")
+        #expect(CommandTable.nearest(to: "mintues", among: ["minutes", "name"]) == "minutes")
+    }
+
     /// The sentence a command line is refused with, or nil when it parses.
     static func refusal(_ arguments: [String], _ specs: [FlagSpec], _ command: String) -> String? {
         do throws(UsageError) {

@@ -73,7 +73,7 @@ import Testing
         #expect(host.errors == ["generate: unknown flag --bogus; run `lessonplan help generate` for the flags it takes."])
         let (rootStatus, root) = await Self.run(["--bogus"])
         #expect(rootStatus == 2 && root.ran.isEmpty)
-        #expect(root.errors == ["lessonplan: unknown flag --bogus; run `lessonplan help lessonplan` for the flags it takes."])
+        #expect(root.errors == ["lessonplan: unknown flag --bogus; run `lessonplan --help` for the flags it takes."])
     }
 
     @Test func aMistypedSubcommandIsNamedWithTheNearestOne() async {
@@ -140,11 +140,15 @@ import Testing
     @Test func helpShowsASlashCommandOrSaysThereIsNone() async throws {
         let shorten = try CommandTable.helpText(for: "shorten")
         let (status, host) = await Self.run(["help", "shorten"])
-        #expect(status == 0 && host.lines == [shorten])
+        #expect(status == 0 && host.pages == [shorten])
         let (slashStatus, slash) = await Self.run(["help", "/shorten"])
-        #expect(slashStatus == 0 && slash.lines == host.lines)
+        #expect(slashStatus == 0 && slash.pages == host.pages)
         let (missingStatus, missing) = await Self.run(["help", "nosuch"])
         #expect(missingStatus == 2)
         #expect(missing.errors == ["No help for “nosuch”: it is neither a lessonplan command nor a slash command; run `lessonplan --help`."])
+        // The session's own flags are the overview's, so help for lessonplan itself is the overview.
+        let (ownStatus, own) = await Self.run(["help", "lessonplan"])
+        let (_, overview) = await Self.run(["--help"])
+        #expect(ownStatus == 0 && own.errors.isEmpty && !overview.pages.isEmpty && own.pages == overview.pages)
     }
 }

@@ -155,7 +155,8 @@ import Testing
         try await session.server.script([.text(PlanFixtures.passing(minutes: 45)), .text("This plan looks good to me!")])
         #expect(await session.runner.run("/generate").status == .done)
         let outcome = await session.runner.run("/review")
-        #expect(outcome.status == .done)
+        // Not what was asked for: the command failed, so a script that ran it ends non-zero.
+        #expect(outcome.status == .failed)
         #expect(await session.engine.state.reviews.isEmpty)
         let turn = try #require(outcome.turns.first)
         #expect(turn.review == nil)

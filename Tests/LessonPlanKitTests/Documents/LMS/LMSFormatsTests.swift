@@ -175,4 +175,133 @@ import TestSupport
             #expect((error as? ExportError)?.message.hasPrefix("Items 1 and 3 have no question, fewer than two answers or not exactly one answer marked") == true, "\(error)")
         }
     }
+
+    /// Characters XML 1.0 has no place for, each in a question, an answer and a feedback, and a title of dashes.
+    static let unwritable = ["\u{FFFF}", "\u{FFFE}", "\u{1}", "\u{B}", "\u{1F}"]
+
+    static func unwritableQuiz() -> Quiz {
+        var quiz = Self.quiz
+        for (index, character) in unwritable.enumerated() {
+            let item = index % quiz.items.count
+            quiz.items[item].stem += " end\(character)"
+            quiz.items[item].options[1].text += character + "x"
+            quiz.items[item].options[1].misconception += character + " feedback"
+        }
+        return quiz
+    }
+
+    /// `text` without the characters XML has no place for, as a reader of the file gets it back.
+    static func writable(_ text: String) -> String {
+        unwritable.reduce(text) { $0.replacingOccurrences(of: $1, with: "") }
+    }
+
+    /// Whether Python's expat reads `xml` as a well-formed document; its sentence when it does not.
+    static func wellFormed(_ xml: String) async throws -> String? {
+        let result = try await Python.run(
+            "import sys, xml.parsers.expat as e\np = e.ParserCreate()\ntry:\n p.Parse(sys.stdin.buffer.read(), True)\nexcept e.ExpatError as x:\n print(x)",
+            input: Data(xml.utf8))
+        return result.output.isEmpty ? nil : result.output
+    }
+
+    @Test func everyXMLFileLeavesOutWhatXMLCannotHoldAndStaysWellFormed() async throws {
+        let quiz = try LMSQuiz(Self.unwritableQuiz(), topic: "Tides --- and ---- more -", identifier: "lptestq1")
+        let page = CommonCartridge.Page(identifier: "plan", title: "Plan \u{FFFF}--- of tides\u{FFFE}", html: "<p>plan</p>", teacherOnly: true)
+        var documents: [(String, String)] = [
+            ("moodle", MoodleXMLQuiz.render(quiz)), ("qti", QTIAssessment.render(quiz, profile: .canvas)), ("kahoot", KahootSheet.flatODS(quiz)),
+        ]
+        for file in CommonCartridge.files(quiz, lesson: "Tides\u{FFFF} ---", pages: [page]) where file.path.hasSuffix(".xml") {
+            documents.append((file.path, String(decoding: file.data, as: UTF8.self)))
+        }
+        for (name, xml) in documents {
+            #expect(try await Self.wellFormed(xml) == nil, "\(name)")
+            #expect(!xml.unicodeScalars.contains { $0.value == 0xFFFF || $0.value == 0xFFFE || ($0.value < 0x20 && $0 != "\n" && $0 != "\t") }, "\(name)")
+        }
+        // A comment holds no "--", however many dashes the topic had.
+        let comment = try #require(MoodleXMLQuiz.render(quiz).split(separator: "\n").dropFirst().first)
+        #expect(comment.hasPrefix("<!-- ") && comment.hasSuffix(" -->") && !comment.dropFirst(4).dropLast(3).contains("--"), "\(comment)")
+        // Read back by the independent reader: what the quiz says, less the characters left out.
+        let moodle = try await LMSReader.read("moodle", try Self.write(Data(MoodleXMLQuiz.render(quiz).utf8), "quiz.xml"))
+        let source = Self.unwritableQuiz()
+        #expect(moodle.items.map(\.stem) == source.items.map { Self.writable($0.stem) })
+        #expect(moodle.items.map { $0.options[1] } == source.items.map { Self.writable($0.options[1].text) })
+        #expect(moodle.items.map { $0.feedback[1] } == source.items.map { $0.answerLetters.contains("B") ? "" : Self.writable($0.options[1].misconception) })
+        let qti = try await LMSReader.read("qti", try Self.write(try await CanvasQTIPackage.render(quiz, tools: LMSTools()), "quiz.zip"))
+        #expect(qti.items.map(\.stem) == moodle.items.map(\.stem))
+        let cartridge = try await CommonCartridge.render(quiz, lesson: "Tides\u{FFFF}", pages: [page], tools: LMSTools())
+        #expect(try await LMSReader.read("imscc", try Self.write(cartridge, "lesson.imscc")).items.count == 3)
+    }
+
+    @Test func kahootTakesAQuizWithCharactersXMLCannotHold() async throws {
+        guard LMSReader.hasLibreOffice else {
+            Issue.record("LibreOffice is not installed; run scripts/setup (it installs libreoffice-calc-nogui).")
+            return
+        }
+        let quiz = try LMSQuiz(Self.unwritableQuiz(), topic: "Tides\u{FFFF}", identifier: "lptestq1")
+        let data = try await KahootSheet.render(quiz, tools: LMSTools())
+        let file = try await LMSReader.read("kahoot", try Self.write(data, "quiz.xlsx"))
+        #expect(file.items.map(\.stem) == Self.unwritableQuiz().items.map { KahootSheet.cell(Self.writable($0.stem)) })
+    }
+
+    @Test func aikenRefusesAQuestionWithNoLetterAndAnEmptyAnswer() throws {
+        var quiz = Self.quiz
+        quiz.items[0].stem = "?"
+        quiz.items[2].options[1].text = "  "
+        do {
+            _ = try AikenQuiz.render(try Self.lmsQuiz(quiz))
+            Issue.record("Aiken wrote a question Moodle skips")
+        } catch {
+            #expect((error as? ExportError)?.message.hasPrefix("Aiken cannot carry items 1 and 3: a question with no letters or digits (“?”), or an empty answer,") == true, "\(error)")
+        }
+        // Digits or letters of any script are a question.
+        quiz = Self.quiz
+        quiz.items[0].stem = "2 + 2 = ?"
+        quiz.items[1].stem = "¿Qué?"
+        #expect(throws: Never.self) { try AikenQuiz.render(try Self.lmsQuiz(quiz)) }
+    }
+
+    @Test func aPlatformsFileNeedsTheEndingItsImportTakes() {
+        #expect(LMSFormat.qti.misnamed("quiz2.qti") == "A QTI 1.2 zip needs a name ending in .zip, which is what Canvas imports; “quiz2.qti” would not be offered for upload, so nothing was written: name it quiz2.zip, or leave the name out.")
+        #expect(LMSFormat.kahoot.misnamed("~/out/quiz.kahoot")?.contains("name it quiz.xlsx") == true)
+        #expect(LMSFormat.moodle.misnamed("quiz")?.contains("name it quiz.xml") == true)
+        for format in LMSFormat.allCases {
+            #expect(format.misnamed("x" + format.defaultSuffix) == nil, "\(format)")
+            #expect(format.misnamed("X" + format.defaultSuffix.uppercased()) == nil, "\(format)")
+        }
+        #expect(LMSFormat.imscc.misnamed("unit.zip") == nil && LMSFormat.gift.misnamed("q.txt") == nil)
+    }
+
+    /// The zip and LibreOffice run in a folder only the owner can open, on files only the owner can read: a
+    /// `zip` and an `soffice` on PATH that note their folder's and files' modes, then run the real ones.
+    @Test func theToolsRunInAFolderOnlyTheOwnerCanRead() async throws {
+        let bin = FileManager.default.temporaryDirectory.appending(path: "lms-tools-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: bin) }
+        let log = bin.appending(path: "modes.log")
+        // zip runs in the scratch folder's content folder (both checked), LibreOffice in the scratch folder.
+        for (name, real, folders) in [("zip", "/usr/bin/zip", ".. ."), ("soffice", "/usr/bin/soffice", ".")] {
+            let script = bin.appending(path: name)
+            try Data("""
+                #!/bin/sh
+                { stat -c '%a %n' \(folders) ; find . -type f -name '*.xml' -exec stat -c '%a %n' {} + ; find . -maxdepth 1 -name '*.fods' -exec stat -c '%a %n' {} + ; } >> '\(log.path)'
+                exec \(real) "$@"
+
+                """.utf8).write(to: script)
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+        }
+        let tools = LMSTools(environment: ["PATH": bin.path + ":/usr/bin:/bin"])
+        _ = try await CanvasQTIPackage.render(try Self.lmsQuiz(), tools: tools)
+        if LMSReader.hasLibreOffice { _ = try await KahootSheet.render(try Self.lmsQuiz(), tools: tools) }
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= 4, "\(lines)")
+        for line in lines {
+            let mode = line.prefix { $0 != " " }
+            if line.hasSuffix(" ..") || line.hasSuffix(" .") {
+                #expect(mode == "700", "\(line)")
+            } else {
+                #expect(mode == "600", "\(line)")
+            }
+        }
+        #expect(lines.contains { $0.hasSuffix("quiz.fods") } == LMSReader.hasLibreOffice, "\(lines)")
+    }
 }
+
