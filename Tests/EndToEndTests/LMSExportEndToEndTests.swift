@@ -163,6 +163,48 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: work.appending(path: "shell.qti").path))
     }
 
+    /// A quiz that failed its check (here: about fractions, on a tides plan) is still written when asked for by name,
+    /// and the teacher is told first that it did not pass (issues #34 and #35).
+    @Test func aQuizThatFailedItsCheckIsWrittenOnlyWithASentenceSayingSo() async throws {
+        let server = try await FakeOpenAIServer()
+        let offLesson = """
+            Quiz: exit
+            1. Which fraction is equivalent to 1/2?
+            A) 2/4
+            B) 1/3
+            C) 3/5
+            Answer: A
+            Misconception B: thinks a bigger denominator means a bigger fraction.
+            Misconception C: adds one to the numerator and denominator.
+            2. What is 1/4 + 1/4 in simplest form?
+            A) 2/8
+            B) 1/2
+            C) 1/8
+            Answer: B
+            Misconception A: adds the denominators.
+            Misconception C: multiplies instead of adding.
+            3. Which fraction has the larger denominator?
+            A) 3/4
+            B) 5/8
+            C) 1/2
+            Answer: B
+            Misconception A: compares the numerators.
+            Misconception C: picks the fraction that looks biggest.
+            """
+        try await server.script([.plan, .text(offLesson), .text(offLesson)])
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let work = binary.home.appending(path: "work")
+        let result = try await binary.run(
+            ["--grade", "6-8", "--topic", "Tides", "--minutes", "45"],
+            input: "/quiz 3\n/export quiz gift off.gift\n/quit\n", timeout: .seconds(120))
+        #expect(result.stdout.contains("✗ quiz check: 1 problem") || result.stderr.contains("✗ quiz check: 1 problem"), "\(result.stdout)")
+        let said = try #require(result.stderr.range(of: "Quiz 1 did not pass its check (Items 1, 2 and 3 share no word with the lesson's topic and plan"), "\(result.stderr)")
+        let wrote = try #require(result.stderr.range(of: "Wrote a GIFT file of quiz 1"))
+        #expect(said.upperBound <= wrote.lowerBound)
+        #expect(FileManager.default.fileExists(atPath: work.appending(path: "off.gift").path))
+    }
+
     /// A SIGTERM while LibreOffice makes the Kahoot sheet: the tool running is ended and the scratch folder, with
     /// `quiz.fods` and its answer key, removed. The `soffice` on PATH notes its folder, signals its parent, then
     /// waits as a slow LibreOffice would.

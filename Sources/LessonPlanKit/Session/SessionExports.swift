@@ -163,7 +163,11 @@ extension LMSExport {
         let (data, notes) = try await render(quiz, format: format, lesson: made.inputs.topic, tools: tools) {
             try cartridgePages(state, prompts: prompts)
         }
-        return Result(data: data, notes: notes, quizNumber: made.number, planVersion: planVersion)
+        // Asked for by name, a quiz that failed its check is still written, and the teacher is told so first.
+        let failed = made.problems.first.map { first in
+            "Quiz \(made.number) did not pass its check (\(first)); it is written because you asked for it, so read it before students do, or type /quiz to make a new one."
+        }
+        return Result(data: data, notes: (failed.map { [$0] } ?? []) + notes, quizNumber: made.number, planVersion: planVersion)
     }
 
     /// The cartridge's pages: the plan (the teacher's page, without the quiz) and, when made from the same plan
