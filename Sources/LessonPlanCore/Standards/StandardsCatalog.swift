@@ -62,6 +62,8 @@ public struct StandardsCatalog: Sendable {
     public let standards: [Standard]
     /// Every accepted form's key, to the standard's index in `standards`.
     private let index: [String: Int]
+    /// Each standard's keys, by its index, for suggestions.
+    private let forms: [[String]]
 
     /// The catalogue built from the embedded `standards/standards.tsv`, parsed once on first use.
     public static let builtIn = StandardsCatalog(tsv: EmbeddedPrompts.files["standards/standards.tsv"] ?? "")
@@ -79,12 +81,14 @@ public struct StandardsCatalog: Sendable {
                     subject: subject, code: fields[1], fullCode: fields[2], altCode: fields[3], grades: grades,
                     kind: fields[5], parent: fields[6], text: fields[7], clarification: fields[8], boundary: fields[9]))
         }
+        let forms = standards.map(Self.keys(of:))
         var index: [String: Int] = [:]
-        for (position, standard) in standards.enumerated() {
-            for key in Self.keys(of: standard) where index[key] == nil { index[key] = position }
+        for (position, keys) in forms.enumerated() {
+            for key in keys where index[key] == nil { index[key] = position }
         }
         self.standards = standards
         self.index = index
+        self.forms = forms
     }
 
     /// The standard `typed` names in any accepted form, or nil.
@@ -98,10 +102,10 @@ public struct StandardsCatalog: Sendable {
         let key = Self.key(typed)
         let stem = Self.stem(key)
         let candidates = standards.indices.filter { !standards[$0].isHeading }
-        let sameDomain = candidates.filter { position in Self.keys(of: standards[position]).contains { Self.stem($0) == stem } }
+        let sameDomain = candidates.filter { position in forms[position].contains { Self.stem($0) == stem } }
         let pool = sameDomain.isEmpty ? candidates : sameDomain
         let scored = pool.map { position in
-            (position, Self.keys(of: standards[position]).map { Self.editDistance(key, $0) }.min() ?? Int.max)
+            (position, forms[position].map { Self.editDistance(key, $0) }.min() ?? Int.max)
         }
         let near = sameDomain.isEmpty ? scored.filter { $0.1 <= max(2, key.count / 3) } : scored
         return near.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }.prefix(limit).map { standards[$0.0] }
@@ -210,8 +214,12 @@ public struct StandardsCatalog: Sendable {
 
     /// `4.NF.4.C` for `4.NF.4C` and the other way round: components are written both ways.
     static func componentForms(_ key: String) -> [String] {
-        if let match = key.wholeMatch(of: /(.*\d)([A-Z])/) { return ["\(match.1).\(match.2)"] }
-        if let match = key.wholeMatch(of: /(.*\d)\.([A-Z])/) { return ["\(match.1)\(match.2)"] }
+        // By hand, not with a Regex: this runs for every form of every standard while the catalogue loads.
+        let characters = Array(key)
+        guard let letter = characters.last, letter.isLetter, characters.count >= 3 else { return [] }
+        let before = characters[characters.count - 2]
+        if before.isNumber { return [String(characters.dropLast()) + "." + String(letter)] }
+        if before == ".", characters[characters.count - 3].isNumber { return [String(characters.dropLast(2)) + String(letter)] }
         return []
     }
 
