@@ -3,7 +3,7 @@ import PackagePlugin
 
 /// Embeds every template under the package's top-level `prompts/` folder into LessonPlanCore, so the
 /// built binary carries its defaults wherever it is copied: the `.txt` prompts, and the reference
-/// documents (`.docx`, `.odt`, `.pptx`) pandoc takes document styles from.
+/// documents (`.docx`, `.odt`, `.pptx`) pandoc takes document styles from, and the standards (`standards/standards.tsv`).
 @main
 struct EmbedPrompts: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -27,7 +27,7 @@ struct EmbedPrompts: BuildToolPlugin {
                 at: directory, includingPropertiesForKeys: [.isRegularFileKey])
         else { return [] }
         var files: [URL] = []
-        for case let url as URL in enumerator where ["txt", "docx", "odt", "pptx"].contains(url.pathExtension) {
+        for case let url as URL in enumerator where ["txt", "tsv", "docx", "odt", "pptx"].contains(url.pathExtension) {
             files.append(url)
         }
         return files.sorted { $0.path < $1.path }

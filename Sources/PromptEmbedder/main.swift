@@ -2,7 +2,7 @@ import Foundation
 
 // Usage: PromptEmbedder <output.swift> <prompts-dir> <file>...
 // Writes a Swift file holding each prompt file's text keyed by its path relative to prompts-dir;
-// files that are not .txt (the reference documents) are kept as base64.
+// .txt and .tsv files (the templates, the standards) are kept as text, the reference documents as base64.
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
     FileHandle.standardError.write(Data("usage: PromptEmbedder <output.swift> <prompts-dir> <file>...\n".utf8))
@@ -32,7 +32,7 @@ var binaries: [(key: String, base64: String)] = []
 for path in arguments.dropFirst(3).sorted() {
     let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
     let key = standardized.hasPrefix(root) ? String(standardized.dropFirst(root.count)) : standardized
-    guard path.hasSuffix(".txt") else {
+    guard path.hasSuffix(".txt") || path.hasSuffix(".tsv") else {
         guard let data = FileManager.default.contents(atPath: path) else {
             FileHandle.standardError.write(Data("PromptEmbedder: cannot read \(path)\n".utf8))
             exit(1)

@@ -5,7 +5,7 @@ import LessonPlanCore
 /// overview, `help NAME`, `NAME --help` and "did you mean" all read this table.
 package enum SubcommandTable {
     /// In the order `lessonplan --help` lists them.
-    package static let all: [Subcommand] = [generate, unit, resume, sessions, replay, export, doctor, help]
+    package static let all: [Subcommand] = [generate, unit, resume, sessions, replay, export, standards, doctor, help]
 
     /// `lessonplan` with no subcommand: a session, its first plan written from the flags.
     package static let session = Subcommand(
@@ -157,6 +157,30 @@ package enum SubcommandTable {
             .text("The quiz made from the current plan version, for a learning platform: qti (a QTI 1.2 zip for Canvas), imscc (a Common Cartridge with the plan, the handouts and the quiz), gift, moodle (Moodle XML), aiken, blackboard (the tab-delimited upload) or kahoot (.xlsx). Each wrong answer's misconception is its feedback where the format has feedback; what a format cannot carry is named by item before the file is written, and a quiz over Kahoot's limits is refused, never cut. Without -o the file gets a default name in the current folder (<topic>-v<N>-quiz.gift, <topic>-v<N>-lesson.imscc, …). qti and imscc need Debian's zip, kahoot LibreOffice Calc. With no quiz made from the current plan, nothing is written (exit 1): type /quiz in the session. In a session, /export quiz FORMAT [FILE] [--force] does the same. See docs/lms.md."),
         ])
     ) { host, parsed in await host.export(parsed) }
+
+    static let standards = Subcommand(
+        name: "standards",
+        flags: Flags.common + [
+            FlagSpec(name: "grade", value: "G", help: "with search: only standards for this grade or band (4, K, 3-5)"),
+            FlagSpec(name: "subject", value: "math|ela|science", help: "with search: only Common Core math, Common Core ELA or NGSS"),
+            FlagSpec(name: "about", value: nil, help: "print where the standards come from and the publishers' notices"),
+        ],
+        forms: [
+            Subcommand.Form(
+                "lessonplan standards CODE… | standards search WORDS [--grade G] [--subject math|ela|science] | standards --about",
+                "a Common Core or NGSS code's real text and grade, codes found by their words, the publishers' notices (no key needed)")
+        ],
+        page: .blocks([
+            .text(
+                """
+                Usage: lessonplan standards CODE…
+                       lessonplan standards search WORDS… [--grade G] [--subject math|ela|science]
+                       lessonplan standards --about
+                """),
+            .text("Prints each code's set, grades and text, word for word, and for an NGSS performance expectation its clarification statement and assessment boundary. A code is read in any usual form and case: 4.NF.1, 4.NF.A.1 and CCSS.MATH.CONTENT.4.NF.A.1 are one standard; RL.5.2; MS-LS1-6. A code that is not a standard gets one sentence naming the closest real ones, same grade and domain first (\"4.NF.9 is not a Common Core standard; 4.NF.A.1 (…) is closest\"), and the exit status is 1. search lists the first 20 standards whose text holds every word. The standards are Common Core Mathematics and English Language Arts and the NGSS performance expectations, compiled into the binary; --about names their source and the notices their publishers ask for. Needs no key and no network."),
+            .flags(nil),
+        ])
+    ) { host, parsed in StandardsLookup.run(parsed, on: host) }
 
     static let doctor = Subcommand(
         name: "doctor",

@@ -11,7 +11,7 @@ import Testing
         ["Tools"],
         ["Text", "Grounding", "Transport"],
         ["Plan"],
-        ["Prompts", "Assessments"],
+        ["Prompts", "Assessments", "Standards"],
         ["Model"],
         ["Store"],
         ["Documents"],
