@@ -70,7 +70,8 @@ final class InteractiveSession: @unchecked Sendable {
         }
         for source in sources { await engine.addSource(source) }
         if parsed.has("no-repair") { await engine.setAutomaticRepair(false) }
-        if await engine.client.settings.isLocal { console.note(console.dim(SessionAdvice.offlineIntro)) }
+        let model = await engine.client.settings
+        if model.isLocal { console.note(console.dim(SessionAdvice.offlineIntro(model: model.model))) }
         let runner = makeRunner(engine: engine, reader: reader, followUps: Flags.followUps(from: parsed))
         await runner.run("/generate")
         if atTerminal, await engine.state.current != nil {
