@@ -135,7 +135,7 @@ import Testing
         let environment = ["LESSONPLAN_HOME": home.path]
         let none = try resolve({ $0.local = true }, environment: environment)
         #expect(none.model.model == ModelSettings.localModel)
-        #expect(Dictionary(uniqueKeysWithValues: none.summary(environment: environment))["offline model"]
+        #expect(Dictionary(uniqueKeysWithValues: none.summary(environment: environment))["offline"]
             == "not installed (scripts/local-model install)")
 
         let stamp = folder.appending(path: "install.stamp")
@@ -143,12 +143,12 @@ import Testing
         let qwen = try resolve({ $0.local = true }, environment: environment)
         #expect(qwen.model.model == "Qwen2.5-Coder-1.5B-Instruct")
         let rows = Dictionary(uniqueKeysWithValues: qwen.summary(environment: environment))
-        #expect(rows["offline model"] == "Qwen2.5-Coder-1.5B-Instruct, installed (scripts/local-model install --model 1.5b)")
+        #expect(rows["offline"] == "Qwen2.5-Coder-1.5B-Instruct, installed (scripts/local-model install --model 1.5b)")
         #expect(rows["model"] == "Qwen2.5-Coder-1.5B-Instruct (the offline model, --local)")
         // A hosted run still sends its own model, and doctor still names what is installed offline.
         let hosted = try resolve(environment: environment.merging(key) { $1 })
         #expect(hosted.model.model == ModelSettings.defaultModel)
-        #expect(Dictionary(uniqueKeysWithValues: hosted.summary(environment: [:]))["offline model"]?.hasPrefix("Qwen2.5") == true)
+        #expect(Dictionary(uniqueKeysWithValues: hosted.summary(environment: [:]))["offline"]?.hasPrefix("Qwen2.5") == true)
 
         for line in ["model: 3b Qwen", "model: 1.5b ../../etc/passwd", "model: 1.5b Qwen\u{1B}[2J", "model: 1.5b a b", "Qwen"] {
             try Data((line + "\n").utf8).write(to: stamp)
