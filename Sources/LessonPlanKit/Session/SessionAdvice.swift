@@ -45,7 +45,7 @@ public enum SessionAdvice {
                 + "(its plans have the right shape and rough content). For plans you can teach from, set OPENAI_API_KEY, "
                 + "use your school's --endpoint, or install the larger offline model (scripts/local-model install --model 1.5b)."
         }
-        return "Offline model: Qwen2.5-Coder-1.5B, running on this machine (well under a minute a plan on 2 cores): "
+        return "Offline model: Qwen2.5-Coder-1.5B, running on this machine (a minute or more a plan on 2 cores, longer when they are busy): "
             + "its plans are on the topic and need a teacher's editing. For better plans, set OPENAI_API_KEY or use "
             + "your school's --endpoint."
     }
