@@ -75,7 +75,8 @@ final class InteractiveSession: @unchecked Sendable {
             return 1
         }
         for source in sources { await engine.addSource(source) }
-        if await engine.client.settings.isLocal { console.note(console.dim(SessionAdvice.offlineIntro)) }
+        let model = await engine.client.settings
+        if model.isLocal { console.note(console.dim(SessionAdvice.offlineIntro(model: model.model))) }
         let runner = makeRunner(engine: engine, reader: reader, followUps: Flags.followUps(from: parsed))
         await runner.run("/generate")
         if atTerminal, await engine.state.current != nil {

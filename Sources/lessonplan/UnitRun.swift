@@ -36,7 +36,8 @@ struct UnitRun {
             return 2
         }
         for source in sources { await engine.addSource(source) }
-        if await engine.client.settings.isLocal { console.note(SessionAdvice.offlineIntro) }
+        let model = await engine.client.settings
+        if model.isLocal { console.note(SessionAdvice.offlineIntro(model: model.model)) }
         let host = ConsoleHost(place: .then, console: console, interrupts: Interrupts(whenIdle: {}), environment: app.environment)
         let runner = CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: Flags.followUps(from: parsed)))
         let id = await engine.state.header.id.prefix(8)

@@ -447,7 +447,7 @@ import TestSupport
         #expect(result.status == 0, "\(result.stderr)")
         // The first offline plan is introduced honestly, once.
         #expect(result.stderr.components(separatedBy: "Offline model: SmolLM2-135M, a tiny model running on this machine, for trying the tool, not for class").count == 2)
-        #expect(result.stderr.contains("set OPENAI_API_KEY or use your school's --endpoint"))
+        #expect(result.stderr.contains("set OPENAI_API_KEY, use your school's --endpoint, or install the larger offline model"))
         let request = try #require(try await server.requests().first)
         // Structured by default: Chat Completions, where llama-server enforces the schema.
         #expect(request.path == "/v1/chat/completions")
@@ -462,6 +462,19 @@ import TestSupport
         #expect(doctor.stdout.contains("posts to      http://127.0.0.1:\(server.port)/v1/chat/completions"))
         #expect(doctor.stdout.contains("structure     written by the tool"))
         #expect(!doctor.stdout.contains("SECRETKEY"))
+        #expect(doctor.stdout.contains("offline       not installed (scripts/local-model install)"))
+
+        // With the 1.5b installed (as its stamp says), --local asks for it by name, says which it is, and doctor names it.
+        let stamp = binary.home.appending(path: "local-model/install.stamp")
+        try FileManager.default.createDirectory(at: stamp.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("model: 1.5b Qwen2.5-Coder-1.5B-Instruct\n".utf8).write(to: stamp)
+        let qwen = try await binary.run(["generate", "--topic", "Tides", "--local"])
+        #expect(qwen.status == 0, "\(qwen.stderr)")
+        #expect(qwen.stderr.contains("Offline model: Qwen2.5-Coder-1.5B, running on this machine"), "\(qwen.stderr)")
+        #expect(try await server.requests().last?.model == "Qwen2.5-Coder-1.5B-Instruct")
+        let named = try await binary.run(["doctor", "--local"])
+        #expect(named.stdout.contains("offline       Qwen2.5-Coder-1.5B-Instruct, installed (scripts/local-model install --model 1.5b)"))
+        #expect(named.stdout.contains("model         Qwen2.5-Coder-1.5B-Instruct (the offline model, --local)"))
 
         await server.stop()
         let down = try await binary.run(["generate", "--topic", "Tides", "--local", "--max-retries", "0"])

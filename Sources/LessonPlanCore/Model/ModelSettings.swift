@@ -23,7 +23,8 @@ public struct ModelSettings: Sendable, Equatable {
     public static let defaultDeadline: TimeInterval = 600
     /// Where `scripts/local-model` starts llama-server, unless `LESSONPLAN_LOCAL_PORT` says otherwise.
     public static let defaultLocalPort = 8012
-    /// The model name `--local` sends; llama-server answers with whatever model it loaded.
+    /// The model name `--local` sends when the stamp names no installed model; llama-server answers with
+    /// whatever model it loaded.
     public static let localModel = "SmolLM2-135M-Instruct"
     /// When a `--local` turn still running says why it is slow (measured: 5–10 s alone, up to 90 s beside two
     /// busy processes on 2 cores).

@@ -29,7 +29,8 @@ public enum SessionAdvice {
           1. Your own OpenAI key: export OPENAI_API_KEY=sk-…, or put api_key = sk-… in \(settingsFile) (chmod 600 it).
           2. Offline on this machine: lessonplan --local, after scripts/local-model install in the project's folder \
         (a 127 MB download, under a minute; nothing is compiled). The model is tiny: its plans have the right \
-        shape and rough content, 5 to 10 s each on a quiet machine; for trying the tool, not for class.
+        shape and rough content, 5 to 10 s each on a quiet machine; for trying the tool, not for class. With \
+        --model 1.5b it installs Qwen2.5-Coder-1.5B instead: about 1.1 GB, plans a teacher can start from.
           3. A school's proxy: lessonplan --endpoint URL with the token the school gave you (LESSONPLAN_TOKEN, or \
         endpoint and token in the settings file).
         \(then)
@@ -37,10 +38,17 @@ public enum SessionAdvice {
     }
 
     /// The line before a session's first offline plan: what the model is, what it is for, and the way to real plans.
-    public static let offlineIntro =
-        "Offline model: SmolLM2-135M, a tiny model running on this machine, for trying the tool, not for class "
-        + "(its plans have the right shape and rough content). For plans you can teach from, set OPENAI_API_KEY "
-        + "or use your school's --endpoint."
+    /// - Parameter model: the model name `--local` asks for (the installed one, see ``OfflineModel``).
+    public static func offlineIntro(model: String) -> String {
+        guard model.hasPrefix("Qwen2.5-Coder-1.5B") else {
+            return "Offline model: SmolLM2-135M, a tiny model running on this machine, for trying the tool, not for class "
+                + "(its plans have the right shape and rough content). For plans you can teach from, set OPENAI_API_KEY, "
+                + "use your school's --endpoint, or install the larger offline model (scripts/local-model install --model 1.5b)."
+        }
+        return "Offline model: Qwen2.5-Coder-1.5B, running on this machine (a minute or more a plan on 2 cores, longer when they are busy): "
+            + "its plans are on the topic and need a teacher's editing. For better plans, set OPENAI_API_KEY or use "
+            + "your school's --endpoint."
+    }
 
     /// Why a command that needs a plan cannot run when no request can be sent either: where to get a model.
     public static let noPlanNoKey =

@@ -130,6 +130,7 @@ extension ResolvedSettings {
                 "idle \(Int(model.idleTimeout)) s, whole turn \(Int(model.deadline)) s, \(retries) \(retries == 1 ? "retry" : "retries")"
             ),
             ("proxy", Self.proxyDescription(for: model.requestURL, environment: environment)),
+            ("offline", OfflineModel.description(in: dataDirectory.root)),
             ("data dir", dataDirectory.root.path),
             ("prompts", promptsDirectory?.path ?? "built in"),
         ]

@@ -58,10 +58,11 @@ public struct ResolvedSettings: Sendable {
         let baseURL = try Self.baseURL(flags: flags, environment: environment, file: file, origins: origins)
         let endpoint = try Self.endpoint(flags: flags, file: file)
 
-        // LESSONPLAN_MODEL names a hosted model; the local server has its own.
+        // LESSONPLAN_MODEL names a hosted model; the local server has its own: the one installed.
+        let installed = flags.local ? OfflineModel.installed(in: DataDirectory.resolve(environment: environment).root) : nil
         let model =
             flags.local
-            ? (flags.model.flatMap { $0.isEmpty ? nil : $0 } ?? ModelSettings.localModel)
+            ? (flags.model.flatMap { $0.isEmpty ? nil : $0 } ?? installed?.name ?? ModelSettings.localModel)
             : (value(flags.model, "LESSONPLAN_MODEL", file?.model) ?? ModelSettings.defaultModel)
         let maxTokens = try Self.bounded(
             flags.maxOutputTokens, flag: "--max-output-tokens", in: 256...128_000,

@@ -124,4 +124,36 @@ import Testing
         #expect(Dictionary(uniqueKeysWithValues: try resolve(environment: plain).summary(environment: plain))["proxy"] == "none")
         #expect(Dictionary(uniqueKeysWithValues: try resolve(environment: [:]).summary(environment: [:]))["API key"] == "not set")
     }
+
+    /// `--local` asks for the model the install stamp names, and `doctor` says which one is installed; a stamp line
+    /// the script does not write (an unknown choice, a name with a path or an escape in it) names nothing.
+    @Test func localUsesAndDoctorNamesTheInstalledOfflineModel() throws {
+        let home = FileManager.default.temporaryDirectory.appending(path: "lp-stamp-\(UUID().uuidString)")
+        let folder = home.appending(path: "local-model")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["LESSONPLAN_HOME": home.path]
+        let none = try resolve({ $0.local = true }, environment: environment)
+        #expect(none.model.model == ModelSettings.localModel)
+        #expect(Dictionary(uniqueKeysWithValues: none.summary(environment: environment))["offline"]
+            == "not installed (scripts/local-model install)")
+
+        let stamp = folder.appending(path: "install.stamp")
+        try Data("model: 1.5b Qwen2.5-Coder-1.5B-Instruct\nxllamacpp==1\n".utf8).write(to: stamp)
+        let qwen = try resolve({ $0.local = true }, environment: environment)
+        #expect(qwen.model.model == "Qwen2.5-Coder-1.5B-Instruct")
+        let rows = Dictionary(uniqueKeysWithValues: qwen.summary(environment: environment))
+        #expect(rows["offline"] == "Qwen2.5-Coder-1.5B-Instruct, installed (scripts/local-model install --model 1.5b)")
+        #expect(rows["model"] == "Qwen2.5-Coder-1.5B-Instruct (the offline model, --local)")
+        // A hosted run still sends its own model, and doctor still names what is installed offline.
+        let hosted = try resolve(environment: environment.merging(key) { $1 })
+        #expect(hosted.model.model == ModelSettings.defaultModel)
+        #expect(Dictionary(uniqueKeysWithValues: hosted.summary(environment: [:]))["offline"]?.hasPrefix("Qwen2.5") == true)
+
+        for line in ["model: 3b Qwen", "model: 1.5b ../../etc/passwd", "model: 1.5b Qwen\u{1B}[2J", "model: 1.5b a b", "Qwen"] {
+            try Data((line + "\n").utf8).write(to: stamp)
+            #expect(OfflineModel.installed(in: home) == nil, "\(line)")
+            #expect(try resolve({ $0.local = true }, environment: environment).model.model == ModelSettings.localModel)
+        }
+    }
 }
