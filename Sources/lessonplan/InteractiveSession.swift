@@ -122,7 +122,6 @@ final class InteractiveSession: @unchecked Sendable {
         }
         console.note(SessionReview.resumeNote(state, canSend: !lacksKey))
         if let current = state.current { console.line(ShowCommand.render(current)) }
-        if parsed.has("no-repair") { await engine.setAutomaticRepair(false) }
         let runner = makeRunner(
             engine: engine, reader: reader, followUps: Flags.followUps(from: parsed, saved: state.automaticRepair))
         return console.stdinIsTTY ? await loop(runner, reader: reader) : await play(script, reader: reader, runner: runner)

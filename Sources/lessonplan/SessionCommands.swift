@@ -196,7 +196,7 @@ struct SessionCommands {
         let host = ConsoleHost(place: .rerun, console: console, interrupts: interrupts, environment: app.environment)
         // The recorded session's `/repair off` holds for the re-run, and is saved with the new session.
         let followUps = Flags.followUps(from: parsed, saved: recorded.automaticRepair)
-        if !followUps.repair { await engine.setAutomaticRepair(false) }
+        if recorded.automaticRepair == false { await engine.setAutomaticRepair(false) }
         let runner = CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: followUps))
         let steps = await interrupts.run {
             await SessionRerun.run(recorded, runner: runner, only: only) { turn, command in

@@ -76,7 +76,9 @@ import Testing
         var step = FakeOpenAIServer.Step.raw(body: text, chunkSize: 1).wireForm
         step["hold_after"] = .number(Double(held))
         try await server.script([.custom(step)])
-        let response = try await transport.send(modelRequest(server))
+        // The test is about byte boundaries, not timeouts: on CI's two cores, with LibreOffice and Chromium of the
+        // printing tests beside it, the fake's first bytes once took longer than the default 30 s idle limit.
+        let response = try await transport.send(modelRequest(server, idleTimeout: 180))
         var chunks: [Data] = []
         var iterator = response.body.makeAsyncIterator()
         while chunks.reduce(0, { $0 + $1.count }) < held, let chunk = try await iterator.next() {
