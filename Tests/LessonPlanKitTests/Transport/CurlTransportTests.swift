@@ -190,7 +190,8 @@ import Testing
             let response = try await transport.send(modelRequest(server, idleTimeout: 120))
             #expect(response.head.status == 200)
         }
-        #expect(try await server.clientClosed(request: 1))
+        // Within a minute: on two loaded cores the fake's thread that notices the close can be slow to run.
+        #expect(try await server.clientClosed(request: 1, within: .seconds(60)))
     }
 
     @Test func silenceBeforeTheHeadTimesOut() async throws {
