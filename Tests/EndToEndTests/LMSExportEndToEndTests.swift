@@ -167,30 +167,7 @@ import TestSupport
     /// and the teacher is told first that it did not pass (issues #34 and #35).
     @Test func aQuizThatFailedItsCheckIsWrittenOnlyWithASentenceSayingSo() async throws {
         let server = try await FakeOpenAIServer()
-        let offLesson = """
-            Quiz: exit
-            1. Which fraction is equivalent to 1/2?
-            A) 2/4
-            B) 1/3
-            C) 3/5
-            Answer: A
-            Misconception B: thinks a bigger denominator means a bigger fraction.
-            Misconception C: adds one to the numerator and denominator.
-            2. What is 1/4 + 1/4 in simplest form?
-            A) 2/8
-            B) 1/2
-            C) 1/8
-            Answer: B
-            Misconception A: adds the denominators.
-            Misconception C: multiplies instead of adding.
-            3. Which fraction has the larger denominator?
-            A) 3/4
-            B) 5/8
-            C) 1/2
-            Answer: B
-            Misconception A: compares the numerators.
-            Misconception C: picks the fraction that looks biggest.
-            """
+        let offLesson = AssessmentFixtures.fractionsQuiz
         try await server.script([.plan, .text(offLesson), .text(offLesson)])
         let binary = try LessonplanBinary(baseURL: server.baseURL)
         defer { binary.removeHome() }

@@ -20,6 +20,33 @@ public enum AssessmentFixtures {
         return lines.joined(separator: "\n")
     }
 
+    /// An exit quiz of three fraction items that passes every check but the lesson's: on a plan about anything
+    /// else it is off its lesson.
+    public static let fractionsQuiz = """
+        Quiz: exit
+        1. Which fraction is equivalent to 1/2?
+        A) 2/4
+        B) 1/3
+        C) 3/5
+        Answer: A
+        Misconception B: thinks a bigger denominator means a bigger fraction.
+        Misconception C: adds one to the numerator and denominator.
+        2. What is 1/4 + 1/4 as a fraction in simplest form?
+        A) 2/8
+        B) 1/2
+        C) 1/8
+        Answer: B
+        Misconception A: adds the denominators.
+        Misconception C: multiplies instead of adding.
+        3. Which fraction has the larger denominator?
+        A) 3/4
+        B) 5/8
+        C) 1/2
+        Answer: B
+        Misconception A: compares the numerators.
+        Misconception C: picks the fraction that looks biggest.
+        """
+
     /// A rubric that passes the check: three criteria, `levels` levels with points, and the students' version.
     public static func rubric(levels: Int = 4, task: String = "Tide diagram") -> String {
         let names = ["Beginning", "Emerging", "Developing", "Proficient", "Advanced", "Exemplary"]

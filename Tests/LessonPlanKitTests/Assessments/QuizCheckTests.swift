@@ -106,33 +106,9 @@ import TestSupport
 
 /// A quiz is checked against its lesson: one about something else fails (issue #34).
 @Suite struct QuizLessonTests {
-    static let fractions = """
-        Quiz: exit
-        1. Which fraction is equivalent to 1/2?
-        A) 2/4
-        B) 1/3
-        C) 3/5
-        Answer: A
-        Misconception B: thinks a bigger denominator means a bigger fraction.
-        Misconception C: adds one to the numerator and denominator.
-        2. What is 1/4 + 1/4 as a fraction in simplest form?
-        A) 2/8
-        B) 1/2
-        C) 1/8
-        Answer: B
-        Misconception A: adds the denominators.
-        Misconception C: multiplies instead of adding.
-        3. Which fraction has the larger denominator?
-        A) 3/4
-        B) 5/8
-        C) 1/2
-        Answer: B
-        Misconception A: compares the numerators.
-        Misconception C: picks the fraction that looks biggest.
-        """
 
     @Test func aFractionsQuizFailsOnAPhotosynthesisPlan() {
-        let quiz = QuizReader.read(Self.fractions, kind: .exit)
+        let quiz = QuizReader.read(AssessmentFixtures.fractionsQuiz, kind: .exit)
         let photosynthesis = "Photosynthesis\n" + PlanFixtures.passing(minutes: 45, topic: "Photosynthesis")
         let problems = QuizCheck.problems(quiz, expectedItems: 3, kind: .exit, lesson: photosynthesis)
         #expect(problems == [.offLesson(items: [1, 2, 3])])
