@@ -56,16 +56,12 @@ struct SessionCommands {
                 return 2
             }
             let topic = store.summary(id: id)?.topic ?? ""
-            if !parsed.has("yes") {
-                guard console.stdinIsTTY else {
-                    console.error("Not removing session \(id.prefix(8)) without confirmation; pass --yes when not at a terminal.")
-                    return 2
-                }
-                console.out("Remove session \(id.prefix(8)) (\(topic))? It cannot be undone. [y/N] ")
-                guard ReplInput.isYes(readLine() ?? "") else {
-                    console.line("Kept.")
-                    return 0
-                }
+            if let status = confirm(
+                "Remove session \(id.prefix(8)) (\(topic))? It cannot be undone. [y/N] ", yes: parsed.has("yes"),
+                refusal: "Not removing session \(id.prefix(8)) without confirmation; pass --yes when not at a terminal.",
+                declined: "Kept.")
+            {
+                return status
             }
             try store.remove(id: id)
             console.line("Removed session \(id.prefix(8)) (\(topic)).")
@@ -214,15 +210,25 @@ struct SessionCommands {
     /// a paid request: more than a few are counted and asked about first. Otherwise the status to exit with.
     private func rerunRefusal(_ recorded: SessionState, only: Int?, model: String, yes: Bool) -> Int32? {
         let requests = SessionRerun.requestCount(recorded, through: only)
-        guard requests > SessionRerun.sendsWithoutAsking, !yes else { return nil }
+        guard requests > SessionRerun.sendsWithoutAsking else { return nil }
         let what = "\(counted(requests, "request")) to \(TerminalSanitizer.cleanLine(model, limit: 40)), each paid for (and any repair one calls for)"
+        return confirm(
+            "This re-run sends \(what). Send them? [y/N] ", yes: yes,
+            refusal: "This re-run would send \(what); nothing was sent. Pass --yes to send them when not at a terminal.",
+            declined: "Nothing was sent.")
+    }
+
+    /// Asks before what cannot be undone or is paid for: nil to go on (`--yes`, or yes at a terminal), else the
+    /// status to exit with (2 when no one can be asked, 0 when the answer was no).
+    private func confirm(_ question: String, yes: Bool, refusal: String, declined: String) -> Int32? {
+        guard !yes else { return nil }
         guard console.stdinIsTTY else {
-            console.error("This re-run would send \(what); nothing was sent. Pass --yes to send them when not at a terminal.")
+            console.error(refusal)
             return 2
         }
-        console.out("This re-run sends \(what). Send them? [y/N] ")
+        console.out(question)
         guard ReplInput.isYes(readLine() ?? "") else {
-            console.line("Nothing was sent.")
+            console.line(declined)
             return 0
         }
         return nil
