@@ -26,6 +26,11 @@ public enum EndingCleanup {
 
     private static let state = Mutex(State())
 
+    /// The signal ending the process, once ``end(by:)`` has begun (0 before): killing a tool's group lets the work
+    /// waiting on it fail and reach `exit` on another thread before this one raises the signal, so `exit` checks it.
+    private static let ending = Atomic<Int32>(0)
+    private static let exitHookInstalled = Atomic<Bool>(false)
+
     /// Kills the process group `group` (a child's pid: Foundation's `Process` makes each child a group leader) if
     /// the tool is ended before ``forget(group:)``.
     public static func track(group: pid_t) { change { $0.groups.insert(group) } }
@@ -56,6 +61,29 @@ public enum EndingCleanup {
             return source
         }
         for number in signals { DispatchSignals.ensureHandler(number) }
+        if !exitHookInstalled.exchange(true, ordering: .relaxed) {
+            atexit { EndingCleanup.endBySignalIfEnding() }
+        }
+    }
+
+    /// Run by `exit` on whichever thread calls it: once a signal is ending the process, the process ends by it
+    /// there too, so a command that fails because its tool was killed never ends with an ordinary exit status.
+    private static func endBySignalIfEnding() {
+        let number = ending.load(ordering: .acquiring)
+        guard number != 0 else { return }
+        raiseNow(number)
+    }
+
+    /// Sets `number` to its default, unblocks it on this thread and raises it: the process ends now, whatever
+    /// other threads block.
+    private static func raiseNow(_ number: Int32) -> Never {
+        signal(number, SIG_DFL)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, number)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        raise(number)
+        _exit(128 + number)
     }
 
     private static func uninstall(_ state: inout State) {
@@ -66,19 +94,14 @@ public enum EndingCleanup {
     }
 
     /// Removes every tracked folder, kills every tracked group, then ends the process by `number` at once: the
-    /// groups go last, so the work they were doing cannot fail and let the process end some other way first.
+    /// groups go last, and should the work they were doing fail and reach `exit` first, `exit` ends by the signal.
     private static func end(by number: Int32) {
         let (groups, folders) = state.withLock { ($0.groups, $0.folders) }
         for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
+        ending.store(number, ordering: .releasing)
         signal(number, SIG_DFL)
-        // Unblocked on this thread and raised here, so it ends the process now, whatever other threads block.
-        var only = sigset_t()
-        sigemptyset(&only)
-        sigaddset(&only, number)
-        pthread_sigmask(SIG_UNBLOCK, &only, nil)
         for group in groups { kill(-group, SIGKILL) }
-        raise(number)
-        _exit(128 + number)
+        raiseNow(number)
     }
 }
 
