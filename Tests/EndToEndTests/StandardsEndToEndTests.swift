@@ -33,4 +33,45 @@ import TestSupport
         let overview = try await binary.run(["--help"])
         #expect(overview.stdout.contains("lessonplan standards CODE…"))
     }
+
+    /// `--standards` and `/standards` look codes up before anything is sent: an invented code stops a script with
+    /// one sentence (exit 2, no request), `--yes` sends it, and a real code goes out with its text (issue #41).
+    @Test func anInventedCodeIsAnsweredBeforeAnyRequest() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let refused = try await binary.run(["generate", "--grade", "4", "--topic", "Fractions", "--standards", "4.NF.9"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasPrefix("4.NF.9 is not a Common Core standard; 4.NF.A.1 ("), "\(refused.stderr)")
+        #expect(refused.stderr.contains("Nothing was sent"))
+        #expect(try await server.requests().isEmpty)
+
+        let session = try await binary.run(
+            ["--grade", "4", "--topic", "Fractions", "--no-repair"], input: "/standards 4.NF.9\n/quit\n")
+        #expect(session.stdout.contains("4.NF.9 is not a Common Core standard") || session.stderr.contains("4.NF.9 is not a Common Core standard"), "\(session.stdout)\n\(session.stderr)")
+        #expect((session.stdout + session.stderr).contains("Nothing was sent"))
+        #expect(try await server.requests().count == 1, "only the first plan went out")
+
+        let sent = try await binary.run(["generate", "--grade", "4", "--topic", "Fractions", "--standards", "4.NF.1", "--no-repair"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let body = try #require(try await server.requests().last?.inputText)
+        #expect(body.contains("4.NF.A.1: Explain why a fraction a/b is equivalent to a fraction"), "the real text goes with the code")
+    }
+
+    /// A plan citing one real and one invented code: a content problem for the invented one only, and /check
+    /// lists each code with its published text.
+    @Test func aPlansInventedCodeIsAProblemAndCheckListsTheCodes() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let plan = PlanFixtures.passing(minutes: 45, topic: "Fractions").replacingOccurrences(
+            of: "Materials\n", with: "Standards: 4.NF.A.1 and 4.NF.9\n\nMaterials\n")
+        try await server.script([.text(plan)])
+        let result = try await binary.run(["--grade", "4", "--topic", "Fractions", "--no-repair"], input: "/check\n/quit\n")
+        let all = result.stdout + result.stderr
+        #expect(all.contains("1 content problem"), "\(all)")
+        #expect(all.contains("✗ Learning Objective: 4.NF.9 is not a Common Core standard"), "\(all)")
+        #expect(all.contains("✓ 4.NF.A.1 (Common Core Mathematics, grade 4), as published: Explain why a fraction"), "\(all)")
+        #expect(!all.contains("4.NF.A.1 is not"))
+    }
 }

@@ -30,6 +30,12 @@ public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringC
         case unlistedMaterial = "unlisted_material"
         /// An empty section or a placeholder line ("TBD", "…", "insert here").
         case placeholder
+        /// A code cited as a standard that is no standard (`4.NF.9`).
+        case unknownStandard = "unknown_standard"
+        /// A real standard for a grade band other than the lesson's.
+        case standardOutsideBand = "standard_outside_band"
+        /// A line that asks what a cited NGSS expectation's assessment boundary leaves out.
+        case pastBoundary = "past_boundary"
 
         /// Whether the kind is advice, shown to the teacher and sent only when they ask (`/repair`), rather
         /// than a problem that makes the plan unusable as written and starts the one automatic repair.
@@ -40,9 +46,9 @@ public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringC
         /// teaching the plan.
         public var isAdvice: Bool {
             switch self {
-            case .repeatedSection, .placeholder, .cfuNoQuestion, .topicAbsent: false
+            case .repeatedSection, .placeholder, .cfuNoQuestion, .topicAbsent, .unknownStandard: false
             case .repeatedLine, .cfuNotQuestion, .cfuVague, .exitRepeatsCFU, .objectiveVerb, .exitOffObjective,
-                .unlistedMaterial:
+                .unlistedMaterial, .standardOutsideBand, .pastBoundary:
                 true
             }
         }
@@ -91,7 +97,19 @@ public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringC
             return quote.isEmpty
                 ? "\(section) is empty; write what happens in it."
                 : "\(section): \(line) is a placeholder; write the real content."
+        case .unknownStandard:
+            let sentence = others.first ?? "\(quote) is not a standard."
+            return "\(section): \(sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence); cite a real code or none."
+        case .standardOutsideBand:
+            return "\(section): \(others.first ?? "\(quote) is for another grade band.") Check that it is the standard this lesson meets."
+        case .pastBoundary:
+            return "\(section): \(line) may go past \(others.first ?? "the standard")'s assessment boundary (“\(Self.shortened(others.dropFirst().first ?? ""))”)."
         }
+    }
+
+    /// The sentence for a quiz item or plan line past a standard's assessment boundary.
+    public static func pastBoundarySentence(_ label: String, quote: String, standard: Standard) -> String {
+        ContentNote(.pastBoundary, section: label, quote: quote, others: [standard.code, standard.boundary]).description
     }
 
     /// Whether the note is advice rather than a problem (see ``Kind/isAdvice``).

@@ -64,6 +64,8 @@ public struct StandardsCatalog: Sendable {
     private let index: [String: Int]
     /// Each standard's keys, by its index, for suggestions.
     private let forms: [[String]]
+    /// The grade and domain of every key (`4.NF`, `RL.5`, `MS.LS1`): a code with one of these is of a known set.
+    private let stems: Set<String>
 
     /// The catalogue built from the embedded `standards/standards.tsv`, parsed once on first use.
     public static let builtIn = StandardsCatalog(tsv: EmbeddedPrompts.files["standards/standards.tsv"] ?? "")
@@ -91,7 +93,11 @@ public struct StandardsCatalog: Sendable {
         self.standards = standards
         self.index = index
         self.forms = forms
+        stems = Set(index.keys.lazy.filter { $0.contains(".") }.map(Self.stem))
     }
+
+    /// Whether `stem` (``stem(_:)`` of a key) is the grade and domain of a real code.
+    func isKnownStem(_ stem: String) -> Bool { stems.contains(stem) }
 
     /// The standard `typed` names in any accepted form, or nil.
     public func standard(for typed: String) -> Standard? {
@@ -169,7 +175,7 @@ public struct StandardsCatalog: Sendable {
     /// The form every code is compared in: upper case, no publisher prefix, dots for dashes and spaces, no
     /// trailing punctuation. Written without Foundation's string calls: it runs for every form of every
     /// standard while the catalogue loads, and on Linux those calls made the load take a quarter second.
-    static func key(_ typed: String) -> String {
+    package static func key(_ typed: String) -> String {
         var text = String(typed.uppercased().map { character -> Character in
             character == "-" || character == "–" || character.isWhitespace ? "." : character
         })

@@ -104,7 +104,8 @@ package enum Flags {
         FlagSpec(name: "grade", value: "BAND", help: "grade band: K–2, 3–5, 6–8 or 9–12 (3-5, 3 to 5, 4 and K work too)"),
         FlagSpec(name: "topic", value: "TEXT", help: "what the lesson is about (1–200 characters)"),
         FlagSpec(name: "minutes", value: "N", help: "lesson length, 10 to 180 minutes"),
-        FlagSpec(name: "standards", value: "TEXT", help: "standards to align to (optional, up to 1000 characters)"),
+        FlagSpec(name: "standards", value: "TEXT", help: "standards to align to, codes (4.NF.1, MS-LS1-6) or words (optional, up to 1000 characters)"),
+        FlagSpec(name: "yes", value: nil, help: "send --standards codes that are no standard, or for another band, without asking"),
         FlagSpec(name: "constraints", value: "TEXT", help: "constraints such as \"no worksheets\" (optional)"),
         FlagSpec(name: "name", value: "NAME", help: "name the session, to resume it by name later"),
     ]

@@ -76,9 +76,19 @@ package struct Invocation: Sendable {
             } else {
                 minutes = 45
             }
-            return try LessonInputs(
+            var inputs = try LessonInputs(
                 grade: grade.band, topic: topic, minutes: minutes, standards: parsed.value("standards") ?? "",
                 constraints: parsed.value("constraints") ?? "", givenGrade: grade.grade)
+            let resolved = StandardsResolution(inputs.standards, band: inputs.grade)
+            if !resolved.concerns.isEmpty, !parsed.has("yes") {
+                let sentences = resolved.concerns.map { TerminalSanitizer.cleanLine($0, limit: 400) }.joined(separator: " ")
+                guard let ask, ReplInput.isYes(try ask(.sendStandards(sentences))) else {
+                    throw UsageError(
+                        message: sentences + " Nothing was sent; give real codes (`lessonplan standards search WORDS` finds them), or add --yes to send them as they are.")
+                }
+            }
+            inputs.standards = resolved.text
+            return inputs
         } catch let error as UsageError {
             throw error
         } catch let error as InputError {
@@ -98,12 +108,15 @@ package struct Invocation: Sendable {
 /// An input the REPL asks for when its flag is missing.
 package enum Question {
     case grade, topic, minutes
+    /// Whether to send `--standards` whose codes the lookup found wrong (the sentences say how).
+    case sendStandards(String)
 
     package var prompt: String {
         switch self {
         case .grade: "Grade band (K–2, 3–5, 6–8, 9–12) [6–8]: "
         case .topic: "Topic: "
         case .minutes: "Minutes (10–180) [45]: "
+        case .sendStandards(let sentences): sentences + " Send these standards anyway? [y/N] "
         }
     }
 
@@ -113,6 +126,7 @@ package enum Question {
         case .grade: "6–8"
         case .topic: nil
         case .minutes: "45"
+        case .sendStandards: "n"
         }
     }
 
@@ -122,6 +136,7 @@ package enum Question {
         case .grade: _ = try GradeBand.parse(answer)
         case .topic: _ = try LessonInputs.validTopic(answer)
         case .minutes: _ = try LessonInputs.parseMinutes(answer)
+        case .sendStandards: break
         }
     }
 }

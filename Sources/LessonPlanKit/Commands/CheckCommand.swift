@@ -18,7 +18,7 @@ public struct CheckCommand: PlanReportCommand, Equatable {
     /// What `/check` prints: counts, then each problem worst first.
     public static func report(of version: PlanVersion, framework: Framework) -> StyledText {
         let document = framework.document(of: version.text)
-        let report = framework.check(document, lessonMinutes: version.inputs.minutes, topic: version.inputs.topic)
+        let report = framework.check(document, lessonMinutes: version.inputs.minutes, topic: version.inputs.topic, grade: version.inputs.grade)
         var text = StyledText(
             "── plan check of v\(version.number) · \(framework.name) framework · \(version.inputs.minutes)-minute lesson\n",
             style: .dim)
@@ -53,6 +53,12 @@ public struct CheckCommand: PlanReportCommand, Equatable {
         if !advice.isEmpty {
             lines.append("Advice (never sent on its own):")
             lines += advice.map { "  • \(framework.describe($0))" }
+        }
+        let cited = StandardsCatalog.builtIn.verifiedLines(citedIn: version.text)
+        if !cited.isEmpty {
+            lines.append("")
+            lines.append("Standards the plan cites, looked up in Common Core and NGSS:")
+            lines += cited.map { "  \($0)" }
         }
         if report.hasFindings {
             lines.append("/repair asks once for a plan without them; it is kept only if it checks better.")

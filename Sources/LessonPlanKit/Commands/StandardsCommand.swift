@@ -8,34 +8,56 @@ public struct StandardsCommand: RequestCommand, Equatable {
     public static let usage = "/standards <text>"
     public static let summary = "align the plan to these standards, quoted word for word, each with its activity"
     public static let details = """
-        Separate several standards with “;” or put each on its own line. They become the lesson's standards for
-        later refinements too, and the footer says whether each is quoted word for word.
+        Separate several standards with “;” or put each on its own line. A Common Core or NGSS code (4.NF.1,
+        RL.5.2, MS-LS1-6) is looked up first and sent with its real text; a code that is no standard, or is for
+        another grade band, is named before anything is sent, and you choose whether to send it anyway (a script
+        sends nothing). They become the lesson's standards for later refinements too, and the footer says
+        whether each is quoted word for word.
         """
 
     public let refinement: Refinement
+    /// What the lookup found wrong with the codes typed, one sentence each, asked about before sending.
+    public let concerns: [String]
+    /// The standards' texts the plan must quote word for word.
+    public let quotable: [String]
 
-    public init(refinement: Refinement) { self.refinement = refinement }
+    public init(refinement: Refinement, concerns: [String] = [], quotable: [String]? = nil) {
+        self.refinement = refinement
+        self.concerns = concerns
+        self.quotable = quotable ?? StandardsAlignment.items(refinement.inputs.standards)
+    }
 
     public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard !arguments.isEmpty else {
             throw CommandError("/standards needs the standards' text, e.g. /standards CCSS.MATH.4.NF.A.1 Explain why a fraction a/b is equivalent to (n × a)/(n × b).")
         }
         var inputs = context.inputs
+        let resolved: StandardsResolution
         do {
-            inputs.standards = try LessonInputs.validOptional(arguments, field: "standards")
+            resolved = StandardsResolution(try LessonInputs.validOptional(arguments, field: "standards"), band: inputs.grade)
+            // The typed text is checked for its length; the real texts the codes stand for are the catalogue's.
+            inputs.standards = resolved.text
         } catch {
             throw CommandError(error.message)
         }
-        return Self(refinement: Refinement(.revise(.standards), inputs: inputs))
+        return Self(
+            refinement: Refinement(.revise(.standards), inputs: inputs), concerns: resolved.concerns, quotable: resolved.quotable)
     }
 
-    /// Sends the request, then says whether every standard is quoted word for word in the plan it left.
+    /// Says what is wrong with the codes and asks before sending; then sends the request and says whether every
+    /// standard is quoted word for word in the plan it left.
     public func run(_ run: CommandRun) async -> CommandOutcome {
+        if !concerns.isEmpty {
+            for sentence in concerns { run.host.show(StyledText(TerminalSanitizer.cleanLine(sentence, limit: 400))) }
+            guard run.host.confirm("Send these standards anyway? [y/N] ") else {
+                run.host.show(StyledText("Nothing was sent; give real codes (`lessonplan standards search WORDS` finds them) or the standards' own words."))
+                return .failed
+            }
+        }
         let (outcome, result) = await run.requestResult(refinement)
         guard result.first.status == .completed else { return outcome }
-        let standards = StandardsAlignment.items(refinement.inputs.standards)
         let final = await run.engine.state.current?.text ?? result.first.text
-        let missing = StandardsAlignment.unquoted(standards, in: final)
+        let missing = StandardsAlignment.unquoted(quotable, in: final)
         if missing.isEmpty {
             run.host.show(StyledText("✓ Every standard is quoted word for word."))
         } else {

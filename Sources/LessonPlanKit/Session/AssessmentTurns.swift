@@ -38,11 +38,10 @@ public enum AssessmentRequest: Sendable, Equatable {
     public func problems(in text: String, lesson: PlanVersion?) -> [String] {
         switch self {
         case .quiz(let kind, let items):
-            QuizCheck.problems(
-                QuizReader.read(text, kind: kind), expectedItems: items, kind: kind, lesson: lesson.map(Self.lessonText)
-            ).map(\.description)
+            Self.quizProblems(QuizReader.read(text, kind: kind), text: text, items: items, kind: kind, lesson: lesson)
         case .rubric(let levels):
             RubricCheck.problems(RubricReader.read(text), expectedLevels: levels).map(\.description)
+                + StandardsFindings.problems(in: text)
         }
     }
 }
@@ -50,6 +49,15 @@ public enum AssessmentRequest: Sendable, Equatable {
 extension AssessmentRequest {
     /// What a quiz is checked to be about: the lesson's topic and its plan.
     static func lessonText(_ plan: PlanVersion) -> String { plan.inputs.topic + "\n" + plan.text }
+
+    /// A quiz's problems: its own check, the codes it cites that are no standard, and its items that go past an
+    /// assessment boundary of a standard the lesson is aligned to (its standards or its plan cite it).
+    static func quizProblems(_ quiz: Quiz, text: String, items: Int, kind: Quiz.Kind, lesson: PlanVersion?) -> [String] {
+        let own = QuizCheck.problems(quiz, expectedItems: items, kind: kind, lesson: lesson.map(lessonText)).map(\.description)
+        let stems = quiz.items.enumerated().map { (label: "Item \($0.offset + 1)", text: $0.element.stem) }
+        let aligned = lesson.map { $0.inputs.standards + "\n" + $0.text } ?? ""
+        return own + StandardsFindings.problems(in: text) + StandardsFindings.pastBoundaries(stems, citedIn: aligned)
+    }
 }
 
 /// A quiz `/quiz` made, kept beside the plan version it was made from (not a version itself).
@@ -74,9 +82,7 @@ public struct QuizVersion: Equatable, Sendable {
         self.text = text
         quiz = QuizReader.read(text, kind: kind)
         expectedItems = items
-        problems = QuizCheck.problems(
-            quiz, expectedItems: items, kind: kind, lesson: lesson.map(AssessmentRequest.lessonText)
-        ).map(\.description)
+        problems = AssessmentRequest.quizProblems(quiz, text: text, items: items, kind: kind, lesson: lesson)
         planVersion = started.baseVersion
         inputs = started.inputs
         self.createdAt = createdAt
@@ -100,7 +106,7 @@ public struct RubricVersion: Equatable, Sendable {
         self.number = number
         self.text = text
         rubric = RubricReader.read(text)
-        problems = RubricCheck.problems(rubric, expectedLevels: started.rubricLevels ?? Rubric.defaultLevels).map(\.description)
+        problems = AssessmentRequest.rubric(levels: started.rubricLevels ?? Rubric.defaultLevels).problems(in: text, lesson: nil)
         planVersion = started.baseVersion
         inputs = started.inputs
         self.createdAt = createdAt

@@ -108,7 +108,7 @@ public actor SessionEngine {
     /// The plan check of a version, by its framework's rules.
     /// - Throws: ``PromptError`` when the framework cannot be read.
     public func check(_ version: PlanVersion) throws(PromptError) -> PlanCheckReport {
-        try framework(of: version).check(version.text, lessonMinutes: version.inputs.minutes, topic: version.inputs.topic)
+        try framework(of: version).check(version.text, lessonMinutes: version.inputs.minutes, topic: version.inputs.topic, grade: version.inputs.grade)
     }
 
     /// Every quotation of a text checked against the session's sources (empty without sources).
@@ -209,7 +209,7 @@ public actor SessionEngine {
         command: String = "/repair", automatic: Bool = false, progress: @escaping @Sendable (RequestProgress) -> Void
     ) async -> TurnOutcome? {
         guard let current = state.current, let chosen = try? framework(of: current) else { return nil }
-        let report = current.check ?? chosen.check(current.text, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic)
+        let report = current.check ?? chosen.check(current.text, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic, grade: current.inputs.grade)
         let quoteReport = quotes(in: current.text)
         // An automatic repair goes out for problems alone; one the teacher typed sends the advice too.
         guard (automatic ? report.needsRepair : report.hasFindings) || !quoteReport.problems.isEmpty else { return nil }
@@ -458,7 +458,7 @@ public actor SessionEngine {
         guard let current = state.current else { throw SessionError("There is no plan to edit yet; type /generate first.") }
         guard text != current.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         let number = state.nextVersionNumber
-        let report = try? framework(of: current).check(text, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic)
+        let report = try? framework(of: current).check(text, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic, grade: current.inputs.grade)
         append(
             .handEdit(
                 HandEditRecord(

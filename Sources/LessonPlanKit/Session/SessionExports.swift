@@ -15,7 +15,7 @@ extension SessionReview {
     )? {
         guard let current = state.current else { return nil }
         let plan = framework.document(of: current.text)
-        let report = framework.check(plan, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic)
+        let report = framework.check(plan, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic, grade: current.inputs.grade)
         var check = ExportCheck(report, framework: framework)
         // Handouts made from another plan version: the teacher's copy says so, the students' sheets never do.
         let teacherNotes = staleHandouts(state).map { stale in
@@ -26,7 +26,7 @@ extension SessionReview {
         let quizzes = exportedQuizzes(state, number: current.number, asked: asked)
         var document = ExportDocument(
             topic: current.inputs.topic, grade: current.inputs.grade.rawValue, minutes: current.inputs.minutes,
-            standards: current.inputs.standards, constraints: current.inputs.constraints, model: state.header.model,
+            standards: exportedStandards(current), constraints: current.inputs.constraints, model: state.header.model,
             created: state.header.created,
             versions: state.versions.map {
                 ExportVersion(number: $0.number, command: $0.command, createdAt: $0.createdAt, text: $0.text)
@@ -40,6 +40,26 @@ extension SessionReview {
             document.review = ExportReview(number: review.number, planVersion: current.number, rows: review.review.rows, summary: review.review.summary, source: review.source)
         }
         return (document, plan)
+    }
+
+    /// The lesson's standards as the teacher's copy lists them: what the teacher gave (codes already resolved to
+    /// their text), then every code the plan cites, looked up, with its real text or the sentence that it is none.
+    static func exportedStandards(_ version: PlanVersion) -> String {
+        let catalog = StandardsCatalog.builtIn
+        var shown = Set<String>()
+        var lines: [String] = []
+        for item in StandardsAlignment.items(version.inputs.standards) {
+            // An item the tool resolved opens with its code and a colon: it is shown as looked up.
+            if let first = catalog.cited(in: item).first, item.hasPrefix(first.typed + ":"), first.standard != nil {
+                shown.insert(StandardsCatalog.key(first.typed))
+                lines += catalog.verifiedLines(citedIn: first.typed)
+            } else {
+                lines.append(item)
+            }
+        }
+        let cited = catalog.cited(in: version.text).filter { shown.insert(StandardsCatalog.key($0.typed)).inserted }
+        lines += catalog.verifiedLines(citedIn: cited.map(\.typed).joined(separator: " "))
+        return lines.joined(separator: "; ")
     }
 
     /// The bytes of an export in `format`, reading the plan under its framework's headings.

@@ -65,7 +65,7 @@ enum PlanProduct: TurnProduct {
         let framework = context.request.framework
         let inputs = context.request.inputs
         let plan = framework.document(of: output)
-        let report = framework.check(plan, lessonMinutes: inputs.minutes, topic: inputs.topic)
+        let report = framework.check(plan, lessonMinutes: inputs.minutes, topic: inputs.topic, grade: inputs.grade)
         let level = ReadingMeasure(studentText: framework.studentFacingText(of: plan), band: inputs.grade)
         ended.check = report
         ended.readingLevel = level

@@ -49,7 +49,7 @@ import Testing
 
     @Test(arguments: corpus)
     func aGoodPlanHasNoProblemAndStartsNoRepair(plan: GoodPlan) {
-        let report = Self.framework.check(plan.text, lessonMinutes: plan.minutes, topic: plan.topic)
+        let report = Self.framework.check(plan.text, lessonMinutes: plan.minutes, topic: plan.topic, grade: plan.grade)
         #expect(report.problems.isEmpty, "\(report.problems.map(\.description))")
         #expect(report.pacedMinutes == plan.minutes)
         #expect(report.contentProblems.isEmpty, "\(report.contentProblems.map(\.description))")
@@ -59,7 +59,7 @@ import Testing
     /// Advice is allowed, but rarely: at most one note per ten good plans.
     @Test func adviceStaysAtMostOneNotePerTenPlans() {
         let advice = Self.corpus.flatMap { plan in
-            Self.framework.check(plan.text, lessonMinutes: plan.minutes, topic: plan.topic).advice.map { "\(plan.file): \($0)" }
+            Self.framework.check(plan.text, lessonMinutes: plan.minutes, topic: plan.topic, grade: plan.grade).advice.map { "\(plan.file): \($0)" }
         }
         #expect(advice.count * 10 <= Self.corpus.count, "\(advice.joined(separator: "\n"))")
     }
