@@ -340,6 +340,33 @@ class Bench:
 
         self.guarded([version, repl], body)
 
+    # -- standards --------------------------------------------------------------------------
+
+    def standards(self) -> None:
+        """`lessonplan standards`: one code, an invented one with its nearest real codes, and a search, each a
+        whole process (the catalogue is read on first use), against `--version`, which reads no catalogue."""
+        limit = self.budget(150)
+        one = Row("standards: one code (`standards 4.NF.1`)", "ms", kind="max", limit=limit,
+                  budget=f"≤ {limit:g} ms", floor_name="--version")
+        invented = Row("standards: an invented code and its nearest (`standards 4.NF.9`)", "ms", kind="max",
+                       limit=limit, budget=f"≤ {limit:g} ms", floor_name="--version")
+        search = Row("standards: search (`standards search photosynthesis --grade 7`)", "ms", kind="max",
+                     limit=limit, budget=f"≤ {limit:g} ms", floor_name="--version")
+
+        def body() -> None:
+            self.progress("standards")
+            env = base_env(self.home("standards"))
+            floor = self.repeat(lambda: must(run([self.binary, "--version"], env), "--version").wall_ns / 1e6)
+            one.floor = invented.floor = search.floor = floor
+            one.values = self.repeat(
+                lambda: must(run([self.binary, "standards", "4.NF.1"], env), "standards").wall_ns / 1e6)
+            # Exit status 1 (not a standard) is the expected answer here, so it is timed without `must`.
+            invented.values = self.repeat(lambda: run([self.binary, "standards", "4.NF.9"], env).wall_ns / 1e6)
+            search.values = self.repeat(lambda: must(
+                run([self.binary, "standards", "search", "photosynthesis", "--grade", "7"], env), "search").wall_ns / 1e6)
+
+        self.guarded([one, invented, search], body)
+
     # -- first token ------------------------------------------------------------------------
 
     def first_token(self) -> None:
@@ -671,7 +698,7 @@ class Bench:
 
     def run_all(self) -> int:
         try:
-            for group, step in [("startup", self.startup), ("first-token", self.first_token),
+            for group, step in [("startup", self.startup), ("standards", self.standards), ("first-token", self.first_token),
                                 ("stream", self.throughput), ("session", self.long_session),
                                 ("transcripts", self.transcripts), ("peers", self.peers),
                                 ("offline", self.offline), ("offline-busy", self.offline_busy)]:

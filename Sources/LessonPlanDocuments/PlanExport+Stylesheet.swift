@@ -42,7 +42,7 @@ extension PlanExport {
         .write-in i { flex: 1 1 auto; border-bottom: 1px solid #333; margin-left: 0.4rem; height: 1.2rem; }
         .write { margin: 0.2rem 0 0.6rem; }
         .write i { display: block; height: 1.9rem; border-bottom: 1px solid #999; }
-        footer { margin-top: 1.5rem; font-size: 0.8rem; color: #555; border-top: 1px solid #ccc; padding-top: 0.3rem; }
+        footer { margin-top: 1.5rem; font-size: 0.8rem; color: #555; border-top: 1px solid #ccc; padding-top: 0.3rem; break-before: avoid; page-break-before: avoid; }
         body.handout li { margin-bottom: 0.4rem; }
         .quiz ol[type="A"] { margin: 0.2rem 0 0.6rem; }
         .rubric-table th[scope="row"] { width: 20%; background: #f3f3f3; }

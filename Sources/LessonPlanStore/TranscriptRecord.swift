@@ -190,7 +190,7 @@ public struct NameRecord: Codable, Equatable, Sendable {
     }
 }
 
-/// `/repair on|off` (and `--no-repair` at the start): a session setting that `resume` and `replay --rerun` honour.
+/// `/repair on|off`: a session setting that `resume` and `replay --rerun` honour (`--no-repair` is a flag of its run only).
 public struct SettingRecord: Codable, Equatable, Sendable {
     public var at: Date
     /// Whether a plan with problems is repaired once automatically.

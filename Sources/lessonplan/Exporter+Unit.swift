@@ -16,6 +16,7 @@ extension Exporter {
             console.error(error.message)
             return false
         }
+        for note in UnitExport.leftOutNotes(state) { console.note(note) }
         guard let path = path ?? ExportCommand.defaultUnitFile(state, format: format, toTerminal: console.stdoutIsTTY) else {
             // Only md and html are printed; a cartridge always goes to a file.
             if case .document(let document) = format { console.document(data, format: document) }

@@ -296,8 +296,8 @@ public struct ContentChecker: Sendable {
 
     /// Lines repeated across sections, and sections that repeat another wholesale.
     func repetition(_ all: [(PlanSection, [Line])]) -> [ContentNote] {
-        // A material listed and then used, or code shown and then used again, is not a copied line.
-        let sections = all.filter { $0.0.heading != materialsHeading }.map { ($0.0, $0.1.filter { !$0.isCode }) }
+        // A material listed and then used, code or a sentence frame shown and then used again, is not a copied line.
+        let sections = all.filter { $0.0.heading != materialsHeading }.map { ($0.0, $0.1.filter { !$0.isCode && !Self.isFrame($0.text) }) }
         var notes: [ContentNote] = []
         // A section that only repeats an earlier one gets one note, and its lines no note of their own.
         var wholesale: Set<String> = []
@@ -329,6 +329,21 @@ public struct ContentChecker: Sendable {
             }
         }
         return notes
+    }
+
+    /// Whether a line shows students words to use rather than saying what happens: a sentence frame with blanks
+    /// (`I think ___ because ___.`), or a line that is one quotation after an optional label (`Frame: “…”`).
+    static func isFrame(_ text: String) -> Bool {
+        if text.contains("__") { return true }
+        var rest = Substring(text)
+        if let colon = rest.firstIndex(of: ":"), rest[..<colon].split(separator: " ").count <= 3 {
+            rest = rest[rest.index(after: colon)...]
+        }
+        let trimmed = rest.trimmingCharacters(in: .whitespaces)
+        guard let open = trimmed.first, "“\"«„".contains(open), let close = trimmed.dropLast(trimmed.last == "." ? 1 : 0).last else {
+            return false
+        }
+        return "”\"»“".contains(close)
     }
 
     /// The CFU and the exit ticket are compared by ``exitTicketRepeats(_:)``, which says it better.

@@ -162,7 +162,7 @@ package enum Flags {
 
     /// The automatic turns after a request.
     package static let followUps: [FlagSpec] = [
-        FlagSpec(name: "no-repair", value: nil, help: "do not repair a plan that fails the plan check (or has content notes) automatically"),
+        FlagSpec(name: "no-repair", value: nil, help: "do not repair automatically a plan with structure or content problems (advice is never sent unasked)"),
     ]
 
     /// The follow-up switches as the library wants them.

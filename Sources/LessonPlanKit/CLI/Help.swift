@@ -18,7 +18,7 @@ package enum Help {
 
         Plan quality:
         \(Flags.describe(Flags.framework + Flags.followUps))
-          Every plan is checked for structure (headings in order, pacing adds up, warm-up, CFU questions, exit ticket) and content (repeated lines, CFU items that ask nothing, objective verb, topic, materials, placeholders); one with problems or notes is repaired once automatically and the repair kept only if it checks better.
+          Every plan is checked for structure (headings in order, pacing adds up, warm-up, CFU questions, exit ticket) and content (repeated lines, CFU items that ask nothing, objective verb, topic, materials, placeholders); one with problems is repaired once automatically and the repair kept only if it checks better; advice is shown, and sent only when you type /repair.
 
         Connection:
         \(Flags.describe(Flags.connection))

@@ -73,6 +73,7 @@ extension ExportCommand {
             run.host.error(error.message)
             return .failed
         }
+        for note in UnitExport.leftOutNotes(state) { run.host.note(StyledText(note)) }
         guard let target = path ?? Self.defaultUnitFile(state, format: unitFormat, toTerminal: run.host.showsOnTerminal) else {
             // Only md and html are printed; a cartridge always goes to a file.
             run.host.deliver(.document(data, format))

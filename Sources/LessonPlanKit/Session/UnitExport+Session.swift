@@ -33,6 +33,20 @@ extension UnitExport {
             unit, lessons: lessons, identifier: cartridgeIdentifier(sessionID: state.header.id), tools: tools, timeZone: timeZone)
     }
 
+    /// What a unit's export tells the teacher before it is written: each lesson's quiz or rubric that did not pass
+    /// its check and is left out, said as a single lesson's export says it, with the lesson's number.
+    public static func leftOutNotes(_ state: SessionState) -> [String] {
+        guard let unit = state.unit else { return [] }
+        var notes: [String] = []
+        for number in 1...max(1, unit.outline.count) {
+            var lessonState = state
+            lessonState.apply(.lesson(LessonRecord(at: state.header.created, number: number)))
+            guard lessonState.currentLesson == number, let current = lessonState.current else { continue }
+            notes += SessionReview.failedLeftOut(lessonState, number: current.number, asked: .none).map { "Lesson \(number): \($0)" }
+        }
+        return notes
+    }
+
     /// Each written lesson's current version, read as a single lesson's export reads the current plan: the state
     /// with that lesson made current, as `/lesson N` makes it.
     static func lessonDocuments(_ state: SessionState, unit: UnitRecord, prompts: PromptLibrary, showModel: Bool) throws

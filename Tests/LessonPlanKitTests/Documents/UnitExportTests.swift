@@ -33,6 +33,22 @@ import Testing
         #expect(parts[1].hasPrefix("1: Unit fractions") && parts[2].hasPrefix("2: Equivalent fractions"))
     }
 
+    /// A lesson's rubric that failed its check is left out of the unit's export with a sentence naming the lesson,
+    /// as a single lesson's export says it (issue #35).
+    @Test func aLessonsFailedRubricIsNamedBeforeTheUnitIsExported() async throws {
+        let (fixture, _) = try await Self.writtenUnit()
+        defer { fixture.home.remove() }
+        fixture.model.script([.text("Rubric: Fractions\nStudents explain fractions well."), .text("Still no table.")])
+        _ = await fixture.engine.assess(command: "/rubric", .rubric(levels: 4), repair: true) { _ in }
+        let state = await fixture.engine.state
+        #expect(state.rubrics.last?.problems.isEmpty == false)
+        let notes = UnitExport.leftOutNotes(state)
+        #expect(notes.count == 1, "\(notes)")
+        #expect(notes.first?.hasPrefix("Lesson 2: Rubric 1 did not pass its check (") == true, "\(notes)")
+        let text = String(decoding: try await UnitExport.render(state, format: .md, prompts: .builtIn, pandoc: nil), as: UTF8.self)
+        #expect(!text.contains("Criterion"), "no empty rubric table")
+    }
+
     @Test func htmlIsOnePageWithALinkedContentsList() async throws {
         let (fixture, state) = try await Self.writtenUnit()
         defer { fixture.home.remove() }

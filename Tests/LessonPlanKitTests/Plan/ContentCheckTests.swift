@@ -282,6 +282,9 @@ import TestSupport
         "Muestra con el gesto: \"Hace viento.\"",
         "Balance: Al + O₂ → Al₂O₃.",
         "Solve 3x + 4 = 19.",
+        "Bestelle ein Getränk und eine Suppe.",
+        "Sag auf Deutsch: „Ich habe Hunger.“",
+        "Descrivi tua madre in una frase.",
     ])
     func aTaskIsATaskQuotedOrNot(item: String) {
         let plan = Self.withCFU([item, "What causes a spring tide?", "Draw the Moon and the two bulges."])
@@ -322,6 +325,21 @@ import TestSupport
                 with: "pause for questions.\n- Vocabulary strip: tide, bulge, gravity\n\n        for step in range(4): print(step)\n")
         let notes = Self.notes(plan)
         #expect(!notes.contains { $0.kind == .repeatedLine || $0.kind == .repeatedSection }, "\(notes)")
+    }
+
+    /// A sentence frame shown in guided practice and used again on one's own is a display, not a copied line;
+    /// a line that says what happens, copied, is still advice.
+    @Test func aSentenceFrameUsedTwiceIsNotARepeat() {
+        let frame = "Sentence frame: “The tide is high when ___ because ___.”"
+        let plan = PlanFixtures.passing(minutes: 45)
+            .replacingOccurrences(of: "pause for questions.", with: "pause for questions.\n- \(frame)")
+            .replacingOccurrences(of: "the teacher circulates.", with: "the teacher circulates.\n- \(frame)")
+        #expect(!Self.notes(plan).contains { $0.kind == .repeatedLine }, "\(Self.notes(plan))")
+        let copied = "Students label the high and low tides on a coastal map of the bay."
+        let weak = PlanFixtures.passing(minutes: 45)
+            .replacingOccurrences(of: "pause for questions.", with: "pause for questions.\n- \(copied)")
+            .replacingOccurrences(of: "the teacher circulates.", with: "the teacher circulates.\n- \(copied)")
+        #expect(Self.notes(weak).contains { $0.kind == .repeatedLine })
     }
 
     /// "Name one input. Name one output." asks about what the lesson taught, in its own words.
