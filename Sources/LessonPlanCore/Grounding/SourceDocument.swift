@@ -102,7 +102,7 @@ public enum SourceError: Error, Equatable, Sendable, LocalizedError {
         case .expandsTooMuch(let path, let bytes):
             "\(path) unpacks to \(bytes / 1_048_576) MB, far more than any document holds (a damaged or hostile file?); nothing was read. Open it in your word processor and save a new copy."
         case .tooMuchText(let path, let tool):
-            "\(tool) found more than \(SourceReader.largestText / 1_048_576) MB of text in \(path), far more than a source may hold (a damaged or hostile file?); nothing was kept. Add the chapter you need, or save a new copy."
+            "\(tool) found far more text in \(path) than a source may hold (over \(SourceReader.largestText / 1_048_576) MB, or over \(SourceReader.mostTextPerByte) times the file's size: a damaged or hostile file?); nothing was kept. Add the chapter you need, or save a new copy."
         case .toolTimedOut(let path, let tool, let seconds):
             "\(tool) took more than \(seconds) s to read \(path) and was stopped (a damaged or hostile file?); nothing was kept. Open it in your word processor and save a new copy."
         }

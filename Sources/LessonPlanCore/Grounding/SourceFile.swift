@@ -83,6 +83,12 @@ struct SourceFile {
 enum ZipSizes {
     /// More than this unpacked, in all, is refused: a 20 MB document with its pictures unpacks to far less.
     static let largestUnpacked = 256 * 1024 * 1024
+    /// Unpacking to more than this many times the file's size (and over ``smallestDense``) is refused too: a
+    /// document's XML packs about tenfold, its pictures hardly at all, while a 24 KB file of 8 MB of repeated XML
+    /// held pandoc for seconds and a gigabyte before it could be refused for its text.
+    static let mostUnpackedPerByte = 64
+    /// Below this, any packing is let through: a short document may pack its XML further.
+    static let smallestDense = 8 * 1024 * 1024
     /// More entries than this is no document.
     static let mostEntries = 20_000
 

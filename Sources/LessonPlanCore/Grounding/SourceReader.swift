@@ -18,7 +18,7 @@ public struct SourceReader: Sendable {
     public static let toolDeadline: TimeInterval = 60
     /// More text than this many times the file's size (and over a megabyte) is no document: a zip bomb whose
     /// directory lied about its sizes. A docx packs its XML about tenfold, and its text is a part of that.
-    static let mostTextPerByte = 50
+    public static let mostTextPerByte = 50
 
     /// The folders searched for pdftotext and pandoc.
     let searchPath: [String]
@@ -51,7 +51,9 @@ public struct SourceReader: Sendable {
             guard data.starts(with: [0x50, 0x4B, 0x03, 0x04]), let unpacked = ZipSizes.unpacked(data) else {
                 throw .notWhatItSays(path, kind: ext)
             }
-            if unpacked > ZipSizes.largestUnpacked { throw .expandsTooMuch(path, bytes: unpacked) }
+            if unpacked > ZipSizes.largestUnpacked || unpacked > max(ZipSizes.smallestDense, ZipSizes.mostUnpackedPerByte * data.count) {
+                throw .expandsTooMuch(path, bytes: unpacked)
+            }
             // pandoc's heap is capped too (+RTS -M), in case the directory lied.
             let text = try await run(
                 "pandoc", package: "pandoc", ["+RTS", "-M1024m", "-RTS", "-f", ext, "-t", "plain", "--wrap=none"],

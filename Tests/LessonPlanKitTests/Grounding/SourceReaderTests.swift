@@ -90,6 +90,32 @@ import Testing
         }
     }
 
+    /// A docx of some 24 KB holding 9 MB of repeated XML (under the 256 MB cap, a thousandfold its size) is refused
+    /// from its zip directory too, before pandoc spends seconds and a gigabyte on it (issue #36).
+    @Test func aSmallDenseDocxIsRefusedBeforePandoc() async throws {
+        let folder = try SourceFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bomb = folder.appending(path: "dense.docx")
+        let script = """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+                z.writestr("[Content_Types].xml", "<Types/>")
+                z.writestr("word/document.xml", b"<w:p><w:r><w:t>tide</w:t></w:r></w:p>" * 250000)
+            """
+        let made = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, bomb.path])
+        #expect(made.status == 0, "\(made.output)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: bomb.path)[.size] as? Int)
+        #expect(size < 100_000)
+        // A PATH with no pandoc: reaching the tool would be a different error (tool missing), not this one.
+        do {
+            _ = try await SourceReader(environment: ["PATH": folder.path, "HOME": folder.path]).read(bomb)
+            Issue.record("the dense docx was read")
+        } catch {
+            guard case .expandsTooMuch(_, let bytes) = error else { Issue.record("\(error)"); return }
+            #expect(bytes > 9_000_000 && bytes < 256 * 1024 * 1024)
+        }
+    }
+
     /// A docx of a few hundred kilobytes whose document.xml unpacks to about 300 MB is refused from its zip directory,
     /// before pandoc sees it, with one sentence; nothing of it is read.
     @Test func aDocxZipBombIsRefusedBeforeAnyToolUnpacksIt() async throws {
