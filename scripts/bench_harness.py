@@ -782,7 +782,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     parser.add_argument("--runs", type=int, help="timed runs per row (default 7; 3 with --quick)")
     parser.add_argument("--only", action="append",
-                        choices=["startup", "first-token", "stream", "session", "transcripts", "peers", "offline",
+                        choices=["startup", "standards", "first-token", "stream", "session", "transcripts", "peers", "offline",
                                  "offline-busy"],
                         help="run only this group (repeatable)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary data directories")

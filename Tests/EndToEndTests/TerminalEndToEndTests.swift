@@ -123,14 +123,15 @@ import TestSupport
 
     @Test func aPasteOfSeveralLinesIsOneInputAndSeveralCommandsAsk() async throws {
         try await inSession() { setup, terminal in
-            // A second standard on its own line stays part of /standards: one request, sent on Enter.
-            try terminal.paste("/standards CCSS.A.1 Explain why tides happen.\nCCSS.A.2 Model the moon's pull.\n")
+            // A second standard on its own line stays part of /standards: one request, sent on Enter, each code with
+            // its published text.
+            try terminal.paste("/standards 4-ESS2-1 Weathering.\n4-ESS1-1 Rock layers.\n")
             try await terminal.waitFor("v1]> [2 lines pasted]")
             try terminal.keys("Enter")
             try await terminal.waitFor("v2]>")
             var requests = try await setup.server.requests()
             #expect(requests.count == 2)
-            #expect(requests.last?.inputText?.contains("CCSS.A.2 Model the moon's pull.") == true)
+            #expect(requests.last?.inputText?.contains("4-ESS1-1: Identify evidence from patterns in rock formations") == true)
 
             try terminal.paste("/shorten 25\n/regrade 6-8\n")
             try await terminal.waitFor("v2]> [2 lines pasted]")

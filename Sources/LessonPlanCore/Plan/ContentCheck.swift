@@ -107,11 +107,6 @@ public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringC
         }
     }
 
-    /// The sentence for a quiz item or plan line past a standard's assessment boundary.
-    public static func pastBoundarySentence(_ label: String, quote: String, standard: Standard) -> String {
-        ContentNote(.pastBoundary, section: label, quote: quote, others: [standard.code, standard.boundary]).description
-    }
-
     /// Whether the note is advice rather than a problem (see ``Kind/isAdvice``).
     public var isAdvice: Bool { kind.isAdvice }
 

@@ -85,20 +85,14 @@ public struct Framework: Equatable, Sendable {
 
     /// Checks a plan written in this framework against a lesson of `minutes`, its structure and its content.
     /// - Parameter topic: the lesson's topic, whose words the activities must mention; nil leaves that check out.
-    /// - Parameter grade: the lesson's band, against which the standards the plan cites are checked; nil leaves
-    ///   that check out.
-    public func check(_ plan: String, lessonMinutes minutes: Int, topic: String? = nil, grade: GradeBand? = nil) -> PlanCheckReport {
-        check(document(of: plan), lessonMinutes: minutes, topic: topic, grade: grade)
+    public func check(_ plan: String, lessonMinutes minutes: Int, topic: String? = nil) -> PlanCheckReport {
+        check(document(of: plan), lessonMinutes: minutes, topic: topic)
     }
 
-    /// Checks a plan already read: the structure (``PlanChecker``), then the content (``ContentChecker``) and
-    /// the standards it cites (``StandardsFindings``).
-    public func check(_ document: PlanDocument, lessonMinutes minutes: Int, topic: String? = nil, grade: GradeBand? = nil)
-        -> PlanCheckReport
-    {
+    /// Checks a plan already read: the structure (``PlanChecker``), then the content (``ContentChecker``).
+    public func check(_ document: PlanDocument, lessonMinutes minutes: Int, topic: String? = nil) -> PlanCheckReport {
         var report = checker.check(document, lessonMinutes: minutes)
-        let standards = grade.map { StandardsFindings.notes(document, band: $0) } ?? []
-        report.notes = contentChecker.notes(document, topic: topic) + standards
+        report.notes = contentChecker.notes(document, topic: topic)
         return report
     }
 

@@ -156,6 +156,7 @@ extension PlanDocument {
     private static let numberingPrefix = SharedRegex(
         /(?i)^(?:(?:step|part|section|stage|phase)\s*)?\(?(?:\d{1,2}(?:\s*[.):\-–—]\s*|\s+)|[ivx]{1,4}\s*[.)]\s*|[a-z][.)]\s+)/)
     private static let trailingNote = SharedRegex(/[(\[]([^()\[\]]{1,40})[)\]]$/)
+    private static let trailingTimeLabel = SharedRegex(/(?i)\s*[—–\-|,]?\s*(?:time|duration|timing|length|approx\.?|about)$/)
 
     /// Drops markdown heading marks and bold or italic markers.
     static func withoutMarkup(_ text: String) -> String {
@@ -183,6 +184,11 @@ extension PlanDocument {
                 minutes = time.minutes
                 span = time.span
                 rest = rest[..<time.start]
+                continue
+            }
+            // A label before the time it names (`Direct Instruction — Time: 12 min`) goes with the time.
+            if minutes != nil, let label = rest.firstMatch(of: trailingTimeLabel) {
+                rest = rest[..<label.range.lowerBound]
                 continue
             }
             if let note = rest.firstMatch(of: trailingNote) {

@@ -152,7 +152,8 @@ public enum StandardsFindings {
             let words = boundaryWords(of: standard)
             guard !words.isEmpty else { continue }
             for line in lines where crosses(line.text, words: words) {
-                sentences.append(ContentNote.pastBoundarySentence(line.label, quote: line.text, standard: standard))
+                sentences.append(
+                    ContentNote(.pastBoundary, section: line.label, quote: line.text, others: [standard.code, standard.boundary]).description)
             }
         }
         return sentences
@@ -199,5 +200,19 @@ extension StandardsCatalog {
             guard let standard = cited.standard else { return "✗ \(unknownSentence(for: cited.typed))" }
             return "✓ \(standard.code) (\(standard.subject.setName), \(standard.gradeText)), as published: \(standard.text)"
         }
+    }
+}
+
+extension Framework {
+    /// Checks a plan (``check(_:lessonMinutes:topic:)``) and the standards it cites against the lesson's band.
+    public func check(_ plan: String, lessonMinutes minutes: Int, topic: String? = nil, grade: GradeBand) -> PlanCheckReport {
+        check(document(of: plan), lessonMinutes: minutes, topic: topic, grade: grade)
+    }
+
+    /// Checks a plan already read, then the standards it cites (``StandardsFindings``): a lesson's whole check.
+    public func check(_ document: PlanDocument, lessonMinutes minutes: Int, topic: String? = nil, grade: GradeBand) -> PlanCheckReport {
+        var report = check(document, lessonMinutes: minutes, topic: topic)
+        report.notes = (report.notes ?? []) + StandardsFindings.notes(document, band: grade)
+        return report
     }
 }

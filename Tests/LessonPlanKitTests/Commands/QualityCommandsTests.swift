@@ -53,7 +53,9 @@ import Testing
     @Test func standardsBecomeTheLessonsStandards() throws {
         guard let refinement = (try CommandTable.parse("/standards  RI.4.1 Refer to details ", context: context) as? any RequestCommand)?.refinement
         else { throw CommandError("not a refinement") }
-        #expect(refinement.template == "standards" && refinement.inputs.standards == "RI.4.1 Refer to details")
+        // The code is looked up: its published text goes out (the teacher's words begin it, so nothing is added).
+        #expect(refinement.template == "standards" && refinement.inputs.standards.hasPrefix("RI.4.1: Refer to details and examples in a text when explaining"))
+        #expect(!refinement.inputs.standards.contains(" — "))
         #expect(throws: CommandError.self) { try CommandTable.parse("/standards", context: context) }
         let long = String(repeating: "x", count: 1001)
         #expect(throws: CommandError.self) { try CommandTable.parse("/standards \(long)", context: context) }

@@ -149,6 +149,14 @@ import TestSupport
         #expect(framework.document(of: stamped).section("Learning Objective")?.minutes == 2)
     }
 
+    /// A label before a heading's time (`— Time: 12 min`, `| Duration: 12 minutes`) goes with the time: the line
+    /// is still the heading, with its minutes.
+    @Test(arguments: ["## Direct Instruction — Time: 12 min", "Direct Instruction | Duration: 12 minutes", "**Direct Instruction, about 12 min**"])
+    func aLabelBeforeAHeadingsTimeGoesWithIt(line: String) {
+        let match = PlanDocument.matchHeading(line, in: ["Direct Instruction", "Guided Practice"])
+        #expect(match?.heading == "Direct Instruction" && match?.minutes == 12, "\(line): \(String(describing: match))")
+    }
+
     @Test func untimedSectionsHaveNoMinutes() {
         let structure = PlanDocument(parsing: PlanCorpus.goodNumbered, headings: headings)
         let untimed = structure.sections.filter { $0.minutes == nil }.map(\.heading)
