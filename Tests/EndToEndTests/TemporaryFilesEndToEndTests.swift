@@ -73,6 +73,17 @@ import TestSupport
         return stat[close...].dropFirst(2).first != "Z"
     }
 
+    /// A `pandoc` that hangs when it reads a source (`-t plain`), writing its pid and a background child's pid to
+    /// `$PANDOC_PIDS`; anything else it answers as `hangingPandoc` does.
+    static let hangingReader = """
+        #!/bin/sh
+        case " $* " in *" -t plain "*) ;; *) echo '{"pandoc-api-version":[1,23,1],"meta":{"unMeta":{}},"blocks":[]}'; exit 0 ;; esac
+        sleep 300 &
+        echo "$$ $!" > "$PANDOC_PIDS"
+        wait
+
+        """
+
     /// SIGTERM (a logout, a `kill`) while pandoc converts: pandoc and what it started are ended with lessonplan, and
     /// no `lessonplan-doc-…` folder (the plan's copy) is left in the temporary directory.
     @Test func sigtermDuringAnExportLeavesNoToolAndNoFolder() async throws {
@@ -81,11 +92,42 @@ import TestSupport
         defer { binary.removeHome() }
         let made = try await binary.run(["generate", "--topic", "Tides", "--name", "tides", "--no-repair"])
         #expect(made.status == 0, "\(made.stderr)")
+        try await Self.sigtermMidway(
+            &binary, pandoc: Self.hangingPandoc, folderPrefix: "lessonplan-doc-",
+            arguments: ["export", "tides", "--format", "docx", "-o", binary.home.appending(path: "plan.docx").path])
+    }
+
+    /// SIGTERM while pandoc reads a `--source` docx: the tool and its child end with lessonplan, and the source's
+    /// scratch folder is removed (issue #36: pandoc outlived a SIGTERM of the tool).
+    @Test func sigtermWhileASourceIsReadLeavesNoToolAndNoFolder() async throws {
+        let server = try await FakeOpenAIServer()
+        var binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try FileManager.default.createDirectory(at: binary.home, withIntermediateDirectories: true)
+        let docx = binary.home.appending(path: "chapter.docx")
+        let script = """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("[Content_Types].xml", "<Types/>")
+                z.writestr("word/document.xml", "<w:document><w:body><w:p><w:r><w:t>Tides rise twice a day.</w:t></w:r></w:p></w:body></w:document>")
+            """
+        let zipped = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, docx.path])
+        #expect(zipped.status == 0, "\(zipped.output)")
+        try await Self.sigtermMidway(
+            &binary, pandoc: Self.hangingReader, folderPrefix: "lessonplan-",
+            arguments: ["generate", "--topic", "Tides", "--source", docx.path, "--no-repair"])
+        #expect(try await server.requests().isEmpty, "nothing was sent")
+    }
+
+    /// Runs lessonplan with `arguments` and a `pandoc` that hangs, sends SIGTERM once pandoc is at work (and a
+    /// folder starting with `folderPrefix` exists), then checks lessonplan ended by that signal, pandoc and its
+    /// child with it, and the temporary directory is empty.
+    static func sigtermMidway(_ binary: inout LessonplanBinary, pandoc script: String, folderPrefix: String, arguments: [String]) async throws {
         let tools = binary.home.appending(path: "tools")
         let temporary = binary.home.appending(path: "tmp")
         for folder in [tools, temporary] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         let pandoc = tools.appending(path: "pandoc")
-        try Self.hangingPandoc.write(to: pandoc, atomically: true, encoding: .utf8)
+        try script.write(to: pandoc, atomically: true, encoding: .utf8)
         #expect(chmod(pandoc.path, 0o755) == 0)
         let pids = binary.home.appending(path: "pandoc.pids")
         binary.environment["PATH"] = tools.path + ":" + (binary.environment["PATH"] ?? "/usr/bin:/bin")
@@ -97,8 +139,8 @@ import TestSupport
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", "-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM]); os.execv(sys.argv[1], sys.argv[1:])",
-            binary.url.path, "export", "tides", "--format", "docx", "-o", binary.home.appending(path: "plan.docx").path,
-        ]
+            binary.url.path,
+        ] + arguments
         process.environment = binary.environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
@@ -111,8 +153,8 @@ import TestSupport
             try await Task.sleep(for: .milliseconds(50))
             written = ((try? String(contentsOf: pids, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
         }
-        #expect(written.count == 2, "pandoc never started converting")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).contains { $0.hasPrefix("lessonplan-doc-") })
+        #expect(written.count == 2, "pandoc never started")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).contains { $0.hasPrefix(folderPrefix) })
         #expect(kill(process.processIdentifier, SIGTERM) == 0)
         while process.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!process.isRunning)

@@ -288,6 +288,26 @@ import TestSupport
         screen.split(separator: "\n").map { line in line[..<(line.lastIndex { $0 != " " }.map(line.index(after:)) ?? line.startIndex)] }
     }
 
+    /// `/help COMMAND` at a real terminal fills the width and never passes it (issue #36: wrapped at about 108
+    /// columns, ragged at 100): each wrapped line is as long as the next word lets it be.
+    @Test(arguments: [80, 100])
+    func slashCommandHelpWrapsGreedilyAtTheTerminalWidth(columns: Int) async throws {
+        try await inSession(columns: columns) { _, terminal in
+            try terminal.type("/help review")
+            let screen = try await terminal.waitFor("v1]>", count: 2)
+            let lines = Array(drawnLines(screen).drop { !$0.hasSuffix("]> /help review") }.dropFirst().dropLast())
+            #expect(lines.count > 3, "\(screen)")
+            #expect(lines.allSatisfy { DisplayWidth.of($0) <= columns }, "\(screen)")
+            // The usage and the summary are lines of their own; the details are one paragraph, wrapped.
+            let details = Array(lines.drop { !$0.hasPrefix("The built-in criteria") })
+            #expect(details.count > 3, "\(screen)")
+            for (line, next) in zip(details, details.dropFirst()) where !line.isEmpty && !next.isEmpty {
+                let word = next.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) ?? ""
+                #expect(DisplayWidth.of(line) + 1 + DisplayWidth.of(word) > columns, "“\(line)” could take “\(word)”:\n\(screen)")
+            }
+        }
+    }
+
     @Test(arguments: [80, 120])
     func helpAndMessagesWrapBetweenWordsToTheTerminalWidth(columns: Int) async throws {
         try await inSession(columns: columns) { setup, terminal in
