@@ -303,7 +303,7 @@ public actor SessionEngine {
         TurnPrompt(
             prompts: prompts, sources: sources, structured: client.settings.structured && !structureDropped,
             // llama-server (Chat Completions) enforces string lengths; OpenAI's strict mode takes a subset of JSON Schema.
-            size: client.settings.api == .chat ? .bounded : .counted)
+            size: client.settings.api == .chat ? .local(model: client.settings.model) : .counted)
     }
 
     /// `/retry`: sends the last request that did not complete again, built from the same plan

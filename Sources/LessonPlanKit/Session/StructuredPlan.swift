@@ -27,9 +27,27 @@ public struct StructuredPlan: Equatable, Sendable {
         /// schema allows stays near a thousand tokens (the slowest offline plan on a busy machine within a
         /// minute, docs/offline.md).
         case bounded
+        /// For the offline 1.5B model, which writes whole sentences longer than ``StructuredPlan/longestItem``
+        /// (bounded, it cut them in two): items up to ``StructuredPlan/longestSentence`` characters, and one
+        /// objective, where unbounded it wrote three.
+        case sentences
 
         /// The most items a content part may have.
         public var mostItems: Int { self == .counted ? StructuredPlan.mostItems : StructuredPlan.mostBoundedItems }
+
+        /// The longest item the schema allows; nil when it states no length.
+        public var longestItem: Int? {
+            switch self {
+            case .counted: nil
+            case .bounded: StructuredPlan.longestItem
+            case .sentences: StructuredPlan.longestSentence
+            }
+        }
+
+        /// The size for a local model (llama-server, which enforces string lengths) of this name.
+        public static func local(model: String) -> Size {
+            model == StructuredPlan.sentenceModel ? .sentences : .bounded
+        }
     }
 
     /// One heading of the plan and what the tool decided about it.
@@ -44,6 +62,8 @@ public struct StructuredPlan: Equatable, Sendable {
         public var end: Int?
         /// The most items a content part may have (``Size/mostItems``).
         var mostContentItems = StructuredPlan.mostItems
+        /// Whether the part is the objective, asked for as one item in a ``Size/sentences`` answer.
+        var isSingleObjective = false
 
         /// The fewest items the schema allows.
         public var minItems: Int {
@@ -58,7 +78,7 @@ public struct StructuredPlan: Equatable, Sendable {
         /// looping on one part cannot fill the output limit (a free-text plan once listed 26 materials).
         public var maxItems: Int {
             switch role {
-            case .content: mostContentItems
+            case .content: isSingleObjective ? 1 : mostContentItems
             case .questions(let minimum): minimum + 1
             case .prompts(let count): count
             }
@@ -80,6 +100,10 @@ public struct StructuredPlan: Equatable, Sendable {
     /// The longest item a ``Size/bounded`` schema allows: one sentence. With ``mostBoundedItems`` the longest
     /// answer is 31 items of the default framework, about 1,000 tokens of the offline model's.
     public static let longestItem = 100
+    /// The longest item a ``Size/sentences`` schema allows: one full sentence of a plan, as the 1.5B writes them.
+    public static let longestSentence = 220
+    /// The offline model that gets ``Size/sentences`` (`scripts/local-model install --model 1.5b`).
+    public static let sentenceModel = "Qwen2.5-Coder-1.5B-Instruct"
     /// The prompt templates a structured turn renders besides the command's own.
     public static let templates = ["structured", "structured-instructions"]
     /// The name the schema is sent under.
@@ -108,7 +132,8 @@ public struct StructuredPlan: Equatable, Sendable {
         var parts = framework.headings.map { heading in
             Part(
                 heading: heading, key: Self.key(for: heading), role: Self.role(of: heading, in: framework),
-                mostContentItems: size.mostItems)
+                mostContentItems: size.mostItems,
+                isSingleObjective: size == .sentences && heading == framework.objectiveHeading)
         }
         Self.disambiguateKeys(&parts)
         let timed = parts.indices.filter { !untimed.contains(parts[$0].heading) }
@@ -211,8 +236,8 @@ public struct StructuredPlan: Equatable, Sendable {
         // No pattern forces a question's "?": with one, the tiny model ended cut-off sentences with "?", which the
         // content check would count as questions when they are not.
         var item = [("type", JSONText.string("string"))]
-        if size == .bounded {
-            item += [("minLength", .number(Self.shortestItem)), ("maxLength", .number(Self.longestItem))]
+        if let longest = size.longestItem {
+            item += [("minLength", .number(Self.shortestItem)), ("maxLength", .number(longest))]
         }
         let properties = asked.map { part in
             (
@@ -239,7 +264,7 @@ public struct StructuredPlan: Equatable, Sendable {
             var line = "- \"\(part.key)\": \(Self.withoutStatedTime(part.heading))"
             if let start = part.start, let end = part.end { line += " (\(end - start) min)" }
             switch part.role {
-            case .content: line += ", 1 to \(part.maxItems) items"
+            case .content: line += part.maxItems == 1 ? ", exactly 1 item" : ", 1 to \(part.maxItems) items"
             case .questions(let minimum): line += ", \(minimum) or \(minimum + 1) questions that check understanding"
             case .prompts(let count): line += ", exactly \(count) prompts students answer on their own"
             }

@@ -207,6 +207,24 @@ import Testing
         #expect(!counted.schema().contains("maxLength"), "OpenAI's strict mode gets no string lengths")
     }
 
+    /// The offline 1.5B gets its own bounds (issue #40): sentences up to ``StructuredPlan/longestSentence``
+    /// characters, which the tiny model's 100 cut in two, and exactly one objective, where it wrote three.
+    @Test func theOfflinePlanWriterGetsWholeSentencesAndOneObjective() throws {
+        #expect(StructuredPlan.Size.local(model: "Qwen2.5-Coder-1.5B-Instruct") == .sentences)
+        #expect(StructuredPlan.Size.local(model: "SmolLM2-135M-Instruct") == .bounded)
+        let counted = try Self.layout("default")
+        let plan = StructuredPlan(framework: counted.framework, inputs: counted.inputs, size: .sentences)
+        let schema = try #require(JSONValue.parse(plan.schema()))
+        let objective = try #require(schema["properties"]?["learning_objective"])
+        #expect(objective["minItems"] == .number(1) && objective["maxItems"] == .number(1))
+        #expect(objective["items"]?["maxLength"] == .number(Double(StructuredPlan.longestSentence)))
+        #expect(schema["properties"]?["materials"]?["maxItems"] == .number(Double(StructuredPlan.mostBoundedItems)))
+        #expect(schema["properties"]?["exit_ticket"]?["maxItems"] == .number(3))
+        #expect(plan.promptSections.contains(#"- "learning_objective": Learning Objective, exactly 1 item"#))
+        let bounded = StructuredPlan(framework: counted.framework, inputs: counted.inputs, size: .bounded)
+        #expect(try #require(JSONValue.parse(bounded.schema()))["properties"]?["learning_objective"]?["maxItems"] == .number(3))
+    }
+
     @Test func thePromptNamesEveryPartWithItsMinutes() throws {
         let plan = try Self.layout("default", minutes: 30)
         let sections = plan.promptSections
