@@ -168,7 +168,7 @@ import TestSupport
     }
 
     @Test func theSessionsTableFitsTheWidth() async throws {
-        var binary = try LessonplanBinary(baseURL: nil)
+        let binary = try LessonplanBinary(baseURL: nil)
         defer { binary.removeHome() }
         try writeSessions(binary, [
             ("aaa1000000000000", "The water cycle and why clouds form over warm seas", "a session name of 20", true),

@@ -112,6 +112,24 @@ import TestSupport
         }
     }
 
+    /// A sentence that names one section is offered as `/redo` of it alone (issue #38); no keeps it a revision.
+    @Test func aSentenceNamingOneSectionIsOfferedAsARedo() async throws {
+        try await inSession() { setup, terminal in
+            try terminal.type("make the warm-up more hands-on")
+            try await terminal.waitFor("write only the Warm-Up again, every other section kept as it is? [y/N]")
+            try terminal.type("y")
+            try await terminal.waitFor("changed: Warm-Up; 9 sections unchanged")
+            try await terminal.waitFor("v2]>")
+            let requests = try await setup.server.requests()
+            #expect(requests.count == 2)
+            #expect(requests.last?.inputText?.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("Reply with the Warm-Up (5 min) section only, under its heading.") == true)
+            #expect(requests.last?.inputText?.contains("make the warm-up more hands-on") == true)
+            try terminal.type("shorten the exit ticket and the warm-up")
+            try await terminal.waitFor("v3]>")
+            #expect(try await setup.server.requests().last?.inputText?.contains("Revise the plan to make that change") == true, "two sections: a revision")
+        }
+    }
+
     @Test func aMissingEditorGetsASentence() async throws {
         try await inSession(["EDITOR": "nanoo"]) { setup, terminal in
             try terminal.type("/edit")

@@ -463,6 +463,33 @@ def overview_text(prompt: str, topic: str) -> str | None:
     return "\n".join(lines)
 
 
+def section_redo_text(prompt: str, number: int) -> str | None:
+    """A `/redo` prompt ("Reply with the X section only, under its heading."): that section of the plan in the
+    prompt, its heading line and body as they were, the last body line marked with the request number, so a
+    test can tell the new section from the old and that nothing else came back."""
+    asked = re.search(r"^Reply with the (.+) section only, under its heading\.$", prompt, re.MULTILINE)
+    plan = re.search(r"<<<PLAN\n(.*?)\nPLAN>>>", prompt, re.DOTALL)
+    if not asked or not plan:
+        return None
+    heading = asked.group(1).strip()
+    lines = plan.group(1).split("\n")
+    known = [h.lower() for h in HEADINGS] + [heading.lower()]
+    try:
+        start = next(i for i, line in enumerate(lines) if line.strip() == heading)
+    except StopIteration:
+        return f"{heading}\n- Written again (request #{number})."
+    end = next((i for i in range(start + 1, len(lines))
+                if lines[i].strip() and (lines[i].strip().lower() in known or lines[i].startswith("Plan #")
+                                         or re.match(r"^[A-Z][A-Za-z /&-]+( \(.*\))?$", lines[i].strip())
+                                         and not lines[i].startswith(("-", "(")))), len(lines))
+    body = [line for line in lines[start + 1:end]]
+    while body and not body[-1].strip():
+        body.pop()
+    if body:
+        body[-1] = body[-1] + f" (written again in request #{number})"
+    return "\n".join([lines[start], *body])
+
+
 def plan_text(number: int, grade: str, minutes: int, topic: str, headings: list[str] | None = None,
               standards: list[str] | None = None, roles: tuple[str | None, str | None] = (None, None),
               objective: str | None = None) -> str:
@@ -1129,7 +1156,10 @@ class Handler(BaseHTTPRequestHandler):
         assessment = (quiz_text(prompt, find_topic(prompt)) or rubric_text(prompt, find_topic(prompt))
                       or review_text(prompt) or overview_text(prompt, find_topic(prompt)))
         schema = requested_schema(body)
-        if "Turn it into student handouts" in prompt:
+        redone = section_redo_text(prompt, number)
+        if redone is not None:
+            plan = redone
+        elif "Turn it into student handouts" in prompt:
             plan = handouts_text(number, grade, find_topic(prompt))
         elif assessment is not None:
             plan = assessment

@@ -44,6 +44,12 @@ public final class CommandRunner: Sendable {
             }
             trimmed = "/revise " + trimmed
         }
+        // "make the warm-up more hands-on": a sentence that names one section is offered as /redo of it alone.
+        if host.place.isTerminal, !trimmed.hasPrefix("/"), let (number, heading) = await sectionNamed(in: trimmed),
+            host.confirm("That names one section: write only the \(heading) again, every other section kept as it is? [y/N] ")
+        {
+            trimmed = "/redo \(number) \(trimmed)"
+        }
         let command: any Command
         do {
             let resolved = try CommandTable.resolve(trimmed, in: host.place)
@@ -60,6 +66,19 @@ public final class CommandRunner: Sendable {
         if outcome.status == .failed { tally.add(failed: 1) }
         await reportSaving(before: unsavedBefore, saved: command is SaveCommand)
         return outcome
+    }
+
+    /// The one section of the current plan a sentence names by its heading's words (`the warm-up`, `exit
+    /// ticket`), as its number and its name; nil when it names none or several.
+    private func sectionNamed(in sentence: String) async -> (Int, String)? {
+        guard let current = await engine.state.current, let framework = try? await engine.framework(of: current) else { return nil }
+        let said = " " + ContentText.words(sentence).joined(separator: " ") + " "
+        let named = framework.headings.enumerated().filter { _, heading in
+            let words = ContentText.words(RedoCommand.shown(heading)).filter { $0 != "optional" }
+            return !words.isEmpty && said.contains(" " + words.joined(separator: " ") + " ")
+        }
+        guard named.count == 1, let only = named.first else { return nil }
+        return (only.offset + 1, RedoCommand.shown(only.element))
     }
 
     /// How the run went: 0 when every line ran and every turn completed, 1 otherwise.

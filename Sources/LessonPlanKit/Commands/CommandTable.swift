@@ -10,6 +10,7 @@ public enum CommandTable {
         DifferentiateCommand.self,
         RegradeCommand.self,
         ReviseCommand.self,
+        RedoCommand.self,
         StandardsCommand.self,
         FrameworkCommand.self,
         MaterialsCommand.self,

@@ -44,6 +44,15 @@ extension SessionEngine {
                 }
             }
         }
+        if let splice = request.splice, status == .completed {
+            // The answer is one section: the plan is the one sent with that section replaced, the rest byte for byte.
+            do throws(SectionSplice.Failure) {
+                output = try splice.splice(machine.text)
+            } catch {
+                status = .failed
+                message = error.sentence
+            }
+        }
         if let overview = request.overview, status == .completed {
             // An overview's JSON written back into its layout; an answer that is no JSON object stays as it came,
             // for the overview's check to name what is missing and its one repair to ask again.

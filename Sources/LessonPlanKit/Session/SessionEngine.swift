@@ -178,7 +178,9 @@ public actor SessionEngine {
         result.outcomes.append(first)
         guard first.status == .completed, refinement.kind == .plan, !Task.isCancelled else { return result }
 
-        if options.repair, first.needsRepair {
+        // A section redone is checked like any plan, but not repaired whole unasked: that would rewrite the
+        // sections the teacher chose to keep. /repair asks for it.
+        if options.repair, first.needsRepair, refinement.purpose.redoneHeading == nil {
             if let repaired = await repair(command: "(auto repair)", automatic: true, progress: progress) {
                 result.outcomes.append(repaired)
             }
@@ -295,6 +297,9 @@ public actor SessionEngine {
         request.overview = written.overview
         request.sourceCuts = written.sourceCuts
         request.lesson = lesson
+        if let heading = refinement.purpose.redoneHeading, let current {
+            request.splice = SectionSplice(plan: current.text, heading: heading, headings: written.framework.headings)
+        }
         return await perform(request, base: current, keep: keep, progress: progress)
     }
 

@@ -135,6 +135,8 @@ struct TurnRequest: Sendable {
     var lesson: Int? = nil
     /// One line per source cut to the budget, for the footer.
     var sourceCuts: [String] = []
+    /// For `/redo`: the plan and section the answer is put into; the turn's output is the whole plan then.
+    var splice: SectionSplice? = nil
 }
 
 /// Set by the deadline timer before it cancels the turn, so the cancellation reads as a timeout.

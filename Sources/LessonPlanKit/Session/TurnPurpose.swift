@@ -30,6 +30,8 @@ public enum TurnPurpose: Equatable, Sendable {
     case unitOverviewRepair(lessons: Int, draft: String, problems: [String])
     /// One lesson of a unit: a whole plan, written with the overview and the lessons before it as context.
     case lesson(UnitLesson)
+    /// One section of the current plan written again (`/redo`), the rest kept byte for byte.
+    case redo(SectionRedo)
 
     /// The ways a command rewrites the current plan, each with its template of the same name.
     public enum Revision: String, Sendable, CaseIterable {
@@ -53,13 +55,14 @@ public enum TurnPurpose: Equatable, Sendable {
         case .unitOverview: "unit-overview"
         case .unitOverviewRepair: "unit-overview-repair"
         case .lesson: "unit-lesson"
+        case .redo: "redo"
         }
     }
 
     /// What the answer is: a plan, or something kept beside one.
     public var kind: TurnKind {
         switch self {
-        case .generate, .revise, .repair, .readingLevel, .finish, .lesson: .plan
+        case .generate, .revise, .repair, .readingLevel, .finish, .lesson, .redo: .plan
         case .unitOverview, .unitOverviewRepair: .overview
         case .materials: .materials
         case .assessment(let request), .assessmentRepair(let request, _, _): request.turnKind
@@ -81,6 +84,7 @@ public enum TurnPurpose: Equatable, Sendable {
         case .unitOverviewRepair(let lessons, let draft, let problems):
             ["lessons": String(lessons), "draft": draft, "problems": AssessmentPrompts.problemList(problems)]
         case .lesson(let lesson): lesson.values
+        case .redo(let redo): redo.values
         }
     }
 
@@ -99,8 +103,16 @@ public enum TurnPurpose: Equatable, Sendable {
     /// Whether the tool may write the plan's structure and ask only for its content: plans, but not the rest
     /// of a free-text draft.
     public var canBeStructured: Bool {
-        if case .finish = self { return false }
-        return kind == .plan
+        switch self {
+        case .finish, .redo: return false
+        default: return kind == .plan
+        }
+    }
+
+    /// For `/redo`: the section the answer replaces, as the framework spells its heading.
+    public var redoneHeading: String? {
+        if case .redo(let redo) = self { return redo.heading }
+        return nil
     }
 
     /// Whether the request carries the session's sources: everything that writes anew; not a review, which
@@ -110,5 +122,38 @@ public enum TurnPurpose: Equatable, Sendable {
         case .review, .finish: false
         default: true
         }
+    }
+}
+
+/// What `/redo` asks for: one section written again with the whole plan as context, its time and its rules.
+public struct SectionRedo: Equatable, Sendable {
+    /// The section's heading as the plan writes it (`Warm-Up (0–5 min)`), which the answer is asked to repeat.
+    public var section: String
+    /// The heading as the framework spells it, which the answer is put in under.
+    public var heading: String
+    /// The section's minutes, which the new section keeps; nil for one with no time of its own.
+    public var minutes: Int?
+    /// What the teacher asked for; empty for "write it again".
+    public var request: String
+    /// The framework's rules for this section (counts, numbering), one per line, or empty.
+    public var rules: String
+
+    public init(section: String, heading: String, minutes: Int?, request: String, rules: String) {
+        self.section = section
+        self.heading = heading
+        self.minutes = minutes
+        self.request = request
+        self.rules = rules
+    }
+
+    /// The template's placeholder values.
+    var values: [String: String] {
+        [
+            "section": section,
+            "section_time": minutes.map { "It takes \($0) minutes of the lesson; keep exactly that time and its place in the pacing." }
+                ?? "It takes no class time of its own.",
+            "request": request.isEmpty ? "Write it again, better for these students; keep what works." : request,
+            "section_rules": rules.isEmpty ? "" : rules,
+        ]
     }
 }
