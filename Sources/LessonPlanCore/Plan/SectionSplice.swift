@@ -21,6 +21,7 @@ public struct SectionSplice: Equatable, Sendable {
         case noSection(String)
         case emptyAnswer(String)
         case othersChanged([String])
+        case unchanged(String)
 
         public var sentence: String {
             switch self {
@@ -30,6 +31,8 @@ public struct SectionSplice: Equatable, Sendable {
                 "The answer held nothing for \(heading); the plan is unchanged. Try /redo again, or say more of what to change."
             case .othersChanged(let headings):
                 "Putting the answer in would have changed \(headings.joined(separator: ", ")) too; the plan is unchanged."
+            case .unchanged(let heading):
+                "The answer's \(heading) is the one the plan has already, so no new version was made; say more of what to change."
             }
         }
     }
@@ -59,6 +62,7 @@ public struct SectionSplice: Equatable, Sendable {
         let result = (lines[..<oldRange.lowerBound] + middle + lines[oldRange.upperBound...]).joined()
         let changed = Self.changedSections(from: plan, to: result, headings: headings).filter { $0 != heading }
         guard changed.isEmpty else { throw .othersChanged(changed) }
+        guard result != plan else { throw .unchanged(heading) }
         return result
     }
 

@@ -68,6 +68,10 @@ import Testing
     @Test func anEmptyAnswerOrAMissingSectionIsRefused() throws {
         let framework = try PromptLibrary.builtIn.framework("default")
         let plan = Self.plan(framework)
+        // A model that sends the whole plan back as it was changes nothing: no new version.
+        #expect(throws: SectionSplice.Failure.unchanged("Materials")) {
+            try SectionSplice(plan: plan, heading: "Materials", headings: framework.headings).splice(plan)
+        }
         #expect(throws: SectionSplice.Failure.emptyAnswer("Materials")) {
             try SectionSplice(plan: plan, heading: "Materials", headings: framework.headings).splice("  \n")
         }
