@@ -179,6 +179,9 @@ import TestSupport
             try await terminal.waitFor("[2 lines pasted] Keep it short.")
             #expect(try await setup.server.requests().count == 1, "the paste alone sent nothing")
             try terminal.keys("Enter")
+            // It names the warm-up alone, so /redo of it is offered first; no keeps it a revision of the plan.
+            try await terminal.waitFor("write only the Warm-Up again, every other section kept as it is? [y/N]")
+            try terminal.type("n")
             try await terminal.waitFor("v2]>")
             let requests = try await setup.server.requests()
             #expect(requests.count == 2)
