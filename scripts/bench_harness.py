@@ -367,6 +367,66 @@ class Bench:
 
         self.guarded([one, invented, search], body)
 
+    # -- aimed refinement -------------------------------------------------------------------
+
+    def redo(self) -> None:
+        """`/redo warm-up …` against the whole-plan `/revise` it replaces, through the project's scripted server
+        (Tests/TestSupport/fake_openai.py, which answers a section redo with that section alone and reports
+        usage as a model does): request bytes, output tokens and the command's time."""
+        redo_out = Row("aimed refinement: `/redo warm-up …` output tokens", "tok")
+        revise_out = Row("aimed refinement: `/revise` of the whole plan, output tokens", "tok")
+        redo_in = Row("aimed refinement: `/redo` request bytes", "B")
+        revise_in = Row("aimed refinement: `/revise` request bytes", "B")
+        share = Row("aimed refinement: `/redo`'s output as a share of `/revise`'s", "x", kind="max", limit=0.5,
+                    budget="≤ 0.5")
+        redo_time = Row("aimed refinement: `generate --then /redo …`, whole command", "ms")
+        revise_time = Row("aimed refinement: `generate --then /revise …`, whole command", "ms")
+        rows = [redo_out, revise_out, share, redo_in, revise_in, redo_time, revise_time]
+        fake = HERE.parent / "Tests" / "TestSupport" / "fake_openai.py"
+
+        def body() -> None:
+            self.progress("aimed refinement: /redo against /revise")
+            server = subprocess.Popen([sys.executable, str(fake), "--exit-with-stdin"], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True)
+            try:
+                assert server.stdout is not None
+                port = int(server.stdout.readline().split()[1])
+                base = f"http://127.0.0.1:{port}"
+
+                def once(then: str) -> tuple[float, int, int]:
+                    home = Path(tempfile.mkdtemp(dir=self.work, prefix="redo-"))
+                    env = {**base_env(str(home)), "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": base + "/v1"}
+                    urllib.request.urlopen(urllib.request.Request(base + "/__reset", data=b"", method="POST")).read()
+                    result = must(run([self.binary, "generate", "--grade", "4", "--topic", "Tides", "--minutes", "45",
+                                       "--no-repair", "--then", then], env), then)
+                    sent = json.loads(urllib.request.urlopen(base + "/__requests").read())
+                    body = sent[-1].get("body") or {}
+                    request_bytes = len(json.dumps(body.get("input"), ensure_ascii=False).encode())
+                    output = 0
+                    for path in (home / "sessions").glob("*.jsonl"):
+                        ended = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+                                 if '"turn_ended"' in line]
+                        output = ((ended[-1].get("usage") or {}).get("output_tokens") or 0) if ended else 0
+                    return result.wall_ns / 1e6, request_bytes, output
+
+                for _ in range(self.runs):
+                    wall, sent_bytes, tokens = once("/redo warm-up more hands-on with tide pools")
+                    redo_time.values.append(wall)
+                    redo_in.values.append(sent_bytes)
+                    redo_out.values.append(tokens)
+                    wall, sent_bytes, tokens = once("/revise make the warm-up more hands-on with tide pools")
+                    revise_time.values.append(wall)
+                    revise_in.values.append(sent_bytes)
+                    revise_out.values.append(tokens)
+                share.values = [r / w for r, w in zip(redo_out.values, revise_out.values) if w]
+                share.note = "the scripted server's usage (characters / 4), one lesson of 45 minutes"
+            finally:
+                if server.stdin:
+                    server.stdin.close()
+                server.wait(timeout=10)
+
+        self.guarded(rows, body)
+
     # -- first token ------------------------------------------------------------------------
 
     def first_token(self) -> None:
@@ -723,7 +783,8 @@ class Bench:
 
     def run_all(self) -> int:
         try:
-            for group, step in [("startup", self.startup), ("standards", self.standards), ("first-token", self.first_token),
+            for group, step in [("startup", self.startup), ("standards", self.standards), ("redo", self.redo),
+                                ("first-token", self.first_token),
                                 ("stream", self.throughput), ("session", self.long_session),
                                 ("transcripts", self.transcripts), ("peers", self.peers),
                                 ("offline", self.offline), ("offline-busy", self.offline_busy)]:
@@ -817,7 +878,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     parser.add_argument("--runs", type=int, help="timed runs per row (default 7; 3 with --quick)")
     parser.add_argument("--only", action="append",
-                        choices=["startup", "standards", "first-token", "stream", "session", "transcripts", "peers", "offline",
+                        choices=["startup", "standards", "redo", "first-token", "stream", "session", "transcripts", "peers", "offline",
                                  "offline-busy"],
                         help="run only this group (repeatable)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary data directories")

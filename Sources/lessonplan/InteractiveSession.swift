@@ -185,6 +185,7 @@ final class InteractiveSession: @unchecked Sendable {
 
     /// Asks for one missing input until the answer is valid.
     private func ask(_ question: Question, reader: any LineReader) throws(UsageError) -> String {
+        if let preamble = question.preamble { console.note(preamble) }
         while true {
             switch reader.readLine(prompt: question.prompt) {
             case .cleared:

@@ -379,6 +379,27 @@ import TestSupport
         #expect(try await setup.server.requests().isEmpty)
     }
 
+    /// `--standards` with an invented code at a terminal: the sentence first, then the teacher chooses (issue #41).
+    @Test func anInventedStandardAtTheStartIsAskedAbout() async throws {
+        let setup = try await setUp()
+        defer {
+            setup.terminal.close()
+            setup.binary.removeHome()
+        }
+        let start = "'\(setup.binary.url.path)' --grade 4 --topic Tides --minutes 30 --standards 4.NF.9"
+        try setup.terminal.type(start + "; echo \"status=$?\"")
+        try await setup.terminal.waitFor("Send these standards anyway? [y/N]")
+        #expect(try setup.terminal.visibleScreen().contains("4.NF.9 is not a Common Core standard; 4.NF.A.1 (Explain why a fraction"))
+        try setup.terminal.type("n")
+        try await setup.terminal.waitFor("status=2")
+        #expect(try await setup.server.requests().isEmpty)
+        try setup.terminal.type(start)
+        try await setup.terminal.waitFor("Send these standards anyway? [y/N]", count: 2)
+        try setup.terminal.type("y")
+        try await setup.terminal.waitFor("v1]>")
+        #expect(try await setup.server.requests().first?.inputText?.contains("Standards (optional): 4.NF.9") == true)
+    }
+
     @Test func aCommandTypedAtAYesNoQuestionIsSaidToBeNotTaken() async throws {
         try await inSession() { setup, terminal in
             let file = setup.temporary.appending(path: "plan.md").path

@@ -82,7 +82,12 @@ package struct Invocation: Sendable {
             let resolved = StandardsResolution(inputs.standards, band: inputs.grade)
             if !resolved.concerns.isEmpty, !parsed.has("yes") {
                 let sentences = resolved.concerns.map { TerminalSanitizer.cleanLine($0, limit: 400) }.joined(separator: " ")
-                guard let ask, ReplInput.isYes(try ask(.sendStandards(sentences))) else {
+                // At a terminal the teacher chooses; a script is told, and --yes sends them as they are.
+                if let ask {
+                    guard ReplInput.isYes(try ask(.sendStandards(sentences))) else {
+                        throw UsageError(message: "Nothing was sent; give real codes (`lessonplan standards search WORDS` finds them) or the standards' own words.")
+                    }
+                } else {
                     throw UsageError(
                         message: sentences + " Nothing was sent; give real codes (`lessonplan standards search WORDS` finds them), or add --yes to send them as they are.")
                 }
@@ -116,8 +121,14 @@ package enum Question {
         case .grade: "Grade band (K–2, 3–5, 6–8, 9–12) [6–8]: "
         case .topic: "Topic: "
         case .minutes: "Minutes (10–180) [45]: "
-        case .sendStandards(let sentences): sentences + " Send these standards anyway? [y/N] "
+        case .sendStandards: "Send these standards anyway? [y/N] "
         }
+    }
+
+    /// What is said before the question, wrapped as the tool's other sentences are; nil for none.
+    package var preamble: String? {
+        if case .sendStandards(let sentences) = self { return sentences }
+        return nil
     }
 
     /// What an empty answer means.
