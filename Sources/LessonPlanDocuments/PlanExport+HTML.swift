@@ -68,8 +68,9 @@ extension PlanExport {
                 out.append("</div>")
             }
             // The inputs on one line: page 1 is for the plan's start, not for furniture.
+            // Short values stay whole on their line; a long one (standards with their published text) wraps.
             let inputs = inputRows(document, timeZone: timeZone).filter { $0.0 != "Version" }.map { label, value in
-                "<span><strong>\(htmlEscape(label)):</strong> \(htmlEscape(value))</span>"
+                "<span\(value.count > 60 ? " class=\"long\"" : "")><strong>\(htmlEscape(label)):</strong> \(htmlEscape(value))</span>"
             }
             out.append("<p class=\"inputs\">\(inputs.joined(separator: " · "))</p>")
         }

@@ -15,6 +15,7 @@ extension PlanExport {
         .pacing-table th, .pacing-table td { padding: 0.1rem 0.4rem; }
         .inputs { font-size: 0.9rem; color: #333; }
         .inputs span { white-space: nowrap; }
+        .inputs span.long { white-space: normal; }
         .version { margin: 0 0 0.8rem; color: #333; }
         .teacher-note { border-left: 4px solid #b07a00; padding: 0.2rem 0.6rem; background: #fff7e0; }
         .banner { border: 2px solid #b00020; background: #fdecee; padding: 0.4rem 0.9rem; margin: 0.6rem 0 1rem; }

@@ -74,4 +74,20 @@ import TestSupport
         #expect(all.contains("✓ 4.NF.A.1 (Common Core Mathematics, grade 4), as published: Explain why a fraction"), "\(all)")
         #expect(!all.contains("4.NF.A.1 is not"))
     }
+
+    /// The teacher's copy lists each standard with its published text, looked up, and says when one is for another
+    /// band; the handouts never carry it.
+    @Test func theTeachersCopyCarriesEachStandardsPublishedText() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let made = try await binary.run(
+            ["generate", "--grade", "3-5", "--topic", "Fractions", "--standards", "4.NF.1; MS-LS1-6", "--yes", "--name", "f", "--no-repair", "--then", "/materials"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let copy = try await binary.run(["export", "f", "--format", "md"])
+        #expect(copy.stdout.contains("✓ 4.NF.A.1 (Common Core Mathematics, grade 4), as published: Explain why a fraction a/b"), "\(copy.stdout)")
+        #expect(copy.stdout.contains("✓ MS-LS1-6 (NGSS, grades 6–8; not the lesson's 3–5), as published: Construct a scientific explanation"))
+        let handouts = try await binary.run(["export", "f", "--materials", "--format", "md"])
+        #expect(handouts.status == 0 && !handouts.stdout.contains("as published"), "\(handouts.stdout)")
+    }
 }

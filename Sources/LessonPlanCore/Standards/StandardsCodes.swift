@@ -194,11 +194,13 @@ public enum StandardsFindings {
 
 extension StandardsCatalog {
     /// Each code `text` cites as a line for the teacher: a real one with its grades and its text word for word,
-    /// marked as looked up; one that is no standard with the sentence naming the closest real ones.
-    public func verifiedLines(citedIn text: String) -> [String] {
+    /// marked as looked up (and said to be for another band than `band`'s when it is); one that is no standard
+    /// with the sentence naming the closest real ones.
+    public func verifiedLines(citedIn text: String, band: GradeBand? = nil) -> [String] {
         cited(in: text).map { cited in
             guard let standard = cited.standard else { return "✗ \(unknownSentence(for: cited.typed))" }
-            return "✓ \(standard.code) (\(standard.subject.setName), \(standard.gradeText)), as published: \(standard.text)"
+            let other = band.flatMap { standard.isInside($0) ? nil : "; not the lesson's \($0.rawValue)" } ?? ""
+            return "✓ \(standard.code) (\(standard.subject.setName), \(standard.gradeText)\(other)), as published: \(standard.text)"
         }
     }
 }

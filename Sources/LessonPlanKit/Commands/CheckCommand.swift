@@ -54,7 +54,7 @@ public struct CheckCommand: PlanReportCommand, Equatable {
             lines.append("Advice (never sent on its own):")
             lines += advice.map { "  • \(framework.describe($0))" }
         }
-        let cited = StandardsCatalog.builtIn.verifiedLines(citedIn: version.text)
+        let cited = StandardsCatalog.builtIn.verifiedLines(citedIn: version.text, band: version.inputs.grade)
         if !cited.isEmpty {
             lines.append("")
             lines.append("Standards the plan cites, looked up in Common Core and NGSS:")

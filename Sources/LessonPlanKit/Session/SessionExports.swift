@@ -52,14 +52,17 @@ extension SessionReview {
             // An item the tool resolved opens with its code and a colon: it is shown as looked up.
             if let first = catalog.cited(in: item).first, item.hasPrefix(first.typed + ":"), first.standard != nil {
                 shown.insert(StandardsCatalog.key(first.typed))
-                lines += catalog.verifiedLines(citedIn: first.typed)
+                lines += catalog.verifiedLines(citedIn: first.typed, band: version.inputs.grade)
             } else {
                 lines.append(item)
             }
         }
         let cited = catalog.cited(in: version.text).filter { shown.insert(StandardsCatalog.key($0.typed)).inserted }
-        lines += catalog.verifiedLines(citedIn: cited.map(\.typed).joined(separator: " "))
-        return lines.joined(separator: "; ")
+        lines += catalog.verifiedLines(citedIn: cited.map(\.typed).joined(separator: " "), band: version.inputs.grade)
+        // One paragraph: a line that ends its own sentence needs no semicolon after it.
+        return lines.enumerated().map { index, line in
+            index == lines.count - 1 || line.hasSuffix(".") ? line : line + ";"
+        }.joined(separator: " ")
     }
 
     /// The bytes of an export in `format`, reading the plan under its framework's headings.
