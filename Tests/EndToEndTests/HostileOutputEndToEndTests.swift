@@ -42,7 +42,7 @@ import TestSupport
         #expect(session.stdout.contains("+ More ␛[2J"))
 
         // The transcript is the faithful record: the bytes are there, JSON-escaped.
-        let raw = try binary.writtenFiles().filter { $0.path.hasSuffix(".jsonl") }.map(\.contents).joined()
+        let raw = binary.writtenFiles().filter { $0.path.hasSuffix(".jsonl") }.map(\.contents).joined()
         #expect(raw.contains("\\u001b]52;c;SGFja2Vk\\u0007"))
         #expect(!raw.contains("\u{1B}") && !raw.contains("\u{07}"), "JSON escapes C0 controls in the file")
 

@@ -37,3 +37,37 @@ import TestSupport
         #expect(differing[0].0.contains("Quick-write"), "the line that changed is the warm-up's")
     }
 }
+
+/// `/quiz item N` through the built binary (issue #38): item N alone is written again, the new quiz keeps every
+/// other item as it was, and it is checked like any quiz.
+@Suite struct QuizItemEndToEndTests {
+    @Test func oneItemIsWrittenAgainAndTheOthersAreKept() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let result = try await binary.run(
+            ["--grade", "4", "--topic", "Tides", "--minutes", "45", "--name", "tides", "--no-repair"],
+            input: "/quiz item 2\n/quiz exit 5\n/quiz item 9\n/quiz item 2 make the wrong answers more tempting\n/show quiz\n/quit\n")
+        let all = result.stdout + result.stderr
+        #expect(all.contains("There is no quiz of this plan yet; type /quiz to make one"), "\(all)")
+        #expect(all.contains("Quiz 1 has 5 items; /quiz item 5 is the last."), "\(all)")
+        #expect(all.contains("quiz 2 from quiz 1: changed item 2; 4 items unchanged"), "\(all)")
+        let requests = try await server.requests()
+        #expect(requests.count == 3, "the plan, the quiz and the one item")
+        let input = try #require(requests.last?.inputText)
+        #expect(input.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("Reply with item 2 only, in that layout."))
+        #expect(input.contains("make the wrong answers more tempting") && input.contains("<<<QUIZ\nQuiz: exit"))
+
+        let ends = try binary.transcriptLines().filter { $0["type"] as? String == "turn_ended" }
+        let old = try #require(ends[1]["output"] as? String).components(separatedBy: "\n")
+        let new = try #require(ends[2]["output"] as? String).components(separatedBy: "\n")
+        let firstOfTwo = try #require(old.firstIndex { $0.hasPrefix("2. ") })
+        let firstOfThree = try #require(old.firstIndex { $0.hasPrefix("3. ") })
+        // Before item 2 and from item 3 on, the quiz is the old one line for line.
+        #expect(Array(new.prefix(firstOfTwo)) == Array(old.prefix(firstOfTwo)))
+        #expect(Array(new.suffix(old.count - firstOfThree)) == Array(old.suffix(old.count - firstOfThree)))
+        #expect(new[firstOfTwo].hasSuffix("(written again in request #3)"))
+        #expect(ends[2]["quiz"] as? Int == 2, "kept as quiz 2")
+        #expect(result.stdout.contains("(written again in request #3)"), "/show quiz prints the new quiz")
+    }
+}

@@ -490,6 +490,38 @@ def section_redo_text(prompt: str, number: int) -> str | None:
     return "\n".join([lines[start], *body])
 
 
+def quiz_item_text(prompt: str, number: int) -> str | None:
+    """A `/quiz item N` prompt ("Reply with item N only, in that layout."): item N of the quiz in the prompt,
+    its stem marked with the request number and its key moved to another option, so a test can tell it
+    apart from the old item and see that nothing else came back."""
+    asked = re.search(r"^Reply with item (\d+) only, in that layout\.$", prompt, re.MULTILINE)
+    quiz = re.search(r"<<<QUIZ\n(.*?)\nQUIZ>>>", prompt, re.DOTALL)
+    if not asked or not quiz:
+        return None
+    item = int(asked.group(1))
+    lines = quiz.group(1).split("\n")
+    starts = [i for i, line in enumerate(lines) if re.match(r"^\d+[.)] ", line)]
+    start = next((i for i in starts if lines[i].startswith(f"{item}.") or lines[i].startswith(f"{item})")), None)
+    if start is None:
+        return f"{item}. A new question (request #{number})?\nA) yes\nB) no\nC) maybe\nAnswer: A\n" \
+               "Misconception B: thinks no.\nMisconception C: thinks maybe."
+    end = next((i for i in starts if i > start), len(lines))
+    body = [line for line in lines[start + 1:end] if line.strip()]
+    options = [line for line in body if re.match(r"^[A-D]\) ", line)]
+    letters = [line[0] for line in options]
+    key = next((line.split(":", 1)[1].strip() for line in body if line.startswith("Answer:")), letters[0])
+    new_key = next(letter for letter in letters if letter != key)
+    texts = {line[0]: line[3:] for line in options}
+    texts[key], texts[new_key] = texts[new_key], texts[key]
+    stem = re.sub(r"^\d+[.)] ", "", lines[start])
+    out = [f"{item}. {stem} (written again in request #{number})"]
+    out += [f"{letter}) {texts[letter]}" for letter in letters]
+    out.append(f"Answer: {new_key}")
+    out += [f"Misconception {letter}: a student who picks {letter} has the wrong idea {item}." for letter in letters
+            if letter != new_key]
+    return "\n".join(out)
+
+
 def plan_text(number: int, grade: str, minutes: int, topic: str, headings: list[str] | None = None,
               standards: list[str] | None = None, roles: tuple[str | None, str | None] = (None, None),
               objective: str | None = None) -> str:
@@ -1156,7 +1188,7 @@ class Handler(BaseHTTPRequestHandler):
         assessment = (quiz_text(prompt, find_topic(prompt)) or rubric_text(prompt, find_topic(prompt))
                       or review_text(prompt) or overview_text(prompt, find_topic(prompt)))
         schema = requested_schema(body)
-        redone = section_redo_text(prompt, number)
+        redone = section_redo_text(prompt, number) or quiz_item_text(prompt, number)
         if redone is not None:
             plan = redone
         elif "Turn it into student handouts" in prompt:

@@ -299,7 +299,7 @@ public struct CommandRun: Sendable {
 
     /// Passes progress on to the host; with `shows`, a completed turn's text is shown as `shows` renders it
     /// instead of streamed.
-    private static func forward(
+    static func forward(
         _ update: RequestProgress, to host: any CommandHost, waiting: String, shows: (@Sendable (String) -> StyledText)?
     ) {
         switch update {

@@ -6,7 +6,7 @@ import LessonPlanCore
 public struct QuizCommand: Command, Equatable {
     public static let name = "quiz"
     public static let asksTheModel = true
-    public static let usage = "/quiz [starter|exit] [N]"
+    public static let usage = "/quiz [starter|exit] [N]; /quiz item N [what to change]"
     public static let summary = "a multiple-choice quiz from the plan with its answer key (default: exit, 5 items)"
     public static let details = """
         exit tests what this lesson teaches; starter tests only what students should know before it and lists the
@@ -14,20 +14,37 @@ public struct QuizCommand: Command, Equatable {
         named misconception. The quiz is checked (item count, one answer each, distinct options, no “all of the
         above”) and, when it fails, repaired once. It is kept beside the plan version it was made from: /show quiz
         prints it with its key; exports of that version carry it (the key on a page of its own for the teacher,
-        none on handouts) and /slides puts one item on a slide.
+        none on handouts) and /slides puts one item on a slide. /quiz item N [what to change] writes item N of the
+        latest quiz again (stem, options, key and misconceptions) and keeps every other line of the quiz as it
+        was; the new quiz is checked like any, and not repaired unasked.
         """
     public static let argumentCompletions = ["exit", "starter"]
-    public static let templates = ["quiz", "quiz-repair"]
+    public static let templates = ["quiz", "quiz-repair", "quiz-item"]
 
     public let kind: Quiz.Kind
     public let items: Int
+    /// For `/quiz item N`: the item to write again and what to change; nil for a new quiz.
+    public let item: (number: Int, request: String)?
 
-    public init(kind: Quiz.Kind = .exit, items: Int = Quiz.defaultItems) {
+    public init(kind: Quiz.Kind = .exit, items: Int = Quiz.defaultItems, item: (number: Int, request: String)? = nil) {
         self.kind = kind
         self.items = items
+        self.item = item
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.kind == rhs.kind && lhs.items == rhs.items && lhs.item?.number == rhs.item?.number
+            && lhs.item?.request == rhs.item?.request
     }
 
     public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+        let words = arguments.split(whereSeparator: \.isWhitespace).map(String.init)
+        if words.first?.lowercased() == "item" {
+            guard words.count >= 2, let number = Int(words[1]), Quiz.itemRange.upperBound >= number, number >= 1 else {
+                throw CommandError("/quiz item needs the item's number, e.g. /quiz item 2 make the wrong answers more tempting.")
+            }
+            return Self(item: (number, words.dropFirst(2).joined(separator: " ")))
+        }
         var kind: Quiz.Kind?
         var items: Int?
         for word in arguments.lowercased().split(whereSeparator: \.isWhitespace).map(String.init) {
@@ -48,11 +65,44 @@ public struct QuizCommand: Command, Equatable {
     }
 
     public func run(_ run: CommandRun) async -> CommandOutcome {
+        if let item { return await redoItem(item.number, request: item.request, run) }
         let (outcome, result) = await run.assessment(.quiz(kind: kind, items: items), waiting: "writing the quiz…")
         guard result.first.status == .completed else { return outcome }
         if let made = result.outcomes.compactMap(\.quiz).last, let quiz = await run.engine.state.quizzes.last, quiz.number == made {
             run.host.deliver(.text(AssessmentText.quiz(quiz.quiz, withKey: true)))
         }
+        return outcome
+    }
+
+    /// `/quiz item N`: item N of the current plan's latest quiz written again, the rest kept; says what changed.
+    private func redoItem(_ number: Int, request: String, _ run: CommandRun) async -> CommandOutcome {
+        let state = await run.engine.state
+        guard let current = state.current, let quiz = state.quizzes(for: current.number).last else {
+            run.host.error("There is no quiz of this plan yet; type /quiz to make one, then /quiz item N to change one item.")
+            return .failed
+        }
+        guard number <= quiz.quiz.items.count else {
+            run.host.error("Quiz \(quiz.number) has \(quiz.quiz.items.count) items; /quiz item \(quiz.quiz.items.count) is the last.")
+            return .failed
+        }
+        let engine = run.engine
+        let host = run.host
+        let line = run.line
+        let result = await host.cancellable {
+            await engine.redoQuizItem(command: line, quiz: quiz, item: number, request: request) { update in
+                CommandRun.forward(update, to: host, waiting: "writing item \(number)…", shows: nil)
+            }
+        }
+        let outcome = CommandOutcome(sent: result.outcomes)
+        guard result.first.status == .completed, let made = await run.engine.state.quizzes.last, made.number != quiz.number else {
+            return outcome
+        }
+        let changed = zip(quiz.quiz.items, made.quiz.items).enumerated().filter { $0.element.0 != $0.element.1 }.map { $0.offset + 1 }
+        host.deliver(.text(AssessmentText.quiz(made.quiz, withKey: true)))
+        let kept = made.quiz.items.count - changed.count
+        host.show(StyledText(
+            "quiz \(made.number) from quiz \(quiz.number): changed item \(changed.map(String.init).joined(separator: ", ")); \(kept) \(kept == 1 ? "item" : "items") unchanged",
+            style: .dim))
         return outcome
     }
 }

@@ -53,6 +53,15 @@ extension SessionEngine {
                 message = error.sentence
             }
         }
+        if let itemSplice = request.itemSplice, status == .completed {
+            // The answer is one quiz item: the quiz is the one sent with that item replaced, the rest as it was.
+            do throws(QuizItemSplice.Failure) {
+                output = try itemSplice.splice(machine.text)
+            } catch {
+                status = .failed
+                message = error.sentence
+            }
+        }
         if let overview = request.overview, status == .completed {
             // An overview's JSON written back into its layout; an answer that is no JSON object stays as it came,
             // for the overview's check to name what is missing and its one repair to ask again.

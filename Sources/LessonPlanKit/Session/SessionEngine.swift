@@ -227,6 +227,22 @@ public actor SessionEngine {
         return outcome
     }
 
+    /// `/quiz item N`: asks for one item of `quiz` again and keeps the quiz with it replaced as a new quiz, checked
+    /// like any; not repaired unasked (that would write the other items again).
+    public func redoQuizItem(
+        command: String, quiz: QuizVersion, item: Int, request: String, progress: @escaping @Sendable (RequestProgress) -> Void
+    ) async -> RequestResult {
+        guard let current = state.current else {
+            return RequestResult(outcomes: [failedBeforeSending("There is no plan yet; type /generate to write one.")])
+        }
+        let refinement = Refinement(.quizItem(QuizItemRedo(quiz: quiz.text, item: item, request: request)), inputs: current.inputs)
+        let outcome = await runTurn(
+            command: command, refinement: refinement, base: current, follows: nil, keep: .always,
+            assessment: .quiz(kind: quiz.quiz.kind, items: quiz.expectedItems), progress: { progress(.turn($0)) })
+        progress(.ended(outcome))
+        return RequestResult(outcomes: [outcome])
+    }
+
     /// `/quiz` or `/rubric`: asks for it from the current plan, checks it, and when it fails and `repair` is on,
     /// asks once more with the problems listed; the repair is kept only when it has fewer problems.
     ///
@@ -299,6 +315,9 @@ public actor SessionEngine {
         request.lesson = lesson
         if let heading = refinement.purpose.redoneHeading, let current {
             request.splice = SectionSplice(plan: current.text, heading: heading, headings: written.framework.headings)
+        }
+        if case .quizItem(let redo) = refinement.purpose {
+            request.itemSplice = QuizItemSplice(quiz: redo.quiz, item: redo.item)
         }
         return await perform(request, base: current, keep: keep, progress: progress)
     }

@@ -137,6 +137,8 @@ struct TurnRequest: Sendable {
     var sourceCuts: [String] = []
     /// For `/redo`: the plan and section the answer is put into; the turn's output is the whole plan then.
     var splice: SectionSplice? = nil
+    /// For `/quiz item N`: the quiz and item the answer is put into; the turn's output is the whole quiz then.
+    var itemSplice: QuizItemSplice? = nil
 }
 
 /// Set by the deadline timer before it cancels the turn, so the cancellation reads as a timeout.

@@ -32,6 +32,8 @@ public enum TurnPurpose: Equatable, Sendable {
     case lesson(UnitLesson)
     /// One section of the current plan written again (`/redo`), the rest kept byte for byte.
     case redo(SectionRedo)
+    /// One item of a quiz written again (`/quiz item N`), the other items kept byte for byte.
+    case quizItem(QuizItemRedo)
 
     /// The ways a command rewrites the current plan, each with its template of the same name.
     public enum Revision: String, Sendable, CaseIterable {
@@ -56,6 +58,7 @@ public enum TurnPurpose: Equatable, Sendable {
         case .unitOverviewRepair: "unit-overview-repair"
         case .lesson: "unit-lesson"
         case .redo: "redo"
+        case .quizItem: "quiz-item"
         }
     }
 
@@ -66,6 +69,7 @@ public enum TurnPurpose: Equatable, Sendable {
         case .unitOverview, .unitOverviewRepair: .overview
         case .materials: .materials
         case .assessment(let request), .assessmentRepair(let request, _, _): request.turnKind
+        case .quizItem: .quiz
         case .review: .review
         }
     }
@@ -85,6 +89,7 @@ public enum TurnPurpose: Equatable, Sendable {
             ["lessons": String(lessons), "draft": draft, "problems": AssessmentPrompts.problemList(problems)]
         case .lesson(let lesson): lesson.values
         case .redo(let redo): redo.values
+        case .quizItem(let redo): redo.values
         }
     }
 
@@ -154,6 +159,30 @@ public struct SectionRedo: Equatable, Sendable {
                 ?? "It takes no class time of its own.",
             "request": request.isEmpty ? "Write it again, better for these students; keep what works." : request,
             "section_rules": rules.isEmpty ? "" : rules,
+        ]
+    }
+}
+
+/// What `/quiz item N` asks for: one item of a quiz written again, with the plan and the whole quiz as context.
+public struct QuizItemRedo: Equatable, Sendable {
+    /// The quiz's text as it was made.
+    public var quiz: String
+    /// The item's number, from 1.
+    public var item: Int
+    /// What the teacher asked for; empty for "write it again".
+    public var request: String
+
+    public init(quiz: String, item: Int, request: String) {
+        self.quiz = quiz
+        self.item = item
+        self.request = request
+    }
+
+    /// The template's placeholder values.
+    var values: [String: String] {
+        [
+            "draft": quiz, "item_number": String(item),
+            "request": request.isEmpty ? "Write it again, clearer and better at showing what students learned." : request,
         ]
     }
 }

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import LessonPlanCore
+
+/// `/quiz item N`'s splice (issue #38): the answer's item goes in place of item N, renumbered as it, and every
+/// other line of the quiz stays byte for byte.
+@Suite struct QuizItemSpliceTests {
+    @Test func eachItemIsReplacedAloneAndTheRestIsKeptByteForByte() throws {
+        let quiz = AssessmentFixtures.quiz(items: 5)
+        let old = QuizReader.read(quiz, kind: .exit)
+        #expect(old.items.count == 5)
+        for number in 1...5 {
+            let answer = "Here it is:\n\n7. Which one is new?\nA) this\nB) that\nC) neither\nAnswer: A\nMisconception B: thinks that.\nMisconception C: thinks neither."
+            let result = try QuizItemSplice(quiz: quiz, item: number).splice(answer)
+            let new = QuizReader.read(result, kind: .exit)
+            #expect(new.items.count == 5, "\(number)")
+            for index in 0..<5 {
+                if index == number - 1 {
+                    #expect(new.items[index].stem == "Which one is new?")
+                } else {
+                    #expect(new.items[index] == old.items[index], "item \(index + 1) after replacing \(number)")
+                }
+            }
+            #expect(result.contains("\n\(number). Which one is new?\n") || result.hasPrefix("\(number). Which one is new?\n"))
+            // The quiz's head (kind, misconceptions) is the old one's, byte for byte.
+            let head = try #require(quiz.range(of: "1. ")).lowerBound
+            #expect(result.hasPrefix(String(quiz[..<head])))
+        }
+    }
+
+    @Test func aMissingItemAnEmptyAnswerOrNoChangeIsRefused() throws {
+        let quiz = AssessmentFixtures.quiz(items: 3)
+        #expect(throws: QuizItemSplice.Failure.noItem(4)) { try QuizItemSplice(quiz: quiz, item: 4).splice("1. Q?\nA) a\nB) b\nAnswer: A") }
+        #expect(throws: QuizItemSplice.Failure.noAnswer(2)) { try QuizItemSplice(quiz: quiz, item: 2).splice("No item here.") }
+        let lines = quiz.components(separatedBy: "\n")
+        let second = try #require(lines.firstIndex { $0.hasPrefix("2. ") })
+        let third = try #require(lines.firstIndex { $0.hasPrefix("3. ") })
+        let same = lines[second..<third].joined(separator: "\n")
+        #expect(throws: QuizItemSplice.Failure.unchanged(2)) { try QuizItemSplice(quiz: quiz, item: 2).splice(same) }
+    }
+}
