@@ -71,3 +71,27 @@ import TestSupport
         #expect(result.stdout.contains("(written again in request #3)"), "/show quiz prints the new quiz")
     }
 }
+
+/// `/rubric row N` through the built binary (issue #38): row N of both tables alone is written again.
+@Suite struct RubricRowEndToEndTests {
+    @Test func oneRowIsWrittenAgainAndTheOthersAreKept() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let result = try await binary.run(
+            ["--grade", "4", "--topic", "Tides", "--minutes", "45", "--no-repair"],
+            input: "/rubric\n/rubric row 4\n/rubric row 2 make the levels easier to tell apart\n/quit\n")
+        let all = result.stdout + result.stderr
+        #expect(all.contains("Rubric 1 has 3 rows; /rubric row 3 is the last."), "\(all)")
+        #expect(all.contains("rubric 2 from rubric 1: changed row 2; 2 rows unchanged"), "\(all)")
+        let requests = try await server.requests()
+        #expect(requests.count == 3)
+        #expect(requests.last?.inputText?.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("Reply with row 2 only, as table rows.") == true)
+        let ends = try binary.transcriptLines().filter { $0["type"] as? String == "turn_ended" }
+        let old = try #require(ends[1]["output"] as? String).components(separatedBy: "\n")
+        let new = try #require(ends[2]["output"] as? String).components(separatedBy: "\n")
+        let differing = zip(old, new).filter { $0 != $1 }.map(\.1)
+        #expect(differing.count == 2 && differing.allSatisfy { $0.contains("(written again in request #3)") }, "\(differing)")
+        #expect(ends[2]["rubric"] as? Int == 2)
+    }
+}

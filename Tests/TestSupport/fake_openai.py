@@ -522,6 +522,30 @@ def quiz_item_text(prompt: str, number: int) -> str | None:
     return "\n".join(out)
 
 
+def rubric_row_text(prompt: str, number: int) -> str | None:
+    """A `/rubric row N` prompt ("Reply with row N only, as table rows."): row N of the rubric's teacher table and
+    of its student version, each with its first level's cell marked with the request number."""
+    asked = re.search(r"^Reply with row (\d+) only, as table rows\.$", prompt, re.MULTILINE)
+    rubric = re.search(r"<<<RUBRIC\n(.*?)\nRUBRIC>>>", prompt, re.DOTALL)
+    if not asked or not rubric:
+        return None
+    row = int(asked.group(1))
+    tables: list[list[str]] = [[]]
+    for line in rubric.group(1).split("\n"):
+        if line.lower().startswith("student version"):
+            tables.append([])
+        elif line.startswith("|") and not set(line) <= set("|-: "):
+            tables[-1].append(line)
+    out = []
+    for table in tables:
+        rows = table[1:]  # the header first
+        if row <= len(rows):
+            cells = [cell.strip() for cell in rows[row - 1].strip("|").split("|")]
+            cells[1] = f"{cells[1]} (written again in request #{number})"
+            out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out) if out else "| Nothing | to | write |"
+
+
 def plan_text(number: int, grade: str, minutes: int, topic: str, headings: list[str] | None = None,
               standards: list[str] | None = None, roles: tuple[str | None, str | None] = (None, None),
               objective: str | None = None) -> str:
@@ -1188,7 +1212,7 @@ class Handler(BaseHTTPRequestHandler):
         assessment = (quiz_text(prompt, find_topic(prompt)) or rubric_text(prompt, find_topic(prompt))
                       or review_text(prompt) or overview_text(prompt, find_topic(prompt)))
         schema = requested_schema(body)
-        redone = section_redo_text(prompt, number) or quiz_item_text(prompt, number)
+        redone = section_redo_text(prompt, number) or quiz_item_text(prompt, number) or rubric_row_text(prompt, number)
         if redone is not None:
             plan = redone
         elif "Turn it into student handouts" in prompt:

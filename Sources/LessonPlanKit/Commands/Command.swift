@@ -299,7 +299,7 @@ public struct CommandRun: Sendable {
 
     /// Passes progress on to the host; with `shows`, a completed turn's text is shown as `shows` renders it
     /// instead of streamed.
-    static func forward(
+    private static func forward(
         _ update: RequestProgress, to host: any CommandHost, waiting: String, shows: (@Sendable (String) -> StyledText)?
     ) {
         switch update {
@@ -326,6 +326,22 @@ public struct CommandRun: Sendable {
         let repair = settings.followUps.repair
         let result = await host.cancellable {
             await engine.assess(command: line, request, repair: repair) { update in
+                Self.forward(update, to: host, waiting: waiting, shows: shows)
+            }
+        }
+        return (CommandOutcome(sent: result.outcomes), result)
+    }
+
+    /// Sends one part of a quiz or rubric to be written again (``SessionEngine/redoPart(command:purpose:assessment:progress:)``).
+    /// - Parameter shows: as for ``assessment(_:waiting:shows:)``.
+    func part(
+        _ purpose: TurnPurpose, assessment: AssessmentRequest, waiting: String, shows: (@Sendable (String) -> StyledText)? = nil
+    ) async -> (outcome: CommandOutcome, result: RequestResult) {
+        let engine = engine
+        let host = host
+        let line = line
+        let result = await host.cancellable {
+            await engine.redoPart(command: line, purpose: purpose, assessment: assessment) { update in
                 Self.forward(update, to: host, waiting: waiting, shows: shows)
             }
         }

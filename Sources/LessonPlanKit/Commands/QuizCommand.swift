@@ -85,22 +85,16 @@ public struct QuizCommand: Command, Equatable {
             run.host.error("Quiz \(quiz.number) has \(quiz.quiz.items.count) items; /quiz item \(quiz.quiz.items.count) is the last.")
             return .failed
         }
-        let engine = run.engine
-        let host = run.host
-        let line = run.line
-        let result = await host.cancellable {
-            await engine.redoQuizItem(command: line, quiz: quiz, item: number, request: request) { update in
-                CommandRun.forward(update, to: host, waiting: "writing item \(number)…", shows: nil)
-            }
-        }
-        let outcome = CommandOutcome(sent: result.outcomes)
+        let (outcome, result) = await run.part(
+            .quizItem(QuizItemRedo(quiz: quiz.text, item: number, request: request)),
+            assessment: .quiz(kind: quiz.quiz.kind, items: quiz.expectedItems), waiting: "writing item \(number)…")
         guard result.first.status == .completed, let made = await run.engine.state.quizzes.last, made.number != quiz.number else {
             return outcome
         }
         let changed = zip(quiz.quiz.items, made.quiz.items).enumerated().filter { $0.element.0 != $0.element.1 }.map { $0.offset + 1 }
-        host.deliver(.text(AssessmentText.quiz(made.quiz, withKey: true)))
+        run.host.deliver(.text(AssessmentText.quiz(made.quiz, withKey: true)))
         let kept = made.quiz.items.count - changed.count
-        host.show(StyledText(
+        run.host.show(StyledText(
             "quiz \(made.number) from quiz \(quiz.number): changed item \(changed.map(String.init).joined(separator: ", ")); \(kept) \(kept == 1 ? "item" : "items") unchanged",
             style: .dim))
         return outcome

@@ -6,21 +6,37 @@ import LessonPlanCore
 public struct RubricCommand: Command, Equatable {
     public static let name = "rubric"
     public static let asksTheModel = true
-    public static let usage = "/rubric [levels]"
+    public static let usage = "/rubric [levels]; /rubric row N [what to change]"
     public static let summary = "a rubric for the plan's independent task, shown as a table (default: 4 levels)"
     public static let details = """
         levels is 2 to 6, lowest first, each with its points. The rubric is checked (the level count, every cell
         filled, levels in order, no criterion twice) and, when it fails, repaired once. It is kept beside the plan
         version it was made from: /show rubric prints it; exports of that version carry it (the students' “I can …”
-        version on handouts and slides).
+        version on handouts and slides). /rubric row N [what to change] writes the Nth criterion's row of the
+        latest rubric again, and its "I can …" row with it, keeping every other line as it was; the new rubric
+        is checked like any, and not repaired unasked.
         """
-    public static let templates = ["rubric", "rubric-repair"]
+    public static let templates = ["rubric", "rubric-repair", "rubric-row"]
 
     public let levels: Int
+    /// For `/rubric row N`: the row to write again and what to change; nil for a new rubric.
+    public let row: Int?
+    public let request: String
 
-    public init(levels: Int = Rubric.defaultLevels) { self.levels = levels }
+    public init(levels: Int = Rubric.defaultLevels, row: Int? = nil, request: String = "") {
+        self.levels = levels
+        self.row = row
+        self.request = request
+    }
 
     public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+        let typed = arguments.split(whereSeparator: \.isWhitespace).map(String.init)
+        if typed.first?.lowercased() == "row" {
+            guard typed.count >= 2, let number = Int(typed[1]), number >= 1 else {
+                throw CommandError("/rubric row needs the row's number, e.g. /rubric row 2 make the levels easier to tell apart.")
+            }
+            return Self(row: number, request: typed.dropFirst(2).joined(separator: " "))
+        }
         let words = arguments.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         guard let first = words.first else { return Self() }
         guard let number = Int(first), words.count == 1 || (words.count == 2 && words[1].hasPrefix("level")) else {
@@ -33,6 +49,7 @@ public struct RubricCommand: Command, Equatable {
     }
 
     public func run(_ run: CommandRun) async -> CommandOutcome {
+        if let row { return await redoRow(row, run) }
         let columns = run.host.columns
         let (outcome, result) = await run.assessment(
             .rubric(levels: levels), waiting: "writing the rubric…",
@@ -50,5 +67,38 @@ public struct RubricCommand: Command, Equatable {
     /// The rubric as an aligned table `width` columns wide, or the answer as it came when it holds no table.
     static func table(_ rubric: Rubric, text: String, width: Int) -> String {
         rubric.levels.isEmpty ? text : AssessmentText.rubricTable(rubric, width: width)
+    }
+
+    /// `/rubric row N`: row N of the current plan's latest rubric written again, the rest kept; says what changed.
+    private func redoRow(_ number: Int, _ run: CommandRun) async -> CommandOutcome {
+        let state = await run.engine.state
+        guard let current = state.current, let rubric = state.rubric(for: current.number) else {
+            run.host.error("There is no rubric of this plan yet; type /rubric to make one, then /rubric row N to change one row.")
+            return .failed
+        }
+        let count = rubric.rubric.criteria.count
+        guard number <= count else {
+            run.host.error("Rubric \(rubric.number) has \(count) rows; /rubric row \(count) is the last.")
+            return .failed
+        }
+        let columns = run.host.columns
+        let (outcome, result) = await run.part(
+            .rubricRow(RubricRowRedo(rubric: rubric.text, row: number, request: request)),
+            assessment: .rubric(levels: max(Rubric.levelRange.lowerBound, rubric.rubric.levels.count)),
+            waiting: "writing row \(number)…",
+            shows: { text in
+                let table = Self.table(RubricReader.read(text), text: text, width: columns)
+                return StyledText(table.hasSuffix("\n") ? String(table.dropLast()) : table)
+            })
+        guard result.first.status == .completed, let made = await run.engine.state.rubrics.last, made.number != rubric.number else {
+            return outcome
+        }
+        let changed = zip(rubric.rubric.criteria, made.rubric.criteria).enumerated().filter { $0.element.0 != $0.element.1 }.map { $0.offset + 1 }
+        let kept = made.rubric.criteria.count - changed.count
+        run.host.deliver(.text(Self.table(made.rubric, text: made.text, width: columns)))
+        run.host.show(StyledText(
+            "rubric \(made.number) from rubric \(rubric.number): changed row \(changed.map(String.init).joined(separator: ", ")); \(kept) \(kept == 1 ? "row" : "rows") unchanged",
+            style: .dim))
+        return outcome
     }
 }

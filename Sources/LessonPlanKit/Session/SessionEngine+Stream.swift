@@ -45,21 +45,13 @@ extension SessionEngine {
             }
         }
         if let splice = request.splice, status == .completed {
-            // The answer is one section: the plan is the one sent with that section replaced, the rest byte for byte.
-            do throws(SectionSplice.Failure) {
-                output = try splice.splice(machine.text)
-            } catch {
+            // The answer is one part (a section, a quiz item, a rubric row): the whole is the one sent with that
+            // part replaced, the rest byte for byte.
+            switch splice.whole(with: machine.text) {
+            case .success(let whole): output = whole
+            case .failure(let refusal):
                 status = .failed
-                message = error.sentence
-            }
-        }
-        if let itemSplice = request.itemSplice, status == .completed {
-            // The answer is one quiz item: the quiz is the one sent with that item replaced, the rest as it was.
-            do throws(QuizItemSplice.Failure) {
-                output = try itemSplice.splice(machine.text)
-            } catch {
-                status = .failed
-                message = error.sentence
+                message = refusal.sentence
             }
         }
         if let overview = request.overview, status == .completed {

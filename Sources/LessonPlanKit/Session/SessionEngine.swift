@@ -227,18 +227,19 @@ public actor SessionEngine {
         return outcome
     }
 
-    /// `/quiz item N`: asks for one item of `quiz` again and keeps the quiz with it replaced as a new quiz, checked
-    /// like any; not repaired unasked (that would write the other items again).
-    public func redoQuizItem(
-        command: String, quiz: QuizVersion, item: Int, request: String, progress: @escaping @Sendable (RequestProgress) -> Void
+    /// `/quiz item N` and `/rubric row N`: asks for one part of a quiz or rubric again (`purpose`) and keeps it with
+    /// that part replaced as a new quiz or rubric, checked as `assessment` says; not repaired unasked (that would
+    /// write the other parts again).
+    public func redoPart(
+        command: String, purpose: TurnPurpose, assessment: AssessmentRequest,
+        progress: @escaping @Sendable (RequestProgress) -> Void
     ) async -> RequestResult {
         guard let current = state.current else {
             return RequestResult(outcomes: [failedBeforeSending("There is no plan yet; type /generate to write one.")])
         }
-        let refinement = Refinement(.quizItem(QuizItemRedo(quiz: quiz.text, item: item, request: request)), inputs: current.inputs)
         let outcome = await runTurn(
-            command: command, refinement: refinement, base: current, follows: nil, keep: .always,
-            assessment: .quiz(kind: quiz.quiz.kind, items: quiz.expectedItems), progress: { progress(.turn($0)) })
+            command: command, refinement: Refinement(purpose, inputs: current.inputs), base: current, follows: nil,
+            keep: .always, assessment: assessment, progress: { progress(.turn($0)) })
         progress(.ended(outcome))
         return RequestResult(outcomes: [outcome])
     }
@@ -313,12 +314,7 @@ public actor SessionEngine {
         request.overview = written.overview
         request.sourceCuts = written.sourceCuts
         request.lesson = lesson
-        if let heading = refinement.purpose.redoneHeading, let current {
-            request.splice = SectionSplice(plan: current.text, heading: heading, headings: written.framework.headings)
-        }
-        if case .quizItem(let redo) = refinement.purpose {
-            request.itemSplice = QuizItemSplice(quiz: redo.quiz, item: redo.item)
-        }
+        request.splice = AnswerSplice(refinement.purpose, base: current, framework: written.framework)
         return await perform(request, base: current, keep: keep, progress: progress)
     }
 

@@ -135,10 +135,47 @@ struct TurnRequest: Sendable {
     var lesson: Int? = nil
     /// One line per source cut to the budget, for the footer.
     var sourceCuts: [String] = []
-    /// For `/redo`: the plan and section the answer is put into; the turn's output is the whole plan then.
-    var splice: SectionSplice? = nil
-    /// For `/quiz item N`: the quiz and item the answer is put into; the turn's output is the whole quiz then.
-    var itemSplice: QuizItemSplice? = nil
+    /// For a part written again (`/redo`, `/quiz item N`, `/rubric row N`): what the answer is put into; the
+    /// turn's output is then the whole plan, quiz or rubric.
+    var splice: AnswerSplice? = nil
+}
+
+/// What a turn's answer is put into when it writes one part again, the rest kept byte for byte.
+enum AnswerSplice: Sendable {
+    case section(SectionSplice)
+    case quizItem(QuizItemSplice)
+    case rubricRow(RubricRowSplice)
+
+    /// The part a purpose writes again in `base` (the current plan, or the quiz or rubric it names); nil for others.
+    init?(_ purpose: TurnPurpose, base: PlanVersion?, framework: Framework) {
+        switch purpose {
+        case .redo(let redo):
+            guard let base else { return nil }
+            self = .section(SectionSplice(plan: base.text, heading: redo.heading, headings: framework.headings))
+        case .quizItem(let redo): self = .quizItem(QuizItemSplice(quiz: redo.quiz, item: redo.item))
+        case .rubricRow(let redo): self = .rubricRow(RubricRowSplice(rubric: redo.rubric, row: redo.row))
+        default: return nil
+        }
+    }
+
+    /// The whole text with the answer put in, or the one sentence why it cannot be.
+    func whole(with answer: String) -> Result<String, SpliceRefusal> {
+        do throws(SpliceRefusal) {
+            switch self {
+            case .section(let splice):
+                do throws(SectionSplice.Failure) { return .success(try splice.splice(answer)) } catch {
+                    throw SpliceRefusal(error.sentence)
+                }
+            case .quizItem(let splice):
+                do throws(QuizItemSplice.Failure) { return .success(try splice.splice(answer)) } catch {
+                    throw SpliceRefusal(error.sentence)
+                }
+            case .rubricRow(let splice): return .success(try splice.splice(answer))
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
 }
 
 /// Set by the deadline timer before it cancels the turn, so the cancellation reads as a timeout.

@@ -34,6 +34,8 @@ public enum TurnPurpose: Equatable, Sendable {
     case redo(SectionRedo)
     /// One item of a quiz written again (`/quiz item N`), the other items kept byte for byte.
     case quizItem(QuizItemRedo)
+    /// One row of a rubric written again (`/rubric row N`), the other rows kept byte for byte.
+    case rubricRow(RubricRowRedo)
 
     /// The ways a command rewrites the current plan, each with its template of the same name.
     public enum Revision: String, Sendable, CaseIterable {
@@ -59,6 +61,7 @@ public enum TurnPurpose: Equatable, Sendable {
         case .lesson: "unit-lesson"
         case .redo: "redo"
         case .quizItem: "quiz-item"
+        case .rubricRow: "rubric-row"
         }
     }
 
@@ -70,6 +73,7 @@ public enum TurnPurpose: Equatable, Sendable {
         case .materials: .materials
         case .assessment(let request), .assessmentRepair(let request, _, _): request.turnKind
         case .quizItem: .quiz
+        case .rubricRow: .rubric
         case .review: .review
         }
     }
@@ -90,6 +94,7 @@ public enum TurnPurpose: Equatable, Sendable {
         case .lesson(let lesson): lesson.values
         case .redo(let redo): redo.values
         case .quizItem(let redo): redo.values
+        case .rubricRow(let redo): redo.values
         }
     }
 
@@ -183,6 +188,31 @@ public struct QuizItemRedo: Equatable, Sendable {
         [
             "draft": quiz, "item_number": String(item),
             "request": request.isEmpty ? "Write it again, clearer and better at showing what students learned." : request,
+        ]
+    }
+}
+
+/// What `/rubric row N` asks for: one criterion's row of a rubric written again, with the plan and the rubric as
+/// context (and its student version's row with it).
+public struct RubricRowRedo: Equatable, Sendable {
+    /// The rubric's text as it was made.
+    public var rubric: String
+    /// The row's number among the criteria, from 1.
+    public var row: Int
+    /// What the teacher asked for; empty for "write it again".
+    public var request: String
+
+    public init(rubric: String, row: Int, request: String) {
+        self.rubric = rubric
+        self.row = row
+        self.request = request
+    }
+
+    /// The template's placeholder values.
+    var values: [String: String] {
+        [
+            "draft": rubric, "item_number": String(row),
+            "request": request.isEmpty ? "Write it again, clearer for students and easier to score." : request,
         ]
     }
 }

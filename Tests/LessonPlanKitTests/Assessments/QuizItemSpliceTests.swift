@@ -41,3 +41,40 @@ import TestSupport
         #expect(throws: QuizItemSplice.Failure.unchanged(2)) { try QuizItemSplice(quiz: quiz, item: 2).splice(same) }
     }
 }
+
+/// `/rubric row N`'s splice: the teacher's row N and the student version's row N are replaced, nothing else.
+@Suite struct RubricRowSpliceTests {
+    static let rubric = """
+        Rubric: Tide poster
+        | Criterion | Beginning (1) | Proficient (2) |
+        | --- | --- | --- |
+        | Explains | vague | clear |
+        | Uses words | few | many |
+
+        Student version:
+        | I can … | Beginning (1) | Proficient (2) |
+        | --- | --- | --- |
+        | I can explain | sometimes | always |
+        | I can use the words | few | many |
+        """
+
+    @Test func rowTwoOfBothTablesIsReplacedAndTheRestKept() throws {
+        let answer = "Here:\n| Criterion | Beginning (1) | Proficient (2) |\n| Uses vocabulary | names 1 word | names 5 words |\n| I can use the vocabulary | 1 word | 5 words |"
+        let result = try RubricRowSplice(rubric: Self.rubric, row: 2).splice(answer)
+        let old = Self.rubric.components(separatedBy: "\n")
+        let new = result.components(separatedBy: "\n")
+        #expect(new.count == old.count)
+        let differing = zip(old, new).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        #expect(differing == [4, 10], "\(differing)")
+        #expect(new[4] == "| Uses vocabulary | names 1 word | names 5 words |")
+        #expect(new[10] == "| I can use the vocabulary | 1 word | 5 words |")
+        let read = RubricReader.read(result)
+        #expect(read.criteria.count == 2 && read.studentCriteria.count == 2)
+    }
+
+    @Test func aMissingRowOrAnAnswerWithNoRowIsRefused() {
+        #expect(throws: SpliceRefusal.self) { try RubricRowSplice(rubric: Self.rubric, row: 3).splice("| A | b | c |") }
+        #expect(throws: SpliceRefusal.self) { try RubricRowSplice(rubric: Self.rubric, row: 1).splice("No table here.") }
+        #expect(throws: SpliceRefusal.self) { try RubricRowSplice(rubric: Self.rubric, row: 1).splice("| Explains | vague | clear |\n| I can explain | sometimes | always |") }
+    }
+}
