@@ -38,6 +38,24 @@ import TestSupport
     }
 }
 
+extension RedoEndToEndTests {
+    /// An answer that holds nothing for the section fails the turn and leaves the plan as it was; `/retry` does not
+    /// send a part on its own (it would be put into nothing), and says to type the command again.
+    @Test func anEmptyAnswerChangesNothingAndRetrySaysToTypeItAgain() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        try await server.script([.plan, .text("Materials\n")])
+        let result = try await binary.run(
+            ["--grade", "4", "--topic", "Tides", "--minutes", "45", "--no-repair"], input: "/redo materials\n/retry\n/history\n/quit\n")
+        let all = result.stdout + result.stderr
+        #expect(all.contains("The answer held nothing for Materials; the plan is unchanged."), "\(all)")
+        #expect(all.contains("/retry sends whole requests again; type “/redo materials” again"), "\(all)")
+        #expect(try await server.requests().count == 2)
+        #expect(!all.contains("v2"), "no version was made")
+    }
+}
+
 /// `/quiz item N` through the built binary (issue #38): item N alone is written again, the new quiz keeps every
 /// other item as it was, and it is checked like any quiz.
 @Suite struct QuizItemEndToEndTests {

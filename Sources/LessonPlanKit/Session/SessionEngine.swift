@@ -332,6 +332,12 @@ public actor SessionEngine {
         guard var target = state.retryTarget else {
             return failedBeforeSending("Nothing to retry: the last request completed (or none was sent yet).")
         }
+        // One part written again is put into the plan, quiz or rubric it was asked from; typed again, the command
+        // asks from what is current now.
+        if ["redo", "quiz-item", "rubric-row"].contains(target.template) {
+            return failedBeforeSending(
+                "/retry sends whole requests again; type “\(TerminalSanitizer.cleanLine(target.command, limit: 60))” again to ask for that part once more.")
+        }
         // A resumed session reads earlier prompts lazily: fetch this one from the transcript.
         if target.input.isEmpty, let stored = storedPrompt(ofTurn: target.turn) { target = stored }
         let framework: Framework

@@ -301,7 +301,9 @@ public struct SessionState: Sendable {
     /// (`response.incomplete`, e.g. at the output limit) with some text. Handouts, a quiz or a rubric
     /// that stopped early are not a plan to finish: `/retry` asks for them again.
     public var draft: Draft? {
-        guard let last = turns.last, (last.started.kind ?? .plan) == .plan, let ended = last.ended, ended.status == .incomplete,
+        // A section that `/redo` asked for and that stopped early is no plan to finish either.
+        guard let last = turns.last, (last.started.kind ?? .plan) == .plan, last.started.template != "redo",
+            let ended = last.ended, ended.status == .incomplete,
             !ended.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         else { return nil }
         return Draft(
