@@ -43,7 +43,11 @@ public struct QuizCommand: Command, Equatable {
             guard words.count >= 2, let number = Int(words[1]), Quiz.itemRange.upperBound >= number, number >= 1 else {
                 throw CommandError("/quiz item needs the item's number, e.g. /quiz item 2 make the wrong answers more tempting.")
             }
-            return Self(item: (number, words.dropFirst(2).joined(separator: " ")))
+            let request = words.dropFirst(2).joined(separator: " ")
+            guard request.count <= LessonInputs.optionalFieldLimit else {
+                throw CommandError("That request is \(request.count) characters long; keep it to \(LessonInputs.optionalFieldLimit).")
+            }
+            return Self(item: (number, request))
         }
         var kind: Quiz.Kind?
         var items: Int?

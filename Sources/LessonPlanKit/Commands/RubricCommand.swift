@@ -35,7 +35,11 @@ public struct RubricCommand: Command, Equatable {
             guard typed.count >= 2, let number = Int(typed[1]), number >= 1 else {
                 throw CommandError("/rubric row needs the row's number, e.g. /rubric row 2 make the levels easier to tell apart.")
             }
-            return Self(row: number, request: typed.dropFirst(2).joined(separator: " "))
+            let request = typed.dropFirst(2).joined(separator: " ")
+            guard request.count <= LessonInputs.optionalFieldLimit else {
+                throw CommandError("That request is \(request.count) characters long; keep it to \(LessonInputs.optionalFieldLimit).")
+            }
+            return Self(row: number, request: request)
         }
         let words = arguments.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         guard let first = words.first else { return Self() }
