@@ -138,7 +138,10 @@ extension TurnEnded {
 extension UndoRecord {
     static let columns = TranscriptColumns(
         unread: UndoRecord(at: .distantPast, from: 0, to: 0),
-        [.required(.at, \.at), .required(.from, \.from), .required(.to, \.to), .optional(.lesson, \.lesson)])
+        [
+            .required(.at, \.at), .required(.from, \.from), .required(.to, \.to), .optional(.lesson, \.lesson),
+            .optional(.command, \.command),
+        ])
 }
 
 extension NameRecord {

@@ -170,12 +170,15 @@ public struct UndoRecord: Codable, Equatable, Sendable {
     public var to: Int
     /// In a unit: the lesson whose current version moved.
     public var lesson: Int?
+    /// `/switch N` or `/fork N` as typed, when the move was one of those rather than `/undo`; nil for `/undo`.
+    public var command: String?
 
-    public init(at: Date, from: Int, to: Int, lesson: Int? = nil) {
+    public init(at: Date, from: Int, to: Int, lesson: Int? = nil, command: String? = nil) {
         self.at = at
         self.from = from
         self.to = to
         self.lesson = lesson
+        self.command = command
     }
 }
 

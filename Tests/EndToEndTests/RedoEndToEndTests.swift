@@ -113,3 +113,40 @@ extension RedoEndToEndTests {
         #expect(ends[2]["rubric"] as? Int == 2)
     }
 }
+
+/// Branches (issue #38): `/fork 1` and a command make a second branch from v1, `/history` draws the tree,
+/// `/switch` moves between them, `/diff` compares across them, `resume` opens the version last current, and
+/// `replay` and `replay --rerun` show and repeat the moves.
+@Suite struct BranchEndToEndTests {
+    @Test func aForkASwitchAndADiffAcrossBranchesHoldThroughResumeReplayAndRerun() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let session = try await binary.run(
+            ["--grade", "4", "--topic", "Tides", "--minutes", "45", "--name", "tides", "--no-repair"],
+            input: "/shorten 30\n/fork 1\n/lengthen 60\n/history\n/switch 2\n/diff 2 3\n/switch 9\n/quit\n")
+        let all = session.stdout + session.stderr
+        #expect(all.contains("Now at v1 (/generate); the next command starts a new branch from it."), "\(all)")
+        #expect(all.contains("  v1  3–5 · 45 min  /generate\n  └ v2  3–5 · 30 min  /shorten 30 (from v1)\n→ └ v3  3–5 · 60 min  /lengthen 60 (from v1)"), "\(all)")
+        #expect(all.contains("Now at v2 (/shorten 30)"))
+        #expect(all.contains("There is no v9; /history lists the versions (v1 to v3)."))
+        #expect(all.contains("60 minutes in total") || all.contains("60 min"), "the diff shows the other branch's plan")
+
+        let resumed = try await binary.run(["resume", "tides"], input: "/history\n/quit\n")
+        #expect(resumed.stdout.contains("→ └ v2  3–5 · 30 min  /shorten 30 (from v1)"), "\(resumed.stdout)")
+
+        let replay = try await binary.run(["replay", "tides", "--plain"])
+        #expect(replay.stdout.contains("/fork 1") && replay.stdout.contains("/switch 2"), "\(replay.stdout)")
+
+        let requestsBefore = try await server.requests().count
+        let rerun = try await binary.run(["replay", "--rerun", "tides", "--yes", "--no-repair"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try await server.requests().count == requestsBefore + 3, "generate, shorten and lengthen again")
+        // The new session has the same tree, and the version the recorded one ended at is current.
+        let rerunAll = rerun.stdout + rerun.stderr
+        let id = try #require(rerunAll.firstMatch(of: /into new session ([0-9a-f]{8})/)?.1)
+        let again = try await binary.run(["resume", String(id)], input: "/history\n/quit\n")
+        #expect(again.stdout.contains("  └ v3  3–5 · 60 min  /lengthen 60 (from v1)"), "\(again.stdout)")
+        #expect(again.stdout.contains("→ └ v2  3–5 · 30 min  /shorten 30 (from v1)"), "\(again.stdout)")
+    }
+}

@@ -29,6 +29,8 @@ public enum CommandTable {
         UndoCommand.self,
         ShowCommand.self,
         HistoryCommand.self,
+        SwitchCommand.self,
+        ForkCommand.self,
         DiffCommand.self,
         EditCommand.self,
         SaveCommand.self,

@@ -23,6 +23,9 @@ public enum SessionRerun {
         case send(turn: Int, command: String)
         /// Repeat an undo, so later commands revise the version they revised the first time.
         case undo
+        /// Repeat a `/switch` or `/fork` to the version recorded as `to`: the re-run's version made by the same
+        /// recorded turn (or the nearest such one before it on its branch).
+        case move(to: Int, forks: Bool)
         /// Ground the turns that follow in this source, as the recorded session did: the copy the
         /// transcript keeps (data, never a path to read).
         case addSource(SourceDocument)
@@ -52,8 +55,12 @@ public enum SessionRerun {
         let continued = Set(recorded.turns.compactMap { $0.ended?.status == .completed ? $0.started.continues : nil })
         for event in recorded.events {
             switch event {
-            case .undo:
-                plan.append(.undo)
+            case .undo(let undo):
+                if let command = undo.command {
+                    plan.append(.move(to: undo.to, forks: command.hasPrefix("/fork")))
+                } else {
+                    plan.append(.undo)
+                }
             case .sourceAdded(let added):
                 plan.append(.addSource(added.source))
             case .sourceRemoved(let removed):
@@ -114,11 +121,17 @@ public enum SessionRerun {
         _ recorded: SessionState, runner: CommandRunner, only: Int? = nil, announce: @Sendable (Int, String) -> Void = { _, _ in }
     ) async -> [RerunStep] {
         var steps: [RerunStep] = []
+        // The recorded versions each command made (its own and its follow-ups'), to the re-run's version after it.
+        var made: [Int: Int] = [:]
         for item in plan(recorded, through: only) {
             if Task.isCancelled { break }
             switch item {
             case .undo:
                 await runner.run("/undo")
+            case .move(let to, let forks):
+                if let target = rerunVersion(of: to, in: recorded, made: made) {
+                    await runner.run("\(forks ? "/fork" : "/switch") \(target)")
+                }
             case .lesson(let number):
                 await runner.run("/lesson \(number)")
             case .addSource(let source):
@@ -139,6 +152,9 @@ public enum SessionRerun {
                     turn: turn, command: command, recordedStatus: recordedTurn?.ended?.status,
                     recordedOutput: recordedTurn?.ended?.output ?? "", outcome: nil, note: nil)
                 let outcome = await runner.run(command)
+                if let now = await runner.engine.state.currentVersion {
+                    for version in recordedVersions(madeBy: turn, in: recorded) { made[version] = now }
+                }
                 step.outcome = outcome.turns.first
                 step.followUps = Array(outcome.turns.dropFirst())
                 if step.outcome == nil {
@@ -148,5 +164,24 @@ public enum SessionRerun {
             }
         }
         return steps
+    }
+
+    /// The versions a recorded command made: its own turn's and those of the automatic turns that followed it.
+    static func recordedVersions(madeBy turn: Int, in recorded: SessionState) -> [Int] {
+        guard let own = recorded.turns.first(where: { $0.started.turn == turn })?.ended?.version else { return [] }
+        let followUps = recorded.turns.filter { $0.started.follows == own }.compactMap { $0.ended?.version }
+        return [own] + followUps
+    }
+
+    /// The re-run's version standing for recorded version `number`: the one made by the same command, or by the
+    /// nearest command before it on its branch; nil when none was made.
+    static func rerunVersion(of number: Int, in recorded: SessionState, made: [Int: Int]) -> Int? {
+        var next: Int? = number
+        var seen = Set<Int>()
+        while let current = next, seen.insert(current).inserted {
+            if let mapped = made[current] { return mapped }
+            next = recorded.version(current)?.parent
+        }
+        return nil
     }
 }

@@ -476,6 +476,22 @@ public actor SessionEngine {
         return target
     }
 
+    /// `/switch N` and `/fork N`: makes version N current, so the next command revises it and its plan starts (or
+    /// goes on along) N's branch; recorded as a move of the current version with the command as typed.
+    /// - Throws: ``SessionError`` for a version that does not exist, is current already, or is another lesson's.
+    public func switchTo(_ number: Int, command: String) throws -> PlanVersion {
+        guard let from = state.currentVersion else { throw SessionError("There is no plan yet; type /generate first.") }
+        guard let target = state.version(number) else {
+            throw SessionError("There is no v\(number); /history lists the versions (v1 to v\(state.versions.count)).")
+        }
+        guard number != from else { throw SessionError("v\(number) is the current version already.") }
+        if state.unit != nil, target.lesson != state.current?.lesson {
+            throw SessionError("v\(number) is a version of lesson \(target.lesson ?? 0); /lesson \(target.lesson ?? 0) opens that lesson first.")
+        }
+        append(.undo(UndoRecord(at: now(), from: from, to: number, lesson: target.lesson, command: command)))
+        return target
+    }
+
     /// Records a plan the teacher edited by hand as a new version; unchanged text makes none.
     /// - Returns: the new version, or nil when the text did not change.
     /// - Throws: ``SessionError`` without a plan. A record that cannot be written is kept in memory.

@@ -32,7 +32,9 @@ public enum SessionReview {
                 blocks.append(render(turn, state: state, options: options, plans: &plans))
             case .undo(let undo):
                 guard options.turn == nil else { continue }
-                blocks.append(heading("undo", at: undo.at, detail: "v\(undo.from) → v\(undo.to)") + "\n")
+                // A /switch or /fork is shown as typed (the transcript's text, cleaned); an /undo as an undo.
+                let what = undo.command.map { TerminalSanitizer.cleanLine($0, limit: 40) } ?? "undo"
+                blocks.append(heading(what, at: undo.at, detail: "v\(undo.from) → v\(undo.to)") + "\n")
             case .handEdit(let edit):
                 guard options.turn == nil else { continue }
                 var block = heading("hand edit", at: edit.at, detail: "\(edit.command) → v\(edit.version) (from v\(edit.baseVersion))") + "\n"
