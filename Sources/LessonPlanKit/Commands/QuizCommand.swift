@@ -90,7 +90,7 @@ public struct QuizCommand: Command, Equatable {
             return .failed
         }
         let (outcome, result) = await run.part(
-            .quizItem(QuizItemRedo(quiz: quiz.text, item: number, request: request)),
+            .part(PartRedo(.quizItem, text: quiz.text, number: number, request: request)),
             assessment: .quiz(kind: quiz.quiz.kind, items: quiz.expectedItems), waiting: "writing item \(number)…")
         guard result.first.status == .completed, let made = await run.engine.state.quizzes.last, made.number != quiz.number else {
             return outcome

@@ -66,7 +66,7 @@ public struct RedoCommand: Command, Equatable {
     ///   that the pacing cannot take.
     static func redo(_ arguments: String, plan: PlanVersion, framework: Framework) throws(CommandError) -> SectionRedo {
         let document = framework.document(of: plan.text)
-        let (heading, request) = try section(named: arguments, in: document, framework: framework)
+        let (heading, request) = try section(named: arguments, framework: framework)
         guard let section = document.section(heading) else {
             throw CommandError("This plan has no \(Self.shown(heading)) section; /revise asks for the whole plan.")
         }
@@ -82,7 +82,7 @@ public struct RedoCommand: Command, Equatable {
     }
 
     /// Which heading the start of `arguments` names, and the words after it.
-    static func section(named arguments: String, in document: PlanDocument, framework: Framework) throws(CommandError)
+    static func section(named arguments: String, framework: Framework) throws(CommandError)
         -> (heading: String, request: String)
     {
         let headings = framework.headings

@@ -87,7 +87,7 @@ public struct RubricCommand: Command, Equatable {
         }
         let columns = run.host.columns
         let (outcome, result) = await run.part(
-            .rubricRow(RubricRowRedo(rubric: rubric.text, row: number, request: request)),
+            .part(PartRedo(.rubricRow, text: rubric.text, number: number, request: request)),
             assessment: .rubric(levels: max(Rubric.levelRange.lowerBound, rubric.rubric.levels.count)),
             waiting: "writing row \(number)…",
             shows: { text in

@@ -334,7 +334,7 @@ public actor SessionEngine {
         }
         // One part written again is put into the plan, quiz or rubric it was asked from; typed again, the command
         // asks from what is current now.
-        if ["redo", "quiz-item", "rubric-row"].contains(target.template) {
+        if TurnPurpose.partTemplates.contains(target.template) {
             return failedBeforeSending(
                 "/retry sends whole requests again; type “\(TerminalSanitizer.cleanLine(target.command, limit: 60))” again to ask for that part once more.")
         }

@@ -302,7 +302,7 @@ public struct SessionState: Sendable {
     /// that stopped early are not a plan to finish: `/retry` asks for them again.
     public var draft: Draft? {
         // A section that `/redo` asked for and that stopped early is no plan to finish either.
-        guard let last = turns.last, (last.started.kind ?? .plan) == .plan, last.started.template != "redo",
+        guard let last = turns.last, (last.started.kind ?? .plan) == .plan, !TurnPurpose.partTemplates.contains(last.started.template),
             let ended = last.ended, ended.status == .incomplete,
             !ended.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         else { return nil }

@@ -152,8 +152,11 @@ enum AnswerSplice: Sendable {
         case .redo(let redo):
             guard let base else { return nil }
             self = .section(SectionSplice(plan: base.text, heading: redo.heading, headings: framework.headings))
-        case .quizItem(let redo): self = .quizItem(QuizItemSplice(quiz: redo.quiz, item: redo.item))
-        case .rubricRow(let redo): self = .rubricRow(RubricRowSplice(rubric: redo.rubric, row: redo.row))
+        case .part(let redo):
+            switch redo.part {
+            case .quizItem: self = .quizItem(QuizItemSplice(quiz: redo.text, item: redo.number))
+            case .rubricRow: self = .rubricRow(RubricRowSplice(rubric: redo.text, row: redo.number))
+            }
         default: return nil
         }
     }

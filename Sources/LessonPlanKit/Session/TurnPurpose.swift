@@ -32,10 +32,9 @@ public enum TurnPurpose: Equatable, Sendable {
     case lesson(UnitLesson)
     /// One section of the current plan written again (`/redo`), the rest kept byte for byte.
     case redo(SectionRedo)
-    /// One item of a quiz written again (`/quiz item N`), the other items kept byte for byte.
-    case quizItem(QuizItemRedo)
-    /// One row of a rubric written again (`/rubric row N`), the other rows kept byte for byte.
-    case rubricRow(RubricRowRedo)
+    /// One item of a quiz (`/quiz item N`) or one row of a rubric (`/rubric row N`) written again, the rest kept
+    /// byte for byte.
+    case part(PartRedo)
 
     /// The ways a command rewrites the current plan, each with its template of the same name.
     public enum Revision: String, Sendable, CaseIterable {
@@ -60,8 +59,7 @@ public enum TurnPurpose: Equatable, Sendable {
         case .unitOverviewRepair: "unit-overview-repair"
         case .lesson: "unit-lesson"
         case .redo: "redo"
-        case .quizItem: "quiz-item"
-        case .rubricRow: "rubric-row"
+        case .part(let redo): redo.template
         }
     }
 
@@ -72,8 +70,7 @@ public enum TurnPurpose: Equatable, Sendable {
         case .unitOverview, .unitOverviewRepair: .overview
         case .materials: .materials
         case .assessment(let request), .assessmentRepair(let request, _, _): request.turnKind
-        case .quizItem: .quiz
-        case .rubricRow: .rubric
+        case .part(let redo): redo.kind
         case .review: .review
         }
     }
@@ -93,8 +90,7 @@ public enum TurnPurpose: Equatable, Sendable {
             ["lessons": String(lessons), "draft": draft, "problems": AssessmentPrompts.problemList(problems)]
         case .lesson(let lesson): lesson.values
         case .redo(let redo): redo.values
-        case .quizItem(let redo): redo.values
-        case .rubricRow(let redo): redo.values
+        case .part(let redo): redo.values
         }
     }
 
@@ -118,6 +114,10 @@ public enum TurnPurpose: Equatable, Sendable {
         default: return kind == .plan
         }
     }
+
+    /// The templates of turns that write one part again (a section, a quiz item, a rubric row): their answer is
+    /// put into what they were asked from, so `/retry` and `/continue` never send one on its own.
+    public static let partTemplates: Set<String> = ["redo", "quiz-item", "rubric-row"]
 
     /// For `/redo`: the section the answer replaces, as the framework spells its heading.
     public var redoneHeading: String? {
@@ -168,51 +168,40 @@ public struct SectionRedo: Equatable, Sendable {
     }
 }
 
-/// What `/quiz item N` asks for: one item of a quiz written again, with the plan and the whole quiz as context.
-public struct QuizItemRedo: Equatable, Sendable {
-    /// The quiz's text as it was made.
-    public var quiz: String
-    /// The item's number, from 1.
-    public var item: Int
+/// What `/quiz item N` and `/rubric row N` ask for: one item of a quiz or one criterion's row of a rubric (with
+/// its student version's row) written again, with the plan and the whole quiz or rubric as context.
+public struct PartRedo: Equatable, Sendable {
+    /// Which kind of part: each has its template and its splice.
+    public enum Part: Equatable, Sendable {
+        case quizItem, rubricRow
+    }
+
+    public var part: Part
+    /// The quiz's or rubric's text as it was made.
+    public var text: String
+    /// The item's or row's number, from 1.
+    public var number: Int
     /// What the teacher asked for; empty for "write it again".
     public var request: String
 
-    public init(quiz: String, item: Int, request: String) {
-        self.quiz = quiz
-        self.item = item
+    public init(_ part: Part, text: String, number: Int, request: String) {
+        self.part = part
+        self.text = text
+        self.number = number
         self.request = request
     }
 
-    /// The template's placeholder values.
-    var values: [String: String] {
-        [
-            "draft": quiz, "item_number": String(item),
-            "request": request.isEmpty ? "Write it again, clearer and better at showing what students learned." : request,
-        ]
-    }
-}
+    /// The template under `prompts/` the request is written with.
+    var template: String { part == .quizItem ? "quiz-item" : "rubric-row" }
 
-/// What `/rubric row N` asks for: one criterion's row of a rubric written again, with the plan and the rubric as
-/// context (and its student version's row with it).
-public struct RubricRowRedo: Equatable, Sendable {
-    /// The rubric's text as it was made.
-    public var rubric: String
-    /// The row's number among the criteria, from 1.
-    public var row: Int
-    /// What the teacher asked for; empty for "write it again".
-    public var request: String
-
-    public init(rubric: String, row: Int, request: String) {
-        self.rubric = rubric
-        self.row = row
-        self.request = request
-    }
+    /// What the answer is put into: a quiz or a rubric.
+    var kind: TurnKind { part == .quizItem ? .quiz : .rubric }
 
     /// The template's placeholder values.
     var values: [String: String] {
-        [
-            "draft": rubric, "item_number": String(row),
-            "request": request.isEmpty ? "Write it again, clearer for students and easier to score." : request,
-        ]
+        let again = part == .quizItem
+            ? "Write it again, clearer and better at showing what students learned."
+            : "Write it again, clearer for students and easier to score."
+        return ["draft": text, "item_number": String(number), "request": request.isEmpty ? again : request]
     }
 }

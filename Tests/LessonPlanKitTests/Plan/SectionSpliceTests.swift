@@ -82,13 +82,12 @@ import Testing
 
     @Test func aSectionIsNamedByNamePrefixOrNumber() throws {
         let framework = try PromptLibrary.builtIn.framework("default")
-        let document = framework.document(of: Self.plan(framework))
-        #expect(try RedoCommand.section(named: "warm-up more hands-on", in: document, framework: framework) == ("Warm-Up (5 min)", "more hands-on"))
-        #expect(try RedoCommand.section(named: "exit ticket", in: document, framework: framework) == ("Exit Ticket", ""))
-        #expect(try RedoCommand.section(named: "6", in: document, framework: framework) == ("Independent Practice", ""))
-        #expect(try RedoCommand.section(named: "guided shorter steps", in: document, framework: framework) == ("Guided Practice", "shorter steps"))
-        #expect(throws: CommandError.self) { try RedoCommand.section(named: "d", in: document, framework: framework) }
-        #expect(throws: CommandError.self) { try RedoCommand.section(named: "11", in: document, framework: framework) }
-        #expect(throws: CommandError.self) { try RedoCommand.section(named: "lunch", in: document, framework: framework) }
+        #expect(try RedoCommand.section(named: "warm-up more hands-on", framework: framework) == ("Warm-Up (5 min)", "more hands-on"))
+        #expect(try RedoCommand.section(named: "exit ticket", framework: framework) == ("Exit Ticket", ""))
+        #expect(try RedoCommand.section(named: "6", framework: framework) == ("Independent Practice", ""))
+        #expect(try RedoCommand.section(named: "guided shorter steps", framework: framework) == ("Guided Practice", "shorter steps"))
+        #expect(throws: CommandError.self) { try RedoCommand.section(named: "d", framework: framework) }
+        #expect(throws: CommandError.self) { try RedoCommand.section(named: "11", framework: framework) }
+        #expect(throws: CommandError.self) { try RedoCommand.section(named: "lunch", framework: framework) }
     }
 }
