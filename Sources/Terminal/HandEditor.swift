@@ -135,15 +135,7 @@ final class EndingSignals: @unchecked Sendable {
                     for _ in 0..<200 where Self.isRunning(pid) { usleep(10_000) }
                 }
                 try? FileManager.default.removeItem(at: folder)
-                signal(number, SIG_DFL)
-                // Unblocked on this thread and raised here, so it ends the process now, whatever other threads block.
-                var only = sigset_t()
-                sigemptyset(&only)
-                sigaddset(&only, number)
-                pthread_sigmask(SIG_UNBLOCK, &only, nil)
-                raise(number)
-                // Not reached; should the signal not end it, the process still ends as killed by it would.
-                _exit(128 + number)
+                EndingCleanup.raiseNow(number)
             }
             source.resume()
         }

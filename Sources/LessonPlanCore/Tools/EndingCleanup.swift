@@ -74,9 +74,9 @@ public enum EndingCleanup {
         raiseNow(number)
     }
 
-    /// Sets `number` to its default, unblocks it on this thread and raises it: the process ends now, whatever
-    /// other threads block.
-    private static func raiseNow(_ number: Int32) -> Never {
+    /// Sets `number` to its default, unblocks it on this thread and raises it: the process ends now, by that
+    /// signal, whatever other threads block (and should the signal not end it, as if it had).
+    public static func raiseNow(_ number: Int32) -> Never {
         signal(number, SIG_DFL)
         var only = sigset_t()
         sigemptyset(&only)
