@@ -31,15 +31,8 @@ import TestSupport
         let made = try await binary.run(["generate", "--topic", "Tides", "--name", "tides", "--no-repair"])
         #expect(made.status == 0, "\(made.stderr)")
 
-        let tools = binary.home.appending(path: "tools")
-        let temporary = binary.home.appending(path: "tmp")
-        for folder in [tools, temporary] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        let pandoc = tools.appending(path: "pandoc")
-        try Self.recordingPandoc.write(to: pandoc, atomically: true, encoding: .utf8)
-        #expect(chmod(pandoc.path, 0o755) == 0)
+        let temporary = try Self.usePandoc(Self.recordingPandoc, in: &binary)
         let log = binary.home.appending(path: "pandoc.log")
-        binary.environment["PATH"] = tools.path + ":" + (binary.environment["PATH"] ?? "/usr/bin:/bin")
-        binary.environment["TMPDIR"] = temporary.path
         binary.environment["PANDOC_LOG"] = log.path
         // Run under the usual umask (022), which would leave a new folder 0755 and a file 0644.
         let exported = try await binary.run(["export", "tides", "--format", "docx", "-o", binary.home.appending(path: "plan.docx").path])
@@ -111,7 +104,7 @@ import TestSupport
                 z.writestr("[Content_Types].xml", "<Types/>")
                 z.writestr("word/document.xml", "<w:document><w:body><w:p><w:r><w:t>Tides rise twice a day.</w:t></w:r></w:p></w:body></w:document>")
             """
-        let zipped = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, docx.path])
+        let zipped = try await Python.write(script, to: docx)
         #expect(zipped.status == 0, "\(zipped.output)")
         try await Self.sigtermMidway(
             &binary, pandoc: Self.hangingReader, folderPrefix: "lessonplan-",
@@ -119,19 +112,26 @@ import TestSupport
         #expect(try await server.requests().isEmpty, "nothing was sent")
     }
 
-    /// Runs lessonplan with `arguments` and a `pandoc` that hangs, sends SIGTERM once pandoc is at work (and a
-    /// folder starting with `folderPrefix` exists), then checks lessonplan ended by that signal, pandoc and its
-    /// child with it, and the temporary directory is empty.
-    static func sigtermMidway(_ binary: inout LessonplanBinary, pandoc script: String, folderPrefix: String, arguments: [String]) async throws {
+    /// Puts `script` first on the binary's PATH as `pandoc` and gives it a temporary directory of its own in its
+    /// home, which is returned (empty until the tool uses it).
+    static func usePandoc(_ script: String, in binary: inout LessonplanBinary) throws -> URL {
         let tools = binary.home.appending(path: "tools")
         let temporary = binary.home.appending(path: "tmp")
         for folder in [tools, temporary] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         let pandoc = tools.appending(path: "pandoc")
         try script.write(to: pandoc, atomically: true, encoding: .utf8)
         #expect(chmod(pandoc.path, 0o755) == 0)
-        let pids = binary.home.appending(path: "pandoc.pids")
         binary.environment["PATH"] = tools.path + ":" + (binary.environment["PATH"] ?? "/usr/bin:/bin")
         binary.environment["TMPDIR"] = temporary.path
+        return temporary
+    }
+
+    /// Runs lessonplan with `arguments` and a `pandoc` that hangs, sends SIGTERM once pandoc is at work (and a
+    /// folder starting with `folderPrefix` exists), then checks lessonplan ended by that signal, pandoc and its
+    /// child with it, and the temporary directory is empty.
+    static func sigtermMidway(_ binary: inout LessonplanBinary, pandoc script: String, folderPrefix: String, arguments: [String]) async throws {
+        let temporary = try usePandoc(script, in: &binary)
+        let pids = binary.home.appending(path: "pandoc.pids")
         binary.environment["PANDOC_PIDS"] = pids.path
 
         // Started through python, which unblocks SIGTERM (a child of the test runner inherits it blocked) and execs.

@@ -7,4 +7,10 @@ public enum Python {
         let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script], input: input)
         return (result.status, result.output)
     }
+
+    /// Runs `python3 -c script PATH`, a script that writes a file (a zip bomb, a docx) at `sys.argv[1]`.
+    public static func write(_ script: String, to file: URL) async throws -> (status: Int32, output: String) {
+        let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, file.path])
+        return (result.status, result.output)
+    }
 }

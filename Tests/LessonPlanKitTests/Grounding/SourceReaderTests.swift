@@ -102,7 +102,7 @@ import Testing
                 z.writestr("[Content_Types].xml", "<Types/>")
                 z.writestr("word/document.xml", b"<w:p><w:r><w:t>tide</w:t></w:r></w:p>" * 250000)
             """
-        let made = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, bomb.path])
+        let made = try await Python.write(script, to: bomb)
         #expect(made.status == 0, "\(made.output)")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: bomb.path)[.size] as? Int)
         #expect(size < 100_000)
@@ -131,7 +131,7 @@ import Testing
                     for _ in range(300):
                         f.write(chunk)
             """
-        let made = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, bomb.path])
+        let made = try await Python.write(script, to: bomb)
         #expect(made.status == 0, "\(made.output)")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: bomb.path)[.size] as? Int)
         #expect(size < 2_000_000)
