@@ -112,7 +112,7 @@ public enum StandardsFindings {
     public static func notes(_ document: PlanDocument, band: GradeBand, catalog: StandardsCatalog = .builtIn) -> [ContentNote] {
         var notes: [ContentNote] = []
         var seen = Set<String>()
-        var bounded: [Standard] = []
+        var bounded: [(standard: Standard, words: Set<String>)] = []
         for section in document.sections {
             for line in section.body {
                 for cited in catalog.cited(in: line) where seen.insert(StandardsCatalog.key(cited.typed)).inserted {
@@ -127,12 +127,13 @@ public enum StandardsFindings {
                                 .standardOutsideBand, section: section.heading, quote: cited.typed,
                                 others: [StandardsCatalog.outsideBandSentence(standard, band: band)]))
                     }
-                    if !boundaryWords(of: standard).isEmpty { bounded.append(standard) }
+                    let words = boundaryWords(of: standard)
+                    if !words.isEmpty { bounded.append((standard, words)) }
                 }
             }
         }
-        for standard in bounded {
-            notes += pastBoundary(document, standard: standard)
+        for (standard, words) in bounded {
+            notes += pastBoundary(document, standard: standard, words: words)
         }
         return notes
     }
@@ -159,8 +160,7 @@ public enum StandardsFindings {
         return sentences
     }
 
-    private static func pastBoundary(_ document: PlanDocument, standard: Standard) -> [ContentNote] {
-        let words = boundaryWords(of: standard)
+    private static func pastBoundary(_ document: PlanDocument, standard: Standard, words: Set<String>) -> [ContentNote] {
         var notes: [ContentNote] = []
         for section in document.sections {
             for raw in section.body {
