@@ -327,11 +327,12 @@ public struct ContentChecker: Sendable {
     }
 
     /// Whether a line shows students words to use rather than saying what happens: a sentence frame with blanks
-    /// (`I think ___ because ___.`), or a line that is one quotation after an optional label (`Frame: “…”`).
+    /// (`I think ___ because ___.`, `I think _ because _.`: underscores standing as a word), or a line that is one
+    /// quotation after an optional short label (`Frame on the board: “…”`).
     static func isFrame(_ text: String) -> Bool {
-        if text.contains("__") { return true }
+        if text.firstMatch(of: blank.regex) != nil { return true }
         var rest = Substring(text)
-        if let colon = rest.firstIndex(of: ":"), rest[..<colon].split(separator: " ").count <= 3 {
+        if let colon = rest.firstIndex(of: ":"), rest[..<colon].split(separator: " ").count <= 5 {
             rest = rest[rest.index(after: colon)...]
         }
         let trimmed = rest.trimmingCharacters(in: .whitespaces)
@@ -340,6 +341,9 @@ public struct ContentChecker: Sendable {
         }
         return "”\"»“".contains(close)
     }
+
+    /// A blank to fill in: a run of underscores with no letter or digit either side (not `snake_case`).
+    private static let blank = SharedRegex(/(?:^|[^\p{L}\p{N}_])_+(?:[^\p{L}\p{N}_]|$)/)
 
     /// The CFU and the exit ticket are compared by ``exitTicketRepeats(_:)``, which says it better.
     private func isCFUExitPair(_ a: String, _ b: String) -> Bool {

@@ -335,6 +335,18 @@ import TestSupport
             .replacingOccurrences(of: "pause for questions.", with: "pause for questions.\n- \(frame)")
             .replacingOccurrences(of: "the teacher circulates.", with: "the teacher circulates.\n- \(frame)")
         #expect(!Self.notes(plan).contains { $0.kind == .repeatedLine }, "\(Self.notes(plan))")
+        // Single-underscore blanks and a longer label, as a held-out good plan wrote it.
+        let board = "Frame on the board: \"I think _ because _. For example, _. That is why _.\""
+        let boarded = PlanFixtures.passing(minutes: 45)
+            .replacingOccurrences(of: "pause for questions.", with: "pause for questions.\n- \(board)")
+            .replacingOccurrences(of: "the teacher circulates.", with: "the teacher circulates.\n- \(board)")
+        #expect(!Self.notes(boarded).contains { $0.kind == .repeatedLine }, "\(Self.notes(boarded))")
+        // An underscore inside a word is no blank: a copied line naming snake_case is still a repeat.
+        let snake = "Students rename the variable snake_case_name in the starter code file."
+        let named = PlanFixtures.passing(minutes: 45)
+            .replacingOccurrences(of: "pause for questions.", with: "pause for questions.\n- \(snake)")
+            .replacingOccurrences(of: "the teacher circulates.", with: "the teacher circulates.\n- \(snake)")
+        #expect(Self.notes(named).contains { $0.kind == .repeatedLine })
         let copied = "Students label the high and low tides on a coastal map of the bay."
         let weak = PlanFixtures.passing(minutes: 45)
             .replacingOccurrences(of: "pause for questions.", with: "pause for questions.\n- \(copied)")
