@@ -42,7 +42,7 @@ public struct QuizItemSplice: Equatable, Sendable {
         guard let first = answerLines.firstIndex(where: { Self.number(of: $0) != nil }) else { throw .noAnswer(item) }
         let next = answerLines[(first + 1)...].firstIndex { Self.number(of: $0) != nil } ?? answerLines.count
         var written = PlanDocument.trimmedBlankEdges(Array(answerLines[first..<next]))
-        guard let opening = written.first, let stem = Self.stem(of: opening), !stem.isEmpty else { throw .noAnswer(item) }
+        guard let opening = written.first, let stem = Self.opening(of: opening)?.stem, !stem.isEmpty else { throw .noAnswer(item) }
         written[0] = "\(item). \(stem)"
         let ending = lines[range.lowerBound].hasSuffix("\r\n") ? "\r\n" : "\n"
         let trailingBlanks = plain[range].reversed().prefix { $0.trimmingCharacters(in: .whitespaces).isEmpty }.count
@@ -65,20 +65,15 @@ public struct QuizItemSplice: Equatable, Sendable {
     }
 
     /// The number an item's first line opens with (`2. …`, `2) …`, `**2.** …`), or nil.
-    static func number(of line: String) -> Int? {
+    static func number(of line: String) -> Int? { opening(of: line)?.number }
+
+    /// An item's first line read as its number and its stem, or nil for a line that opens no item.
+    static func opening(of line: String) -> (number: Int, stem: String)? {
         let text = line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "**", with: "")
         let digits = text.prefix { $0.isNumber }
         guard !digits.isEmpty, digits.count <= 2, let number = Int(digits) else { return nil }
         let rest = text.dropFirst(digits.count)
         guard let mark = rest.first, mark == "." || mark == ")", rest.dropFirst().first == " " else { return nil }
-        return number
-    }
-
-    /// An item's first line without its number.
-    static func stem(of line: String) -> String? {
-        let text = line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "**", with: "")
-        let digits = text.prefix { $0.isNumber }
-        guard !digits.isEmpty else { return nil }
-        return String(text.dropFirst(digits.count + 1)).trimmingCharacters(in: .whitespaces)
+        return (number, rest.dropFirst().trimmingCharacters(in: .whitespaces))
     }
 }
