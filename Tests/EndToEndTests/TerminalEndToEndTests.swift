@@ -61,6 +61,9 @@ import TestSupport
             let copy = folder.appending(path: "plan-v1.txt")
             #expect(try FileManager.default.attributesOfItem(atPath: copy.path)[.posixPermissions] as? Int == 0o600)
 
+            // vi has the terminal once it has drawn the file and its "52L, 1300B" line: keys sent before that
+            // land while the terminal is still cooked and are flushed when vi makes it raw.
+            try await terminal.waitFor(matching: #/\d+L, \d+B/#)
             // Ctrl-C belongs to the editor: the session must still be there afterwards. Keys arrive in order, so
             // once vi answers `:f` (the file's line count, which opening it did not print) it has had the Ctrl-C.
             try terminal.keys("C-c")

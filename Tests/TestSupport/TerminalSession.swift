@@ -70,12 +70,22 @@ public final class TerminalSession: Sendable {
     /// Waits until the screen holds `text` `count` times; throws with the screen when it does not.
     @discardableResult
     public func waitFor(_ text: String, count: Int = 1, timeout: Duration = .seconds(20)) async throws -> String {
+        try await waitUntil("“\(text)”", timeout: timeout) { $0.components(separatedBy: text).count - 1 >= count }
+    }
+
+    /// Waits until the screen matches `pattern`; throws with the screen when it does not.
+    @discardableResult
+    public func waitFor(matching pattern: Regex<Substring>, timeout: Duration = .seconds(20)) async throws -> String {
+        try await waitUntil("a match", timeout: timeout) { $0.contains(pattern) }
+    }
+
+    private func waitUntil(_ what: String, timeout: Duration, _ shows: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
             let shown = try screen()
-            if shown.components(separatedBy: text).count - 1 >= count { return shown }
+            if shows(shown) { return shown }
             if ContinuousClock.now > deadline {
-                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "never saw “\(text)”:\n\(shown)"])
+                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "never saw \(what):\n\(shown)"])
             }
             try await Task.sleep(for: .milliseconds(100))
         }
