@@ -272,7 +272,9 @@ public struct SessionStore: Sendable {
     /// - Throws: ``StoreError``.
     public func read(_ url: URL, prompts: TranscriptReader.Prompts = .kept) throws(StoreError) -> LoadedTranscript {
         let inside = url.deletingLastPathComponent().standardizedFileURL.path == directory.sessions.standardizedFileURL.path
-        return try TranscriptReader.read(url, prompts: prompts, followLinks: !inside)
+        let loaded = try TranscriptReader.read(url, prompts: prompts, followLinks: !inside)
+        // Names come back only from this machine's class file; restoring reads no word list.
+        return ClassStore(directory: directory).restoring(loaded, into: ClassNames(), ordinaryWords: [])
     }
 
     /// Throws when another session already uses `name`.

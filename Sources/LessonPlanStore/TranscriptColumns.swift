@@ -101,6 +101,7 @@ extension SessionHeader {
             .required(.id, \.id), .required(.created, \.created), .required(.inputs, \.inputs),
             .required(.model, \.model), .required(.baseURL, \.baseUrl), .optional(.name, \.name),
             .required(.toolVersion, \.toolVersion), .optional(.framework, \.framework),
+            .optional(.className, \.className),
         ])
 }
 
@@ -195,7 +196,7 @@ extension LessonRecord {
 
 extension SettingRecord {
     static let columns = TranscriptColumns(
-        unread: SettingRecord(at: .distantPast, repair: true), [.required(.at, \.at), .required(.repair, \.repair)])
+        unread: SettingRecord(at: .distantPast, repair: true), [.required(.at, \.at), .optional(.repair, \.repair), .optional(.className, \.className)])
 }
 
 // MARK: - Every record type reads and writes through its columns

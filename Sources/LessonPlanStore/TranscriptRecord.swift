@@ -22,11 +22,14 @@ public struct SessionHeader: Codable, Equatable, Sendable {
     public var toolVersion: String
     /// The framework chosen at the start (`--framework`); nil, as in older transcripts, is the default one.
     public var framework: String?
+    /// The class the session was started for (`--class`): only its name; the names of its students stay in the class file.
+    public var className: String?
 
     public init(
         id: String, created: Date, inputs: LessonInputs, model: String, baseUrl: String, name: String? = nil,
-        toolVersion: String, framework: String? = nil
+        toolVersion: String, framework: String? = nil, className: String? = nil
     ) {
+        self.className = className
         self.id = id
         self.created = created
         self.inputs = inputs
@@ -196,12 +199,15 @@ public struct NameRecord: Codable, Equatable, Sendable {
 /// `/repair on|off`: a session setting that `resume` and `replay --rerun` honour (`--no-repair` is a flag of its run only).
 public struct SettingRecord: Codable, Equatable, Sendable {
     public var at: Date
-    /// Whether a plan with problems is repaired once automatically.
-    public var repair: Bool
+    /// Whether a plan with problems is repaired once automatically; nil (a `/class` line) leaves it as it was.
+    public var repair: Bool?
+    /// The class the session is tied to from here on (`/class`); nil leaves it as it was.
+    public var className: String?
 
-    public init(at: Date, repair: Bool) {
+    public init(at: Date, repair: Bool?, className: String? = nil) {
         self.at = at
         self.repair = repair
+        self.className = className
     }
 }
 

@@ -44,7 +44,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
     case version, durationMs, from, to, text, framework, follows, kind, check, readingLevel, kept, materials
     case retryOf, continues, streamed, quizKind, quizItems, rubricLevels, quiz, rubric, review
     case path, bytes, sha256, pages, paged, number
-    case lesson, lessons, goal, questions, outline, repair
+    case lesson, lessons, goal, questions, outline, repair, className
 
     /// The key as written on disk.
     var key: StaticString {
@@ -104,6 +104,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
         case .questions: "questions"
         case .outline: "outline"
         case .repair: "repair"
+        case .className: "class_name"
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LessonPlanCore
 
 #if canImport(Glibc)
     import Glibc
@@ -28,6 +29,8 @@ public final class TranscriptWriter {
     private var startsMidLine: Bool
     /// Encoded lines that could not be written yet, oldest first; each is retried before the next append.
     private var pending: [Data] = []
+    /// The session's class: what is written holds its pseudonyms, never its names.
+    public var names = ClassNames()
     /// The `write(2)` the writer uses; tests inject one that fails part way.
     private let writeBytes: (Int32, UnsafeRawPointer, Int) -> Int
 
@@ -134,6 +137,7 @@ public final class TranscriptWriter {
 
     private func line(for record: TranscriptRecord) -> Data {
         var line = coder.encode(record)
+        if let map = names.map { line = TranscriptNames.transformingStrings(in: line, map.pseudonymised) }
         line.append(UInt8(ascii: "\n"))
         return line
     }

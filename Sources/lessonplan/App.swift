@@ -36,4 +36,5 @@ extension App: SubcommandHost {
     func replay(_ parsed: ParsedArguments) async -> Int32 { await SessionCommands(app: self).replay(parsed) }
     func export(_ parsed: ParsedArguments) async -> Int32 { await SessionCommands(app: self).export(parsed) }
     func doctor(_ parsed: ParsedArguments) async -> Int32 { await Doctor(app: self).run(parsed) }
+    func classes(_ parsed: ParsedArguments) -> Int32 { ClassCommands(app: self).run(parsed) }
 }

@@ -69,7 +69,7 @@ final class InteractiveSession: @unchecked Sendable {
         do {
             engine = try SessionEngine(
                 newSessionWith: inputs, name: name, store: SessionStore(directory: directory), prompts: prompts,
-                client: app.invocation.client(for: settings), toolVersion: App.version, framework: framework)
+                client: try app.invocation.client(for: settings, className: parsed.value("class"), prompts: prompts), toolVersion: App.version, framework: framework)
         } catch {
             console.error(error.message)
             return 1

@@ -34,7 +34,7 @@ struct OneShot {
             sources = try await Flags.sources(from: parsed, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             engine = try SessionEngine(
                 newSessionWith: inputs, name: app.invocation.sessionName(parsed), store: SessionStore(directory: settings.dataDirectory),
-                prompts: prompts, client: app.invocation.client(for: settings), toolVersion: App.version, framework: framework)
+                prompts: prompts, client: try app.invocation.client(for: settings, className: parsed.value("class"), prompts: prompts), toolVersion: App.version, framework: framework)
         } catch {
             console.error(error.message)
             return 2

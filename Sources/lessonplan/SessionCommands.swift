@@ -178,7 +178,7 @@ struct SessionCommands {
             if let refusal = rerunRefusal(recorded, only: only, model: model, yes: parsed.has("yes")) { return refusal }
             engine = try SessionEngine(
                 newSessionWith: recorded.header.inputs, name: nil, store: SessionStore(directory: settings.dataDirectory),
-                prompts: prompts, client: app.invocation.client(for: settings), toolVersion: App.version,
+                prompts: prompts, client: try app.invocation.client(for: settings, className: recorded.className, prompts: prompts), toolVersion: App.version,
                 framework: recorded.header.framework ?? Framework.defaultName)
         } catch {
             console.error(error.message)
@@ -220,7 +220,7 @@ struct SessionCommands {
 
     /// Asks before what cannot be undone or is paid for: nil to go on (`--yes`, or yes at a terminal), else the
     /// status to exit with (2 when no one can be asked, 0 when the answer was no).
-    private func confirm(_ question: String, yes: Bool, refusal: String, declined: String) -> Int32? {
+    func confirm(_ question: String, yes: Bool, refusal: String, declined: String) -> Int32? {
         guard !yes else { return nil }
         guard console.stdinIsTTY else {
             console.error(refusal)

@@ -6,11 +6,17 @@ import Foundation
 public struct ModelClient: Sendable {
     public let transport: any HTTPTransport
     public let settings: ModelSettings
+    /// The session's class: its names are swapped for pseudonyms in every request and put back in every answer.
+    public let names: ClassNames
 
-    public init(transport: any HTTPTransport, settings: ModelSettings) {
+    public init(transport: any HTTPTransport, settings: ModelSettings, names: ClassNames = ClassNames()) {
         self.transport = transport
         self.settings = settings
+        self.names = names
     }
+
+    /// The same client for a session tied to `names`.
+    public func tied(to names: ClassNames) -> ModelClient { ModelClient(transport: transport, settings: settings, names: names) }
 
     /// The host requests go to, for messages.
     public var host: String { settings.requestURL.host ?? settings.requestURL.absoluteString }
@@ -35,6 +41,9 @@ public struct ModelClient: Sendable {
         // A `--header` replaces a header of the same name in any case: never two Authorizations.
         headers = HeaderRules.merge(headers, overriddenBy: settings.extraHeaders)
         let limit = maxOutputTokens ?? settings.maxOutputTokens
+        // Names never leave the machine: every request goes out through here, with the class's pseudonyms.
+        let instructions = names.pseudonymised(instructions)
+        let input = names.pseudonymised(input)
         let body: [String: Any]
         switch settings.api {
         case .responses:
@@ -141,7 +150,7 @@ public struct ModelClient: Sendable {
             let whole = try await Self.readWhole(response.body, host: host, headers: response.head.headers)
             // Masked before it is read, as a stream's events are: the answer may echo a credential.
             let body = Data(secretMask.mask(String(decoding: whole, as: UTF8.self)).utf8)
-            guard let events = WholeAnswer.events(from: body) else {
+            guard let events = WholeAnswer.events(from: body).map(restored) else {
                 throw RequestFailure(
                     .notAStream(status: status, firstLine: Self.firstLine(of: body), host: host),
                     headers: response.head.headers)
@@ -154,7 +163,20 @@ public struct ModelClient: Sendable {
                 .notAStream(status: status, firstLine: Self.firstLine(of: body), host: host),
                 headers: response.head.headers)
         }
-        return ModelEventStream(body: response.body, api: settings.api, status: status, host: host, mask: secretMask)
+        return ModelEventStream(
+            body: response.body, api: settings.api, status: status, host: host, mask: secretMask, names: names.map)
+    }
+
+    /// A whole answer's events with the class's pseudonyms put back as names.
+    func restored(_ events: [StreamEvent]) -> [StreamEvent] {
+        guard let map = names.map else { return events }
+        return events.map { event in
+            switch event {
+            case .textDelta(let text): .textDelta(map.restored(text))
+            case .refusalDelta(let text): .refusalDelta(map.restored(text))
+            default: event
+            }
+        }
     }
 
     /// The error for a non-2xx answer: the API's own message when the body is OpenAI-style JSON.
@@ -252,9 +274,13 @@ public struct ModelEventStream: AsyncSequence, Sendable {
     /// Hides the key and `--header` values should the server say them back.
     var mask = SecretMask.none
 
-    init(body: HTTPBody, api: APIFlavor, status: Int, host: String, mask: SecretMask = .none) {
+    /// Puts the class's names back into the answer's text as it arrives.
+    var names: NameMap?
+
+    init(body: HTTPBody, api: APIFlavor, status: Int, host: String, mask: SecretMask = .none, names: NameMap? = nil) {
         self.body = body
         self.mask = mask
+        self.names = names
         self.wholeEvents = []
         self.api = api
         self.status = status
@@ -277,7 +303,8 @@ public struct ModelEventStream: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> Iterator {
         let decoder: any StreamEventDecoder =
             api == .chat ? ChatCompletionsEventDecoder() : ResponsesEventDecoder()
-        var iterator = Iterator(body: body?.makeAsyncIterator(), decoder: decoder, status: status, host: host, mask: mask)
+        var iterator = Iterator(
+            body: body?.makeAsyncIterator(), decoder: decoder, status: status, host: host, mask: mask, names: names)
         if body == nil {
             iterator.sink.pending = wholeEvents
             iterator.sink.sawMessage = true
@@ -298,10 +325,10 @@ public struct ModelEventStream: AsyncSequence, Sendable {
 
         init(
             body: HTTPBody.AsyncIterator?, decoder: any StreamEventDecoder, status: Int,
-            host: String, mask: SecretMask
+            host: String, mask: SecretMask, names: NameMap? = nil
         ) {
             self.body = body
-            self.sink = EventSink(decoder: decoder, mask: mask)
+            self.sink = EventSink(decoder: decoder, mask: mask, names: names)
             self.status = status
             self.host = host
         }
@@ -372,9 +399,13 @@ public struct ModelEventStream: AsyncSequence, Sendable {
         /// The same for refusal text, which the turn gathers into its message.
         private var refusalMask: SecretMask.Stream
 
-        init(decoder: any StreamEventDecoder, mask: SecretMask) {
+        /// Pseudonyms back to names, after the mask: a pseudonym split across deltas is held until whole.
+        private var names: StreamingNameRestorer?
+
+        init(decoder: any StreamEventDecoder, mask: SecretMask, names: NameMap? = nil) {
             self.decoder = decoder
             self.mask = mask
+            self.names = names.map(StreamingNameRestorer.init(map:))
             self.textMask = SecretMask.Stream(mask)
             self.refusalMask = SecretMask.Stream(mask)
         }
@@ -411,7 +442,7 @@ public struct ModelEventStream: AsyncSequence, Sendable {
                 return
             case .refusalDelta(let delta):
                 let ready = refusalMask.push(Array(delta.utf8))
-                if !ready.isEmpty { pending.append(.refusalDelta(String(decoding: ready, as: UTF8.self))) }
+                if !ready.isEmpty { pending.append(.refusalDelta(restored(String(decoding: ready, as: UTF8.self)))) }
                 return
             case .created, .unknown, .malformed:
                 // Text may go on after these: a secret split around them is still caught.
@@ -428,13 +459,24 @@ public struct ModelEventStream: AsyncSequence, Sendable {
             if !text.isEmpty || final {
                 var ready = textMask.push(text)
                 if final { ready += textMask.flush() }
-                if !ready.isEmpty { pending.append(.textDelta(String(decoding: ready, as: UTF8.self))) }
+                var shown = String(decoding: ready, as: UTF8.self)
+                if var restorer = names {
+                    shown = restorer.feed(shown)
+                    if final { shown += restorer.finish() }
+                    names = restorer
+                }
+                if !shown.isEmpty { pending.append(.textDelta(shown)) }
                 text.removeAll(keepingCapacity: true)
             }
             if final {
                 let refusal = refusalMask.flush()
-                if !refusal.isEmpty { pending.append(.refusalDelta(String(decoding: refusal, as: UTF8.self))) }
+                if !refusal.isEmpty { pending.append(.refusalDelta(restored(String(decoding: refusal, as: UTF8.self)))) }
             }
+        }
+
+        /// A refusal's text with names put back (a refusal is gathered whole, so nothing is held).
+        private func restored(_ text: String) -> String {
+            names.map { $0.map.restored(text) } ?? text
         }
     }
 }

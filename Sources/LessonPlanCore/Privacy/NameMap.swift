@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Swaps a class's names for their pseudonyms in what leaves the machine, and back in what the teacher sees.
 ///
@@ -152,4 +153,25 @@ public struct StreamingNameRestorer: Sendable {
         }
         return text.endIndex
     }
+}
+
+/// The class a session is tied to, shared by what sends requests and what writes the transcript: `/class`
+/// changes it for both at once.
+public final class ClassNames: Sendable {
+    private let current: Mutex<(name: String, map: NameMap)?>
+
+    public init(name: String? = nil, map: NameMap? = nil) {
+        current = Mutex(name.flatMap { name in map.map { (name, $0) } })
+    }
+
+    /// The class's name and its map, or nil when the session has no class.
+    public var value: (name: String, map: NameMap)? { current.withLock { $0 } }
+    public var map: NameMap? { value?.map }
+
+    public func set(name: String, map: NameMap) { current.withLock { $0 = (name, map) } }
+
+    /// `text` with the class's names swapped for pseudonyms; unchanged without a class.
+    public func pseudonymised(_ text: String) -> String { map?.pseudonymised(text) ?? text }
+    /// `text` with pseudonyms put back as names; unchanged without a class.
+    public func restored(_ text: String) -> String { map?.restored(text) ?? text }
 }

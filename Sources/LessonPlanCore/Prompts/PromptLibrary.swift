@@ -161,6 +161,15 @@ public struct PromptLibrary: Sendable {
             verbs: list("observable-verbs.txt"), tasks: list("task-verbs.txt"), materials: list("material-nouns.txt"))
     }
 
+    /// First names that are also ordinary words (will, grace, may): a class's name among them is swapped for its
+    /// pseudonym only when capitalised. The folder's `name-words.txt`, else the built-in list; one word a line.
+    public var ordinaryNameWords: Set<String> {
+        let text = files["name-words.txt"] ?? EmbeddedPrompts.files["name-words.txt"] ?? ""
+        return Set(
+            text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                .filter { !$0.isEmpty && !$0.hasPrefix("#") })
+    }
+
     /// The verbs a unit's lessons climb, least demanding first: the folder's `unit-progression.txt`, else the
     /// built-in list; one word a line, `#` lines and blank lines ignored.
     public var unitProgression: [String] {

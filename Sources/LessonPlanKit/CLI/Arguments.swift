@@ -108,6 +108,7 @@ package enum Flags {
         FlagSpec(name: "yes", value: nil, help: "send --standards codes that are no standard, or for another band, without asking"),
         FlagSpec(name: "constraints", value: "TEXT", help: "constraints such as \"no worksheets\" (optional)"),
         FlagSpec(name: "name", value: "NAME", help: "name the session, to resume it by name later"),
+        FlagSpec(name: "class", value: "NAME", help: "tie the session to a class list (`lessonplan class add`): its students' names go out as pseudonyms"),
     ]
 
     package static let connection: [FlagSpec] = [

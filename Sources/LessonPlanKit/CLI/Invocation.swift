@@ -47,6 +47,21 @@ package struct Invocation: Sendable {
         ModelClient(transport: CurlTransport(userAgent: "lessonplan/\(Self.version)"), settings: settings.model)
     }
 
+    /// The client for a session tied to the class `--class` names (or `className`, a re-run's): its students'
+    /// names go out as pseudonyms. Without one, the plain client.
+    package func client(for settings: ResolvedSettings, className: String?, prompts: PromptLibrary) throws(UsageError)
+        -> ModelClient
+    {
+        let client = client(for: settings)
+        guard let className else { return client }
+        do {
+            let (roster, map) = try ClassStore(directory: settings.dataDirectory).map(className, ordinaryWords: prompts.ordinaryNameWords)
+            return client.tied(to: ClassNames(name: roster.name, map: map))
+        } catch {
+            throw UsageError(message: error.localizedDescription)
+        }
+    }
+
     /// Reads lesson inputs from flags; missing ones come from `ask`, or defaults when it is nil.
     package func inputs(from parsed: ParsedArguments, ask: ((Question) throws(UsageError) -> String)?) throws(UsageError)
         -> LessonInputs

@@ -109,4 +109,6 @@ package protocol SubcommandHost {
     func replay(_ parsed: ParsedArguments) async -> Int32
     func export(_ parsed: ParsedArguments) async -> Int32
     func doctor(_ parsed: ParsedArguments) async -> Int32
+    /// `lessonplan class …`: class lists on this machine.
+    func classes(_ parsed: ParsedArguments) -> Int32
 }

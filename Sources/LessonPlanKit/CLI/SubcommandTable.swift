@@ -5,7 +5,7 @@ import LessonPlanCore
 /// overview, `help NAME`, `NAME --help` and "did you mean" all read this table.
 package enum SubcommandTable {
     /// In the order `lessonplan --help` lists them.
-    package static let all: [Subcommand] = [generate, unit, resume, sessions, replay, export, standards, doctor, help]
+    package static let all: [Subcommand] = [generate, unit, resume, sessions, replay, export, standards, classList, doctor, help]
 
     /// `lessonplan` with no subcommand: a session, its first plan written from the flags.
     package static let session = Subcommand(
@@ -181,6 +181,28 @@ package enum SubcommandTable {
             .flags(nil),
         ])
     ) { host, parsed in StandardsLookup.run(parsed, on: host) }
+
+    static let classList = Subcommand(
+        name: "class",
+        flags: Flags.common + [FlagSpec(name: "yes", value: nil, help: "with rm: remove without asking")],
+        forms: [
+            Subcommand.Form(
+                "lessonplan class add NAME FILE|- | class list | class show NAME | class rm NAME",
+                "class lists kept on this machine: students' names go out as pseudonyms (Student A …), needs feed /accommodate")
+        ],
+        page: .blocks([
+            .text(
+                """
+                Usage: lessonplan class add NAME FILE|-
+                       lessonplan class list
+                       lessonplan class show NAME
+                       lessonplan class rm NAME [--yes]
+                """),
+            .text("add reads a class list from FILE (or stdin for -): one student a line, a name alone or CSV with the needs after the name (`Maria Lopez,ELL;IEP: extended time` or `Dev Patel,\"504: preferential seating\"`); a header line `name,needs` is skipped. Each student gets a pseudonym (Student A, Student B …) kept with the class, so it never changes; adding again adds new names and replaces the needs of listed ones. The class is a file readable by you only, in the data directory's classes/ folder, and never leaves this machine. show lists each pseudonym, name and needs; rm removes a class (asking first at a terminal, --yes elsewhere); sessions tied to it then show pseudonyms."),
+            .text("A session is tied to a class with --class NAME or /class NAME: before every request each student's name, in any case, as a full name, a first name or a possessive, is replaced by the pseudonym, and put back in what you see. The transcript keeps the pseudonyms. See docs/privacy.md."),
+            .flags(nil),
+        ])
+    ) { host, parsed in host.classes(parsed) }
 
     static let doctor = Subcommand(
         name: "doctor",

@@ -21,6 +21,7 @@ public enum CommandTable {
         ReviewCommand.self,
         CheckCommand.self,
         SourceCommand.self,
+        ClassCommand.self,
         RepairCommand.self,
         PacingCommand.self,
         LevelCommand.self,

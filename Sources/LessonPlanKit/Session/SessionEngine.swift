@@ -42,13 +42,14 @@ public actor SessionEngine {
         let header = SessionHeader(
             id: SessionStore.newID(), created: now(), inputs: inputs, model: client.settings.model,
             baseUrl: client.settings.redactedBaseURL, name: name, toolVersion: toolVersion,
-            framework: framework == Framework.defaultName ? nil : framework)
+            framework: framework == Framework.defaultName ? nil : framework, className: client.names.value?.name)
         // A name is checked and taken under the store's name lock, so of several processes
         // started with the same name at once exactly one gets it.
         let writer = try store.withNameLock { () throws(StoreError) -> TranscriptWriter in
             if let name { try store.ensureNameFree(name, except: "") }
             let url = store.directory.transcript(id: header.id)
             let writer = try TranscriptWriter(url: url, opening: .createNew)
+            writer.names = client.names
             do throws(StoreError) { try writer.append(.header(header)) } catch {
                 try? FileManager.default.removeItem(at: url)
                 throw error
@@ -83,7 +84,10 @@ public actor SessionEngine {
         // Opened and locked first, then read through the same descriptor and checked before
         // anything is written to it.
         let writer = try TranscriptWriter(url: url, opening: .existing)
-        let loaded = try TranscriptReader.parse(writer.contents(), path: url.path, prompts: .skipped)
+        var loaded = try TranscriptReader.parse(writer.contents(), path: url.path, prompts: .skipped)
+        // A session tied to a class reads its pseudonyms back as names, and goes on writing pseudonyms.
+        loaded = ClassStore(directory: store.directory).restoring(loaded, into: client.names, ordinaryWords: prompts.ordinaryNameWords)
+        writer.names = client.names
         guard let state = TranscriptReader.state(of: loaded) else { throw .notATranscript(path: url.path) }
         self.writer = writer
         self.transcriptURL = writer.url
@@ -510,6 +514,12 @@ public actor SessionEngine {
     }
 
     /// Saves whether a plan with problems is repaired once automatically, so `resume` and `replay --rerun` honour it.
+    /// Ties the session to a class from here on: its names go out as pseudonyms, and the transcript says which class.
+    public func tie(to name: String, map: NameMap) {
+        client.names.set(name: name, map: map)
+        append(.setting(SettingRecord(at: now(), repair: nil, className: name)))
+    }
+
     public func setAutomaticRepair(_ on: Bool) {
         guard state.automaticRepair != on else { return }
         append(.setting(SettingRecord(at: now(), repair: on)))

@@ -91,10 +91,13 @@ public struct SessionState: Sendable {
     public private(set) var lessonVersions: [Int: Int] = [:]
     /// The automatic repair as `/repair on|off` (or `--no-repair`) last set it; nil when never set in the session.
     public private(set) var automaticRepair: Bool?
+    /// The class the session is tied to (`--class`, then `/class`): its name only.
+    public private(set) var className: String?
 
     public init(header: SessionHeader) {
         self.header = header
         self.name = header.name
+        self.className = header.className
     }
 
     /// The current plan, if there is one.
@@ -198,7 +201,8 @@ public struct SessionState: Sendable {
             unit = record
             events.append(.unit(record))
         case .setting(let setting):
-            automaticRepair = setting.repair
+            automaticRepair = setting.repair ?? automaticRepair
+            className = setting.className ?? className
         case .lesson(let record):
             guard let written = lessonVersions[record.number] else { return }
             makeCurrent(written)

@@ -31,6 +31,7 @@ import Testing
         func replay(_ parsed: ParsedArguments) async -> Int32 { record("replay", parsed) }
         func export(_ parsed: ParsedArguments) async -> Int32 { record("export", parsed) }
         func doctor(_ parsed: ParsedArguments) async -> Int32 { record("doctor", parsed) }
+        func classes(_ parsed: ParsedArguments) -> Int32 { record("class", parsed) }
     }
 
     /// Runs `arguments` on a fresh recording host.
@@ -42,7 +43,7 @@ import Testing
 
     @Test func namesAreUniqueAndEachIsFoundByItsName() {
         let names = SubcommandTable.all.map(\.name)
-        #expect(names == ["generate", "unit", "resume", "sessions", "replay", "export", "standards", "doctor", "help"])
+        #expect(names == ["generate", "unit", "resume", "sessions", "replay", "export", "standards", "class", "doctor", "help"])
         #expect(Set(names).count == names.count)
         for name in names { #expect(SubcommandTable.named(name)?.name == name) }
         #expect(SubcommandTable.named("lessonplan") == nil, "the session is not a subcommand")

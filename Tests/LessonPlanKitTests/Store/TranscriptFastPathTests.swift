@@ -261,6 +261,7 @@ import TestSupport
                 ("id", .string(h.id)), ("created", timestamp(h.created)), ("inputs", inputsJSON(h.inputs)),
                 ("model", .string(h.model)), ("base_url", .string(h.baseUrl)), ("name", h.name.map(JSON.string)),
                 ("tool_version", .string(h.toolVersion)), ("framework", h.framework.map(JSON.string)),
+                ("class_name", h.className.map(JSON.string)),
             ]
         case .turnStarted(let s):
             out += [
@@ -319,7 +320,10 @@ import TestSupport
         case .lesson(let lesson):
             out += [("at", timestamp(lesson.at)), ("number", .integer(lesson.number))]
         case .setting(let setting):
-            out += [("at", timestamp(setting.at)), ("repair", .raw(setting.repair ? "true" : "false"))]
+            out += [
+                ("at", timestamp(setting.at)), ("class_name", setting.className.map(JSON.string)),
+                ("repair", setting.repair.map { .raw($0 ? "true" : "false") }),
+            ]
         }
         return out.compactMap { key, value in value.map { (key, $0) } }
     }
