@@ -316,6 +316,9 @@ public enum DocumentExport {
             case .paragraph(let text), .choice(let text), .writeIn(let text):
                 closeLists()
                 blocks.append(.para([.text(text)]))
+            case .table(let header, let rows):
+                closeLists()
+                blocks.append(.table(header: header, rows: rows, widths: header.count == 4 ? [0.14, 0.22, 0.2, 0.44] : nil))
             case .title:
                 break
             }

@@ -172,6 +172,11 @@ extension PlanExport {
             case .choice(let text):
                 closeList()
                 out.append("<p class=\"choice\">\(htmlEscape(text))</p>")
+            case .table(let header, let rows):
+                closeList()
+                out.append("<table class=\"plan-table\"><thead><tr>" + header.map { "<th scope=\"col\">\(htmlEscape($0))</th>" }.joined() + "</tr></thead><tbody>")
+                for row in rows { out.append("<tr>" + row.map { "<td>\(htmlEscape($0))</td>" }.joined() + "</tr>") }
+                out.append("</tbody></table>")
             case .writeIn(let text):
                 closeList()
                 let blanks = handout && text.allSatisfy({ $0 == "_" || $0.isWhitespace })

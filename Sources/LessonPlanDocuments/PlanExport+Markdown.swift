@@ -80,6 +80,10 @@ extension PlanExport {
             case .writeIn(let text):
                 if let previous, previous.isBullet || previous.isNumbered { appendBlank(&out) }
                 out.append(markdownLine(text))
+            case .table(let header, let rows):
+                appendBlank(&out)
+                out.append(contentsOf: markdownTable(header: header, rows: rows))
+                out.append("")
             }
             previous = block
         }
@@ -175,15 +179,18 @@ extension PlanExport {
     /// The review as a pipe table, one row per criterion, with the check's summary and the criteria's source.
     private static func markdownReview(_ review: ExportReview) -> [String] {
         var out = ["", "---", "", "## \(review.title)", "", "*\(ExportReview.caveat)*", ""]
-        out.append("| Criterion | Score | Evidence from the plan | Why |")
-        out.append("| --- | --- | --- | --- |")
-        for row in review.rows {
-            let cells = [row.criterion, row.scoreText, ExportReview.evidence(row), row.why]
-            out.append("| " + cells.map { markdownCell(oneLine($0)) }.joined(separator: " | ") + " |")
-        }
+        out += markdownTable(
+            header: ["Criterion", "Score", "Evidence from the plan", "Why"],
+            rows: review.rows.map { [$0.criterion, $0.scoreText, ExportReview.evidence($0), $0.why] })
         out += ["", review.summary]
         if let source = review.source { out += ["", "*\(source)*"] }
         return out
+    }
+
+    /// A pipe table: the header, its rule, and each row, every cell on one line and escaped.
+    private static func markdownTable(header: [String], rows: [[String]]) -> [String] {
+        func line(_ cells: [String]) -> String { "| " + cells.map { markdownCell(oneLine($0)) }.joined(separator: " | ") + " |" }
+        return [line(header), "| " + header.map { _ in "---" }.joined(separator: " | ") + " |"] + rows.map(line)
     }
 
     /// A cell's text on one line, so a line break in it cannot end a table row.

@@ -151,6 +151,8 @@ extension PlanExport {
         case paragraph(String)
         /// Blanks to write on, such as `Name: ______`.
         case writeIn(String)
+        /// A table the plan writes with pipes (`/accommodate`'s supports): its header and rows. Teacher's copy only.
+        case table(header: [String], rows: [[String]])
         case blank
 
         var isBullet: Bool {
@@ -195,6 +197,17 @@ extension PlanExport {
                 case .numbered: result.append(.numbered(item.number ?? 1, text))
                 case .bulleted: result.append(.bullet(text))
                 case .lettered: result.append(.choice("\(item.marker) \(text)"))
+                }
+            case .text(let line) where AccommodationTable.isTableLine(line.text):
+                // A row about a student is the teacher's: never on a handout.
+                if handout { continue }
+                let cells = AccommodationTable.cells(line.text)
+                if cells.allSatisfy({ $0.allSatisfy { "-: ".contains($0) } }) { continue }
+                if case .table(let header, var rows)? = result.last {
+                    rows.append(cells)
+                    result[result.count - 1] = .table(header: header, rows: rows)
+                } else {
+                    result.append(.table(header: cells, rows: []))
                 }
             case .text(let line):
                 if line.isWriteIn {

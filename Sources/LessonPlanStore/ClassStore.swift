@@ -110,8 +110,8 @@ public struct ClassStore: Sendable {
     public func restoring(_ transcript: LoadedTranscript, into names: ClassNames, ordinaryWords: Set<String>) -> LoadedTranscript {
         guard let name = transcript.className else { return transcript }
         do {
-            let (_, map) = try self.map(name, ordinaryWords: ordinaryWords)
-            names.set(name: name, map: map)
+            let (roster, map) = try self.map(name, ordinaryWords: ordinaryWords)
+            names.set(roster: roster, map: map)
             return transcript.restoringNames(map)
         } catch {
             var kept = transcript

@@ -463,6 +463,25 @@ def overview_text(prompt: str, topic: str) -> str | None:
     return "\n".join(lines)
 
 
+def accommodation_text(prompt: str, number: int) -> str | None:
+    """An `/accommodate` prompt (pseudonyms with needs, the activities in order): the section as it was, then
+    "Accommodations:" and a row for every student in every activity, the needs copied and one support, so a
+    test sees the table checked whole; the students are named only by the pseudonyms the prompt gave."""
+    students = re.findall(r"^- (Student [A-Z]+): (.+)$", prompt, re.MULTILINE)
+    activities = re.search(r"^- The activities, in this order: (.+)\.$", prompt, re.MULTILINE)
+    if "never give a student a name" not in prompt or not students or not activities:
+        return None
+    section = section_redo_text(prompt, number)
+    if section is None:
+        return None
+    lines = [section.replace(f" (written again in request #{number})", ""), "Accommodations:",
+             "| Student | Needs | Activity | Support |", "|---|---|---|---|"]
+    for pseudonym, needs in students:
+        for activity in activities.group(1).split("; "):
+            lines.append(f"| {pseudonym} | {needs} | {activity} | {pseudonym} gets a picture card and 5 extra minutes in {activity}. |")
+    return "\n".join(lines)
+
+
 def section_redo_text(prompt: str, number: int) -> str | None:
     """A `/redo` prompt ("Reply with the X section only, under its heading."): that section of the plan in the
     prompt, its heading line and body as they were, the last body line marked with the request number, so a
@@ -1212,7 +1231,7 @@ class Handler(BaseHTTPRequestHandler):
         assessment = (quiz_text(prompt, find_topic(prompt)) or rubric_text(prompt, find_topic(prompt))
                       or review_text(prompt) or overview_text(prompt, find_topic(prompt)))
         schema = requested_schema(body)
-        redone = section_redo_text(prompt, number) or quiz_item_text(prompt, number) or rubric_row_text(prompt, number)
+        redone = accommodation_text(prompt, number) or section_redo_text(prompt, number) or quiz_item_text(prompt, number) or rubric_row_text(prompt, number)
         if redone is not None:
             plan = redone
         elif "Turn it into student handouts" in prompt:

@@ -158,17 +158,19 @@ public struct StreamingNameRestorer: Sendable {
 /// The class a session is tied to, shared by what sends requests and what writes the transcript: `/class`
 /// changes it for both at once.
 public final class ClassNames: Sendable {
-    private let current: Mutex<(name: String, map: NameMap)?>
+    private let current: Mutex<(roster: ClassRoster, map: NameMap)?>
 
-    public init(name: String? = nil, map: NameMap? = nil) {
-        current = Mutex(name.flatMap { name in map.map { (name, $0) } })
+    public init(roster: ClassRoster? = nil, map: NameMap? = nil) {
+        current = Mutex(roster.flatMap { roster in map.map { (roster, $0) } })
     }
 
     /// The class's name and its map, or nil when the session has no class.
-    public var value: (name: String, map: NameMap)? { current.withLock { $0 } }
+    public var value: (name: String, map: NameMap)? { current.withLock { $0.map { ($0.roster.name, $0.map) } } }
     public var map: NameMap? { value?.map }
+    /// The class list itself (names and needs), for `/accommodate`; it is never sent.
+    public var roster: ClassRoster? { current.withLock { $0?.roster } }
 
-    public func set(name: String, map: NameMap) { current.withLock { $0 = (name, map) } }
+    public func set(roster: ClassRoster, map: NameMap) { current.withLock { $0 = (roster, map) } }
 
     /// `text` with the class's names swapped for pseudonyms; unchanged without a class.
     public func pseudonymised(_ text: String) -> String { map?.pseudonymised(text) ?? text }

@@ -56,7 +56,7 @@ package struct Invocation: Sendable {
         guard let className else { return client }
         do {
             let (roster, map) = try ClassStore(directory: settings.dataDirectory).map(className, ordinaryWords: prompts.ordinaryNameWords)
-            return client.tied(to: ClassNames(name: roster.name, map: map))
+            return client.tied(to: ClassNames(roster: roster, map: map))
         } catch {
             throw UsageError(message: error.localizedDescription)
         }

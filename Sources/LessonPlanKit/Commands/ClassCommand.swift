@@ -47,7 +47,7 @@ public struct ClassCommand: Command, Equatable {
         do {
             let (roster, map) = try classes.map(className, ordinaryWords: engine.prompts.ordinaryNameWords)
             let earlier = await engine.state.turns.isEmpty ? "" : " Turns before this one went out as they were typed."
-            await engine.tie(to: roster.name, map: map)
+            await engine.tie(to: roster, map: map)
             run.host.show(
                 StyledText(
                     "Tied to class \(roster.name) (\(counted(roster.students.count, "student"))): from here on their names go out as pseudonyms (Student A …) and come back as names.\(earlier)"))

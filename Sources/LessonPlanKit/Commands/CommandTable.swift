@@ -22,6 +22,7 @@ public enum CommandTable {
         CheckCommand.self,
         SourceCommand.self,
         ClassCommand.self,
+        AccommodateCommand.self,
         RepairCommand.self,
         PacingCommand.self,
         LevelCommand.self,

@@ -42,7 +42,8 @@ public struct Refinement: Equatable, Sendable {
             "minutes": String(inputs.minutes),
             "standards": inputs.standards,
             "constraints": inputs.constraints,
-            "plan": currentPlan ?? "",
+            // Handouts are written from the plan without its tables of supports: no row about a student reaches them.
+            "plan": (purpose == .materials ? currentPlan.map(AccommodationTable.withoutTables) : currentPlan) ?? "",
             "from_grade": (currentInputs ?? inputs).grade.rawValue,
             "from_minutes": String((currentInputs ?? inputs).minutes),
         ]

@@ -515,9 +515,9 @@ public actor SessionEngine {
 
     /// Saves whether a plan with problems is repaired once automatically, so `resume` and `replay --rerun` honour it.
     /// Ties the session to a class from here on: its names go out as pseudonyms, and the transcript says which class.
-    public func tie(to name: String, map: NameMap) {
-        client.names.set(name: name, map: map)
-        append(.setting(SettingRecord(at: now(), repair: nil, className: name)))
+    public func tie(to roster: ClassRoster, map: NameMap) {
+        client.names.set(roster: roster, map: map)
+        append(.setting(SettingRecord(at: now(), repair: nil, className: roster.name)))
     }
 
     public func setAutomaticRepair(_ on: Bool) {

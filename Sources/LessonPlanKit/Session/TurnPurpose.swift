@@ -58,7 +58,7 @@ public enum TurnPurpose: Equatable, Sendable {
         case .unitOverview: "unit-overview"
         case .unitOverviewRepair: "unit-overview-repair"
         case .lesson: "unit-lesson"
-        case .redo: "redo"
+        case .redo(let redo): redo.template
         case .part(let redo): redo.template
         }
     }
@@ -117,7 +117,7 @@ public enum TurnPurpose: Equatable, Sendable {
 
     /// The templates of turns that write one part again (a section, a quiz item, a rubric row): their answer is
     /// put into what they were asked from, so `/retry` and `/continue` never send one on its own.
-    public static let partTemplates: Set<String> = ["redo", "quiz-item", "rubric-row"]
+    public static let partTemplates: Set<String> = ["redo", "accommodate", "quiz-item", "rubric-row"]
 
     /// For `/redo`: the section the answer replaces, as the framework spells its heading.
     public var redoneHeading: String? {
@@ -147,13 +147,16 @@ public struct SectionRedo: Equatable, Sendable {
     public var request: String
     /// The framework's rules for this section (counts, numbering), one per line, or empty.
     public var rules: String
+    /// The template it is written with: `redo`, or `accommodate` for `/accommodate`'s table of supports.
+    public var template: String
 
-    public init(section: String, heading: String, minutes: Int?, request: String, rules: String) {
+    public init(section: String, heading: String, minutes: Int?, request: String, rules: String, template: String = "redo") {
         self.section = section
         self.heading = heading
         self.minutes = minutes
         self.request = request
         self.rules = rules
+        self.template = template
     }
 
     /// The template's placeholder values.

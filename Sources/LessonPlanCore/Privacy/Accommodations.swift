@@ -1,0 +1,112 @@
+import Foundation
+
+/// The table `/accommodate` puts in a plan's Differentiation section: a row for each student and each timed
+/// activity, `| Student | Needs | Activity | Support |`.
+public struct AccommodationTable: Equatable, Sendable {
+    public struct Row: Equatable, Sendable {
+        public var student: String
+        public var needs: String
+        public var activity: String
+        public var support: String
+    }
+
+    public var rows: [Row]
+
+    /// The rows of the first table in `text` whose header starts `| Student |`; the rule line is skipped.
+    public init(parsing text: String) {
+        var rows: [Row] = []
+        var inTable = false
+        for line in text.split(whereSeparator: \.isNewline) {
+            guard Self.isTableLine(line) else {
+                if inTable { break }
+                continue
+            }
+            let cells = Self.cells(line)
+            if !inTable {
+                inTable = cells.first.map(Self.fold) == "student"
+                continue
+            }
+            if cells.allSatisfy({ $0.allSatisfy { "-: ".contains($0) } }) { continue }
+            guard cells.count >= 4 else { continue }
+            rows.append(Row(student: cells[0], needs: cells[1], activity: cells[2], support: cells[3...].joined(separator: " | ")))
+        }
+        self.rows = rows
+    }
+
+    /// Whether a line is a row of a pipe table: it starts and ends with `|`.
+    public static func isTableLine(_ line: some StringProtocol) -> Bool {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        return trimmed.count > 1 && trimmed.hasPrefix("|") && trimmed.hasSuffix("|")
+    }
+
+    /// The cells of a table row, trimmed.
+    public static func cells(_ line: some StringProtocol) -> [String] {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        return trimmed.dropFirst().dropLast().split(separator: "|", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
+    }
+
+    /// `text` without its pipe-table lines: the plan as handouts are written from it, with no row about a student.
+    public static func withoutTables(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).filter { !isTableLine($0) }.joined(separator: "\n")
+    }
+}
+
+/// Whether every listed need of every student has a support in every timed activity, checked by code.
+public struct AccommodationCoverage: Equatable, Sendable {
+    /// One student as the check knows them: every name the table may use for them, and their needs.
+    public struct Student: Equatable, Sendable {
+        public var shown: String
+        public var aliases: [String]
+        public var needs: [String]
+
+        public init(shown: String, aliases: [String], needs: [String]) {
+            self.shown = shown
+            self.aliases = aliases
+            self.needs = needs
+        }
+    }
+
+    /// One sentence per gap, e.g. "Maria has no row for Guided Practice".
+    public var gaps: [String]
+    /// Student × activity pairs that have a row naming every need, and how many there should be.
+    public var covered: Int
+    public var expected: Int
+
+    public var passed: Bool { gaps.isEmpty && expected > 0 }
+
+    public static func check(_ table: AccommodationTable, students: [Student], activities: [String]) -> AccommodationCoverage {
+        var gaps: [String] = []
+        var covered = 0
+        for student in students {
+            let names = Set(([student.shown] + student.aliases).map(AccommodationTable.fold))
+            let rows = table.rows.filter { names.contains(AccommodationTable.fold($0.student)) }
+            var missing: [String] = []
+            var unnamedNeeds: [String] = []
+            for activity in activities {
+                let key = AccommodationTable.fold(activity)
+                guard let row = rows.first(where: { AccommodationTable.fold($0.activity).hasPrefix(key) }),
+                    !row.support.trimmingCharacters(in: .whitespaces).isEmpty
+                else {
+                    missing.append(activity)
+                    continue
+                }
+                let named = AccommodationTable.fold(row.needs + " " + row.support)
+                let unnamed = student.needs.filter { !named.contains(AccommodationTable.fold($0)) }
+                if unnamed.isEmpty {
+                    covered += 1
+                } else {
+                    unnamedNeeds.append("\(student.shown)'s \(activity) row does not name \(unnamed.joined(separator: "; "))")
+                }
+            }
+            if !missing.isEmpty { gaps.append("\(student.shown) has no support for \(missing.joined(separator: ", "))") }
+            gaps += unnamedNeeds
+        }
+        return AccommodationCoverage(gaps: gaps, covered: covered, expected: students.count * activities.count)
+    }
+}
