@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanKit
+import LessonPlanCore
 import Terminal
 
 /// `lessonplan doctor`: the effective settings, then one tiny request to prove they work.
@@ -14,7 +15,9 @@ struct Doctor {
             if let extra = parsed.positionals.first {
                 throw UsageError(message: "doctor: unexpected “\(extra)”; run `lessonplan help doctor`.")
             }
-            (settings, _) = try app.invocation.settings(from: parsed)
+            let prompts: PromptLibrary
+            (settings, prompts) = try app.invocation.settings(from: parsed)
+            if parsed.has("show-request") { return try showRequest(parsed, settings: settings, prompts: prompts) }
         } catch {
             console.error(error.message)
             return 2
@@ -45,6 +48,20 @@ struct Doctor {
         let reply = words.isEmpty ? "" : ": “\(words.prefix(60))”"
         console.line("  OK — the model answered in \(timing)\(head)\(reply)")
         if let note = result.note { console.line("  (\(note))") }
+        return 0
+    }
+
+    /// `doctor --show-request`: the first plan's request body as it would go out, and nothing sent.
+    private func showRequest(_ parsed: ParsedArguments, settings: ResolvedSettings, prompts: PromptLibrary) throws -> Int32 {
+        let inputs = try app.invocation.inputs(from: parsed, ask: nil)
+        let framework = try app.invocation.framework(from: parsed, prompts: prompts)
+        let client = try app.invocation.client(for: settings, className: parsed.value("class"), prompts: prompts)
+        let body: Data
+        do { body = try TurnPrompt.firstPlanBody(inputs: inputs, framework: framework, prompts: prompts, client: client) } catch {
+            throw UsageError(message: error.localizedDescription)
+        }
+        console.note("The body of the first request a session with these flags would send to \(settings.model.redactedURL), as it would go out; nothing was sent, and the headers (which carry the key) are left out.")
+        console.document(body, format: .json)
         return 0
     }
 }

@@ -206,15 +206,25 @@ package enum SubcommandTable {
 
     static let doctor = Subcommand(
         name: "doctor",
-        flags: Flags.connection + Flags.common,
+        flags: Flags.connection + Flags.common + [
+            FlagSpec(name: "show-request", value: nil, help: "print the body of a session's first request as it would be sent, and send nothing"),
+        ] + Flags.lesson.filter { ["grade", "topic", "minutes", "standards", "constraints", "class"].contains($0.name) } + Flags.framework,
         forms: [
             Subcommand.Form(
                 "lessonplan doctor [connection options]",
-                "show the effective settings and check the connection with one tiny request")
+                "show the effective settings and check the connection with one tiny request"),
+            Subcommand.Form(
+                "lessonplan doctor --show-request --topic TEXT [--class NAME] [lesson options]",
+                "print a first plan's request body exactly as it would go out (pseudonyms and all); nothing is sent"),
         ],
         page: .blocks([
-            .text("Usage: lessonplan doctor [options]"),
+            .text(
+                """
+                Usage: lessonplan doctor [options]
+                       lessonplan doctor --show-request --topic TEXT [--grade BAND] [--minutes N] [--class NAME] [options]
+                """),
             .text("Prints the settings a session would use (the API key only as sk-…abcd), then sends one tiny request (\"Say OK.\", 16 output tokens, no retries) to the same URL and reports how long the answer took, or the sentence that says what is wrong. Exits 0 when the model answered, 1 when it did not, 2 for bad flags."),
+            .text("--show-request prints, on stdout, the JSON body a session with these flags would send for its first plan, byte for byte as it would go out (with --class, its students' names already swapped for pseudonyms), and sends nothing; the headers, which carry the key, are not printed. See docs/privacy.md."),
             .flags(nil),
         ])
     ) { host, parsed in await host.doctor(parsed) }

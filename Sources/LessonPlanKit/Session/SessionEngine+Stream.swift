@@ -122,12 +122,7 @@ extension SessionEngine {
             do {
                 let answer = try await client.open(
                     instructions: request.instructions, input: request.input,
-                    schema: request.structure.map {
-                        // llama-server (Chat Completions) enforces string lengths; OpenAI's strict mode takes a subset.
-                        ResponseSchema(name: StructuredPlan.schemaName, json: $0.schema())
-                    } ?? request.overview.map {
-                        ResponseSchema(name: UnitOverviewSchema.schemaName, json: $0.schema(lengthLimits: settings.api == .chat))
-                    })
+                    schema: TurnPrompt.schema(structure: request.structure, overview: request.overview, api: settings.api))
                 machine.isStreamed = answer.isStreamed
                 var events = answer.makeAsyncIterator()
                 // Text is handed on once per network read, not once per delta, so a fast stream

@@ -4,7 +4,7 @@ import LessonPlanCore
 /// The one place a turn's request is written, for every purpose: the instructions, the input rendered from
 /// the purpose's template with the current plan as context, the structure the tool writes when it writes one,
 /// and the teacher's sources where the purpose carries them.
-struct TurnPrompt {
+public struct TurnPrompt {
     let prompts: PromptLibrary
     /// The teacher's sources; the pages nearest the request go with it.
     let sources: [SourceDocument]
@@ -79,6 +79,31 @@ struct TurnPrompt {
         return Written(
             framework: framework, instructions: instructions, input: input, structure: structure, overview: overview,
             sourceCuts: cuts)
+    }
+
+    /// The JSON schema a turn's answer is asked under: the plan's structure, or a unit overview's; nil for free text.
+    static func schema(structure: StructuredPlan?, overview: UnitOverviewSchema?, api: APIFlavor) -> ResponseSchema? {
+        structure.map { ResponseSchema(name: StructuredPlan.schemaName, json: $0.schema()) }
+            // llama-server (Chat Completions) enforces string lengths; OpenAI's strict mode takes a subset.
+            ?? overview.map { ResponseSchema(name: UnitOverviewSchema.schemaName, json: $0.schema(lengthLimits: api == .chat)) }
+    }
+
+    /// The body of the request a new session sends for its first plan, exactly as it would go out (the class's
+    /// pseudonyms in it), for `doctor --show-request`; nothing is sent.
+    /// - Throws: ``PromptError`` when a template is missing or broken.
+    public static func firstPlanBody(
+        inputs: LessonInputs, framework: String, prompts: PromptLibrary, client: ModelClient
+    ) throws -> Data {
+        let settings = client.settings
+        let writer = TurnPrompt(
+            prompts: prompts, sources: [], structured: settings.structured,
+            size: settings.api == .chat ? .local(model: settings.model) : .counted)
+        let written = try writer.write(
+            Refinement(.generate, inputs: inputs, framework: framework), base: nil, sessionFramework: framework, command: "/generate")
+        return client.request(
+            instructions: written.instructions, input: written.input,
+            schema: schema(structure: written.structure, overview: written.overview, api: settings.api)
+        ).body
     }
 
     /// The structure the tool writes when the settings say so and the turn may have one
