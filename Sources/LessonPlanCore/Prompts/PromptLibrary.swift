@@ -170,6 +170,10 @@ public struct PromptLibrary: Sendable {
                 .filter { !$0.isEmpty && !$0.hasPrefix("#") })
     }
 
+    /// The first names the tool asks the teacher about before sending a request: the folder's `first-names.txt`,
+    /// else the built-in list.
+    public var nameSpotter: NameSpotter { files["first-names.txt"].map(NameSpotter.init(names:)) ?? .builtIn }
+
     /// The verbs a unit's lessons climb, least demanding first: the folder's `unit-progression.txt`, else the
     /// built-in list; one word a line, `#` lines and blank lines ignored.
     public var unitProgression: [String] {
