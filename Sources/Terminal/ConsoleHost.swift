@@ -41,6 +41,12 @@ package final class ConsoleHost: CommandHost, @unchecked Sendable {
 
     package func error(_ message: String) { console.error(message) }
 
+    package func answer(_ question: String) -> String? {
+        guard place.isTerminal, let reader, case .line(let answer) = reader.readLine(prompt: question) else { return nil }
+        if let sentence = ReplInput.commandAtQuestion(answer) { console.note(sentence) }
+        return answer
+    }
+
     package func confirm(_ question: String) -> Bool {
         guard place.isTerminal, let reader, case .line(let answer) = reader.readLine(prompt: question) else { return false }
         if let sentence = ReplInput.commandAtQuestion(answer) { console.note(sentence) }

@@ -52,10 +52,14 @@ final class InteractiveSession: @unchecked Sendable {
         let inputs: LessonInputs
         let name: String?
         let script: [String]?
+        let client: ModelClient
         do {
             name = try app.invocation.sessionName(parsed)
             // Questions are asked only at a terminal; a script gets the defaults, so its first line stays a command.
-            inputs = try app.invocation.inputs(from: parsed, ask: atTerminal ? { question throws(UsageError) in try self.ask(question, reader: reader) } : nil)
+            let ask: ((Question) throws(UsageError) -> String)? =
+                atTerminal ? { question throws(UsageError) in try self.ask(question, reader: reader) } : nil
+            inputs = try app.invocation.inputs(from: parsed, ask: ask)
+            client = try app.invocation.sessionClient(for: settings, parsed: parsed, inputs: inputs, prompts: prompts, ask: ask)
             script = try checkedScript(reader)
         } catch {
             if !error.message.isEmpty { console.error(error.message) }
@@ -69,7 +73,7 @@ final class InteractiveSession: @unchecked Sendable {
         do {
             engine = try SessionEngine(
                 newSessionWith: inputs, name: name, store: SessionStore(directory: directory), prompts: prompts,
-                client: try app.invocation.client(for: settings, className: parsed.value("class"), prompts: prompts), toolVersion: App.version, framework: framework)
+                client: client, toolVersion: App.version, framework: framework)
         } catch {
             console.error(error.message)
             return 1
@@ -77,7 +81,8 @@ final class InteractiveSession: @unchecked Sendable {
         for source in sources { await engine.addSource(source) }
         let model = await engine.client.settings
         if model.isLocal { console.note(console.dim(SessionAdvice.offlineIntro(model: model.model))) }
-        let runner = makeRunner(engine: engine, reader: reader, followUps: Flags.followUps(from: parsed))
+        let runner = makeRunner(
+            engine: engine, reader: reader, followUps: Flags.followUps(from: parsed), sendsNamesAsTyped: parsed.has("yes"))
         await runner.run("/generate")
         if atTerminal, await engine.state.current != nil {
             console.note(console.dim("Type /help for commands, or a plain sentence to revise the plan."))
@@ -133,7 +138,9 @@ final class InteractiveSession: @unchecked Sendable {
         }
     }
 
-    private func makeRunner(engine: SessionEngine, reader: any LineReader, followUps: FollowUpOptions) -> CommandRunner {
+    private func makeRunner(
+        engine: SessionEngine, reader: any LineReader, followUps: FollowUpOptions, sendsNamesAsTyped: Bool = false
+    ) -> CommandRunner {
         let interrupts = Interrupts(whenIdle: { [console] in
             // Only reached when stdin is not a terminal: at a terminal prompt Ctrl-C is a key.
             console.note("Interrupted.")
@@ -142,7 +149,7 @@ final class InteractiveSession: @unchecked Sendable {
         let host = ConsoleHost(
             place: console.stdinIsTTY ? .terminal : .script, console: console, interrupts: interrupts,
             environment: app.environment, reader: reader)
-        return CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: followUps))
+        return CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: followUps, sendsNamesAsTyped: sendsNamesAsTyped))
     }
 
     /// A script in a file (`lessonplan … < lesson.txt`), read whole and checked before anything is

@@ -34,7 +34,7 @@ struct OneShot {
             sources = try await Flags.sources(from: parsed, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             engine = try SessionEngine(
                 newSessionWith: inputs, name: app.invocation.sessionName(parsed), store: SessionStore(directory: settings.dataDirectory),
-                prompts: prompts, client: try app.invocation.client(for: settings, className: parsed.value("class"), prompts: prompts), toolVersion: App.version, framework: framework)
+                prompts: prompts, client: try app.invocation.sessionClient(for: settings, parsed: parsed, inputs: inputs, prompts: prompts, ask: nil), toolVersion: App.version, framework: framework)
         } catch {
             console.error(error.message)
             return 2
@@ -43,7 +43,7 @@ struct OneShot {
         let model = await engine.client.settings
         if model.isLocal { console.note(SessionAdvice.offlineIntro(model: model.model)) }
         let host = ConsoleHost(place: .then, console: console, interrupts: Interrupts(whenIdle: {}), environment: app.environment)
-        let runner = CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: Flags.followUps(from: parsed)))
+        let runner = CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: Flags.followUps(from: parsed), sendsNamesAsTyped: parsed.has("yes")))
         let id = await engine.state.header.id.prefix(8)
         for step in ["/generate"] + steps {
             console.note("→ \(TerminalSanitizer.cleanLine(step, limit: 80))")

@@ -30,7 +30,7 @@ struct UnitRun {
             sources = try await Flags.sources(from: parsed, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             engine = try SessionEngine(
                 newSessionWith: inputs, name: app.invocation.sessionName(parsed), store: SessionStore(directory: settings.dataDirectory),
-                prompts: prompts, client: try app.invocation.client(for: settings, className: parsed.value("class"), prompts: prompts), toolVersion: App.version, framework: framework)
+                prompts: prompts, client: try app.invocation.sessionClient(for: settings, parsed: parsed, inputs: inputs, prompts: prompts, ask: nil), toolVersion: App.version, framework: framework)
         } catch {
             console.error(error.message)
             return 2
@@ -39,7 +39,7 @@ struct UnitRun {
         let model = await engine.client.settings
         if model.isLocal { console.note(SessionAdvice.offlineIntro(model: model.model)) }
         let host = ConsoleHost(place: .then, console: console, interrupts: Interrupts(whenIdle: {}), environment: app.environment)
-        let runner = CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: Flags.followUps(from: parsed)))
+        let runner = CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: Flags.followUps(from: parsed), sendsNamesAsTyped: parsed.has("yes")))
         let id = await engine.state.header.id.prefix(8)
         let outcome = await runner.run("/unit \(lessons)")
         if await engine.unsavedRecords > 0 {

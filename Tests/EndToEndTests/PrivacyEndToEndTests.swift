@@ -102,3 +102,63 @@ import TestSupport
         #expect(without.stderr.contains("tied to the class “4B”, which is not on this machine"), "\(without.stderr)")
     }
 }
+
+/// A word that looks like a student's name and is not on the class list is asked about before anything is sent:
+/// at a terminal (send as written, add to the class, cancel), and a script is told and sends nothing.
+@Suite(.serialized) struct UnlistedNameEndToEndTests {
+    static func classed() async throws -> (FakeOpenAIServer, LessonplanBinary) {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        let added = try await binary.runShell("printf 'Maria Lopez,ELL\\nDev Patel\\n' | '\(binary.url.path)' class add 4B -")
+        #expect(added.contains("Class 4B: 2 students (2 added), 1 with needs"), "\(added)")
+        return (server, binary)
+    }
+
+    @Test func atATerminalANewNameIsAddedToTheClassAndGoesOutAsAPseudonym() async throws {
+        let (server, binary) = try await Self.classed()
+        defer { binary.removeHome() }
+        var environment = binary.environment
+        environment["TERM"] = "screen"
+        let terminal = try TerminalSession(columns: 80, rows: 50, environment: environment)
+        defer { terminal.close() }
+        try terminal.type("'\(binary.url.path)' --grade 4 --topic Tides --minutes 30 --class 4B --no-repair")
+        try await terminal.waitFor("v1]>")
+        try terminal.type("/revise give Priya and Dev extra time")
+        try await terminal.waitFor("Send as written, add to class 4B (sent as a pseudonym), or cancel? [s/a/C]")
+        #expect(try terminal.screen().contains("“Priya” looks like a student's name and is not on class 4B's list."))
+        try terminal.type("a")
+        try await terminal.waitFor("v2]>")
+        // Cancelled, nothing goes; sent as written, the name goes as typed (the teacher's choice).
+        try terminal.type("/revise pair Noor with Maria")
+        try await terminal.waitFor("[s/a/C]", count: 2)
+        try terminal.type("")
+        try await terminal.waitFor("Not sent.")
+        try terminal.type("/quit")
+        try await terminal.waitFor("continues it.")
+
+        let requests = try await server.requests()
+        #expect(requests.count == 2, "the plan and the revision; the cancelled one sent nothing")
+        let revision = try #require(requests.last?.inputText)
+        #expect(revision.contains("give Student C and Student B extra time"), "\(revision.suffix(300))")
+        #expect(!revision.contains("Priya") && !revision.contains("Noor"))
+        let shown = try await binary.run(["class", "show", "4B"])
+        #expect(shown.stdout.contains("Student C\tPriya"), "\(shown.stdout)")
+    }
+
+    @Test func aScriptIsToldAndSendsNothingUnlessYes() async throws {
+        let (server, binary) = try await Self.classed()
+        defer { binary.removeHome() }
+        let flagged = try await binary.run(["generate", "--class", "4B", "--topic", "Tides for Jamal", "--grade", "4"])
+        #expect(flagged.status == 2)
+        #expect(flagged.stderr.contains("“Jamal” looks like a student's name and is not on class 4B's list. Nothing was sent;"), "\(flagged.stderr)")
+        let refused = try await binary.run(
+            ["generate", "--class", "4B", "--topic", "Lincoln's Gettysburg Address", "--grade", "8", "--then", "/revise give Jamal extra time"])
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("add it to the class (`lessonplan class add 4B -`, one name a line), or add --yes to send it as written."))
+        #expect(try await server.requests().count == 1, "the topic's famous name is not asked about; the revision sent nothing")
+        let sent = try await binary.run(
+            ["generate", "--class", "4B", "--topic", "Tides", "--grade", "4", "--yes", "--then", "/revise give Jamal extra time"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(try await server.requests().last?.inputText?.contains("give Jamal extra time") == true, "--yes sends it as written")
+    }
+}

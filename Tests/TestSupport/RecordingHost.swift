@@ -20,6 +20,7 @@ public final class RecordingHost: CommandHost {
         var copied: [String] = []
         var questions: [String] = []
         var answers: [Bool] = []
+        var typed: [String] = []
         var edits: [String] = []
         var clears = 0
     }
@@ -27,9 +28,10 @@ public final class RecordingHost: CommandHost {
     /// - Parameters:
     ///   - answers: what the teacher answers to yes/no questions, in order (then no).
     ///   - edits: what the teacher saves in the editor, in order.
+    ///   - typed: what the teacher types at questions with a typed answer, in order (then nothing).
     public init(
         place: CommandPlace, workingDirectory: URL, columns: Int = 80, answers: [Bool] = [], edits: [String] = [],
-        showsOnTerminal: Bool = true
+        typed: [String] = [], showsOnTerminal: Bool = true
     ) {
         self.showsOnTerminal = showsOnTerminal
         self.place = place
@@ -37,6 +39,7 @@ public final class RecordingHost: CommandHost {
         self.workingDirectory = workingDirectory
         log.withLock {
             $0.answers = answers
+            $0.typed = typed
             $0.edits = edits
         }
     }
@@ -58,6 +61,13 @@ public final class RecordingHost: CommandHost {
         log.withLock {
             $0.questions.append(question)
             return $0.answers.isEmpty ? false : $0.answers.removeFirst()
+        }
+    }
+
+    public func answer(_ question: String) -> String? {
+        log.withLock {
+            $0.questions.append(question)
+            return $0.typed.isEmpty ? nil : $0.typed.removeFirst()
         }
     }
 

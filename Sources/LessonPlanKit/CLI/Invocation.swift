@@ -62,6 +62,33 @@ package struct Invocation: Sendable {
         }
     }
 
+    /// The client for a new session (``client(for:className:prompts:)``), once the words of the teacher's flags that
+    /// look like students' names and are not on the class list are cleared: asked about at a terminal (`ask`),
+    /// refused in a script unless `--yes`.
+    package func sessionClient(
+        for settings: ResolvedSettings, parsed: ParsedArguments, inputs: LessonInputs, prompts: PromptLibrary,
+        ask: ((Question) throws(UsageError) -> String)?
+    ) throws(UsageError) -> ModelClient {
+        let client = try client(for: settings, className: parsed.value("class"), prompts: prompts)
+        let text = [inputs.topic, inputs.constraints, parsed.value("standards") ?? ""].joined(separator: "\n")
+        let found = UnlistedNames.spotted(in: text, names: client.names, prompts: prompts)
+        guard !found.isEmpty, !parsed.has("yes") else { return client }
+        let className = client.names.value?.name
+        guard let ask else { throw UsageError(message: UnlistedNames.scriptRefusal(found, className: className)) }
+        let said = try ask(.unlistedNames(UnlistedNames.sentence(found, className: className), className: className))
+        switch UnlistedNames.choice(said, hasClass: className != nil) {
+        case .send:
+            return client
+        case .add:
+            do { try UnlistedNames.add(found, to: client.names, store: ClassStore(directory: settings.dataDirectory), prompts: prompts) } catch {
+                throw UsageError(message: error.localizedDescription)
+            }
+            return client
+        case .cancel:
+            throw UsageError(message: "Nothing was sent.")
+        }
+    }
+
     /// Reads lesson inputs from flags; missing ones come from `ask`, or defaults when it is nil.
     package func inputs(from parsed: ParsedArguments, ask: ((Question) throws(UsageError) -> String)?) throws(UsageError)
         -> LessonInputs
@@ -130,6 +157,8 @@ package enum Question {
     case grade, topic, minutes
     /// Whether to send `--standards` whose codes the lookup found wrong (the sentences say how).
     case sendStandards(String)
+    /// What to do with words that look like students' names not on the class list (the sentence names them).
+    case unlistedNames(String, className: String?)
 
     package var prompt: String {
         switch self {
@@ -137,13 +166,16 @@ package enum Question {
         case .topic: "Topic: "
         case .minutes: "Minutes (10–180) [45]: "
         case .sendStandards: "Send these standards anyway? [y/N] "
+        case .unlistedNames(_, let className): UnlistedNames.question(className: className)
         }
     }
 
     /// What is said before the question, wrapped as the tool's other sentences are; nil for none.
     package var preamble: String? {
-        if case .sendStandards(let sentences) = self { return sentences }
-        return nil
+        switch self {
+        case .sendStandards(let sentences), .unlistedNames(let sentences, _): sentences
+        default: nil
+        }
     }
 
     /// What an empty answer means.
@@ -153,6 +185,7 @@ package enum Question {
         case .topic: nil
         case .minutes: "45"
         case .sendStandards: "n"
+        case .unlistedNames: "c"
         }
     }
 
@@ -162,7 +195,7 @@ package enum Question {
         case .grade: _ = try GradeBand.parse(answer)
         case .topic: _ = try LessonInputs.validTopic(answer)
         case .minutes: _ = try LessonInputs.parseMinutes(answer)
-        case .sendStandards: break
+        case .sendStandards, .unlistedNames: break
         }
     }
 }

@@ -190,6 +190,8 @@ public protocol CommandHost: Sendable {
     func error(_ message: String)
     /// A yes/no question; false where nobody can answer.
     func confirm(_ question: String) -> Bool
+    /// A question with a typed answer; nil where nobody can answer.
+    func answer(_ question: String) -> String?
     /// Progress of a request: streamed text, waiting, retries, footers.
     func progress(_ update: RequestProgress, waiting: String)
     /// A command's result: a terminal prints a document; `--then` keeps the last one to print at the end.
@@ -210,9 +212,12 @@ public protocol CommandHost: Sendable {
 /// The settings a session's commands can change as they run (`/repair on|off`).
 public final class SessionSettings: Sendable {
     private let options: Mutex<FollowUpOptions>
+    /// `--yes`: a script sends words that look like students' names as written instead of stopping.
+    public let sendsNamesAsTyped: Bool
 
-    public init(followUps: FollowUpOptions = FollowUpOptions()) {
+    public init(followUps: FollowUpOptions = FollowUpOptions(), sendsNamesAsTyped: Bool = false) {
         options = Mutex(followUps)
+        self.sendsNamesAsTyped = sendsNamesAsTyped
     }
 
     /// Which automatic turns follow a request.

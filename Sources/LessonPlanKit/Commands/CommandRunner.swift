@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import LessonPlanCore
+import LessonPlanStore
 
 /// Runs commands the same way wherever they come from: the REPL, a piped script,
 /// `generate --then` and `replay --rerun`. What differs between those is the ``CommandHost``.
@@ -59,6 +60,10 @@ public final class CommandRunner: Sendable {
             tally.add(rejected: 1)
             return .failed
         }
+        if type(of: command).asksTheModel, host.place != .rerun, !(await namesCleared(in: trimmed)) {
+            tally.add(rejected: 1)
+            return .failed
+        }
         let unsavedBefore = await engine.unsavedRecords
         let outOfStep = await engine.lessonsOutOfStep
         let outcome = await command.run(CommandRun(engine: engine, host: host, line: trimmed, settings: settings))
@@ -66,6 +71,36 @@ public final class CommandRunner: Sendable {
         if outcome.status == .failed { tally.add(failed: 1) }
         await reportSaving(before: unsavedBefore, saved: command is SaveCommand)
         return outcome
+    }
+
+    /// Whether `line` may be sent: it holds no word that looks like an unlisted student's name, or the teacher
+    /// chose to send it as written or to add the names to the class; a script stops unless `--yes`.
+    private func namesCleared(in line: String) async -> Bool {
+        let names = engine.client.names
+        let found = UnlistedNames.spotted(in: line, names: names, prompts: engine.prompts)
+        guard !found.isEmpty, !settings.sendsNamesAsTyped else { return true }
+        let className = names.value?.name
+        guard host.place.isTerminal else {
+            host.error(UnlistedNames.scriptRefusal(found, className: className))
+            return false
+        }
+        host.show(StyledText(UnlistedNames.sentence(found, className: className)))
+        switch UnlistedNames.choice(host.answer(UnlistedNames.question(className: className)) ?? "", hasClass: className != nil) {
+        case .send:
+            return true
+        case .add:
+            do {
+                try UnlistedNames.add(found, to: names, store: ClassStore(directory: engine.store.directory), prompts: engine.prompts)
+                host.note(StyledText("Added to class \(className ?? ""): they go out as pseudonyms."))
+                return true
+            } catch {
+                host.error(error.localizedDescription)
+                return false
+            }
+        case .cancel:
+            host.note(StyledText("Not sent."))
+            return false
+        }
     }
 
     /// The one section of the current plan a sentence names by its heading's words (`the warm-up`, `exit
