@@ -166,17 +166,12 @@ extension PlanExport {
                     inPart = true
                 }
                 out.append("<h\(level)>\(htmlEscape(text))</h\(level)>")
-            case .paragraph(let text):
+            case .paragraph(let text), .choice(let text):
                 closeList()
-                out.append("<p>\(htmlEscape(text))</p>")
-            case .choice(let text):
-                closeList()
-                out.append("<p class=\"choice\">\(htmlEscape(text))</p>")
+                out.append("<p\(block.isChoice ? " class=\"choice\"" : "")>\(htmlEscape(text))</p>")
             case .table(let header, let rows):
                 closeList()
-                out.append("<table class=\"plan-table\"><thead><tr>" + header.map { "<th scope=\"col\">\(htmlEscape($0))</th>" }.joined() + "</tr></thead><tbody>")
-                for row in rows { out.append("<tr>" + row.map { "<td>\(htmlEscape($0))</td>" }.joined() + "</tr>") }
-                out.append("</tbody></table>")
+                out.append(htmlTable(header: header, rows: rows))
             case .writeIn(let text):
                 closeList()
                 let blanks = handout && text.allSatisfy({ $0 == "_" || $0.isWhitespace })
@@ -195,6 +190,13 @@ extension PlanExport {
         closeList()
         if inSlip { out.append("</div>") }
         if inPart { out.append("</section>") }
+    }
+
+    /// A table the plan writes with pipes, a header row and a row per line.
+    static func htmlTable(header: [String], rows: [[String]]) -> String {
+        "<table class=\"plan-table\"><thead><tr>" + header.map { "<th scope=\"col\">\(htmlEscape($0))</th>" }.joined()
+            + "</tr></thead><tbody>" + rows.map { "<tr>" + $0.map { "<td>\(htmlEscape($0))</td>" }.joined() + "</tr>" }.joined()
+            + "</tbody></table>"
     }
 
     /// Whether a heading names the exit ticket, the slip students hand in at the door.

@@ -82,8 +82,7 @@ extension PlanExport {
                 out.append(markdownLine(text))
             case .table(let header, let rows):
                 appendBlank(&out)
-                out.append(contentsOf: markdownTable(header: header, rows: rows))
-                out.append("")
+                out.append(contentsOf: markdownTable(header: header, rows: rows) + [""])
             }
             previous = block
         }

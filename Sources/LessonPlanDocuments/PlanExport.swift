@@ -170,6 +170,11 @@ extension PlanExport {
             return false
         }
 
+        var isChoice: Bool {
+            if case .choice = self { return true }
+            return false
+        }
+
         var isWriteIn: Bool {
             if case .writeIn = self { return true }
             return false

@@ -144,7 +144,7 @@ public struct NameSpotter: Sendable {
 
     /// A single capital letter with a full stop after it: an initial, "F." in "John F. Kennedy".
     private static func isInitial(_ word: Word) -> Bool {
-        word.text.count == 1 && word.text.first!.isUppercase && word.fullStopAfter
+        word.text.count == 1 && word.text.first?.isUppercase == true && word.fullStopAfter
     }
 
     private static func isTitle(_ word: Word) -> Bool {

@@ -9,7 +9,7 @@ import Testing
     /// they are handed values and never see its state.
     static let layers: [[String]] = [
         ["Tools"],
-        ["Text", "Grounding", "Transport"],
+        ["Text", "Grounding", "Transport", "Privacy"],
         ["Plan"],
         ["Prompts", "Assessments", "Standards"],
         ["Model"],
