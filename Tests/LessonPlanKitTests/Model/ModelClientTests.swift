@@ -111,3 +111,32 @@ import Testing
         #expect(rejected.message?.hasPrefix("The API key was rejected (key ending …6w5v)") == true)
     }
 }
+
+/// A client tied to a class: the request leaves with pseudonyms, and the answer comes back with names, a
+/// pseudonym split across two reads of the stream never shown in halves.
+@Suite struct ModelClientNamesTests {
+    @Test func namesGoOutAsPseudonymsAndComeBackAsNames() async throws {
+        let server = try await FakeOpenAIServer()
+        var roster = ClassRoster(name: "4B")
+        roster.add([("Maria Lopez", ["ELL"]), ("Dev Patel", [])])
+        let names = ClassNames(roster: roster, map: NameMap(roster: roster))
+        let client = ModelClient(
+            transport: CurlTransport(),
+            settings: ModelSettings(baseURL: server.baseURL, endpoint: nil, apiKey: "sk-test", model: "gpt-5.2"), names: names)
+        func event(_ type: String, _ json: String) -> String { "event: \(type)\ndata: {\"type\":\"\(type)\"\(json)}\n\n" }
+        let deltas = ["Pair Stu", "dent A with Stud", "ent B", ", and Student B's group ", "reads.", " Student"]
+        let body = event("response.created", ",\"response\":{\"id\":\"r1\"}")
+            + deltas.map { event("response.output_text.delta", ",\"delta\":\"\($0)\"") }.joined()
+            + event("response.completed", ",\"response\":{\"id\":\"r1\",\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}")
+        try await server.script([.raw(headers: ["Content-Type": "text/event-stream"], body: body, chunkSize: 48, delayMs: 15)])
+
+        let stream = try await client.open(instructions: "Plan for MARIA.", input: "Pair maria lopez with Dev's group; Devon stays.")
+        var shown: [String] = []
+        for try await event in stream { if case .textDelta(let text) = event { shown.append(text) } }
+        #expect(shown.joined() == "Pair Maria with Dev, and Dev's group reads. Student")
+        #expect(shown.dropLast().allSatisfy { !$0.contains("Student") && !$0.hasSuffix("Stu") && !$0.hasSuffix("Stud") }, "\(shown)")
+        let sent = try #require(try await server.requests().first)
+        #expect(sent.instructions == "Plan for Student A.")
+        #expect(sent.inputText == "Pair Student A with Student B's group; Devon stays.")
+    }
+}
