@@ -50,7 +50,10 @@ public struct AccommodateCommand: Command, Equatable {
             return .failed
         }
         let refinement = Refinement(.redo(redo), inputs: current.inputs, framework: current.framework)
-        let (outcome, result) = await run.requestResult(refinement, waiting: "writing the accommodations…")
+        // At a terminal the table is shown a student at a time, each activity a line: a four-column table wraps
+        // mid-word at 80 columns. The plan and its exports keep the table.
+        let (outcome, result) = await run.requestResult(
+            refinement, waiting: "writing the accommodations…", shows: { text in StyledText(Self.readable(text)) })
         guard result.first.status == .completed, let now = await engine.state.current, now.number != current.number
         else { return outcome }
         run.host.show(StyledText(RedoCommand.changeLine(from: current.text, to: now.text, framework: framework), style: .dim))
@@ -77,6 +80,23 @@ public struct AccommodateCommand: Command, Equatable {
             section: section.title.trimmingCharacters(in: CharacterSet(charactersIn: "#*_ ")), heading: heading, minutes: nil,
             request: request, rules: rules, template: "accommodate")
         return (redo, activities)
+    }
+
+    /// The answer with its table as lines a terminal wraps well: a student and their needs, then each activity.
+    static func readable(_ text: String) -> String {
+        let table = AccommodationTable(parsing: text)
+        guard !table.rows.isEmpty else { return text }
+        var lines = AccommodationTable.withoutTables(text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
+        var student: String?
+        for row in table.rows {
+            if row.student != student {
+                lines.append("\(row.student) (\(row.needs))")
+                student = row.student
+            }
+            lines.append("  - \(row.activity): \(row.support)")
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// The table in the plan's Differentiation section checked against the class's needs and the activities.
