@@ -318,7 +318,7 @@ public enum DocumentExport {
                 blocks.append(.para([.text(text)]))
             case .table(let header, let rows):
                 closeLists()
-                blocks.append(.table(header: header, rows: rows, widths: header.count == 4 ? [0.14, 0.22, 0.2, 0.44] : nil))
+                blocks.append(.table(header: header, rows: rows, widths: header.count == 4 ? [0.12, 0.2, 0.25, 0.43] : nil))
             case .title:
                 break
             }

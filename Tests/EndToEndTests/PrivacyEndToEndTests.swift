@@ -162,3 +162,26 @@ import TestSupport
         #expect(try await server.requests().last?.inputText?.contains("give Jamal extra time") == true, "--yes sends it as written")
     }
 }
+
+extension UnlistedNameEndToEndTests {
+    /// `/class` in the middle of a session: turns before it went as typed (and say so), turns after it carry
+    /// pseudonyms, and the transcript records the tie by the class's name only.
+    @Test func classMidSessionTiesFromThereOn() async throws {
+        let (server, binary) = try await Self.classed()
+        defer { binary.removeHome() }
+        let result = try await binary.run(
+            ["--grade", "4", "--topic", "Tides", "--minutes", "30", "--no-repair", "--yes"],
+            input: "/class\n/revise pair Maria with Dev\n/class 4b\n/class\n/revise pair Maria with Dev\n/accommodate\n/quit\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("This session has no class, so what you type goes out as typed. Tie it to one with /class NAME (4B)."), "\(result.stdout)")
+        #expect(result.stdout.contains("Tied to class 4B (2 students): from here on their names go out as pseudonyms (Student A …) and come back as names. Turns before this one went out as they were typed."))
+        #expect(result.stdout.contains("This session is tied to class 4B (2 students)"))
+        let inputs = try await server.requests().map { $0.inputText ?? "" }
+        #expect(inputs.count == 4)
+        #expect(inputs[1].contains("pair Maria with Dev"), "before /class, as typed")
+        #expect(inputs[2].contains("pair Student A with Student B") && !inputs[2].contains("Maria"))
+        #expect(inputs[3].contains("- Student A: ELL") && !inputs[3].contains("Dev"))
+        let settings = try binary.transcriptLines().filter { $0["type"] as? String == "setting" }
+        #expect(settings.count == 1 && settings[0]["class_name"] as? String == "4B" && settings[0]["repair"] == nil, "\(settings)")
+    }
+}
