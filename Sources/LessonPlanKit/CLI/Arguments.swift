@@ -105,7 +105,7 @@ package enum Flags {
         FlagSpec(name: "topic", value: "TEXT", help: "what the lesson is about (1–200 characters)"),
         FlagSpec(name: "minutes", value: "N", help: "lesson length, 10 to 180 minutes"),
         FlagSpec(name: "standards", value: "TEXT", help: "standards to align to, codes (4.NF.1, MS-LS1-6) or words (optional, up to 1000 characters)"),
-        FlagSpec(name: "yes", value: nil, help: "send --standards codes that are no standard, or for another band, without asking"),
+        FlagSpec(name: "yes", value: nil, help: "send without asking: --standards codes that are no standard (or for another band), and words that look like students' names but are not on the class list"),
         FlagSpec(name: "constraints", value: "TEXT", help: "constraints such as \"no worksheets\" (optional)"),
         FlagSpec(name: "name", value: "NAME", help: "name the session, to resume it by name later"),
         FlagSpec(name: "class", value: "NAME", help: "tie the session to a class list (`lessonplan class add`): its students' names go out as pseudonyms"),
