@@ -49,10 +49,11 @@ struct Exporter {
     /// The quiz made from the current plan in a platform's format, to FILE or, without one, to the default name in
     /// the current folder (a zip or spreadsheet is not for a terminal).
     /// - Returns: whether the file was written.
-    func exportQuiz(_ state: SessionState, format: LMSFormat, to path: String?, force: Bool) async -> Bool {
+    func exportQuiz(_ state: SessionState, format: LMSFormat, choice: QuizChoice?, to path: String?, force: Bool) async -> Bool {
         let result: LMSExport.Result
         do {
-            result = try await LMSExport.render(state, format: format, prompts: prompts, tools: LMSTools(environment: environment))
+            result = try await LMSExport.render(
+                state, format: format, choice: choice, prompts: prompts, tools: LMSTools(environment: environment))
         } catch {
             console.error(error.message)
             return false

@@ -253,7 +253,8 @@ struct SessionCommands {
                 let state = try load(parsed.positionals[0])
                 let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn
                 let written = await Exporter(console: console, prompts: prompts, environment: app.environment).exportQuiz(
-                    state, format: format, to: parsed.value("output"), force: parsed.has("force"))
+                    state, format: format, choice: parsed.value("quiz").flatMap(QuizChoice.init(text:)), to: parsed.value("output"),
+                    force: parsed.has("force"))
                 return written ? 0 : 1
             }
             if parsed.has("unit") {

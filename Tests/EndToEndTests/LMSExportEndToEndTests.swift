@@ -135,12 +135,16 @@ import TestSupport
         let again = try await binary.run(["export", "tides", "--quiz", "--format", "moodle", "-o", "cli.xml"])
         #expect(again.status == 1 && again.stderr.contains("cli.xml"), "\(again.stderr)")
 
-        // A new plan version: the quiz was made from v1, so there is nothing to export from v2.
-        let resumed = try await binary.run(["resume", "tides"], input: "/shorten 30\n/export quiz gift stale.gift\n/quit\n")
-        #expect(resumed.stderr.contains("Quiz 1 was made from v1, not from the current v2, so there is no quiz to export; type /quiz to make one from v2."), "\(resumed.stderr)")
+        // A shorter plan is the same lesson by the check (topic, band, objective, the items' terms): the quiz goes with it.
+        let resumed = try await binary.run(["resume", "tides"], input: "/shorten 30\n/export quiz 1 gift kept.gift\n/quit\n")
+        #expect(resumed.stderr.contains("Quiz 1 (exit) was written for v1 and checked against v2 by code"), "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("Wrote a GIFT file of quiz 1 (from v1)"), "\(resumed.stderr)")
+        // Another grade band is not: it is named, nothing is written, and /quiz again is what to type.
+        let regraded = try await binary.run(["resume", "tides"], input: "/regrade 3-5\n/export quiz gift stale.gift\n/quit\n")
+        #expect(regraded.stderr.contains("Quiz 1 (exit) was written for v1 and does not fit v3: it was written for grades 6–8, and v3 is for grades 3–5; type /quiz again to rewrite it."), "\(regraded.stderr)")
         #expect(!FileManager.default.fileExists(atPath: work.appending(path: "stale.gift").path))
-        let shell = try await binary.run(["export", "tides", "--quiz", "--format", "qti", "-o", "stale.zip"])
-        #expect(shell.status == 1 && shell.stderr.contains("type /quiz to make one from v2"), "\(shell.stderr)")
+        let shell = try await binary.run(["export", "tides", "--quiz", "1", "--format", "qti", "-o", "stale.zip"])
+        #expect(shell.status == 1 && shell.stderr.contains("does not fit the current v3 (it was written for grades 6–8"), "\(shell.stderr)")
         #expect(!FileManager.default.fileExists(atPath: work.appending(path: "stale.zip").path))
     }
 

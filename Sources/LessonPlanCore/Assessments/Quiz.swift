@@ -88,3 +88,21 @@ public struct QuizOption: Codable, Equatable, Sendable {
         self.misconception = misconception
     }
 }
+
+/// Which quiz a command names: the latest, quiz N, or the newest starter or exit quiz (`/show quiz 2`,
+/// `/export quiz exit gift`, `export --quiz starter`).
+public enum QuizChoice: Equatable, Sendable {
+    case number(Int)
+    case kind(Quiz.Kind)
+
+    /// Reads a quiz's number (`2`) or kind (`starter`, `exit`, also `entry`, `pre`, `post`), any case.
+    public init?(text: String) {
+        if let number = Int(text), number > 0 {
+            self = .number(number)
+        } else if let kind = Quiz.Kind(text: text) {
+            self = .kind(kind)
+        } else {
+            return nil
+        }
+    }
+}

@@ -1,7 +1,8 @@
 import Foundation
 
 /// An IMS Common Cartridge 1.1 of the lesson: the plan as a page (for the teacher: marked Instructor), the
-/// handouts as a page when made from the same plan version, and the quiz as the cartridge's QTI assessment.
+/// handouts as a page when made from the same plan version, and each quiz (the starter and the exit quiz, say) as
+/// one of the cartridge's QTI assessments.
 /// Or a cartridge of pages only (a unit: its overview and each lesson a page), with no assessment.
 ///
 /// The pages are the tool's own printable HTML, with the quiz left out of them: it is the assessment, and the
@@ -23,19 +24,19 @@ public enum CommonCartridge {
         }
     }
 
-    /// The files of a lesson's cartridge (its pages, then the quiz), manifest first.
-    public static func files(_ quiz: LMSQuiz, lesson: String, pages: [Page]) -> [(path: String, data: Data)] {
-        files(title: lesson, identifier: quiz.identifier, pages: pages, quiz: quiz)
+    /// The files of a lesson's cartridge (its pages, then each quiz), manifest first; named by the first quiz.
+    public static func files(_ quizzes: [LMSQuiz], lesson: String, pages: [Page]) -> [(path: String, data: Data)] {
+        files(title: lesson, identifier: quizzes.first?.identifier ?? "lesson", pages: pages, quizzes: quizzes)
     }
 
-    /// The files of a cartridge, manifest first: `pages` in order, then `quiz` as its assessment when there is one.
+    /// The files of a cartridge, manifest first: `pages` in order, then each of `quizzes` as an assessment.
     /// - Parameters:
     ///   - title: The cartridge's title, and its one folder's, as a platform lists them.
     ///   - identifier: Letters and digits only (it starts every identifier and path in the cartridge), as
     ///     ``LMSQuiz/identifier`` is; each page's ``Page/identifier`` must be too.
     ///   - folder: The name in the identifier of the folder holding the items (`lesson`, `unit`).
     public static func files(
-        title: String, identifier id: String, pages: [Page], quiz: LMSQuiz? = nil, folder: String = "lesson"
+        title: String, identifier id: String, pages: [Page], quizzes: [LMSQuiz] = [], folder: String = "lesson"
     ) -> [(path: String, data: Data)] {
         var items: [String] = []
         var resources: [String] = []
@@ -55,15 +56,17 @@ public enum CommonCartridge {
                 """)
             files.append((href, Data(page.html.utf8)))
         }
-        if let quiz {
-            let assessment = "\(id)_quiz/assessment.xml"
+        for (index, quiz) in quizzes.enumerated() {
+            // The first quiz keeps the name a cartridge of one quiz always had; the next are quiz2, quiz3.
+            let name = "\(id)_quiz\(index == 0 ? "" : String(index + 1))"
+            let assessment = "\(name)/assessment.xml"
             items.append("""
-                        <item identifier="\(id)_quiz_item" identifierref="\(id)_quiz">
+                        <item identifier="\(name)_item" identifierref="\(name)">
                           <title>\(LMSText.xml(quiz.title.oneLine))</title>
                         </item>
                 """)
             resources.append("""
-                    <resource identifier="\(id)_quiz" type="imsqti_xmlv1p2/imscc_xmlv1p1/assessment">
+                    <resource identifier="\(name)" type="imsqti_xmlv1p2/imscc_xmlv1p1/assessment">
                       <file href="\(assessment)"/>
                     </resource>
                 """)
@@ -115,12 +118,12 @@ public enum CommonCartridge {
               </metadata>
         """
 
-    public static func render(_ quiz: LMSQuiz, lesson: String, pages: [Page], tools: LMSTools) async throws -> Data {
-        try await tools.zip(files(quiz, lesson: lesson, pages: pages), what: "a Common Cartridge")
+    public static func render(_ quizzes: [LMSQuiz], lesson: String, pages: [Page], tools: LMSTools) async throws -> Data {
+        try await tools.zip(files(quizzes, lesson: lesson, pages: pages), what: "a Common Cartridge")
     }
 
     /// A cartridge of pages only, with no assessment: a unit's overview and lessons, say.
-    /// - Parameters: as ``files(title:identifier:pages:quiz:folder:)``'s.
+    /// - Parameters: as ``files(title:identifier:pages:quizzes:folder:)``'s.
     /// - Throws: ``ExportError`` when `zip` is missing or fails.
     public static func render(title: String, identifier: String, pages: [Page], folder: String = "lesson", tools: LMSTools)
         async throws -> Data

@@ -1,35 +1,43 @@
 import Foundation
 
-/// `/export quiz FORMAT` and `lessonplan export --quiz`: the newest quiz made from the current plan version, in
-/// a learning platform's import format, with what the format leaves out said before anything is written.
+/// `/export quiz [N|starter|exit] FORMAT` and `lessonplan export --quiz [N]`: a quiz made for the current plan, in
+/// a learning platform's import format, with what the format leaves out said before anything is written. A
+/// Common Cartridge can hold several (the starter and the exit quiz).
 public enum LMSExport {
     /// A file ready to write, and what to tell the teacher first.
     public struct Result: Sendable {
         public var data: Data
         /// What the format leaves out, by item number, one sentence each.
         public var notes: [String]
-        /// The quiz exported, and the plan version it was made from.
-        public var quizNumber: Int
+        /// The quizzes exported (one but in a cartridge), and the plan version the first was made from.
+        public var quizNumbers: [Int]
         public var planVersion: Int
 
-        package init(data: Data, notes: [String], quizNumber: Int, planVersion: Int) {
+        package init(data: Data, notes: [String], quizNumbers: [Int], planVersion: Int) {
             self.data = data
             self.notes = notes
-            self.quizNumber = quizNumber
+            self.quizNumbers = quizNumbers
             self.planVersion = planVersion
+        }
+
+        /// "quiz 2" or "quizzes 1 and 2", as sentences name them.
+        public var quizzesNamed: String {
+            quizNumbers.count == 1 ? "quiz \(quizNumbers[0])" : "quizzes " + quizNumbers.sorted().map(String.init).joined(separator: " and ")
         }
     }
 
-    /// A quiz's file in `format` and what the format leaves out, by item number, one sentence each.
+    /// A quiz's file in `format` (a cartridge holds every one of `quizzes`; the other formats the first) and what
+    /// the format leaves out, by item number, one sentence each.
     /// - Parameters:
     ///   - lesson: The lesson's title, for a cartridge.
     ///   - pages: A cartridge's pages besides the quiz, and a sentence for each left out; read only for `.imscc`.
     /// - Throws: ``ExportError`` (an item a platform cannot score, a text over the format's limits, a tool missing),
     ///   or what `pages` throws.
     public static func render(
-        _ quiz: LMSQuiz, format: LMSFormat, lesson: String, tools: LMSTools,
+        _ quizzes: [LMSQuiz], format: LMSFormat, lesson: String, tools: LMSTools,
         pages: () throws -> ([CommonCartridge.Page], [String])
     ) async throws -> (data: Data, notes: [String]) {
+        guard let quiz = quizzes.first else { throw ExportError("There is no quiz to export; type /quiz to make one.") }
         var notes: [String] = []
         let data: Data
         switch format {
@@ -48,7 +56,7 @@ public enum LMSExport {
         case .imscc:
             let (pages, left) = try pages()
             notes = left
-            data = try await CommonCartridge.render(quiz, lesson: lesson, pages: pages, tools: tools)
+            data = try await CommonCartridge.render(quizzes, lesson: lesson, pages: pages, tools: tools)
         }
         return (data, notes)
     }

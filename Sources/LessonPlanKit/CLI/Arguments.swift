@@ -9,13 +9,20 @@ package struct FlagSpec: Sendable {
     package var repeatable = false
     /// The one-letter form (`-o` for `--output`): the same flag, read under its long name.
     package var short: Character?
+    /// For a switch that may name something (`--quiz` or `--quiz 2`): the words it takes as its value; any other
+    /// word after it is read as usual.
+    package var optionalValue: (@Sendable (String) -> Bool)?
 
-    package init(name: String, value: String?, help: String, repeatable: Bool = false, short: Character? = nil) {
+    package init(
+        name: String, value: String?, help: String, repeatable: Bool = false, short: Character? = nil,
+        optionalValue: (@Sendable (String) -> Bool)? = nil
+    ) {
         self.name = name
         self.value = value
         self.help = help
         self.repeatable = repeatable
         self.short = short
+        self.optionalValue = optionalValue
     }
 }
 
@@ -81,6 +88,14 @@ package struct ParsedArguments: Equatable, Sendable {
             }
             guard spec.value != nil else {
                 parsed.switches.insert(spec.name)
+                if let takes = spec.optionalValue {
+                    if let inline {
+                        parsed.values[spec.name, default: []].append(inline)
+                    } else if index < arguments.count, takes(arguments[index]) {
+                        parsed.values[spec.name, default: []].append(arguments[index])
+                        index += 1
+                    }
+                }
                 continue
             }
             let value: String

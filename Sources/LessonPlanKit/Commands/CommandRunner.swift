@@ -66,11 +66,23 @@ public final class CommandRunner: Sendable {
         }
         let unsavedBefore = await engine.unsavedRecords
         let outOfStep = await engine.lessonsOutOfStep
+        let versionBefore = await engine.state.currentVersion
         let outcome = await command.run(CommandRun(engine: engine, host: host, line: trimmed, settings: settings))
         await UnitCommand.sayOutOfStep(before: outOfStep, engine: engine, host: host)
+        await sayWhatFollows(from: versionBefore)
         if outcome.status == .failed { tally.add(failed: 1) }
         await reportSaving(before: unsavedBefore, saved: command is SaveCommand)
         return outcome
+    }
+
+    /// After the plan moved on to a new version: whether its quizzes and rubric written for an earlier one still fit
+    /// it (checked by code), and what to type when one does not. Nothing is dropped without a word.
+    private func sayWhatFollows(from before: Int?) async {
+        let state = await engine.state
+        guard let now = state.currentVersion, now != before else { return }
+        for (carried, sentence) in state.followingSentences(plan: now) {
+            host.note(StyledText(sentence, style: carried ? .dim : .yellow))
+        }
     }
 
     /// Whether `line` may be sent: it holds no word that looks like an unlisted student's name, or the teacher

@@ -3,18 +3,23 @@ import LessonPlanCore
 import LessonPlanStore
 import LessonPlanDocuments
 
-/// `/export quiz FORMAT [FILE] [--force]`: the quiz made from the current plan, for a learning platform.
+/// `/export quiz [N|starter|exit] FORMAT [FILE] [--force]`: a quiz of the current plan, for a learning platform.
 extension ExportCommand {
     static func parseQuiz(_ words: [String], force: Bool) throws(CommandError) -> Self {
+        var words = words
+        // A quiz named as /show quiz names it: its number, or starter or exit (a format's name is never one).
+        let choice = words.first.flatMap { LMSFormat(text: $0) == nil ? QuizChoice(text: $0) : nil }
+        if choice != nil { words.removeFirst() }
         guard let first = words.first, let format = LMSFormat(text: first) else {
-            throw CommandError("/export quiz needs a platform format: \(LMSFormat.names), e.g. /export quiz gift, then an optional file name.")
+            throw CommandError(
+                "/export quiz needs a platform format: \(LMSFormat.names), e.g. /export quiz gift or /export quiz exit moodle, then an optional file name.")
         }
         let rest = words.dropFirst().joined(separator: " ")
         if rest.hasPrefix("-") {
             throw CommandError("“\(rest)” is not an option of /export quiz; use --force to replace the file.")
         }
         if !rest.isEmpty, let misnamed = format.misnamed(rest) { throw CommandError(misnamed) }
-        return Self(format: .md, path: rest.isEmpty ? nil : rest, force: force, quiz: format)
+        return Self(format: .md, path: rest.isEmpty ? nil : rest, force: force, quiz: format, quizChoice: choice)
     }
 
     /// Where a quiz goes when no file is named: `<topic>-v<N>` and the format's suffix, in the current folder.
@@ -30,14 +35,14 @@ extension ExportCommand {
             if case .exists = error { return .exists(error.message) }
             return .failed("Cannot write \(url.path): check that the folder exists, is writable and has space.")
         }
-        return .wrote("Wrote \(format.label) of quiz \(result.quizNumber) (from v\(result.planVersion)) to \(url.path).")
+        return .wrote("Wrote \(format.label) of \(result.quizzesNamed) (from v\(result.planVersion)) to \(url.path).")
     }
 
     func runQuiz(_ run: CommandRun, format: LMSFormat) async -> CommandOutcome {
         let state = await run.engine.state
         let result: LMSExport.Result
         do {
-            result = try await LMSExport.render(state, format: format, prompts: run.engine.prompts, tools: LMSTools())
+            result = try await LMSExport.render(state, format: format, choice: quizChoice, prompts: run.engine.prompts, tools: LMSTools())
         } catch {
             run.host.error(error.message)
             return .failed

@@ -4,10 +4,10 @@ import LessonPlanStore
 import LessonPlanDocuments
 
 /// `/export [materials] md|html|json|docx|odt|pptx [FILE] [--force]`: the current plan, or the latest handouts, as a
-/// document; `/export quiz FORMAT [FILE]`: the quiz for a learning platform (`ExportCommand+Quiz.swift`).
+/// document; `/export quiz [N|starter|exit] FORMAT [FILE]`: a quiz for a learning platform (`ExportCommand+Quiz.swift`).
 public struct ExportCommand: Command, Equatable {
     public static let name = "export"
-    public static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model] [--with rubric|quiz|starter|exit]; /export quiz FORMAT [FILE]; /export unit md|html|docx|odt|imscc [FILE]"
+    public static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model] [--with rubric|quiz|starter|exit]; /export quiz [N|starter|exit] FORMAT [FILE]; /export unit md|html|docx|odt|imscc [FILE]"
     public static let summary = "write the plan (or the handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file"
     public static let details = """
         Without FILE, Markdown and JSON are printed; docx, odt and pptx are written to <topic>-v<N>.<format> in the
@@ -17,8 +17,10 @@ public struct ExportCommand: Command, Equatable {
         A quiz or rubric that did not pass its check is left out of every export, with a sentence saying so;
         --with rubric (or quiz, starter, exit; several joined by commas) prints it anyway, marked “did not pass its
         check” on the teacher's copy.
-        /export quiz FORMAT [FILE] [--force] writes the quiz made from the current plan for a learning platform:
-        qti (Canvas), imscc (Common Cartridge: plan, handouts, quiz), gift, moodle, aiken, blackboard or kahoot;
+        /export quiz [N|starter|exit] FORMAT [FILE] [--force] writes a quiz of the current plan for a learning
+        platform (the newest, or the one named as /show quiz names it): qti (Canvas), imscc (Common Cartridge: plan,
+        handouts and the quizzes, the starter and the exit quiz both unless one is named), gift, moodle, aiken,
+        blackboard or kahoot;
         without FILE to <topic>-v<N>-quiz.gift, <topic>-v<N>-lesson.imscc and so on; see docs/lms.md.
         In a unit, /export unit md|html|docx|odt [FILE] writes the whole unit as one document, and /export unit imscc
         [FILE] as a Common Cartridge with the overview and each lesson a page (without FILE to <topic>-unit.imscc).
@@ -36,6 +38,8 @@ public struct ExportCommand: Command, Equatable {
     public let showModel: Bool
     /// The quiz in this platform format instead of a document (`format` and `materials` then unused).
     public let quiz: LMSFormat?
+    /// With `quiz`: which quiz (a number, `starter`, `exit`); nil for the current plan's newest.
+    public let quizChoice: QuizChoice?
     /// The whole unit as one document instead of the current lesson.
     public let unit: Bool
     /// With `unit`: the unit as a Common Cartridge instead of a document (`format` then unused).
@@ -45,10 +49,12 @@ public struct ExportCommand: Command, Equatable {
 
     public init(
         format: ExportFormat, materials: Bool = false, path: String? = nil, force: Bool = false, showModel: Bool = false,
-        quiz: LMSFormat? = nil, unit: Bool = false, cartridge: Bool = false, asked: ExportAsked = .none
+        quiz: LMSFormat? = nil, quizChoice: QuizChoice? = nil, unit: Bool = false, cartridge: Bool = false,
+        asked: ExportAsked = .none
     ) {
         self.asked = asked
         self.quiz = quiz
+        self.quizChoice = quizChoice
         self.unit = unit
         self.cartridge = cartridge
         self.format = format

@@ -6,7 +6,7 @@ import LessonPlanCore
 public struct RubricCommand: Command, Equatable {
     public static let name = "rubric"
     public static let asksTheModel = true
-    public static let usage = "/rubric [levels]; /rubric row N [what to change]"
+    public static let usage = "/rubric [levels]; /rubric again; /rubric row N [what to change]"
     public static let summary = "a rubric for the plan's independent task, shown as a table (default: 4 levels)"
     public static let details = """
         levels is 2 to 6, lowest first, each with its points. The rubric is checked (the level count, every cell
@@ -14,7 +14,9 @@ public struct RubricCommand: Command, Equatable {
         version it was made from: /show rubric prints it; exports of that version carry it (the students' “I can …”
         version on handouts and slides). /rubric row N [what to change] writes the Nth criterion's row of the
         latest rubric again, and its "I can …" row with it, keeping every other line as it was; the new rubric
-        is checked like any, and not repaired unasked.
+        is checked like any, and not repaired unasked. /rubric again writes the latest rubric again from the
+        current plan with as many levels (after a revision, a rubric written for an earlier version that no longer
+        fits it is named, with why).
         """
     public static let templates = ["rubric", "rubric-repair", "rubric-row"]
 
@@ -22,11 +24,14 @@ public struct RubricCommand: Command, Equatable {
     /// For `/rubric row N`: the row to write again and what to change; nil for a new rubric.
     public let row: Int?
     public let request: String
+    /// `/rubric again`: the latest rubric written again from the current plan, with as many levels.
+    public let again: Bool
 
-    public init(levels: Int = Rubric.defaultLevels, row: Int? = nil, request: String = "") {
+    public init(levels: Int = Rubric.defaultLevels, row: Int? = nil, request: String = "", again: Bool = false) {
         self.levels = levels
         self.row = row
         self.request = request
+        self.again = again
     }
 
     public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
@@ -43,6 +48,7 @@ public struct RubricCommand: Command, Equatable {
         }
         let words = arguments.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         guard let first = words.first else { return Self() }
+        if words == ["again"] { return Self(again: true) }
         guard let number = Int(first), words.count == 1 || (words.count == 2 && words[1].hasPrefix("level")) else {
             throw CommandError("/rubric takes a number of levels, e.g. /rubric 4.")
         }
@@ -54,6 +60,14 @@ public struct RubricCommand: Command, Equatable {
 
     public func run(_ run: CommandRun) async -> CommandOutcome {
         if let row { return await redoRow(row, run) }
+        var levels = levels
+        if again {
+            guard let old = await run.engine.state.rubrics.last else {
+                run.host.error("There is no rubric to write again yet; type /rubric to make one from the plan.")
+                return .failed
+            }
+            levels = old.rubric.levels.isEmpty ? Rubric.defaultLevels : old.rubric.levels.count
+        }
         let columns = run.host.columns
         let (outcome, result) = await run.assessment(
             .rubric(levels: levels), waiting: "writing the rubric…",

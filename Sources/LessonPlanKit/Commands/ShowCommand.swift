@@ -5,7 +5,7 @@ import LessonPlanCore
 /// rubric or review, the latest by default, or the latest repair that was not kept.
 public struct ShowCommand: Command, Equatable {
     public static let name = "show"
-    public static let usage = "/show [N|quiz [N]|rubric [N]|review [N]|repair]"
+    public static let usage = "/show [N|quiz [N|starter|exit]|rubric [N]|review [N]|repair]"
     public static let summary = "print the current plan, version N, a quiz (with its key), rubric or review (the latest unless you give its number), or the last repair not kept"
     public static let argumentCompletions = ["quiz", "rubric", "review", "repair"]
 
@@ -13,8 +13,8 @@ public struct ShowCommand: Command, Equatable {
     public enum Subject: Equatable, Sendable {
         /// A plan version; nil for the current one.
         case plan(Int?)
-        /// A quiz by its number; nil for the latest.
-        case quiz(Int?)
+        /// A quiz by its number or kind (the newest starter or exit quiz); nil for the latest.
+        case quiz(QuizChoice?)
         /// A rubric by its number; nil for the latest.
         case rubric(Int?)
         /// A review by its number; nil for the latest.
@@ -42,6 +42,7 @@ public struct ShowCommand: Command, Equatable {
             guard words.count <= 2 else {
                 throw CommandError("/show \(noun) takes at most one number, the \(noun)'s (see /history): e.g. /show \(noun) 2.")
             }
+            if noun == "quiz", words.count == 2, let kind = Quiz.Kind(text: words[1]) { return Self(.quiz(.kind(kind))) }
             var number: Int?
             if words.count == 2 {
                 guard let given = Int(words[1]), given > 0 else {
@@ -49,8 +50,17 @@ public struct ShowCommand: Command, Equatable {
                 }
                 number = given
             }
-            return Self(noun == "quiz" ? .quiz(number) : noun == "rubric" ? .rubric(number) : .review(number))
+            return Self(noun == "quiz" ? .quiz(number.map(QuizChoice.number)) : noun == "rubric" ? .rubric(number) : .review(number))
         default: return Self(version: try parseVersion(arguments, context: context))
+        }
+    }
+
+    /// The quiz `choice` names: by number, the newest of a kind, or the newest of all.
+    static func quiz(_ choice: QuizChoice?, in state: SessionState) -> QuizVersion? {
+        switch choice {
+        case .number(let number)?: state.quizzes.first { $0.number == number }
+        case .kind(let kind)?: state.quizzes.last { $0.quiz.kind == kind }
+        case nil: state.quizzes.last
         }
     }
 
@@ -66,16 +76,21 @@ public struct ShowCommand: Command, Equatable {
     public func run(_ run: CommandRun) async -> CommandOutcome {
         let state = await run.engine.state
         switch subject {
-        case .quiz(let number):
-            guard let quiz = number.map({ wanted in state.quizzes.first { $0.number == wanted } }) ?? state.quizzes.last else {
-                if let number, let last = state.quizzes.last {
+        case .quiz(let choice):
+            guard let quiz = Self.quiz(choice, in: state) else {
+                if case .number(let number)? = choice, let last = state.quizzes.last {
                     run.host.error("There is no quiz \(number); the quizzes are numbered 1 to \(last.number) (see /history).")
+                } else if case .kind(let kind)? = choice {
+                    run.host.error("There is no \(kind.rawValue) quiz yet; type /quiz \(kind.rawValue) to make one from the plan.")
                 } else {
                     run.host.error("There is no quiz yet; type /quiz to make one from the plan.")
                 }
                 return .failed
             }
-            run.host.show(Self.render(quiz, current: Self.lessonVersion(state, madeFrom: quiz.planVersion)))
+            run.host.show(Self.render(quiz, current: Self.lessonVersion(state, madeFrom: quiz.planVersion, quiz: quiz.quiz)))
+            if let standing = Self.standingLine(state, madeFrom: quiz.planVersion, quiz: quiz.quiz, noun: "quiz") {
+                run.host.show(StyledText(standing, style: .dim))
+            }
             return .done
         case .rubric(let number):
             guard let rubric = number.map({ wanted in state.rubrics.first { $0.number == wanted } }) ?? state.rubrics.last else {
@@ -87,6 +102,9 @@ public struct ShowCommand: Command, Equatable {
                 return .failed
             }
             run.host.show(Self.render(rubric, current: Self.lessonVersion(state, madeFrom: rubric.planVersion), width: run.host.columns))
+            if let standing = Self.standingLine(state, madeFrom: rubric.planVersion, quiz: nil, noun: "rubric") {
+                run.host.show(StyledText(standing, style: .dim))
+            }
             return .done
         case .review(let number):
             guard let review = number.map({ wanted in state.reviews.first { $0.number == wanted } }) ?? state.reviews.last else {
@@ -164,9 +182,22 @@ public struct ShowCommand: Command, Equatable {
 
     /// The current version as the stale warning compares it: the quiz's own version when the current plan is
     /// still its lesson (a hand edit or repair of it), so no warning shows.
-    static func lessonVersion(_ state: SessionState, madeFrom: Int?) -> Int? {
+    static func lessonVersion(_ state: SessionState, madeFrom: Int?, quiz: Quiz? = nil) -> Int? {
         guard let current = state.currentVersion, let madeFrom else { return state.currentVersion }
-        return state.lesson(of: current).versions.contains(madeFrom) ? madeFrom : current
+        return state.standing(madeFrom: madeFrom, quiz: quiz, plan: current).isCarried ? madeFrom : current
+    }
+
+    /// For what was written for an earlier version of the current plan: that it still fits, or why it does not.
+    static func standingLine(_ state: SessionState, madeFrom: Int?, quiz: Quiz?, noun: String) -> String? {
+        guard let current = state.currentVersion else { return nil }
+        switch state.standing(madeFrom: madeFrom, quiz: quiz, plan: current) {
+        case .fits(let made):
+            return "Written for v\(made) and checked against v\(current) by code: it still fits, so it goes with v\(current)."
+        case .doesNotFit(_, let reasons):
+            return "It does not fit v\(current): \(reasons.joined(separator: "; ")); /\(noun) again writes it again."
+        case .sameLesson, .elsewhere:
+            return nil
+        }
     }
 
     /// A label, the body, the check's problems, and the stale warning, as one block without a final newline.

@@ -150,40 +150,116 @@ extension SessionState {
         return word == "/edit" || word == "/repair" || version.draft != nil
     }
 
-    /// The quizzes an export of plan version `number` carries: for each kind the newest one made from this
-    /// lesson (``lesson(of:)``), the starter quiz first.
-    public func quizzes(for number: Int?) -> [QuizVersion] {
-        guard let number else { return [] }
-        let lesson = Set(lesson(of: number).versions)
-        return Quiz.Kind.allCases.compactMap { kind in
-            quizzes.last { $0.quiz.kind == kind && $0.planVersion.map(lesson.contains) == true }
+    /// How a quiz or rubric made from plan version `made` stands with plan version `number`.
+    public enum Standing: Equatable, Sendable {
+        /// Made from this lesson: the version itself, or one it only corrected (``lesson(of:)``).
+        case sameLesson
+        /// Written for an earlier version of this plan and checked by code against it (``AssessmentFit``): it fits.
+        case fits(writtenFor: Int)
+        /// Written for an earlier version, and the check names why it no longer fits.
+        case doesNotFit(writtenFor: Int, reasons: [String])
+        /// Made from another branch, or a later version: nothing to do with this plan.
+        case elsewhere
+
+        /// Whether an export of the plan carries it.
+        public var isCarried: Bool {
+            switch self {
+            case .sameLesson, .fits: true
+            case .doesNotFit, .elsewhere: false
+            }
         }
     }
 
-    /// The newest rubric made from the lesson of plan version `number` (``lesson(of:)``).
-    public func rubric(for number: Int?) -> RubricVersion? {
-        guard let number else { return nil }
-        let lesson = Set(lesson(of: number).versions)
-        return rubrics.last { $0.planVersion.map(lesson.contains) == true }
+    /// How what was made from `made` (with `quiz`'s items, for a quiz) stands with plan version `number`.
+    public func standing(madeFrom made: Int?, quiz: Quiz? = nil, plan number: Int) -> Standing {
+        guard let made else { return .elsewhere }
+        if lesson(of: number).versions.contains(made) { return .sameLesson }
+        var ancestors: [Int] = []
+        var at = version(number)?.parent
+        while let here = at, !ancestors.contains(here) {
+            ancestors.append(here)
+            at = version(here)?.parent
+        }
+        guard ancestors.contains(made), let old = version(made), let new = version(number) else { return .elsewhere }
+        let reasons = AssessmentFit.problems(
+            writtenFor: .init(number: old.number, text: old.text, inputs: old.inputs),
+            now: .init(number: new.number, text: new.text, inputs: new.inputs), quiz: quiz)
+        return reasons.isEmpty ? .fits(writtenFor: made) : .doesNotFit(writtenFor: made, reasons: reasons)
     }
 
-    /// One sentence for each newest quiz or rubric that an export of `number` leaves out because the plan
-    /// changed since it was made, saying which command changed it.
+    /// The quizzes an export of plan version `number` carries: for each kind the newest one of this plan's line,
+    /// when it is this lesson's or still fits it (``standing(madeFrom:quiz:plan:)``), the starter quiz first.
+    public func quizzes(for number: Int?) -> [QuizVersion] {
+        guard let number else { return [] }
+        return Quiz.Kind.allCases.compactMap { kind in
+            newestInLine(of: kind, plan: number).flatMap { carries($0, plan: number) ? $0 : nil }
+        }
+    }
+
+    /// The newest quiz of `kind` made from plan version `number`'s line (itself or a version before it).
+    public func newestInLine(of kind: Quiz.Kind, plan number: Int) -> QuizVersion? {
+        quizzes.last { $0.quiz.kind == kind && standing(madeFrom: $0.planVersion, plan: number) != .elsewhere }
+    }
+
+    /// Whether an export of plan version `number` may carry `quiz`: made from that lesson, or it still fits it.
+    public func carries(_ quiz: QuizVersion, plan number: Int) -> Bool {
+        standing(madeFrom: quiz.planVersion, quiz: quiz.quiz, plan: number).isCarried
+    }
+
+    /// The newest rubric of plan version `number`'s line (itself or a version before it).
+    public func newestRubricInLine(plan number: Int) -> RubricVersion? {
+        rubrics.last { standing(madeFrom: $0.planVersion, plan: number) != .elsewhere }
+    }
+
+    /// The newest rubric of plan version `number`'s line, when it is this lesson's or still fits it.
+    public func rubric(for number: Int?) -> RubricVersion? {
+        guard let number, let newest = newestRubricInLine(plan: number) else { return nil }
+        return standing(madeFrom: newest.planVersion, plan: number).isCarried ? newest : nil
+    }
+
+    /// One sentence for each newest quiz or rubric that an export of `number` leaves out: written for an earlier
+    /// version and no longer fitting it (why, and `/quiz again`), or made from another branch or lesson.
     public func assessmentsLeftOut(exporting number: Int?) -> [String] {
         guard let number else { return [] }
+        var notes = followingSentences(plan: number).filter { !$0.carried }.map(\.sentence)
         let changedBy = lesson(of: number).changedBy
         let why = changedBy.map { " (\($0.command.split(separator: " ").first.map(String.init) ?? $0.command) made v\($0.number) a new lesson)" } ?? ""
-        var notes: [String] = []
-        let carried = Set(quizzes(for: number).map(\.quiz.kind))
-        for kind in Quiz.Kind.allCases where !carried.contains(kind) {
+        for kind in Quiz.Kind.allCases where newestInLine(of: kind, plan: number) == nil {
             guard let quiz = quizzes.last(where: { $0.quiz.kind == kind }), let made = quiz.planVersion else { continue }
             notes.append(
                 "Quiz \(quiz.number) (\(kind.rawValue)) was made from v\(made), not the lesson of v\(number)\(why), so it is left out; type /quiz \(kind.rawValue) to make one from v\(number).")
         }
-        if let rubric = rubrics.last, self.rubric(for: number) == nil, let made = rubric.planVersion {
+        if let rubric = rubrics.last, newestRubricInLine(plan: number) == nil, let made = rubric.planVersion {
             notes.append(
                 "Rubric \(rubric.number) was made from v\(made), not the lesson of v\(number)\(why), so it is left out; type /rubric to make one from v\(number).")
         }
         return notes
+    }
+
+    /// For the newest quiz of each kind and the newest rubric written for an earlier version of plan `number`: that
+    /// it still fits (checked by code) and goes with it, or why it does not; nothing for those made from its lesson.
+    public func followingSentences(plan number: Int) -> [(carried: Bool, sentence: String)] {
+        var sentences: [(Bool, String)] = []
+        for kind in Quiz.Kind.allCases {
+            guard let quiz = newestInLine(of: kind, plan: number) else { continue }
+            let name = "Quiz \(quiz.number) (\(kind.rawValue))"
+            switch standing(madeFrom: quiz.planVersion, quiz: quiz.quiz, plan: number) {
+            case .fits(let made):
+                sentences.append((true, "\(name) was written for v\(made) and checked against v\(number) by code (topic, grade band, objective, the terms its items ask about): it still fits, so it goes with v\(number)."))
+            case .doesNotFit(let made, let reasons):
+                sentences.append((false, "\(name) was written for v\(made) and does not fit v\(number): \(reasons.joined(separator: "; ")); type /quiz again to rewrite it."))
+            case .sameLesson, .elsewhere: break
+            }
+        }
+        if let rubric = newestRubricInLine(plan: number) {
+            switch standing(madeFrom: rubric.planVersion, plan: number) {
+            case .fits(let made):
+                sentences.append((true, "Rubric \(rubric.number) was written for v\(made) and checked against v\(number) by code (topic, grade band, objective): it still fits, so it goes with v\(number)."))
+            case .doesNotFit(let made, let reasons):
+                sentences.append((false, "Rubric \(rubric.number) was written for v\(made) and does not fit v\(number): \(reasons.joined(separator: "; ")); type /rubric again to rewrite it."))
+            case .sameLesson, .elsewhere: break
+            }
+        }
+        return sentences
     }
 }

@@ -18,9 +18,9 @@ extension SessionReview {
         let report = framework.check(plan, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic, grade: current.inputs.grade)
         var check = ExportCheck(report, framework: framework)
         // Handouts made from another plan version: the teacher's copy says so, the students' sheets never do.
-        let teacherNotes = staleHandouts(state).map { stale in
+        let teacherNotes = (staleHandouts(state).map { stale in
             ["The handouts were made from v\(stale.madeFrom), but this plan is v\(stale.current); type /materials to make new ones before printing them."]
-        } ?? []
+        } ?? []) + state.followingSentences(plan: current.number).filter(\.carried).map(\.sentence)
         check.quotations = QuoteChecker.check(current.text, against: state.sources).problems.map(\.sentence)
         let rubric = exportedRubric(state, number: current.number, asked: asked)
         let quizzes = exportedQuizzes(state, number: current.number, asked: asked)
@@ -160,37 +160,68 @@ extension DocumentExport {
 }
 
 extension LMSExport {
-    /// The quiz exported: the newest made from the current plan version, as every other export chooses it.
-    /// - Throws: ``ExportError`` in one sentence when there is no plan or no quiz made from it.
-    public static func quiz(_ state: SessionState) throws(ExportError) -> QuizVersion {
+    /// The quizzes exported, each one the current plan carries (``SessionState/quizzes(for:)``): the one `choice`
+    /// names (a number, `starter`, `exit`); without a choice, the newest, or in a cartridge (`all`) one of each kind.
+    /// - Throws: ``ExportError`` in one sentence when there is no plan, no such quiz, or it is not this plan's.
+    public static func quizzes(_ state: SessionState, choice: QuizChoice?, all: Bool = false) throws(ExportError) -> [QuizVersion] {
         guard let current = state.currentVersion else {
             throw ExportError("There is no plan yet, so there is no quiz to export; generate a plan, then type /quiz to make one.")
         }
-        guard let made = state.quiz(madeFrom: current) else {
-            if let other = state.quizzes.last {
+        let carried = state.quizzes(for: current)
+        switch choice {
+        case .number(let number)?:
+            guard let quiz = state.quizzes.first(where: { $0.number == number }) else {
                 throw ExportError(
-                    "Quiz \(other.number) was made from v\(other.planVersion ?? 0), not from the current v\(current), so there is no quiz to export; type /quiz to make one from v\(current).")
+                    state.quizzes.last.map { "There is no quiz \(number); the quizzes are numbered 1 to \($0.number) (see /history)." }
+                        ?? "There is no quiz to export yet; type /quiz to make one from the plan.")
             }
-            throw ExportError("There is no quiz to export yet; type /quiz to make one from the plan.")
+            guard state.carries(quiz, plan: current) else { throw ExportError(notCarried(quiz, state: state, current: current)) }
+            return [quiz]
+        case .kind(let kind)?:
+            guard let quiz = carried.first(where: { $0.quiz.kind == kind }) else {
+                if let other = state.quizzes.last(where: { $0.quiz.kind == kind }) { throw ExportError(notCarried(other, state: state, current: current)) }
+                throw ExportError("There is no \(kind.rawValue) quiz yet; type /quiz \(kind.rawValue) to make one from v\(current).")
+            }
+            return [quiz]
+        case nil:
+            guard let newest = carried.max(by: { $0.number < $1.number }) else {
+                if let other = state.quizzes.last { throw ExportError(notCarried(other, state: state, current: current)) }
+                throw ExportError("There is no quiz to export yet; type /quiz to make one from the plan.")
+            }
+            return all ? carried : [newest]
         }
-        return made
+    }
+
+    /// Why a quiz is not the current plan's, in one sentence that says what to type.
+    static func notCarried(_ quiz: QuizVersion, state: SessionState, current: Int) -> String {
+        if case .doesNotFit(let made, let reasons) = state.standing(madeFrom: quiz.planVersion, quiz: quiz.quiz, plan: current) {
+            return "Quiz \(quiz.number) was written for v\(made) and does not fit the current v\(current) (\(reasons.joined(separator: "; "))), so it is not exported; type /quiz again to rewrite it."
+        }
+        return "Quiz \(quiz.number) was made from v\(quiz.planVersion ?? 0), not from the current v\(current), so it is not exported; type /quiz \(quiz.quiz.kind.rawValue) to make one from v\(current)."
     }
 
     /// The file's bytes in `format` and the notes to show before writing it.
     /// - Throws: ``ExportError`` (no quiz, an item a platform cannot score, a text over the format's limits, a tool
     ///   missing) or ``PromptError`` when the plan's framework cannot be read.
-    public static func render(_ state: SessionState, format: LMSFormat, prompts: PromptLibrary, tools: LMSTools) async throws -> Result {
-        let made = try quiz(state)
-        let planVersion = made.planVersion ?? 0
-        let quiz = try LMSQuiz(made.quiz, topic: made.inputs.topic, identifier: identifier(state, quiz: made.number))
-        let (data, notes) = try await render(quiz, format: format, lesson: made.inputs.topic, tools: tools) {
+    public static func render(
+        _ state: SessionState, format: LMSFormat, choice: QuizChoice? = nil, prompts: PromptLibrary, tools: LMSTools
+    ) async throws -> Result {
+        let chosen = try quizzes(state, choice: choice, all: format == .imscc)
+        let quizzes = try chosen.map { made throws in
+            try LMSQuiz(made.quiz, topic: made.inputs.topic, identifier: identifier(state, quiz: made.number))
+        }
+        let topic = chosen.first?.inputs.topic ?? state.currentInputs.topic
+        let (data, notes) = try await render(quizzes, format: format, lesson: topic, tools: tools) {
             try cartridgePages(state, prompts: prompts)
         }
         // Asked for by name, a quiz that failed its check is still written, and the teacher is told so first.
-        let failed = made.problems.first.map { first in
-            "Quiz \(made.number) did not pass its check (\(first)); it is written because you asked for it, so read it before students do, or type /quiz to make a new one."
+        let failed = chosen.compactMap { made in
+            made.problems.first.map { first in
+                "Quiz \(made.number) did not pass its check (\(first)); it is written because you asked for it, so read it before students do, or type /quiz to make a new one."
+            }
         }
-        return Result(data: data, notes: (failed.map { [$0] } ?? []) + notes, quizNumber: made.number, planVersion: planVersion)
+        return Result(
+            data: data, notes: failed + notes, quizNumbers: chosen.map(\.number), planVersion: chosen.first?.planVersion ?? 0)
     }
 
     /// The cartridge's pages: the plan (the teacher's page, without the quiz) and, when made from the same plan

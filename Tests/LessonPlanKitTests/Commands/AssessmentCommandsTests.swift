@@ -139,7 +139,8 @@ import Testing
     }
 
     /// The teacher's export has the quiz, the rubric and the key on its own page; the handouts have the quiz
-    /// without its key and the students' rubric; once the plan moves on, its export leaves them out and says so.
+    /// without its key and the students' rubric; once the plan moves on, they go with it while the check by code
+    /// says they still fit, marked so on the teacher's copy.
     @Test func exportsCarryTheQuizAndRubricOfTheirPlanVersion() async throws {
         let session = try await Self.assessedSession()
         defer { session.home.remove() }
@@ -160,18 +161,19 @@ import Testing
         #expect(SessionReview.exportNotes(state, materials: false).isEmpty)
 
         #expect(await session.runner.run("/shorten 30").status == .done)
+        #expect(session.host.notes.contains { $0.hasPrefix("Quiz 1 (starter) was written for v1 and checked against v2 by code") }, "\(session.host.notes)")
         state = await session.engine.state
         let moved = try await markdown(materials: false)
-        #expect(!moved.contains("Starter quiz"))
-        let notes = SessionReview.exportNotes(state, materials: false)
-        #expect(notes.contains("Quiz 1 (starter) was made from v1, not the lesson of v2 (/shorten made v2 a new lesson), so it is left out; type /quiz starter to make one from v2."), "\(notes)")
-        #expect(notes.contains { $0.hasPrefix("Rubric 1 was made from v1") })
+        #expect(moved.contains("## Starter quiz"))
+        #expect(moved.contains("Quiz 1 (starter) was written for v1 and checked against v2 by code (topic, grade band, objective, the terms its items ask about): it still fits, so it goes with v2."))
+        #expect(moved.contains("Rubric 1 was written for v1 and checked against v2 by code"))
+        #expect(SessionReview.exportNotes(state, materials: false).isEmpty, "nothing is left out")
         // The handouts came from v1, and so did the quiz: they still go together.
         await #expect(try markdown(materials: true).contains("## Starter quiz"))
 
         #expect(await session.runner.run("/show quiz").status == .done)
-        #expect(session.host.shown.last?.contains("This quiz was made from v1, but the plan is now v2") == true)
-        #expect(session.host.shown.last?.contains("Answer: ") == true)
+        #expect(session.host.shown.last == "Written for v1 and checked against v2 by code: it still fits, so it goes with v2.")
+        #expect(session.host.shown.dropLast().last?.contains("Answer: ") == true)
     }
 
     /// Replay shows the quiz and rubric turns; a re-run sends the teacher's /quiz again but not the repair.

@@ -209,7 +209,7 @@ import TestSupport
         var documents: [(String, String)] = [
             ("moodle", MoodleXMLQuiz.render(quiz)), ("qti", QTIAssessment.render(quiz, profile: .canvas)), ("kahoot", KahootSheet.flatODS(quiz)),
         ]
-        for file in CommonCartridge.files(quiz, lesson: "Tides\u{FFFF} ---", pages: [page]) where file.path.hasSuffix(".xml") {
+        for file in CommonCartridge.files([quiz], lesson: "Tides\u{FFFF} ---", pages: [page]) where file.path.hasSuffix(".xml") {
             documents.append((file.path, String(decoding: file.data, as: UTF8.self)))
         }
         for (name, xml) in documents {
@@ -227,7 +227,7 @@ import TestSupport
         #expect(moodle.items.map { $0.feedback[1] } == source.items.map { $0.answerLetters.contains("B") ? "" : Self.writable($0.options[1].misconception) })
         let qti = try await LMSReader.read("qti", try Self.write(try await CanvasQTIPackage.render(quiz, tools: LMSTools()), "quiz.zip"))
         #expect(qti.items.map(\.stem) == moodle.items.map(\.stem))
-        let cartridge = try await CommonCartridge.render(quiz, lesson: "Tides\u{FFFF}", pages: [page], tools: LMSTools())
+        let cartridge = try await CommonCartridge.render([quiz], lesson: "Tides\u{FFFF}", pages: [page], tools: LMSTools())
         #expect(try await LMSReader.read("imscc", try Self.write(cartridge, "lesson.imscc")).items.count == 3)
     }
 
