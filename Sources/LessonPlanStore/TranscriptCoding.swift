@@ -40,6 +40,7 @@ public struct TranscriptCoder: Sendable {
         case .unit(let value): body = try? encoder.encode(value)
         case .lesson(let value): body = try? encoder.encode(value)
         case .setting(let value): body = try? encoder.encode(value)
+        case .results(let value): body = try? encoder.encode(value)
         }
         // Splice the tag in front of the object's own fields: {"type":…,"v":1,…}.
         var line = Data("{\"type\":\"\(record.type)\",\"v\":\(TranscriptRecord.formatVersion)".utf8)
@@ -122,6 +123,7 @@ public struct TranscriptCoder: Sendable {
                 case .unit: outcome = .success(.unit(try UnitRecord(from: decoder)))
                 case .lesson: outcome = .success(.lesson(try LessonRecord(from: decoder)))
                 case .setting: outcome = .success(.setting(try SettingRecord(from: decoder)))
+                case .results: outcome = .success(.results(try ResultsRecord(from: decoder)))
                 }
             } catch {
                 outcome = .failure(.unreadable("a \(tag.type) line is missing fields"))

@@ -194,6 +194,12 @@ extension LessonRecord {
         unread: LessonRecord(at: .distantPast, number: 0), [.required(.at, \.at), .required(.number, \.number)])
 }
 
+extension ResultsRecord {
+    static let columns = TranscriptColumns(
+        unread: ResultsRecord(at: .distantPast, quiz: 0, counts: []),
+        [.required(.at, \.at), .required(.quiz, \.quiz), .required(.counts, \.counts)])
+}
+
 extension SettingRecord {
     static let columns = TranscriptColumns(
         unread: SettingRecord(at: .distantPast, repair: true), [.required(.at, \.at), .optional(.repair, \.repair), .optional(.className, \.className)])
@@ -227,6 +233,11 @@ extension NameRecord {
 }
 
 extension HandEditRecord {
+    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+}
+
+extension ResultsRecord: Codable {
     public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
     public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }

@@ -153,6 +153,7 @@ public enum TranscriptReader {
             case .unit(let unit): first = first ?? unit.at
             case .lesson(let lesson): first = first ?? lesson.at
             case .setting(let setting): first = first ?? setting.at
+            case .results(let results): first = first ?? results.at
             }
         }
         guard let created = first else { return nil }
@@ -237,7 +238,7 @@ extension TranscriptRecord {
         case .turnStarted(let started): return check(started.inputs)
         case .named(let named): return check(name: named.name)
         case .unit(let unit): return check(unit.inputs)
-        case .turnEnded, .undo, .handEdit, .sourceAdded, .sourceRemoved, .lesson, .setting: return nil
+        case .turnEnded, .undo, .handEdit, .sourceAdded, .sourceRemoved, .lesson, .setting, .results: return nil
         }
     }
 

@@ -266,6 +266,21 @@ public struct SourceRemovedRecord: Codable, Equatable, Sendable {
     }
 }
 
+/// `lessonplan results`: how many students chose each option of a quiz's items (counts only, never a name).
+public struct ResultsRecord: Equatable, Sendable {
+    public var at: Date
+    /// The quiz the counts are for.
+    public var quiz: Int
+    /// For each item in order, the count for each option letter.
+    public var counts: [[String: Int]]
+
+    public init(at: Date, quiz: Int, counts: [[String: Int]]) {
+        self.at = at
+        self.quiz = quiz
+        self.counts = counts
+    }
+}
+
 /// One line of a transcript. On disk each is a JSON object with a `type` tag and a format version `v`.
 public enum TranscriptRecord: Equatable, Sendable {
     case header(SessionHeader)
@@ -279,6 +294,7 @@ public enum TranscriptRecord: Equatable, Sendable {
     case unit(UnitRecord)
     case lesson(LessonRecord)
     case setting(SettingRecord)
+    case results(ResultsRecord)
 
     /// The format this build writes; a file with a larger version is refused.
     public static let formatVersion = 1
@@ -297,6 +313,7 @@ public enum TranscriptRecord: Equatable, Sendable {
         case .unit: .unit
         case .lesson: .lesson
         case .setting: .setting
+        case .results: .results
         }
     }
 

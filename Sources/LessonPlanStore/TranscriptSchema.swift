@@ -18,6 +18,7 @@ public enum TranscriptRecordType: String, CaseIterable, Sendable {
     case unit
     case lesson
     case setting
+    case results
 
     /// The keys a line of this type may have, its tag and version included: its record type's columns.
     var fields: [TranscriptField] {
@@ -33,6 +34,7 @@ public enum TranscriptRecordType: String, CaseIterable, Sendable {
         case .unit: UnitRecord.columns.fields
         case .lesson: LessonRecord.columns.fields
         case .setting: SettingRecord.columns.fields
+        case .results: ResultsRecord.columns.fields
         }
     }
 }
@@ -44,7 +46,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
     case version, durationMs, from, to, text, framework, follows, kind, check, readingLevel, kept, materials
     case retryOf, continues, streamed, quizKind, quizItems, rubricLevels, quiz, rubric, review
     case path, bytes, sha256, pages, paged, number
-    case lesson, lessons, goal, questions, outline, repair, className
+    case lesson, lessons, goal, questions, outline, repair, className, counts
 
     /// The key as written on disk.
     var key: StaticString {
@@ -105,6 +107,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
         case .outline: "outline"
         case .repair: "repair"
         case .className: "class_name"
+        case .counts: "counts"
         }
     }
 

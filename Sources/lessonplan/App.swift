@@ -37,4 +37,5 @@ extension App: SubcommandHost {
     func export(_ parsed: ParsedArguments) async -> Int32 { await SessionCommands(app: self).export(parsed) }
     func doctor(_ parsed: ParsedArguments) async -> Int32 { await Doctor(app: self).run(parsed) }
     func classes(_ parsed: ParsedArguments) -> Int32 { ClassCommands(app: self).run(parsed) }
+    func results(_ parsed: ParsedArguments) -> Int32 { ResultsCommand(app: self).run(parsed) }
 }

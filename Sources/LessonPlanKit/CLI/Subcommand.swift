@@ -111,4 +111,6 @@ package protocol SubcommandHost {
     func doctor(_ parsed: ParsedArguments) async -> Int32
     /// `lessonplan class …`: class lists on this machine.
     func classes(_ parsed: ParsedArguments) -> Int32
+    /// `lessonplan results`: a quiz's counts saved with its session and reported.
+    func results(_ parsed: ParsedArguments) -> Int32
 }

@@ -5,7 +5,7 @@ import LessonPlanCore
 /// overview, `help NAME`, `NAME --help` and "did you mean" all read this table.
 package enum SubcommandTable {
     /// In the order `lessonplan --help` lists them.
-    package static let all: [Subcommand] = [generate, unit, resume, sessions, replay, export, standards, classList, doctor, help]
+    package static let all: [Subcommand] = [generate, unit, resume, sessions, replay, export, results, standards, classList, doctor, help]
 
     /// `lessonplan` with no subcommand: a session, its first plan written from the flags.
     package static let session = Subcommand(
@@ -158,6 +158,23 @@ package enum SubcommandTable {
             .text("A quiz of the current plan version (the newest, or the one --quiz names as /show quiz names it: its number, starter or exit), for a learning platform: qti (a QTI 1.2 zip for Canvas), imscc (a Common Cartridge with the plan, the handouts and the quizzes: the starter and the exit quiz both, unless --quiz names one), gift, moodle (Moodle XML), aiken, blackboard (the tab-delimited upload) or kahoot (.xlsx). Each wrong answer's misconception is its feedback where the format has feedback; what a format cannot carry is named by item before the file is written, and a quiz over Kahoot's limits is refused, never cut. Without -o the file gets a default name in the current folder (<topic>-v<N>-quiz.gift, <topic>-v<N>-lesson.imscc, …). qti and imscc need Debian's zip, kahoot LibreOffice Calc. With no quiz made from the current plan, nothing is written (exit 1): type /quiz in the session. In a session, /export quiz [N|starter|exit] FORMAT [FILE] [--force] does the same. See docs/lms.md."),
         ])
     ) { host, parsed in await host.export(parsed) }
+
+    static let results = Subcommand(
+        name: "results",
+        flags: Flags.common + [
+            FlagSpec(name: "quiz", value: "N|starter|exit", help: "the quiz the counts are for (default: the newest of the current plan)")
+        ],
+        forms: [
+            Subcommand.Form(
+                "lessonplan results <session> [FILE|-] [--quiz N|starter|exit]",
+                "how many students chose each option: saved with the session, each item's right-answer rate and the misconceptions ranked; then /reteach")
+        ],
+        page: .blocks([
+            .text("Usage: lessonplan results <session> [FILE|-] [--quiz N|starter|exit]"),
+            .text("Reads how many students chose each option of a quiz: a CSV of item,option,count (`2,B,9`: nine students chose B on item 2; a header line is skipped, the option may be its letter or its text), Canvas's quiz statistics JSON (the Quiz Statistics API's object: each question's answers with their responses), from FILE, from stdin with -, or typed at the terminal item by item without FILE. Only counts are read and kept: no student's name is needed, and any other column is never read. The counts are saved with the session, and it prints each item's right-answer rate and the misconceptions behind the wrong answers, ranked by how many students chose them (computed by code). In the session, /reteach writes tomorrow's plan around the top ones. Needs no key. Exits 0 when saved, 1 when the counts cannot be read (one sentence naming the line), 2 for bad usage."),
+            .flags(nil),
+        ])
+    ) { host, parsed in host.results(parsed) }
 
     static let standards = Subcommand(
         name: "standards",

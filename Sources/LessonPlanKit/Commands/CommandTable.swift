@@ -19,6 +19,7 @@ public enum CommandTable {
         QuizCommand.self,
         RubricCommand.self,
         ReviewCommand.self,
+        ReteachCommand.self,
         CheckCommand.self,
         SourceCommand.self,
         ClassCommand.self,

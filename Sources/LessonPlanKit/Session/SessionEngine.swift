@@ -318,7 +318,7 @@ public actor SessionEngine {
         request.overview = written.overview
         request.sourceCuts = written.sourceCuts
         request.lesson = lesson
-        request.splice = AnswerSplice(refinement.purpose, base: current, framework: written.framework)
+        request.splice = AnswerSplice(refinement.purpose, base: current, framework: written.framework, values: refinement.values)
         return await perform(request, base: current, keep: keep, progress: progress)
     }
 

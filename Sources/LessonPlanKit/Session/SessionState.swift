@@ -93,6 +93,8 @@ public struct SessionState: Sendable {
     public private(set) var automaticRepair: Bool?
     /// The class the session is tied to (`--class`, then `/class`): its name only.
     public private(set) var className: String?
+    /// Counts of what students chose on a quiz (`lessonplan results`), oldest first.
+    public private(set) var results: [ResultsRecord] = []
 
     public init(header: SessionHeader) {
         self.header = header
@@ -203,6 +205,8 @@ public struct SessionState: Sendable {
         case .setting(let setting):
             automaticRepair = setting.repair ?? automaticRepair
             className = setting.className ?? className
+        case .results(let record):
+            results.append(record)
         case .lesson(let record):
             guard let written = lessonVersions[record.number] else { return }
             makeCurrent(written)

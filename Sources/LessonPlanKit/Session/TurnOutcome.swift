@@ -145,10 +145,16 @@ enum AnswerSplice: Sendable {
     case section(SectionSplice)
     case quizItem(QuizItemSplice)
     case rubricRow(RubricRowSplice)
+    /// Lines the tool writes into the answer itself, under a heading: `/reteach`'s counts, never the model's.
+    case notes(String, under: String, headings: [String])
 
-    /// The part a purpose writes again in `base` (the current plan, or the quiz or rubric it names); nil for others.
-    init?(_ purpose: TurnPurpose, base: PlanVersion?, framework: Framework) {
+    /// The part a purpose writes again in `base` (the current plan, or the quiz or rubric it names), or the notes
+    /// the tool adds (`values["results_note"]`); nil for others.
+    init?(_ purpose: TurnPurpose, base: PlanVersion?, framework: Framework, values: [String: String] = [:]) {
         switch purpose {
+        case .revise(.reteach):
+            guard let note = values["results_note"], let heading = framework.warmUpHeading ?? framework.headings.first else { return nil }
+            self = .notes(note, under: heading, headings: framework.headings)
         case .redo(let redo):
             guard let base else { return nil }
             self = .section(SectionSplice(plan: base.text, heading: redo.heading, headings: framework.headings))
@@ -174,10 +180,22 @@ enum AnswerSplice: Sendable {
                     throw SpliceRefusal(error.sentence)
                 }
             case .rubricRow(let splice): return .success(try splice.splice(answer))
+            case .notes(let note, let heading, let headings): return .success(Self.insert(note, under: heading, headings: headings, in: answer))
             }
         } catch {
             return .failure(error)
         }
+    }
+}
+
+extension AnswerSplice {
+    /// `answer` with `note` as a line right under the heading of `heading`'s section (at the top when it has none).
+    static func insert(_ note: String, under heading: String, headings: [String], in answer: String) -> String {
+        var lines = answer.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let document = PlanDocument(parsing: answer, headings: headings)
+        let at = document.section(heading).flatMap { section in lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == section.title } }
+        lines.insert(note, at: at.map { $0 + 1 } ?? 0)
+        return lines.joined(separator: "\n")
     }
 }
 

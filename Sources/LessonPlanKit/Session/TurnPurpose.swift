@@ -39,6 +39,8 @@ public enum TurnPurpose: Equatable, Sendable {
     /// The ways a command rewrites the current plan, each with its template of the same name.
     public enum Revision: String, Sendable, CaseIterable {
         case shorten, lengthen, differentiate, regrade, revise, standards
+        /// `/reteach`: tomorrow's plan around the misconceptions a quiz's results showed.
+        case reteach
         /// `/framework NAME` with a plan: the same lesson in another structure.
         case convert
     }

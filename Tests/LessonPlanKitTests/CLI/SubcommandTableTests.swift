@@ -32,6 +32,7 @@ import Testing
         func export(_ parsed: ParsedArguments) async -> Int32 { record("export", parsed) }
         func doctor(_ parsed: ParsedArguments) async -> Int32 { record("doctor", parsed) }
         func classes(_ parsed: ParsedArguments) -> Int32 { record("class", parsed) }
+        func results(_ parsed: ParsedArguments) -> Int32 { record("results", parsed) }
     }
 
     /// Runs `arguments` on a fresh recording host.
@@ -43,7 +44,7 @@ import Testing
 
     @Test func namesAreUniqueAndEachIsFoundByItsName() {
         let names = SubcommandTable.all.map(\.name)
-        #expect(names == ["generate", "unit", "resume", "sessions", "replay", "export", "standards", "class", "doctor", "help"])
+        #expect(names == ["generate", "unit", "resume", "sessions", "replay", "export", "results", "standards", "class", "doctor", "help"])
         #expect(Set(names).count == names.count)
         for name in names { #expect(SubcommandTable.named(name)?.name == name) }
         #expect(SubcommandTable.named("lessonplan") == nil, "the session is not a subcommand")

@@ -324,6 +324,11 @@ import TestSupport
                 ("at", timestamp(setting.at)), ("class_name", setting.className.map(JSON.string)),
                 ("repair", setting.repair.map { .raw($0 ? "true" : "false") }),
             ]
+        case .results(let results):
+            out += [
+                ("at", timestamp(results.at)), ("quiz", .integer(results.quiz)),
+                ("counts", .array(results.counts.map { counts in .object(counts.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) }) })),
+            ]
         }
         return out.compactMap { key, value in value.map { (key, $0) } }
     }
@@ -776,6 +781,7 @@ import TestSupport
                     plan: UnitPlan(goal: "", questions: [], lessons: [UnitLessonOutline(title: "", objective: "")]))),
             .lesson(LessonRecord(at: t0, number: 1)),
             .setting(SettingRecord(at: t0, repair: false)),
+            .results(ResultsRecord(at: t0, quiz: 1, counts: [["A": 3, "B": 9]])),
         ]
         #expect(Set(samples.map(\.recordType)) == Set(TranscriptRecordType.allCases))
         for record in samples {
@@ -793,6 +799,7 @@ import TestSupport
                 case .unit(let value): keys(value)
                 case .lesson(let value): keys(value)
                 case .setting(let value): keys(value)
+                case .results(let value): keys(value)
                 }
             #expect(found == schema(record.recordType), "\(record.type)")
         }
