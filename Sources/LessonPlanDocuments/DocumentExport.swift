@@ -348,15 +348,19 @@ public enum DocumentExport {
         return blocks
     }
 
-    /// Each item's key, and under it what each wrong answer's choice says about the student.
+    /// Each item's key, and under it what each wrong answer's choice says about the student and the feedback they read.
     private static func answerKey(_ quiz: Quiz) -> PandocBlock {
         .orderedList(
             start: 1, numbering: .decimal,
             quiz.items.map { item in
                 var blocks: [PandocBlock] = [.para([.strong([.text(item.keyText)])])]
-                let reasons = item.distractors.filter { !$0.misconception.isEmpty }
+                let reasons = item.explainedDistractors
                 if !reasons.isEmpty {
-                    blocks.append(.bulletList(reasons.map { [.plain([.text("\($0.letter)) \($0.text): \($0.misconception)")])] }))
+                    blocks.append(.bulletList(reasons.map { option in
+                        var line: [PandocInline] = [.text("\(option.letter)) \(option.text): \(option.misconceptionShown)")]
+                        if !option.feedback.isEmpty { line += [.lineBreak, .text(QuizOption.feedbackLabel + option.feedback)] }
+                        return [.plain(line)]
+                    }))
                 }
                 return blocks
             })
@@ -486,11 +490,14 @@ public enum DocumentExport {
     }
 
     /// A slide per quiz item: the stem, its options lettered `A) ` as plain text (so the space after the letter is
-    /// in the text, not left to the viewer's numbering), the answer and misconceptions in the notes.
+    /// in the text, not left to the viewer's numbering), the answer, misconceptions and student feedback in the notes.
     static func quizSlides(_ quiz: Quiz) -> [Slide] {
         quiz.items.enumerated().map { index, item in
             var said = ["Answer: " + item.keyText]
-            said += item.distractors.filter { !$0.misconception.isEmpty }.map { "\($0.letter): \($0.misconception)" }
+            for option in item.explainedDistractors {
+                said.append("\(option.letter): \(option.misconceptionShown)")
+                if !option.feedback.isEmpty { said.append("\(option.letter), \(QuizOption.feedbackLabel.lowercased())\(option.feedback)") }
+            }
             return Slide(
                 title: "\(quiz.title) · question \(index + 1) of \(quiz.items.count)",
                 body: [.para([.text(item.stem)])] + item.options.map { .para([.text("\($0.letter)) \($0.text)")]) },

@@ -261,8 +261,11 @@ extension PlanExport {
         for quiz in handout ? [] : document.quizzes where !quiz.items.isEmpty {
             out.append(contentsOf: ["<section class=\"answer-key\">", "<h2>\(quiz.keyTitle)</h2>", "<ol>"])
             for item in quiz.items {
-                let reasons = item.distractors.filter { !$0.misconception.isEmpty }
-                    .map { "<li>\(htmlEscape("\($0.letter)) \($0.text): \($0.misconception)"))</li>" }.joined()
+                let reasons = item.explainedDistractors.map { option in
+                    let feedback = option.feedback.isEmpty
+                        ? "" : "<br><span class=\"student-feedback\">\(htmlEscape(QuizOption.feedbackLabel + option.feedback))</span>"
+                    return "<li>\(htmlEscape("\(option.letter)) \(option.text): \(option.misconceptionShown)"))\(feedback)</li>"
+                }.joined()
                 out.append(
                     "<li><strong>\(htmlEscape(item.keyText))</strong>"
                         + (reasons.isEmpty ? "" : "<ul>\(reasons)</ul>") + "</li>")

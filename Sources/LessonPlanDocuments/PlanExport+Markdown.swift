@@ -237,8 +237,10 @@ extension PlanExport {
                 let marker = "\(index + 1). "
                 out.append(marker + markdownText(item.keyText))
                 let indent = String(repeating: " ", count: marker.count)
-                out += item.distractors.filter { !$0.misconception.isEmpty }
-                    .map { indent + "- \($0.letter): " + markdownText($0.misconception) }
+                for option in item.explainedDistractors {
+                    out.append(indent + "- \(option.letter): " + markdownText(option.misconceptionShown))
+                    if !option.feedback.isEmpty { out.append(indent + "  - " + markdownText(QuizOption.feedbackLabel + option.feedback)) }
+                }
             }
         }
         while out.last == "" { out.removeLast() }

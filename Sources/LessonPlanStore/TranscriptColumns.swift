@@ -117,7 +117,7 @@ extension TurnStarted {
             .required(.maxOutputTokens, \.maxOutputTokens), .optional(.framework, \.framework),
             .optional(.follows, \.follows), .optional(.kind, \.kind), .optional(.retryOf, \.retryOf),
             .optional(.continues, \.continues), .optional(.quizKind, \.quizKind), .optional(.quizItems, \.quizItems),
-            .optional(.rubricLevels, \.rubricLevels), .optional(.lesson, \.lesson),
+            .optional(.quizFeedback, \.quizFeedback), .optional(.rubricLevels, \.rubricLevels), .optional(.lesson, \.lesson),
         ])
 }
 

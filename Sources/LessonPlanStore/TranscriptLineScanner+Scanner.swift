@@ -67,7 +67,7 @@ extension TranscriptLineScanner {
             case .v, .turn, .baseVersion, .maxOutputTokens, .version, .durationMs, .from, .to, .follows, .materials,
                 .retryOf, .continues, .quizItems, .rubricLevels, .quiz, .rubric, .review, .lesson:
                 return integer().map(Value.integer)
-            case .kept, .streamed:
+            case .kept, .streamed, .quizFeedback:
                 return boolean().map(Value.boolean)
             case .inputs:
                 return lessonInputs().map(Value.inputs)

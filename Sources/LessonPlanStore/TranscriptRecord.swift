@@ -73,6 +73,9 @@ public struct TurnStarted: Codable, Equatable, Sendable {
     public var quizKind: Quiz.Kind?
     /// For a `quiz` turn: how many items were asked for.
     public var quizItems: Int?
+    /// For a `quiz` turn: whether its prompt asked for student feedback on each wrong answer (`Feedback B: …`), so
+    /// the quiz must carry it; nil, as in older transcripts (and since a resume does not read prompts back), is no.
+    public var quizFeedback: Bool?
     /// For a `rubric` turn: how many levels were asked for.
     public var rubricLevels: Int?
     /// In a unit: the lesson whose plan this turn writes or works from; nil outside a unit.
@@ -82,7 +85,8 @@ public struct TurnStarted: Codable, Equatable, Sendable {
         turn: Int, at: Date, command: String, template: String, inputs: LessonInputs, baseVersion: Int?,
         model: String, instructions: String, input: String, maxOutputTokens: Int, framework: String? = nil,
         follows: Int? = nil, kind: TurnKind? = nil, retryOf: Int? = nil, continues: Int? = nil,
-        quizKind: Quiz.Kind? = nil, quizItems: Int? = nil, rubricLevels: Int? = nil, lesson: Int? = nil
+        quizKind: Quiz.Kind? = nil, quizItems: Int? = nil, quizFeedback: Bool? = nil, rubricLevels: Int? = nil,
+        lesson: Int? = nil
     ) {
         self.turn = turn
         self.at = at
@@ -101,6 +105,7 @@ public struct TurnStarted: Codable, Equatable, Sendable {
         self.continues = continues
         self.quizKind = quizKind
         self.quizItems = quizItems
+        self.quizFeedback = quizFeedback
         self.rubricLevels = rubricLevels
         self.lesson = lesson
     }

@@ -44,7 +44,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
     case type, v, id, created, inputs, model, baseURL, name, toolVersion, turn, at, command, template
     case baseVersion, instructions, input, maxOutputTokens, status, output, usage, responseID, error
     case version, durationMs, from, to, text, framework, follows, kind, check, readingLevel, kept, materials
-    case retryOf, continues, streamed, quizKind, quizItems, rubricLevels, quiz, rubric, review
+    case retryOf, continues, streamed, quizKind, quizItems, quizFeedback, rubricLevels, quiz, rubric, review
     case path, bytes, sha256, pages, paged, number
     case lesson, lessons, goal, questions, outline, repair, className, counts
 
@@ -90,6 +90,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
         case .streamed: "streamed"
         case .quizKind: "quiz_kind"
         case .quizItems: "quiz_items"
+        case .quizFeedback: "quiz_feedback"
         case .rubricLevels: "rubric_levels"
         case .quiz: "quiz"
         case .rubric: "rubric"

@@ -21,7 +21,9 @@ import TestSupport
         C) Ships are hollow so they weigh nothing
         Answer: B
         Misconception A: Materials float or sink whatever their shape.
+        Feedback A: A lump of steel sinks; think about what the ship's shape does to the water.
         Misconception C: Air has no weight, so hollow things weigh nothing.
+        Feedback C: A hollow ship still weighs a lot; what holds it up?
 
         2. Which will float?
         A) A grape
@@ -29,7 +31,9 @@ import TestSupport
         C) A coin
         Answer: B
         Misconception A: Small things always float.
+        Feedback A: A grape is small but sinks; size is not what decides.
         Misconception C: Flat things always float.
+        Feedback C: Shape matters, but a coin is heavy for its size.
         """
 
     static let rubric = """
@@ -121,6 +125,9 @@ import TestSupport
         #expect(keyPage.hasPrefix("Answer key: exit quiz"), "\(keyPage.prefix(200))")
         let beforeKey = try #require(text.components(separatedBy: "Answer key").first)
         #expect(!beforeKey.contains("Materials float or sink whatever"))
+        // The key shows each wrong answer's student feedback under its misconception; the quiz before it, neither.
+        #expect(texts.contains { $0.contains("Student feedback: A lump of steel sinks") }, "\(texts)")
+        #expect(keyPage.contains("Student feedback") && !beforeKey.contains("Student feedback"), "\(keyPage.prefix(600))")
         try await PrintedPDFTests.keep(pdf, as: "document-\(format.rawValue)")
     }
 
@@ -130,7 +137,7 @@ import TestSupport
         let texts = try await OfficeDocument.paragraphs(of: file).map(\.text)
         #expect(texts.contains { $0.hasPrefix("Name: ___") })
         #expect(Self.inOrder(["Why does a steel ship float?", "I can predict.", "I used density."], in: texts), "\(texts)")
-        for hidden in ["Answer key", "Misconception", "Materials float or sink", "A prediction tied to density.", "Pacing"] {
+        for hidden in ["Answer key", "Misconception", "Materials float or sink", "A prediction tied to density.", "Pacing", "Student feedback", "A lump of steel"] {
             #expect(!texts.contains { $0.contains(hidden) }, "the handout shows \(hidden)")
         }
         let text = try await PrintedPage.text(of: try await OfficeDocument.pdf(of: file))

@@ -6,7 +6,8 @@ import TestSupport
 /// whose text holds every format's special characters, exported in all seven formats, each file read back by
 /// `Tests/Readers/lms_read.py` (a reader that is not the writers' code).
 @Suite(.serialized) struct LMSExportEndToEndTests {
-    /// A model's quiz answer with GIFT's `{ } = ~ # :`, XML's `< & >` and quotes, a backslash and a tab in it.
+    /// A model's quiz answer with GIFT's `{ } = ~ # :`, XML's `< & >` and quotes, a backslash and a tab in it, in
+    /// its questions, answers and student feedback; each misconception (the teacher's note) starts `Teacher note`.
     static let hostileQuiz = """
         Quiz: exit
         Misconceptions:
@@ -17,24 +18,30 @@ import TestSupport
         B) ~tilde #hash :colon
         C) <b>bold</b> & "quoted"
         Answer: A
-        Misconception B: Thinks {braces} = sets & <tags> # "quotes" matter
-        Misconception C: Reads \\n as a line: break ~ and \\\\ as one
+        Misconception B: Teacher note: thinks braces are sets
+        Feedback B: Think: do {braces} = sets & <tags> # "quotes" matter?
+        Misconception C: Teacher note: reads escapes as they look
+        Feedback C: Read \\n as a line: break ~ and \\\\ as one
 
         2. Where does the water go?\tAt high tide, that is
         A) [plain] looks like a format tag
         B) %50% of it stays
         C) // not a comment
         Answer: B
-        Misconception A: Believes [tags] are text
-        Misconception C: Thinks // hides a line
+        Misconception A: Teacher note: believes tags are text
+        Feedback A: [tags] are not text here; look again
+        Misconception C: Teacher note: thinks comments hide lines
+        Feedback C: Does // hide a line in a question?
 
         3. What pulls the ocean most?
         A) The wind
         B) The Sun alone
         C) The Moon's gravity
         Answer: C
-        Misconception A: Wind makes tides
-        Misconception B: The Sun is nearer, so it pulls harder
+        Misconception A: Teacher note: wind makes tides
+        Feedback A: Wind makes waves; what pulls the water itself?
+        Misconception B: Teacher note: the Sun is nearer, so it pulls harder
+        Feedback B: The Sun is huge, but is it near? Compare the distances.
 
         """
 
@@ -49,9 +56,9 @@ import TestSupport
     ]
     static let keys = [0, 1, 2]
     static let feedback = [
-        ["", #"Thinks {braces} = sets & <tags> # "quotes" matter"#, #"Reads \n as a line: break ~ and \\ as one"#],
-        ["Believes [tags] are text", "", "Thinks // hides a line"],
-        ["Wind makes tides", "The Sun is nearer, so it pulls harder", ""],
+        ["", #"Think: do {braces} = sets & <tags> # "quotes" matter?"#, #"Read \n as a line: break ~ and \\ as one"#],
+        ["[tags] are not text here; look again", "", "Does // hide a line in a question?"],
+        ["Wind makes waves; what pulls the water itself?", "The Sun is huge, but is it near? Compare the distances.", ""],
     ]
 
     static func check(_ file: LMSReader.File, format: String, feedback: Bool = true, tabs: Bool = true) {
@@ -88,12 +95,13 @@ import TestSupport
         #expect(err.contains("There is no quiz to export yet; type /quiz to make one from the plan."), "\(err)")
         #expect(!FileManager.default.fileExists(atPath: work.appending(path: "early.gift").path))
         // What a format leaves out is said by item number, before the file is written.
-        let aikenLoss = try #require(err.range(of: "Aiken has no feedback for an answer: the misconceptions behind the wrong answers of items 1, 2 and 3 are left out."))
+        let aikenLoss = try #require(err.range(of: "Aiken has no feedback for an answer: the student feedback on the wrong answers of items 1, 2 and 3 is left out."))
         let aikenWrote = try #require(err.range(of: "Wrote an Aiken file of quiz 1 (from v1) to \(work.path)/aiken.txt."))
         #expect(aikenLoss.upperBound <= aikenWrote.lowerBound)
         #expect(err.contains("Kahoot keeps a question and each answer on one line: the line breaks and tabs in item 2 become spaces."))
         #expect(err.contains("Blackboard's upload has no feedback for an answer"))
         #expect(!err.contains("GIFT has no feedback") && !err.contains("Moodle XML has no"))
+        #expect(!err.contains("a wrong answer with none"), "every wrong answer has its feedback")
         // Without FILE, the default name beside the other exports'.
         #expect(err.contains("Wrote a GIFT file of quiz 1 (from v1) to \(work.path)/tides-v1-quiz.gift."), "\(err)")
 
@@ -102,6 +110,11 @@ import TestSupport
         Self.check(try await LMSReader.read("moodle", work.appending(path: "quiz.xml")), format: "moodle")
         Self.check(try await LMSReader.read("aiken", work.appending(path: "aiken.txt")), format: "aiken", feedback: false)
         Self.check(try await LMSReader.read("blackboard", work.appending(path: "bb.txt")), format: "blackboard", feedback: false)
+        // The teacher's misconceptions reach no student: not in any text file written (the zips are read back above).
+        for name in ["quiz.gift", "quiz.xml", "aiken.txt", "bb.txt"] {
+            let text = try String(contentsOf: work.appending(path: name), encoding: .utf8)
+            #expect(!text.contains("Teacher note"), "\(name)")
+        }
         let qti = try await LMSReader.read("qti", work.appending(path: "quiz.zip"))
         Self.check(qti, format: "qti")
         #expect(qti.extra.title == "Exit quiz: Tides")

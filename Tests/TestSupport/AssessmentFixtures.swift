@@ -2,8 +2,9 @@ import Foundation
 
 /// Quizzes and rubrics as a model answers `prompts/quiz.txt` and `rubric.txt`, for the scripted model.
 public enum AssessmentFixtures {
-    /// A quiz that passes the check: `items` items, one answer each, every wrong answer with its misconception.
-    public static func quiz(kind: String = "exit", items: Int = 5, topic: String = "Tides") -> String {
+    /// A quiz that passes the check: `items` items, one answer each, every wrong answer with its misconception and,
+    /// unless `feedback` is false (a quiz as made before feedback was asked for), its feedback to the student.
+    public static func quiz(kind: String = "exit", items: Int = 5, topic: String = "Tides", feedback: Bool = true) -> String {
         var lines = ["Quiz: \(kind)", "Misconceptions:", "- The Moon pulls only the water facing it.", ""]
         for number in 1...max(1, items) {
             let answer = ["A", "B", "C"][number % 3]
@@ -14,6 +15,7 @@ public enum AssessmentFixtures {
             lines.append("Answer: \(answer)")
             for letter in ["A", "B", "C"] where letter != answer {
                 lines.append("Misconception \(letter): students think wrong idea \(letter) holds.")
+                if feedback { lines.append("Feedback \(letter): Look again at what question \(number) asks before you choose.") }
             }
             lines.append("")
         }
@@ -30,21 +32,27 @@ public enum AssessmentFixtures {
         C) 3/5
         Answer: A
         Misconception B: thinks a bigger denominator means a bigger fraction.
+        Feedback B: Cut two strips into halves and thirds; which pieces are bigger?
         Misconception C: adds one to the numerator and denominator.
+        Feedback C: Adding to the top and bottom changes the size; try drawing both.
         2. What is 1/4 + 1/4 as a fraction in simplest form?
         A) 2/8
         B) 1/2
         C) 1/8
         Answer: B
         Misconception A: adds the denominators.
+        Feedback A: The pieces stay quarters when you add them; count how many quarters you have.
         Misconception C: multiplies instead of adding.
+        Feedback C: The question asks you to add, so the total should be bigger than each part.
         3. Which fraction has the larger denominator?
         A) 3/4
         B) 5/8
         C) 1/2
         Answer: B
         Misconception A: compares the numerators.
+        Feedback A: Look at the bottom numbers, not the top ones.
         Misconception C: picks the fraction that looks biggest.
+        Feedback C: The question is about the denominator only; compare the bottom numbers.
         """
 
     /// A rubric that passes the check: three criteria, `levels` levels with points, and the students' version.

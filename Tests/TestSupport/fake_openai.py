@@ -389,7 +389,9 @@ def handouts_text(number: int, grade: str, topic: str) -> str:
 
 
 def quiz_text(prompt: str, topic: str) -> str | None:
-    """What a /quiz prompt (or its repair) gets: a quiz of the asked kind and size that passes the check."""
+    """What a /quiz prompt (or its repair) gets: a quiz of the asked kind and size that passes the check, each
+    wrong answer with its misconception (for the teacher) and its feedback (for the student). A test that wants a
+    quiz without feedback scripts it as a ``text`` step."""
     if "quiz of exactly" not in prompt and "quiz you wrote" not in prompt:
         return None
     kind = "starter" if "starter quiz" in prompt else "exit"
@@ -401,7 +403,10 @@ def quiz_text(prompt: str, topic: str) -> str | None:
         lines.append(f"{n}. Question {n} on {topic}: which idea is right?")
         lines += [f"{letter}) " + (f"The right idea {n}" if letter == key else f"Wrong idea {letter}{n}") for letter in "ABC"]
         lines.append(f"Answer: {key}")
-        lines += [f"Misconception {letter}: a student who picks {letter} mixes up idea {n}." for letter in "ABC" if letter != key]
+        for letter in "ABC":
+            if letter != key:
+                lines.append(f"Misconception {letter}: a student who picks {letter} mixes up idea {n}.")
+                lines.append(f"Feedback {letter}: You mixed up idea {n}; look again at how it differs from the others.")
         lines.append("")
     return "\n".join(lines)
 
@@ -523,7 +528,8 @@ def quiz_item_text(prompt: str, number: int) -> str | None:
     start = next((i for i in starts if lines[i].startswith(f"{item}.") or lines[i].startswith(f"{item})")), None)
     if start is None:
         return f"{item}. A new question (request #{number})?\nA) yes\nB) no\nC) maybe\nAnswer: A\n" \
-               "Misconception B: thinks no.\nMisconception C: thinks maybe."
+               "Misconception B: thinks no.\nFeedback B: Read the question again.\n" \
+               "Misconception C: thinks maybe.\nFeedback C: Look for the word that settles it."
     end = next((i for i in starts if i > start), len(lines))
     body = [line for line in lines[start + 1:end] if line.strip()]
     options = [line for line in body if re.match(r"^[A-D]\) ", line)]
@@ -536,8 +542,10 @@ def quiz_item_text(prompt: str, number: int) -> str | None:
     out = [f"{item}. {stem} (written again in request #{number})"]
     out += [f"{letter}) {texts[letter]}" for letter in letters]
     out.append(f"Answer: {new_key}")
-    out += [f"Misconception {letter}: a student who picks {letter} has the wrong idea {item}." for letter in letters
-            if letter != new_key]
+    for letter in letters:
+        if letter != new_key:
+            out.append(f"Misconception {letter}: a student who picks {letter} has the wrong idea {item}.")
+            out.append(f"Feedback {letter}: You took the wrong idea {item}; compare it with the question once more.")
     return "\n".join(out)
 
 

@@ -71,8 +71,9 @@ public enum TextWidth {
 
 /// Quizzes and rubrics as plain text, for the terminal (through the sanitiser) and for Markdown handouts.
 public enum AssessmentText {
-    /// The quiz as numbered items with lettered options; with the key, each item's answer and the
-    /// misconception behind each wrong answer follow it, and the misconception list leads.
+    /// The quiz as numbered items with lettered options; with the key, each item's answer, the misconception
+    /// behind each wrong answer and the feedback a student who picks it reads follow it, and the misconception
+    /// list leads.
     public static func quiz(_ quiz: Quiz, withKey: Bool) -> String {
         var out: [String] = []
         if withKey {
@@ -88,8 +89,9 @@ public enum AssessmentText {
             for option in item.options { out.append("   \(option.letter)) \(option.text)") }
             if withKey {
                 out.append("   Answer: \(item.answerLetters.isEmpty ? "none marked" : item.answerLetters.joined(separator: ", "))")
-                for option in item.distractors where !option.misconception.isEmpty {
-                    out.append("   \(option.letter): \(option.misconception)")
+                for option in item.explainedDistractors {
+                    out.append("   \(option.letter): \(option.misconceptionShown)")
+                    if !option.feedback.isEmpty { out.append("      \(QuizOption.feedbackLabel)\(option.feedback)") }
                 }
             }
             out.append("")

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// A starter quiz tests only what students should already know (and names the misconceptions they may bring);
 /// an exit quiz tests the lesson's own content. Each item has one key and two or three wrong answers, each
-/// wrong answer built on a named misconception the teacher sees and students do not.
+/// wrong answer built on a named misconception the teacher sees and students do not, and carrying feedback
+/// written to the student who picks it (what a learning platform shows them).
 public struct Quiz: Codable, Equatable, Sendable {
     /// When in the lesson the quiz is given.
     public enum Kind: String, Codable, CaseIterable, Sendable {
@@ -72,6 +73,11 @@ public struct QuizItem: Codable, Equatable, Sendable {
     public var distractors: [QuizOption] {
         options.filter { !answerLetters.contains($0.letter) }
     }
+
+    /// The wrong answers an answer key explains: those with a misconception or student feedback.
+    public var explainedDistractors: [QuizOption] {
+        distractors.filter { !$0.misconception.isEmpty || !$0.feedback.isEmpty }
+    }
 }
 
 /// One lettered option of a quiz item.
@@ -81,11 +87,36 @@ public struct QuizOption: Codable, Equatable, Sendable {
     public var text: String
     /// The misconception a wrong answer is built on (teacher only); empty for the key or when none is named.
     public var misconception: String
+    /// What a student who picks this wrong answer reads (`Feedback B: …`): written to them, guiding without giving
+    /// the answer away; empty for the key, or in a quiz made before feedback was asked for.
+    public var feedback: String
 
-    public init(letter: String, text: String, misconception: String = "") {
+    public init(letter: String, text: String, misconception: String = "", feedback: String = "") {
         self.letter = letter
         self.text = text
         self.misconception = misconception
+        self.feedback = feedback
+    }
+
+    /// The misconception as an answer key shows it, saying so when none is named.
+    public var misconceptionShown: String {
+        misconception.isEmpty ? "(no misconception named)" : misconception
+    }
+
+    /// The label in front of student feedback on the teacher's key, where it sits beside the misconception.
+    public static let feedbackLabel = "Student feedback: "
+
+    private enum CodingKeys: String, CodingKey {
+        case letter, text, misconception, feedback
+    }
+
+    /// Reads an option; one stored before feedback was asked for has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        letter = try container.decode(String.self, forKey: .letter)
+        text = try container.decode(String.self, forKey: .text)
+        misconception = try container.decodeIfPresent(String.self, forKey: .misconception) ?? ""
+        feedback = try container.decodeIfPresent(String.self, forKey: .feedback) ?? ""
     }
 }
 

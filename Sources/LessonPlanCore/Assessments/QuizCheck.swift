@@ -15,6 +15,14 @@ public enum QuizProblem: Equatable, Sendable, CustomStringConvertible {
     case emptyOption(item: Int, letter: String)
     case allOrNone(item: Int, letter: String)
     case missingMisconception(item: Int, letter: String)
+    /// A wrong answer with no `Feedback X:` line for the student who picks it.
+    case missingFeedback(item: Int, letter: String)
+    /// A wrong answer whose feedback is its misconception word for word: the teacher's note, not written to the student.
+    case feedbackIsNote(item: Int, letter: String)
+    /// A question that names an answer letter as the answer or a hint (`(answer: B)`, `Hint: it's C`).
+    case answerInStem(item: Int, letter: String)
+    /// A wrong answer's feedback that names the key's letter or says what the answer is.
+    case answerInFeedback(item: Int, letter: String)
     /// Most items share no content word with the lesson (its topic and plan): a quiz on something else.
     case offLesson(items: [Int])
 
@@ -48,6 +56,14 @@ public enum QuizProblem: Equatable, Sendable, CustomStringConvertible {
             "\(items.count == 1 ? "Item" : "Items") \(listed(items.map(String.init))) \(items.count == 1 ? "shares" : "share") no word with the lesson's topic and plan; ask about what this lesson teaches."
         case .missingMisconception(let item, let letter):
             "Item \(item)'s wrong answer \(letter) names no misconception; add “Misconception \(letter): …” saying what a student who picks it believes."
+        case .missingFeedback(let item, let letter):
+            "Item \(item)'s wrong answer \(letter) has no feedback for the student; add “Feedback \(letter): …”, one or two sentences to a student who picks it that guide without giving the answer away."
+        case .feedbackIsNote(let item, let letter):
+            "Item \(item)'s feedback for \(letter) repeats its misconception, which is the teacher's note; write “Feedback \(letter): …” to the student who picks it, guiding without giving the answer away."
+        case .answerInStem(let item, let letter):
+            "Item \(item)'s question gives away an answer letter (\(letter)); take the answer and any hint at it out of the question."
+        case .answerInFeedback(let item, let letter):
+            "Item \(item)'s feedback for \(letter) gives away the answer; guide the student without naming the correct letter or saying what the answer is."
         }
     }
 
@@ -65,14 +81,18 @@ public enum QuizCheck {
     ///   - kind: The kind asked for; a starter quiz must list the misconceptions it probes.
     /// - Parameter lesson: the lesson's topic and plan text; when given, a quiz most of whose items share no
     ///   content word with it is a problem (a fractions quiz on a photosynthesis plan).
-    public static func problems(_ quiz: Quiz, expectedItems: Int, kind: Quiz.Kind, lesson: String? = nil) -> [QuizProblem] {
+    /// - Parameter feedbackAsked: whether the prompt asked for student feedback (``QuizReader/asksForFeedback(_:)``);
+    ///   when not (a quiz made before it was asked for), a wrong answer without feedback is no problem.
+    public static func problems(
+        _ quiz: Quiz, expectedItems: Int, kind: Quiz.Kind, lesson: String? = nil, feedbackAsked: Bool = true
+    ) -> [QuizProblem] {
         guard !quiz.items.isEmpty else { return [.noItems] }
         var problems: [QuizProblem] = []
         if quiz.items.count != expectedItems { problems.append(.itemCount(found: quiz.items.count, expected: expectedItems)) }
         if quiz.kind != kind { problems.append(.wrongKind(stated: quiz.kind, expected: kind)) }
         if kind == .starter, quiz.misconceptions.isEmpty { problems.append(.noMisconceptions) }
         for (index, item) in quiz.items.enumerated() {
-            problems += self.problems(item, number: index + 1)
+            problems += self.problems(item, number: index + 1) + feedbackProblems(item, number: index + 1, asked: feedbackAsked)
         }
         if let lesson, let off = offLesson(quiz, lesson: lesson) { problems.append(off) }
         return problems
@@ -96,13 +116,16 @@ public enum QuizCheck {
     }
 
     /// Whether the quiz passes the check.
-    public static func passes(_ quiz: Quiz, expectedItems: Int, kind: Quiz.Kind, lesson: String? = nil) -> Bool {
-        problems(quiz, expectedItems: expectedItems, kind: kind, lesson: lesson).isEmpty
+    public static func passes(_ quiz: Quiz, expectedItems: Int, kind: Quiz.Kind, lesson: String? = nil, feedbackAsked: Bool = true) -> Bool {
+        problems(quiz, expectedItems: expectedItems, kind: kind, lesson: lesson, feedbackAsked: feedbackAsked).isEmpty
     }
 
     private static func problems(_ item: QuizItem, number: Int) -> [QuizProblem] {
         var problems: [QuizProblem] = []
         if item.stem.trimmingCharacters(in: .whitespaces).isEmpty { problems.append(.emptyStem(item: number)) }
+        if let letter = QuizLeaks.letterGivenAway(inStem: item.stem, letters: item.options.map(\.letter)) {
+            problems.append(.answerInStem(item: number, letter: letter))
+        }
         let letters = Set(item.options.map(\.letter))
         switch item.answerLetters.count {
         case 0: problems.append(.noKey(item: number))
@@ -136,6 +159,26 @@ public enum QuizCheck {
             for option in item.distractors
             where option.misconception.trimmingCharacters(in: .whitespaces).isEmpty && !isAllOrNone(comparable(option.text)) {
                 problems.append(.missingMisconception(item: number, letter: option.letter))
+            }
+        }
+        return problems
+    }
+
+    /// What is wrong with the feedback of an item's wrong answers: missing (when it was asked for), the teacher's
+    /// misconception copied, or giving the answer away. Nothing for an item whose key is unclear.
+    private static func feedbackProblems(_ item: QuizItem, number: Int, asked: Bool) -> [QuizProblem] {
+        guard let key = item.key else { return [] }
+        var problems: [QuizProblem] = []
+        for option in item.distractors where !isAllOrNone(comparable(option.text)) {
+            let feedback = option.feedback.trimmingCharacters(in: .whitespaces)
+            if feedback.isEmpty {
+                if asked { problems.append(.missingFeedback(item: number, letter: option.letter)) }
+                continue
+            }
+            if !option.misconception.isEmpty, comparable(feedback) == comparable(option.misconception) {
+                problems.append(.feedbackIsNote(item: number, letter: option.letter))
+            } else if QuizLeaks.givesAwayAnswer(feedback, key: key.letter) {
+                problems.append(.answerInFeedback(item: number, letter: option.letter))
             }
         }
         return problems

@@ -14,10 +14,14 @@ import Foundation
 ///     C) Water taken up by the roots
 ///     Answer: B
 ///     Misconception A: Plants take their food from the soil.
+///     Feedback A: Think about what a seed takes in as it grows into a tree.
 ///     Misconception C: Water is what plants eat.
+///     Feedback C: Water matters, but most of it leaves through the leaves; what else goes in?
 ///
-/// Forgiven: markdown (`#`, `**`, bullets in front of options), lower-case letters, `A.` `(A)` or `A:` for an
-/// option, `Correct answer:` or `Key:` for the answer, `Why A:` for a misconception, an answer given as
+/// A quiz written before feedback was asked for has no `Feedback` lines and reads as before, its options with no
+/// feedback. Forgiven: markdown (`#`, `**`, bullets in front of options), lower-case letters, `A.` `(A)` or `A:` for
+/// an option, `Correct answer:` or `Key:` for the answer, `Why A:` for a misconception, `Student feedback A:` or
+/// `Feedback for A:` for feedback, an answer given as
 /// `B) Carbon dioxide` or as the option's text, a key marked `(correct)` after its option, and a stem that
 /// runs over several lines. Nothing is thrown: what is missing or doubled stays visible for ``QuizCheck``.
 public enum QuizReader {
@@ -26,6 +30,10 @@ public enum QuizReader {
     private static let answerLine = SharedRegex(/^(?i)(?:the\s+)?(?:correct\s+)?(?:answer|key)s?(?:\s+key)?\s*[:\-–—]\s*(.+)$/)
     private static let misconceptionLine = SharedRegex(
         /^(?i)(?:misconception|why(?:\s+not)?)\s*(?:for\s+)?\(?([A-F])\)?\s*[:\-–—]\s*(.+)$/)
+    private static let feedbackLine = SharedRegex(
+        /^(?i)(?:student\s+)?feedback\s*(?:for\s+|to\s+)?\(?([A-F])\)?\s*[:\-–—]\s*(.+)$/)
+    /// How a prompt asks for the feedback lines: `Feedback A:` or `Feedback <letter>:` in the layout it shows.
+    private static let feedbackAsk = SharedRegex(/Feedback (?:[A-F]|<letter>):/)
     private static let correctMark = SharedRegex(/(?i)\s*(?:\((?:correct|key|answer)\)|✓|✔|\*)\s*$/)
 
     /// Reads `text`; `kind` is what was asked for, kept unless the answer states its own.
@@ -77,12 +85,8 @@ public enum QuizReader {
                 }
                 continue
             }
-            if let match = unbulleted.wholeMatch(of: misconceptionLine.regex) {
+            if readNote(unbulleted, into: &item) {
                 stemOpen = false
-                let letter = match.1.uppercased()
-                if let index = item.options.firstIndex(where: { $0.letter == letter }) {
-                    item.options[index].misconception = String(match.2).trimmingCharacters(in: .whitespaces)
-                }
                 continue
             }
             if let match = unbulleted.wholeMatch(of: optionLine.regex) {
@@ -102,6 +106,32 @@ public enum QuizReader {
         }
         finish()
         return quiz
+    }
+
+    /// Reads a `Misconception B: …` or `Feedback B: …` line onto its option; false for any other line.
+    private static func readNote(_ line: String, into item: inout QuizItem) -> Bool {
+        let note: (letter: Substring, text: Substring, isFeedback: Bool)
+        if let match = line.wholeMatch(of: misconceptionLine.regex) {
+            note = (match.1, match.2, false)
+        } else if let match = line.wholeMatch(of: feedbackLine.regex) {
+            note = (match.1, match.2, true)
+        } else {
+            return false
+        }
+        let letter = note.letter.uppercased()
+        guard let index = item.options.firstIndex(where: { $0.letter == letter }) else { return true }
+        let text = String(note.text).trimmingCharacters(in: .whitespaces)
+        if note.isFeedback { item.options[index].feedback = text } else { item.options[index].misconception = text }
+        return true
+    }
+
+    /// Whether a prompt shows the layout's `Feedback` lines, so the quiz written from it must carry them.
+    ///
+    /// A quiz turn records the answer (`quiz_feedback`), since a resumed session does not read its prompt back: a
+    /// quiz made before student feedback was asked for is read, shown and exported as it was, and not failed for
+    /// lacking what it was never asked to write.
+    public static func asksForFeedback(_ prompt: String) -> Bool {
+        prompt.contains(feedbackAsk.regex)
     }
 
     /// A line without markdown heading marks, bold markers and surrounding spaces.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Moodle's GIFT text format: one question per paragraph, `=` for the key, `~` for a wrong answer and `#` for the
-/// feedback the student who picks it reads.
+/// feedback the student who picks it reads (its student feedback, never the teacher's misconception).
 ///
 /// Text is written in GIFT's `[plain]` format, so Moodle shows `<`, `&` and quotes as they are, and every character
 /// GIFT reserves (`~ = # { } :` and the backslash) is escaped with a backslash, a line break as `\n` (the escapes

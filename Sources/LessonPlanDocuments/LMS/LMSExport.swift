@@ -41,8 +41,12 @@ public enum LMSExport {
         var notes: [String] = []
         let data: Data
         switch format {
-        case .gift: data = Data(GIFTQuiz.render(quiz).utf8)
-        case .moodle: data = Data(MoodleXMLQuiz.render(quiz).utf8)
+        case .gift:
+            notes = [quiz.feedbackMissing("GIFT")].compactMap { $0 }
+            data = Data(GIFTQuiz.render(quiz).utf8)
+        case .moodle:
+            notes = [quiz.feedbackMissing("Moodle XML")].compactMap { $0 }
+            data = Data(MoodleXMLQuiz.render(quiz).utf8)
         case .aiken:
             notes = AikenQuiz.losses(quiz)
             data = Data(try AikenQuiz.render(quiz).utf8)
@@ -52,10 +56,12 @@ public enum LMSExport {
         case .kahoot:
             notes = KahootSheet.losses(quiz)
             data = try await KahootSheet.render(quiz, tools: tools)
-        case .qti: data = try await CanvasQTIPackage.render(quiz, tools: tools)
+        case .qti:
+            notes = [quiz.feedbackMissing("The QTI zip")].compactMap { $0 }
+            data = try await CanvasQTIPackage.render(quiz, tools: tools)
         case .imscc:
             let (pages, left) = try pages()
-            notes = left
+            notes = quizzes.compactMap { $0.feedbackMissing("The cartridge") } + left
             data = try await CommonCartridge.render(quizzes, lesson: lesson, pages: pages, tools: tools)
         }
         return (data, notes)

@@ -2,7 +2,10 @@ import Foundation
 import LessonPlanCore
 
 /// A quiz as the platforms take it: numbered items, each with its options in order, exactly one key, and the
-/// misconception behind each wrong answer as that option's feedback.
+/// student feedback of each wrong answer as that option's feedback.
+///
+/// The misconception behind a wrong answer is the teacher's note and never reaches a platform: a student reads
+/// only the feedback written to them (`Feedback B: …`).
 public struct LMSQuiz: Equatable, Sendable {
     /// One question, numbered as the quiz numbers it.
     public struct Item: Equatable, Sendable {
@@ -16,7 +19,7 @@ public struct LMSQuiz: Equatable, Sendable {
     /// One option and what a student who picks it is told.
     public struct Option: Equatable, Sendable {
         public var text: String
-        /// The misconception a wrong answer is built on; empty for the key, or when none is named.
+        /// What a student who picks this wrong answer reads; empty for the key, or when the quiz has none for it.
         public var feedback: String
         public var isKey: Bool
     }
@@ -52,7 +55,7 @@ public struct LMSQuiz: Equatable, Sendable {
                 continue
             }
             let options = item.options.enumerated().map { index, option in
-                Option(text: option.text, feedback: index == keyIndex ? "" : option.misconception, isKey: index == keyIndex)
+                Option(text: option.text, feedback: index == keyIndex ? "" : option.feedback, isKey: index == keyIndex)
             }
             items.append(Item(number: number, stem: item.stem, options: options, keyIndex: keyIndex))
         }
@@ -66,7 +69,7 @@ public struct LMSQuiz: Equatable, Sendable {
         self.init(title: "\(quiz.title): \(topic)", kindTitle: quiz.title, items: items, identifier: identifier)
     }
 
-    /// The numbers of the items with a wrong answer that names its misconception.
+    /// The numbers of the items with a wrong answer that has feedback for the student.
     var itemsWithFeedback: [Int] {
         items.filter { $0.options.contains { !$0.isKey && !$0.feedback.isEmpty } }.map(\.number)
     }
@@ -80,11 +83,19 @@ public struct LMSQuiz: Equatable, Sendable {
 
     static func items(_ numbers: [Int]) -> String { items(numbers.map(String.init)) }
 
-    /// A sentence for a format without feedback: whose misconceptions it leaves out, or nil when none are named.
+    /// A sentence for a format without feedback: whose student feedback it leaves out, or nil when there is none.
     func feedbackLeftOut(_ format: String) -> String? {
         let numbers = itemsWithFeedback
         guard !numbers.isEmpty else { return nil }
-        return "\(format) has no feedback for an answer: the misconceptions behind the wrong answers of \(Self.items(numbers)) are left out."
+        return "\(format) has no feedback for an answer: the student feedback on the wrong answers of \(Self.items(numbers)) is left out."
+    }
+
+    /// A sentence for a format with feedback: which items have a wrong answer whose student reads none (a quiz
+    /// made before feedback was asked for), or nil when every wrong answer has some.
+    func feedbackMissing(_ format: String) -> String? {
+        let numbers = items.filter { $0.options.contains { !$0.isKey && $0.feedback.isEmpty } }.map(\.number)
+        guard !numbers.isEmpty else { return nil }
+        return "\(format) carries each wrong answer's student feedback, but \(Self.items(numbers)) \(numbers.count == 1 ? "has" : "have") a wrong answer with none, so a student who picks it is told nothing more; type /quiz to make a quiz with feedback."
     }
 
     /// A sentence for a format that keeps each text on one line: whose line breaks (and, with `tabs`, tabs) become

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Moodle XML: one `<question type="multichoice">` per item, each answer with its fraction and its `<feedback>`.
+/// Moodle XML: one `<question type="multichoice">` per item, each answer with its fraction and its `<feedback>` (a
+/// wrong answer's student feedback; empty for the key and the teacher's misconception never in it).
 ///
 /// Texts are HTML fragments (`format="html"`) escaped twice over: once so the page shows `<`, `&` and quotes as
 /// written, once more for the XML around them.

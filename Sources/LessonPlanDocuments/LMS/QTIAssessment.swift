@@ -3,9 +3,9 @@ import Foundation
 /// A quiz as an IMS QTI 1.2 assessment (`questestinterop`): what Canvas's QTI import and a Common Cartridge's
 /// assessment both read.
 ///
-/// Each item is a single-answer `response_lid`; the key sets `SCORE` to 100; each option with a misconception has a
-/// `displayfeedback` that shows its own `itemfeedback`. Texts are `text/html` fragments, escaped for the page and
-/// again for the XML.
+/// Each item is a single-answer `response_lid`; the key sets `SCORE` to 100; each wrong answer with student
+/// feedback has a `displayfeedback` that shows its own `itemfeedback` (the teacher's misconception never goes in).
+/// Texts are `text/html` fragments, escaped for the page and again for the XML.
 public enum QTIAssessment {
     /// Which reader the metadata speaks to.
     public enum Profile: Sendable {

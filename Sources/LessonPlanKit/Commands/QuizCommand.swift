@@ -11,11 +11,13 @@ public struct QuizCommand: Command, Equatable {
     public static let details = """
         exit tests what this lesson teaches; starter tests only what students should know before it and lists the
         misconceptions they may bring. N is 3 to 15. Each item has one answer and 2 or 3 wrong ones, each built on a
-        named misconception. The quiz is checked (item count, one answer each, distinct options, no “all of the
-        above”) and, when it fails, repaired once. It is kept beside the plan version it was made from: /show quiz
-        prints it with its key; exports of that version carry it (the key on a page of its own for the teacher,
-        none on handouts) and /slides puts one item on a slide. /quiz item N [what to change] writes item N of the
-        latest quiz again (stem, options, key and misconceptions) and keeps every other line of the quiz as it
+        named misconception (for the teacher) and with feedback written to the student who picks it (what a
+        learning platform shows them). The quiz is checked (item count, one answer each, distinct options, no “all
+        of the above”, feedback for every wrong answer, no answer given away) and, when it fails, repaired once. It
+        is kept beside the plan version it was made from: /show quiz prints it with its key; exports of that
+        version carry it (the key, misconceptions and feedback on a page of its own for the teacher, none on
+        handouts) and /slides puts one item on a slide. /quiz item N [what to change] writes item N of the latest
+        quiz again (stem, options, key, misconceptions and feedback) and keeps every other line of the quiz as it
         was; the new quiz is checked like any, and not repaired unasked. After a revision, a quiz written for an
         earlier version is checked against the new plan by code (topic, grade band, objective, the terms its items
         ask about): one that still fits stays with the plan, marked so; /quiz again writes each one that does not

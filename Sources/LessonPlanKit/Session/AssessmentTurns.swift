@@ -34,11 +34,16 @@ public enum AssessmentRequest: Sendable, Equatable {
     }
 
     /// The check's problems with the model's answer, one sentence each (they go into the repair prompt as they are).
-    /// - Parameter lesson: the plan it was made from, whose topic and text a quiz must be about.
-    public func problems(in text: String, lesson: PlanVersion?) -> [String] {
+    /// - Parameters:
+    ///   - lesson: the plan it was made from, whose topic and text a quiz must be about.
+    ///   - feedbackAsked: whether the quiz's prompt asked for student feedback (the turn's `quiz_feedback`); a quiz
+    ///     made before feedback was asked for is not failed for lacking it.
+    public func problems(in text: String, lesson: PlanVersion?, feedbackAsked: Bool) -> [String] {
         switch self {
         case .quiz(let kind, let items):
-            Self.quizProblems(QuizReader.read(text, kind: kind), text: text, items: items, kind: kind, lesson: lesson)
+            Self.quizProblems(
+                QuizReader.read(text, kind: kind), text: text, items: items, kind: kind, lesson: lesson,
+                feedbackAsked: feedbackAsked)
         case .rubric(let levels):
             RubricCheck.problems(RubricReader.read(text), expectedLevels: levels).map(\.description)
                 + StandardsFindings.problems(in: text)
@@ -52,8 +57,12 @@ extension AssessmentRequest {
 
     /// A quiz's problems: its own check, the codes it cites that are no standard, and its items that go past an
     /// assessment boundary of a standard the lesson is aligned to (its standards or its plan cite it).
-    static func quizProblems(_ quiz: Quiz, text: String, items: Int, kind: Quiz.Kind, lesson: PlanVersion?) -> [String] {
-        let own = QuizCheck.problems(quiz, expectedItems: items, kind: kind, lesson: lesson.map(lessonText)).map(\.description)
+    static func quizProblems(
+        _ quiz: Quiz, text: String, items: Int, kind: Quiz.Kind, lesson: PlanVersion?, feedbackAsked: Bool
+    ) -> [String] {
+        let own = QuizCheck.problems(
+            quiz, expectedItems: items, kind: kind, lesson: lesson.map(lessonText), feedbackAsked: feedbackAsked
+        ).map(\.description)
         let stems = quiz.items.enumerated().map { (label: "Item \($0.offset + 1)", text: $0.element.stem) }
         let aligned = lesson.map { $0.inputs.standards + "\n" + $0.text } ?? ""
         return own + StandardsFindings.problems(in: text) + StandardsFindings.pastBoundaries(stems, citedIn: aligned)
@@ -82,7 +91,8 @@ public struct QuizVersion: Equatable, Sendable {
         self.text = text
         quiz = QuizReader.read(text, kind: kind)
         expectedItems = items
-        problems = AssessmentRequest.quizProblems(quiz, text: text, items: items, kind: kind, lesson: lesson)
+        problems = AssessmentRequest.quizProblems(
+            quiz, text: text, items: items, kind: kind, lesson: lesson, feedbackAsked: started.quizFeedback == true)
         planVersion = started.baseVersion
         inputs = started.inputs
         self.createdAt = createdAt
@@ -106,7 +116,7 @@ public struct RubricVersion: Equatable, Sendable {
         self.number = number
         self.text = text
         rubric = RubricReader.read(text)
-        problems = AssessmentRequest.rubric(levels: started.rubricLevels ?? Rubric.defaultLevels).problems(in: text, lesson: nil)
+        problems = AssessmentRequest.rubric(levels: started.rubricLevels ?? Rubric.defaultLevels).problems(in: text, lesson: nil, feedbackAsked: false)
         planVersion = started.baseVersion
         inputs = started.inputs
         self.createdAt = createdAt

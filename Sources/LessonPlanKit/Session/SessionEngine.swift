@@ -410,7 +410,7 @@ public actor SessionEngine {
             input: request.input, maxOutputTokens: settings.maxOutputTokens, framework: framework.name,
             follows: request.follows, kind: request.kind == .plan ? nil : request.kind, retryOf: request.retryOf,
             continues: request.continues, quizKind: request.quizKind, quizItems: request.quizItems,
-            rubricLevels: request.rubricLevels, lesson: request.lesson)
+            quizFeedback: request.quizFeedback, rubricLevels: request.rubricLevels, lesson: request.lesson)
         // A start that cannot be written is kept in memory and the turn goes on: the plan is
         // still shown, and the footer says it is not saved yet.
         var unsaved = append(.turnStarted(record))

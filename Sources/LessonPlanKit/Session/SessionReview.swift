@@ -82,7 +82,8 @@ public enum SessionReview {
             let made = ended.kept == false ? "not kept" : "\(noun) \((ended.quiz ?? ended.rubric).map(String.init) ?? "?")"
             let repairing = started.follows.map { ", repairing \(noun) \($0)" } ?? ""
             facts.append("completed → \(made)\(repairing)\(base)")
-            if let problems = started.assessment?.problems(in: ended.output, lesson: started.baseVersion.flatMap(state.version)) {
+            if let problems = started.assessment?.problems(
+                in: ended.output, lesson: started.baseVersion.flatMap(state.version), feedbackAsked: started.quizFeedback == true) {
                 facts.append(problems.isEmpty ? "✓ \(noun) check" : "✗ \(noun) check: \(counted(problems.count, "problem"))")
             }
         case .completed where started.kind == .review:

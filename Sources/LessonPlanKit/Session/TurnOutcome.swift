@@ -125,6 +125,8 @@ struct TurnRequest: Sendable {
 
     var quizKind: Quiz.Kind? { if case .quiz(let kind, _) = assessment { kind } else { nil } }
     var quizItems: Int? { if case .quiz(_, let items) = assessment { items } else { nil } }
+    /// For a quiz turn: whether its prompt asks for student feedback, so the quiz must carry it.
+    var quizFeedback: Bool? { quizKind == nil ? nil : QuizReader.asksForFeedback(input) }
     var rubricLevels: Int? { if case .rubric(let levels) = assessment { levels } else { nil } }
 
     /// The structure the tool writes around the model's JSON answer; nil for a free-text answer.

@@ -92,7 +92,7 @@ enum AssessmentProduct: TurnProduct {
     static func judge(_ context: ProductContext, into ended: inout TurnEnded) -> ProductVerdict {
         let kind = context.request.kind
         let noun = kind.rawValue
-        let problems = context.request.assessment?.problems(in: context.output, lesson: context.base) ?? []
+        let problems = context.request.assessment?.problems(in: context.output, lesson: context.base, feedbackAsked: context.request.quizFeedback == true) ?? []
         let keep = context.keep
         let kept = keep.keeps(problems: problems.count)
         if keep != .always { ended.kept = kept }

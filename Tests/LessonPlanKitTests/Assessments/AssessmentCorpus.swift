@@ -16,7 +16,9 @@ enum AssessmentCorpus {
         C) Sunlight only
         Answer: A
         Misconception B: Soil is food for every living thing.
+        Feedback B: Think of an animal that never touches soil; what does it still need?
         Misconception C: Only light counts as a need.
+        Feedback C: Light is one need, but think about what light gives a living thing.
 
         2. Which part of a plant takes in water?
         A) The leaves
@@ -25,8 +27,11 @@ enum AssessmentCorpus {
         D) The seeds
         Answer: C
         Misconception A: Leaves drink the rain.
+        Feedback A: Rain lands on leaves, but think about where water is in the ground.
         Misconception B: Flowers collect water for the plant.
+        Feedback B: Flowers come late in a plant's life; what takes in water before they grow?
         Misconception D: Seeds hold all the water a plant needs.
+        Feedback D: A seed starts the plant; what part keeps taking in water once it grows?
 
         3. What gas do animals breathe out?
         A) Oxygen
@@ -34,7 +39,9 @@ enum AssessmentCorpus {
         C) Nitrogen
         Answer: B
         Misconception A: Animals breathe out the same gas they breathe in.
+        Feedback A: Your body uses up some of what you breathe in; what is made in its place?
         Misconception C: Breath is mostly the air's main gas, unchanged.
+        Feedback C: Nitrogen passes in and out unchanged; the question asks what your body adds.
         """
 
     /// An exit quiz of 3 items in markdown drift: headings, bold, bullets, lower-case letters, `Correct answer`.
@@ -50,7 +57,9 @@ enum AssessmentCorpus {
         - c) Water
         **Correct answer:** B) Carbon dioxide from the air
         Why a: Plants eat soil.
+        **Student feedback a:** A tree in a pot takes very little soil away; where else could its mass come from?
         Why c: Water is the plant's food.
+        - Feedback for (c) – Water matters, but think about what the leaves take in from the air.
 
         Question 2: What does a leaf make
         in sunlight?
@@ -59,14 +68,18 @@ enum AssessmentCorpus {
         (C) Rocks
         Key: Sugar
         Misconception (B): Leaves make the soil they grow in.
+        Feedback (B): Soil was there before the leaf; what does a leaf make from light?
         Misconception (C): Minerals come from leaves.
+        Feedback (C): Rocks are not made by living things; think about what gives a plant energy.
 
         3) Which gas do plants give off in light?
         A. Oxygen ✓
         B. Carbon dioxide
         C. Helium
         Misconception B: Plants only breathe out like animals.
+        feedback b: Plants take this gas in during the day; what do they give back?
         Misconception C: Any gas could come from a plant.
+        FEEDBACK C: Helium is not made by living things; which gas do we breathe in?
         """
 
     /// A quiz with every item problem at once.
@@ -80,7 +93,9 @@ enum AssessmentCorpus {
         D) All of the above
         Answer: A
         Misconception B: Animals that eat plants make food.
+        Feedback B: A rabbit eats its food; what makes food from sunlight?
         Misconception C: Hunters make their own food.
+        Feedback C: A fox hunts for its food; look for the one that makes its own.
 
         2. What do plants need from the air?
         A) Oxygen

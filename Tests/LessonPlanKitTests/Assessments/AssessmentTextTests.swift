@@ -8,10 +8,11 @@ import Testing
         let quiz = QuizReader.read(AssessmentCorpus.starter, kind: .starter)
         let student = AssessmentText.quiz(quiz, withKey: false)
         #expect(student.hasPrefix("1. What do all living things need?\n   A) Energy\n   B) Soil\n"))
-        for hidden in ["Answer", "Misconception", "Soil is food", "Leaves drink"] { #expect(!student.contains(hidden)) }
+        for hidden in ["Answer", "Misconception", "Soil is food", "Leaves drink", "Rain lands on leaves", "feedback"] { #expect(!student.contains(hidden)) }
         let teacher = AssessmentText.quiz(quiz, withKey: true)
         #expect(teacher.hasPrefix("Starter quiz · 3 items · answer key\nMisconceptions it probes:\n- Plants take"))
-        #expect(teacher.contains("   Answer: C\n   A: Leaves drink the rain.\n"))
+        #expect(teacher.contains(
+            "   Answer: C\n   A: Leaves drink the rain.\n      Student feedback: Rain lands on leaves, but think about where water is in the ground.\n"))
         #expect(AssessmentText.answerKey(quiz) == ["1. A) Energy", "2. C) The roots", "3. B) Carbon dioxide"])
     }
 

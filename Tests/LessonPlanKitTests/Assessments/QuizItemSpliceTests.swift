@@ -12,13 +12,17 @@ import TestSupport
         let old = QuizReader.read(quiz, kind: .exit)
         #expect(old.items.count == 5)
         for number in 1...5 {
-            let answer = "Here it is:\n\n7. Which one is new?\nA) this\nB) that\nC) neither\nAnswer: A\nMisconception B: thinks that.\nMisconception C: thinks neither."
+            let answer = "Here it is:\n\n7. Which one is new?\nA) this\nB) that\nC) neither\nAnswer: A\nMisconception B: thinks that.\n"
+                + "Feedback B: Look at the question once more.\nMisconception C: thinks neither.\nFeedback C: One of them is new; which?"
             let result = try QuizItemSplice(quiz: quiz, item: number).splice(answer)
             let new = QuizReader.read(result, kind: .exit)
             #expect(new.items.count == 5, "\(number)")
             for index in 0..<5 {
                 if index == number - 1 {
                     #expect(new.items[index].stem == "Which one is new?")
+                    // The student feedback comes in with its item, beside each misconception.
+                    #expect(new.items[index].options.map(\.feedback) == ["", "Look at the question once more.", "One of them is new; which?"])
+                    #expect(new.items[index].options.map(\.misconception) == ["", "thinks that.", "thinks neither."])
                 } else {
                     #expect(new.items[index] == old.items[index], "item \(index + 1) after replacing \(number)")
                 }

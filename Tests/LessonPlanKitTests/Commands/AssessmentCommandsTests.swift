@@ -43,6 +43,10 @@ import Testing
             first: quiz3.replacingOccurrences(of: "C) Wrong idea C for question 1", with: "C) All of the above"),
             repair: quiz3, problem: "“all of the above”", kept: true),
         RepairCase(
+            name: "wrong answers without student feedback are repaired", line: "/quiz 3",
+            first: AssessmentFixtures.quiz(items: 3, feedback: false), repair: quiz3,
+            problem: "Item 1's wrong answer A has no feedback for the student; add “Feedback A: …”", kept: true),
+        RepairCase(
             name: "a starter quiz without misconceptions is repaired", line: "/quiz starter 3",
             first: AssessmentFixtures.quiz(kind: "starter", items: 3)
                 .replacingOccurrences(of: "Misconceptions:\n- The Moon pulls only the water facing it.\n", with: ""),
@@ -127,6 +131,11 @@ import Testing
         #expect(state.quizzes.map(\.quiz) == live.quizzes.map(\.quiz))
         #expect(state.rubrics.map(\.rubric) == live.rubrics.map(\.rubric))
         #expect(state.rubrics.map(\.problems) == live.rubrics.map(\.problems))
+        // Whether feedback was asked for is kept on the turn, so the quiz is checked on resume as it was live.
+        #expect(state.quizzes.map(\.problems) == live.quizzes.map(\.problems))
+        #expect(state.turns.map(\.started.quizFeedback) == live.turns.map(\.started.quizFeedback))
+        #expect(state.turns.compactMap(\.started.quizFeedback) == [true])
+        #expect(state.quizzes.first?.quiz.items.first?.distractors.allSatisfy { !$0.feedback.isEmpty } == true)
         #expect(zip(state.quizzes, live.quizzes).allSatisfy { abs($0.createdAt.timeIntervalSince($1.createdAt)) < 0.001 })
         #expect(state.quizzes.first?.quiz.kind == .starter)
         #expect(state.quizzes.first?.expectedItems == 4)

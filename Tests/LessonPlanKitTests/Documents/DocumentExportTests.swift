@@ -24,9 +24,9 @@ import Testing
                 QuizItem(
                     stem: "What mostly causes tides?",
                     options: [
-                        QuizOption(letter: "A", text: "The sun", misconception: "The sun causes tides."),
+                        QuizOption(letter: "A", text: "The sun", misconception: "The sun causes tides.", feedback: "Check which body is closer."),
                         QuizOption(letter: "B", text: "The moon"),
-                        QuizOption(letter: "C", text: "Wind", misconception: "Waves and tides are the same."),
+                        QuizOption(letter: "C", text: "Wind", misconception: "Waves and tides are the same.", feedback: "Waves ride on top."),
                     ], answerLetters: ["B"])
             ])
         let document = ExportDocument(
@@ -77,6 +77,8 @@ import Testing
         let key = try #require(texts.firstIndex(of: "key:"))
         #expect(page.blocks.contains(.newPage(.header(1, [.text("Answer key: exit quiz")]))), "the key opens a new page")
         #expect(texts[key...].contains("sun") && texts[key...].contains("Waves"))
+        // Under each wrong answer's misconception, the feedback its student reads.
+        #expect(texts[key...].contains("feedback:") && texts[key...].contains("closer.") && texts[key...].contains("<LineBreak>"))
     }
 
     @Test func handoutsLeaveOutTheKeyAndTheTeachersLines() throws {
@@ -84,7 +86,7 @@ import Testing
         let page = DocumentExport.page(document, plan: plan, format: .odt, timeZone: .gmt)
         var texts: [String] = []
         Self.strings(try JSONSerialization.jsonObject(with: page.json(apiVersion: [1, 22, 2, 1])), into: &texts)
-        for hidden in ["key:", "Waves", "moon;", "(0–5"] { #expect(!texts.contains(hidden), "\(hidden)") }
+        for hidden in ["key:", "Waves", "moon;", "(0–5", "feedback:", "closer."] { #expect(!texts.contains(hidden), "\(hidden)") }
         #expect(texts.contains("Name:") && texts.contains("Wind"))
     }
 
@@ -126,6 +128,7 @@ import Testing
         #expect(notes.count == 2)
         #expect(notes[0].contains(.para([.text("Answer: the moon; two")])))
         #expect(notes[1].first == .para([.text("Answer: B) The moon")]))
+        #expect(notes[1].contains(.para([.text("A: The sun causes tides.")])) && notes[1].contains(.para([.text("A, student feedback: Check which body is closer.")])))
     }
 
     /// What keeps a printout whole, as the writers get it: every table row unsplittable, a new page begun by its own

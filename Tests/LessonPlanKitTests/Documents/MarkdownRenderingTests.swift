@@ -21,7 +21,9 @@ import TestSupport
                 stem: "Question \(number): what does <b>the moon</b> do to *tides* & waves?",
                 options: [
                     QuizOption(letter: "A", text: "Pulls the water <i>toward</i> it", misconception: ""),
-                    QuizOption(letter: "B", text: "Nothing at all_", misconception: "The moon is too far away."),
+                    QuizOption(
+                        letter: "B", text: "Nothing at all_", misconception: "The moon is too far away.",
+                        feedback: "Think about what <b>gravity</b> does from far away."),
                     QuizOption(letter: "C", text: "Heats the sea &amp; the sand", misconception: "Tides are heat."),
                 ], answerLetters: ["A"])
         }
@@ -73,6 +75,8 @@ import TestSupport
         // The rubric is a table, its cells literal, a `|` in a cell kept in its cell.
         #expect(html.contains("<td>Labels | arrows</td>") || html.contains("<th>Labels | arrows</th>"), "\(html)")
         #expect(html.contains("<td>Few &lt;u&gt;labels&lt;/u&gt;</td>"))
+        // Student feedback is on the teacher's answer key only, never on the handouts.
+        #expect(html.contains("gravity") == (kind == .plan))
     }
 
     @Test func theAnswerKeyNestsEachMisconceptionUnderItsItem() async throws {
@@ -81,6 +85,11 @@ import TestSupport
         let key = String(html[try #require(html.range(of: "<h2>Answer key: exit quiz</h2>")).upperBound...])
         let items = key.components(separatedBy: "<li>A) Pulls the water").dropFirst()
         #expect(items.count == 12, "\(key.prefix(500))")
-        #expect(key.contains("<ul>\n<li>B: The moon is too far away.</li>\n<li>C: Tides are heat.</li>\n</ul>"), "\(key.prefix(500))")
+        #expect(
+            key.contains(
+                "<ul>\n<li>B: The moon is too far away.\n<ul>\n<li>Student feedback: Think about what &lt;b&gt;gravity&lt;/b&gt; does from far away.</li>\n</ul>\n</li>\n<li>C: Tides are heat.</li>\n</ul>"),
+            "\(key.prefix(500))")
+        // Items 10 to 12 too: the feedback nested under its misconception, however wide the number.
+        #expect(key.components(separatedBy: "<li>Student feedback: ").count == 13, "\(key.suffix(800))")
     }
 }

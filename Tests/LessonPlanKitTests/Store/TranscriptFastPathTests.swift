@@ -130,7 +130,8 @@ import TestSupport
                     kind: maybe(&random) { [TurnKind.plan, .materials, .quiz, .rubric, .review, .overview].randomElement(using: &$0) ?? .plan },
                     retryOf: maybe(&random, integer), continues: maybe(&random, integer),
                     quizKind: maybe(&random) { Quiz.Kind.allCases.randomElement(using: &$0) ?? .exit },
-                    quizItems: maybe(&random, integer), rubricLevels: maybe(&random, integer),
+                    quizItems: maybe(&random, integer), quizFeedback: maybe(&random) { Bool.random(using: &$0) },
+                    rubricLevels: maybe(&random, integer),
                     lesson: maybe(&random, integer)))
         case 2:
             let usage = maybe(&random) { random in
@@ -273,6 +274,7 @@ import TestSupport
                 ("follows", s.follows.map(JSON.integer)), ("kind", s.kind.map { JSON.string($0.rawValue) }),
                 ("retry_of", s.retryOf.map(JSON.integer)), ("continues", s.continues.map(JSON.integer)),
                 ("quiz_kind", s.quizKind.map { JSON.string($0.rawValue) }), ("quiz_items", s.quizItems.map(JSON.integer)),
+                ("quiz_feedback", s.quizFeedback.map { JSON.raw($0 ? "true" : "false") }),
                 ("rubric_levels", s.rubricLevels.map(JSON.integer)), ("lesson", s.lesson.map(JSON.integer)),
             ]
         case .turnEnded(let e):

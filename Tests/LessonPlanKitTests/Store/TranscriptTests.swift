@@ -109,10 +109,11 @@ struct TemporaryHome {
         quizStarted.kind = .quiz
         quizStarted.quizKind = .starter
         quizStarted.quizItems = 6
+        quizStarted.quizFeedback = true
         quizStarted.rubricLevels = 4
         #expect(
             line(.turnStarted(quizStarted))
-                == #"{"type":"turn_started","v":1,\#(at),"base_version":3,"command":"/quiz starter 6","input":"plan please",\#(inputs),"instructions":"be good","kind":"quiz","max_output_tokens":8192,"model":"gpt-5.2","quiz_items":6,"quiz_kind":"starter","rubric_levels":4,"template":"shorten","turn":4}"#
+                == #"{"type":"turn_started","v":1,\#(at),"base_version":3,"command":"/quiz starter 6","input":"plan please",\#(inputs),"instructions":"be good","kind":"quiz","max_output_tokens":8192,"model":"gpt-5.2","quiz_feedback":true,"quiz_items":6,"quiz_kind":"starter","rubric_levels":4,"template":"shorten","turn":4}"#
         )
         var quizEnded = Self.ended(4, output: "x", version: nil)
         quizEnded.quiz = 1

@@ -9,7 +9,8 @@ import TestSupport
 /// by `Tests/Readers/lms_read.py`, a reader that shares no code with the writers.
 @Suite(.serialized) struct LMSFormatsTests {
     /// Braces, equals, tilde, hash and colon (GIFT), markup and quotes (XML and HTML), a backslash, a tab, a line
-    /// break, and answers that begin like a GIFT format tag or weight.
+    /// break, and answers that begin like a GIFT format tag or weight. Each wrong answer's student feedback holds
+    /// them too; its misconception (the teacher's note, which no platform may carry) starts `Teacher note`.
     static let quiz = Quiz(
         kind: .exit, misconceptions: [],
         items: [
@@ -17,24 +18,34 @@ import TestSupport
                 stem: #"Which is right: {a} = ~b # c \ d <i>e</i> & "f" 'g'?"#,
                 options: [
                     QuizOption(letter: "A", text: "x = {1} :: y"),
-                    QuizOption(letter: "B", text: "~tilde #hash :colon", misconception: #"Thinks {braces} = sets & <tags> # "quotes" matter"#),
-                    QuizOption(letter: "C", text: #"<script>alert("&amp;")</script>"#, misconception: #"Reads \n as a line: break ~ and \\ as one"#),
+                    QuizOption(
+                        letter: "B", text: "~tilde #hash :colon", misconception: "Teacher note 1B: mixes braces and sets",
+                        feedback: #"Think: {braces} = sets & <tags> # "quotes" matter?"#),
+                    QuizOption(
+                        letter: "C", text: #"<script>alert("&amp;")</script>"#, misconception: "Teacher note 1C: reads escapes as text",
+                        feedback: #"Read \n as a line: break ~ and \\ as one"#),
                 ],
                 answerLetters: ["A"]),
             QuizItem(
                 stem: "Line one\nLine two\twith a tab, and  two spaces",
                 options: [
-                    QuizOption(letter: "A", text: "[plain] looks like a format tag", misconception: "Believes [tags] are text"),
+                    QuizOption(
+                        letter: "A", text: "[plain] looks like a format tag", misconception: "Teacher note 2A: tags",
+                        feedback: "[tags] are not text; look again"),
                     QuizOption(letter: "B", text: "%50% sure"),
-                    QuizOption(letter: "C", text: "// not a comment", misconception: "Thinks // hides a line"),
-                    QuizOption(letter: "D", text: "-> an arrow = a match?", misconception: "Mixes up -> and =>"),
+                    QuizOption(
+                        letter: "C", text: "// not a comment", misconception: "Teacher note 2C: comments",
+                        feedback: "Does // really hide a line?"),
+                    QuizOption(
+                        letter: "D", text: "-> an arrow = a match?", misconception: "Teacher note 2D: arrows",
+                        feedback: "%Compare -> and => once more"),
                 ],
                 answerLetters: ["B"]),
             QuizItem(
                 stem: "Plain question about tides?",
                 options: [
-                    QuizOption(letter: "A", text: "The Moon's pull", misconception: ""),
-                    QuizOption(letter: "B", text: "The wind", misconception: "Wind makes tides"),
+                    QuizOption(letter: "A", text: "The Moon's pull", misconception: "Teacher note 3A: no feedback written"),
+                    QuizOption(letter: "B", text: "The wind", misconception: "Teacher note 3B: wind makes tides", feedback: "Wind makes waves; what makes tides?"),
                     QuizOption(letter: "C", text: "The Sun alone"),
                 ],
                 answerLetters: ["C"]),
@@ -55,7 +66,7 @@ import TestSupport
             }
             return (
                 text(item.stem), item.options.map { text($0.text) }, key,
-                item.options.enumerated().map { feedback && $0.offset != key ? $0.element.misconception : "" }
+                item.options.enumerated().map { feedback && $0.offset != key ? $0.element.feedback : "" }
             )
         }
     }
@@ -79,7 +90,7 @@ import TestSupport
         return url
     }
 
-    @Test func giftReadsBackExactlyWithEachMisconceptionAsFeedback() async throws {
+    @Test func giftReadsBackExactlyWithEachStudentFeedback() async throws {
         let text = GIFTQuiz.render(try Self.lmsQuiz())
         #expect(text.contains(##"::Exit quiz 1::[plain]Which is right\: \{a\} \= \~b \# c \\ d <i>e</i>"##))
         let file = try await LMSReader.read("gift", try Self.write(Data(text.utf8), "quiz.gift"))
@@ -92,13 +103,39 @@ import TestSupport
         Self.check(file, format: "moodle")
     }
 
+    /// The student feedback is in every file whose format has feedback, where the format puts it; the teacher's
+    /// misconception is in none, whatever the format (issue #39).
+    @Test func theStudentFeedbackGoesInAndTheTeachersNoteNeverDoes() async throws {
+        let quiz = try Self.lmsQuiz()
+        let gift = GIFTQuiz.render(quiz)
+        let moodle = MoodleXMLQuiz.render(quiz)
+        let qti = QTIAssessment.render(quiz, profile: .canvas)
+        #expect(gift.contains("\t~The wind #Wind makes waves; what makes tides?\n"), "\(gift)")
+        #expect(gift.contains("\t~The Moon's pull\n"), "no feedback written, no # at all")
+        #expect(moodle.contains("<text>The wind</text>\n      <feedback format=\"html\"><text>Wind makes waves; what makes tides?</text></feedback>"), "\(moodle)")
+        #expect(qti.contains("<itemfeedback ident=\"lptestq1_q3_2_fb\">\n          <flow_mat><material><mattext texttype=\"text/html\">Wind makes waves; what makes tides?</mattext>"), "\(qti)")
+        #expect(qti.contains("linkrefid=\"lptestq1_q3_2_fb\"") && !qti.contains("lptestq1_q3_1_fb"), "no feedback, no itemfeedback")
+        var files = [("gift", gift), ("moodle", moodle), ("qti", qti), ("blackboard", BlackboardQuiz.render(quiz)), ("aiken", try AikenQuiz.render(quiz)),
+                     ("kahoot", KahootSheet.flatODS(quiz))]
+        for file in CommonCartridge.files([quiz], lesson: "Tides", pages: []) {
+            files.append((file.path, String(decoding: file.data, as: UTF8.self)))
+        }
+        for (name, text) in files {
+            #expect(!text.contains("Teacher note"), "\(name) carries the teacher's misconception")
+        }
+        // Read back by the independent reader: each wrong answer's feedback is its student feedback.
+        let read = try await LMSReader.read("moodle", try Self.write(Data(moodle.utf8), "quiz.xml"))
+        #expect(read.items[2].feedback == ["", "Wind makes waves; what makes tides?", ""])
+        #expect(!read.items.flatMap(\.feedback).contains { $0.contains("Teacher note") })
+    }
+
     @Test func aikenKeepsOneLineAndSaysWhatItLeavesOut() async throws {
         let quiz = try Self.lmsQuiz()
         let file = try await LMSReader.read("aiken", try Self.write(Data(try AikenQuiz.render(quiz).utf8), "quiz.txt"))
         Self.check(file, feedback: false, oneLine: true, format: "aiken")
         #expect(
             AikenQuiz.losses(quiz) == [
-                "Aiken has no feedback for an answer: the misconceptions behind the wrong answers of items 1, 2 and 3 are left out.",
+                "Aiken has no feedback for an answer: the student feedback on the wrong answers of items 1, 2 and 3 is left out.",
                 "Aiken keeps a question and each answer on one line: the line breaks in item 2 become spaces.",
             ])
     }
@@ -185,7 +222,7 @@ import TestSupport
             let item = index % quiz.items.count
             quiz.items[item].stem += " end\(character)"
             quiz.items[item].options[1].text += character + "x"
-            quiz.items[item].options[1].misconception += character + " feedback"
+            quiz.items[item].options[1].feedback += character + " feedback"
         }
         return quiz
     }
@@ -224,7 +261,7 @@ import TestSupport
         let source = Self.unwritableQuiz()
         #expect(moodle.items.map(\.stem) == source.items.map { Self.writable($0.stem) })
         #expect(moodle.items.map { $0.options[1] } == source.items.map { Self.writable($0.options[1].text) })
-        #expect(moodle.items.map { $0.feedback[1] } == source.items.map { $0.answerLetters.contains("B") ? "" : Self.writable($0.options[1].misconception) })
+        #expect(moodle.items.map { $0.feedback[1] } == source.items.map { $0.answerLetters.contains("B") ? "" : Self.writable($0.options[1].feedback) })
         let qti = try await LMSReader.read("qti", try Self.write(try await CanvasQTIPackage.render(quiz, tools: LMSTools()), "quiz.zip"))
         #expect(qti.items.map(\.stem) == moodle.items.map(\.stem))
         let cartridge = try await CommonCartridge.render([quiz], lesson: "Tides\u{FFFF}", pages: [page], tools: LMSTools())
