@@ -41,6 +41,7 @@ public struct TranscriptCoder: Sendable {
         case .lesson(let value): body = try? encoder.encode(value)
         case .setting(let value): body = try? encoder.encode(value)
         case .results(let value): body = try? encoder.encode(value)
+        case .forms(let value): body = try? encoder.encode(value)
         }
         // Splice the tag in front of the object's own fields: {"type":…,"v":1,…}.
         var line = Data("{\"type\":\"\(record.type)\",\"v\":\(TranscriptRecord.formatVersion)".utf8)
@@ -124,6 +125,7 @@ public struct TranscriptCoder: Sendable {
                 case .lesson: outcome = .success(.lesson(try LessonRecord(from: decoder)))
                 case .setting: outcome = .success(.setting(try SettingRecord(from: decoder)))
                 case .results: outcome = .success(.results(try ResultsRecord(from: decoder)))
+                case .forms: outcome = .success(.forms(try FormsRecord(from: decoder)))
                 }
             } catch {
                 outcome = .failure(.unreadable("a \(tag.type) line is missing fields"))

@@ -200,6 +200,18 @@ extension ResultsRecord {
         [.required(.at, \.at), .required(.quiz, \.quiz), .required(.counts, \.counts)])
 }
 
+extension FormsRecord {
+    // The seed is written as text: a JSON number past 2^53 would not read back the same everywhere.
+    static let columns = TranscriptColumns(
+        unread: FormsRecord(at: .distantPast, quiz: 0, forms: 0, seed: 0),
+        [.required(.at, \.at), .required(.quiz, \.quiz), .required(.forms, \.forms), .required(.seed, \.seedText)])
+
+    var seedText: String {
+        get { String(seed) }
+        set { seed = UInt64(newValue) ?? 0 }
+    }
+}
+
 extension SettingRecord {
     static let columns = TranscriptColumns(
         unread: SettingRecord(at: .distantPast, repair: true), [.required(.at, \.at), .optional(.repair, \.repair), .optional(.className, \.className)])
@@ -238,6 +250,11 @@ extension HandEditRecord {
 }
 
 extension ResultsRecord: Codable {
+    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+}
+
+extension FormsRecord: Codable {
     public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
     public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }

@@ -77,6 +77,7 @@ enum TranscriptLineScanner {
             case .lesson: LessonRecord.columns.scanned(self).map(TranscriptRecord.lesson)
             case .setting: SettingRecord.columns.scanned(self).map(TranscriptRecord.setting)
             // A source and a unit's overview hold lists, which the scanner does not read: the full decoder does.
+            case .forms: FormsRecord.columns.scanned(self).map(TranscriptRecord.forms)
             case .source, .unit, .results: nil
             }
         }

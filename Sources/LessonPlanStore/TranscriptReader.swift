@@ -154,6 +154,7 @@ public enum TranscriptReader {
             case .lesson(let lesson): first = first ?? lesson.at
             case .setting(let setting): first = first ?? setting.at
             case .results(let results): first = first ?? results.at
+            case .forms(let forms): first = first ?? forms.at
             }
         }
         guard let created = first else { return nil }
@@ -238,7 +239,7 @@ extension TranscriptRecord {
         case .turnStarted(let started): return check(started.inputs)
         case .named(let named): return check(name: named.name)
         case .unit(let unit): return check(unit.inputs)
-        case .turnEnded, .undo, .handEdit, .sourceAdded, .sourceRemoved, .lesson, .setting, .results: return nil
+        case .turnEnded, .undo, .handEdit, .sourceAdded, .sourceRemoved, .lesson, .setting, .results, .forms: return nil
         }
     }
 

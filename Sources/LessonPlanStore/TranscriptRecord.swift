@@ -286,6 +286,24 @@ public struct ResultsRecord: Equatable, Sendable {
     }
 }
 
+/// `/quiz forms N`: parallel forms of a quiz, made again from its seed (no model call).
+public struct FormsRecord: Equatable, Sendable {
+    public var at: Date
+    /// The quiz the forms are of.
+    public var quiz: Int
+    /// How many forms, A being the quiz as written.
+    public var forms: Int
+    /// What the shuffle starts from (``QuizForms/make(_:count:seed:)``).
+    public var seed: UInt64
+
+    public init(at: Date, quiz: Int, forms: Int, seed: UInt64) {
+        self.at = at
+        self.quiz = quiz
+        self.forms = forms
+        self.seed = seed
+    }
+}
+
 /// One line of a transcript. On disk each is a JSON object with a `type` tag and a format version `v`.
 public enum TranscriptRecord: Equatable, Sendable {
     case header(SessionHeader)
@@ -300,6 +318,7 @@ public enum TranscriptRecord: Equatable, Sendable {
     case lesson(LessonRecord)
     case setting(SettingRecord)
     case results(ResultsRecord)
+    case forms(FormsRecord)
 
     /// The format this build writes; a file with a larger version is refused.
     public static let formatVersion = 1
@@ -319,6 +338,7 @@ public enum TranscriptRecord: Equatable, Sendable {
         case .lesson: .lesson
         case .setting: .setting
         case .results: .results
+        case .forms: .forms
         }
     }
 

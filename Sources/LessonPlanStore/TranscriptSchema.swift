@@ -19,6 +19,7 @@ public enum TranscriptRecordType: String, CaseIterable, Sendable {
     case lesson
     case setting
     case results
+    case forms
 
     /// The keys a line of this type may have, its tag and version included: its record type's columns.
     var fields: [TranscriptField] {
@@ -35,6 +36,7 @@ public enum TranscriptRecordType: String, CaseIterable, Sendable {
         case .lesson: LessonRecord.columns.fields
         case .setting: SettingRecord.columns.fields
         case .results: ResultsRecord.columns.fields
+        case .forms: FormsRecord.columns.fields
         }
     }
 }
@@ -46,7 +48,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
     case version, durationMs, from, to, text, framework, follows, kind, check, readingLevel, kept, materials
     case retryOf, continues, streamed, quizKind, quizItems, quizFeedback, rubricLevels, quiz, rubric, review
     case path, bytes, sha256, pages, paged, number
-    case lesson, lessons, goal, questions, outline, repair, className, counts
+    case lesson, lessons, goal, questions, outline, repair, className, counts, forms, seed
 
     /// The key as written on disk.
     var key: StaticString {
@@ -109,6 +111,8 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
         case .repair: "repair"
         case .className: "class_name"
         case .counts: "counts"
+        case .forms: "forms"
+        case .seed: "seed"
         }
     }
 

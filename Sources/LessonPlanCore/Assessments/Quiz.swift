@@ -30,11 +30,14 @@ public struct Quiz: Codable, Equatable, Sendable {
     public var misconceptions: [String]
     public var items: [QuizItem]
 
-    /// `Exit quiz` or `Starter quiz`, as pages head it.
-    public var title: String { "\(kind == .starter ? "Starter" : "Exit") quiz" }
+    /// For a parallel form (`/quiz forms 2`): its letter, `A`, `B` …; nil for the quiz as written.
+    public var form: String?
 
-    /// The answer key's heading: `Answer key: exit quiz`.
-    public var keyTitle: String { "Answer key: \(kind.rawValue) quiz" }
+    /// `Exit quiz` or `Starter quiz` (`Exit quiz, form B` for a form), as pages head it.
+    public var title: String { "\(kind == .starter ? "Starter" : "Exit") quiz" + (form.map { ", form \($0)" } ?? "") }
+
+    /// The answer key's heading: `Answer key: exit quiz` (`…, form B`).
+    public var keyTitle: String { "Answer key: \(kind.rawValue) quiz" + (form.map { ", form \($0)" } ?? "") }
 
     public init(kind: Kind, misconceptions: [String] = [], items: [QuizItem]) {
         self.kind = kind

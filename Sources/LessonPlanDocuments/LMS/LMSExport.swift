@@ -13,11 +13,15 @@ public enum LMSExport {
         public var quizNumbers: [Int]
         public var planVersion: Int
 
-        package init(data: Data, notes: [String], quizNumbers: [Int], planVersion: Int) {
+        /// With parallel forms, one file each: the form's letter and its bytes (``data`` is then the first's).
+        public var forms: [(form: String, data: Data)]
+
+        package init(data: Data, notes: [String], quizNumbers: [Int], planVersion: Int, forms: [(form: String, data: Data)] = []) {
             self.data = data
             self.notes = notes
             self.quizNumbers = quizNumbers
             self.planVersion = planVersion
+            self.forms = forms
         }
 
         /// "quiz 2" or "quizzes 1 and 2", as sentences name them.

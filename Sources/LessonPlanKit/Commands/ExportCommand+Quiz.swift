@@ -27,15 +27,30 @@ extension ExportCommand {
         "\(slug(state.currentInputs.topic))-v\(state.currentVersion ?? 0)\(format.defaultSuffix)"
     }
 
-    /// Writes an LMS export to `url` the way every export is written (0600, never over a file unless `replace`).
+    /// Writes an LMS export to `url` the way every export is written (0600, never over a file unless `replace`); with
+    /// parallel forms, one file per form beside it (`quiz-form-A.gift`, `quiz-form-B.gift`).
     public static func writeQuiz(_ result: LMSExport.Result, format: LMSFormat, to url: URL, replace: Bool) -> FileResult {
-        do {
-            try PrivateFiles.write(result.data, to: url, replace: replace)
-        } catch {
-            if case .exists = error { return .exists(error.message) }
-            return .failed("Cannot write \(url.path): check that the folder exists, is writable and has space.")
+        let files = result.forms.isEmpty ? [(url, result.data)] : result.forms.map { (formFile(url, form: $0.form), $0.data) }
+        for (file, data) in files {
+            do {
+                try PrivateFiles.write(data, to: file, replace: replace)
+            } catch {
+                if case .exists = error { return .exists(error.message) }
+                return .failed("Cannot write \(file.path): check that the folder exists, is writable and has space.")
+            }
         }
-        return .wrote("Wrote \(format.label) of \(result.quizzesNamed) (from v\(result.planVersion)) to \(url.path).")
+        if result.forms.isEmpty {
+            return .wrote("Wrote \(format.label) of \(result.quizzesNamed) (from v\(result.planVersion)) to \(url.path).")
+        }
+        return .wrote(
+            "Wrote \(format.label) of \(result.quizzesNamed) (from v\(result.planVersion)), one file per form, each with its own key: \(files.map(\.0.path).joined(separator: ", ")).")
+    }
+
+    /// The file of one form beside `url`: its name with `-form-B` before the suffix.
+    static func formFile(_ url: URL, form: String) -> URL {
+        let name = url.lastPathComponent
+        let dot = name.firstIndex(of: ".") ?? name.endIndex
+        return url.deletingLastPathComponent().appending(path: name[..<dot] + "-form-\(form)" + name[dot...])
     }
 
     func runQuiz(_ run: CommandRun, format: LMSFormat) async -> CommandOutcome {

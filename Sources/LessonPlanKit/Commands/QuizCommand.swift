@@ -6,7 +6,7 @@ import LessonPlanCore
 public struct QuizCommand: Command, Equatable {
     public static let name = "quiz"
     public static let asksTheModel = true
-    public static let usage = "/quiz [starter|exit] [N]; /quiz again; /quiz item N [what to change]"
+    public static let usage = "/quiz [starter|exit] [N]; /quiz again; /quiz forms N [starter|exit]; /quiz item N [what to change]"
     public static let summary = "a multiple-choice quiz from the plan with its answer key (default: exit, 5 items)"
     public static let details = """
         exit tests what this lesson teaches; starter tests only what students should know before it and lists the
@@ -21,9 +21,14 @@ public struct QuizCommand: Command, Equatable {
         was; the new quiz is checked like any, and not repaired unasked. After a revision, a quiz written for an
         earlier version is checked against the new plan by code (topic, grade band, objective, the terms its items
         ask about): one that still fits stays with the plan, marked so; /quiz again writes each one that does not
-        fit (else the latest) again, of the same kind and length, from the current plan.
+        fit (else the latest) again, of the same kind and length, from the current plan. /quiz forms N (2 to 4)
+        makes N parallel forms of the plan's latest quiz for the next row of desks, without asking the model: form
+        A as written, the others with the items and each item's options in another order, by a seeded shuffle
+        (the seed is saved, so the forms are made again the same); each form's key is checked by code to be the
+        same answer as the quiz's, and every export gives each form with its own key (one file per form for a
+        learning platform).
         """
-    public static let argumentCompletions = ["exit", "starter", "again"]
+    public static let argumentCompletions = ["exit", "starter", "again", "forms"]
     public static let templates = ["quiz", "quiz-repair", "quiz-item"]
 
     public let kind: Quiz.Kind
@@ -32,19 +37,26 @@ public struct QuizCommand: Command, Equatable {
     public let item: (number: Int, request: String)?
     /// `/quiz again`: the quiz that no longer fits the plan (else the latest) written again, same kind and length.
     public let again: Bool
+    /// `/quiz forms N`: how many parallel forms of the latest quiz to make; nil for a new quiz.
+    public let forms: Int?
+    /// With `forms`: whether `kind` was named (`/quiz forms 2 exit`); else the plan's latest quiz of either kind.
+    public let formsOfKind: Bool
 
     public init(
-        kind: Quiz.Kind = .exit, items: Int = Quiz.defaultItems, item: (number: Int, request: String)? = nil, again: Bool = false
+        kind: Quiz.Kind = .exit, items: Int = Quiz.defaultItems, item: (number: Int, request: String)? = nil, again: Bool = false,
+        forms: Int? = nil, formsOfKind: Bool = false
     ) {
+        self.formsOfKind = formsOfKind
         self.kind = kind
         self.items = items
         self.item = item
         self.again = again
+        self.forms = forms
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.kind == rhs.kind && lhs.items == rhs.items && lhs.item?.number == rhs.item?.number
-            && lhs.item?.request == rhs.item?.request && lhs.again == rhs.again
+            && lhs.item?.request == rhs.item?.request && lhs.again == rhs.again && lhs.forms == rhs.forms && lhs.formsOfKind == rhs.formsOfKind
     }
 
     public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
@@ -60,6 +72,15 @@ public struct QuizCommand: Command, Equatable {
             return Self(item: (number, request))
         }
         if words.map({ $0.lowercased() }) == ["again"] { return Self(again: true) }
+        if words.first?.lowercased() == "forms" {
+            let rest = words.dropFirst().map { $0.lowercased() }
+            let kind = rest.compactMap(Quiz.Kind.init(rawValue:)).first
+            let numbers = rest.filter { Quiz.Kind(rawValue: $0) == nil }
+            guard numbers.count <= 1, let count = numbers.first.map({ Int($0) }) ?? 2, (2...QuizForms.most).contains(count) else {
+                throw CommandError("/quiz forms takes how many forms, 2 to \(QuizForms.most), and optionally starter or exit: e.g. /quiz forms 2 exit.")
+            }
+            return Self(kind: kind ?? .exit, forms: count, formsOfKind: kind != nil)
+        }
         var kind: Quiz.Kind?
         var items: Int?
         for word in arguments.lowercased().split(whereSeparator: \.isWhitespace).map(String.init) {
@@ -81,6 +102,7 @@ public struct QuizCommand: Command, Equatable {
 
     public func run(_ run: CommandRun) async -> CommandOutcome {
         if let item { return await redoItem(item.number, request: item.request, run) }
+        if let forms { return await makeForms(forms, run) }
         guard again else { return await make(kind: kind, items: items, run) }
         let state = await run.engine.state
         let old = state.currentVersion.map { Self.toRewrite(state, plan: $0) } ?? []
@@ -104,6 +126,32 @@ public struct QuizCommand: Command, Equatable {
             run.host.deliver(.text(AssessmentText.quiz(quiz.quiz, withKey: true)))
         }
         return outcome
+    }
+
+    /// `/quiz forms N`: parallel forms of the plan's latest quiz, checked and saved as their seed; no model call.
+    private func makeForms(_ count: Int, _ run: CommandRun) async -> CommandOutcome {
+        let state = await run.engine.state
+        let carried = state.quizzes(for: state.currentVersion).filter { !formsOfKind || $0.quiz.kind == kind }
+        guard let quiz = carried.max(by: { $0.number < $1.number }) else {
+            run.host.error("There is no quiz of this plan yet; type /quiz to make one, then /quiz forms \(count).")
+            return .failed
+        }
+        let seed = UInt64.random(in: 1...UInt64(1) << 62)
+        let forms = QuizForms.make(quiz.quiz, count: count, seed: seed)
+        let problems = QuizForms.problems(forms, of: quiz.quiz)
+        guard problems.isEmpty else {
+            run.host.error("The forms did not pass their check (\(problems.joined(separator: "; "))); nothing was saved.")
+            return .failed
+        }
+        await run.engine.addForms(count, of: quiz.number, seed: seed)
+        let shown = forms.dropFirst().map { "── \($0.title)\n" + AssessmentText.quiz($0, withKey: true) }.joined(separator: "\n")
+        run.host.show(StyledText(shown))
+        run.host.deliver(.text(shown))
+        let letters = forms.compactMap(\.form)
+        run.host.show(StyledText(
+            "Quiz \(quiz.number) now has forms \(letters.first ?? "A")–\(letters.last ?? "B"): form A as written, the others with the items and their options in another order (seed \(seed), saved with the session). Checked by code: every form holds every item once, and each item's key is the same answer as in quiz \(quiz.number). Exports give each form with its own key; /export quiz FORMAT writes one file per form.",
+            style: .dim))
+        return .done
     }
 
     /// The quizzes `/quiz again` writes again: each newest of the plan's line that no longer fits it (starter first),

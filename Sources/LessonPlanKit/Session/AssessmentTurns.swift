@@ -124,6 +124,12 @@ public struct RubricVersion: Equatable, Sendable {
 }
 
 extension SessionState {
+    /// A quiz as exports give it: its parallel forms when `/quiz forms` made some, else the quiz itself.
+    public func forms(of quiz: QuizVersion) -> [Quiz] {
+        guard let record = forms[quiz.number], record.forms >= 2 else { return [quiz.quiz] }
+        return QuizForms.make(quiz.quiz, count: record.forms, seed: record.seed)
+    }
+
     /// The newest quiz made from plan version `number` (the one an export of that version carries).
     public func quiz(madeFrom number: Int?) -> QuizVersion? {
         guard let number else { return nil }

@@ -514,6 +514,11 @@ public actor SessionEngine {
     }
 
     /// Saves whether a plan with problems is repaired once automatically, so `resume` and `replay --rerun` honour it.
+    /// Saves parallel forms of a quiz: only their number and seed, from which they are made again.
+    public func addForms(_ forms: Int, of quiz: Int, seed: UInt64) {
+        append(.forms(FormsRecord(at: now(), quiz: quiz, forms: forms, seed: seed)))
+    }
+
     /// Ties the session to a class from here on: its names go out as pseudonyms, and the transcript says which class.
     public func tie(to roster: ClassRoster, map: NameMap) {
         client.names.set(roster: roster, map: map)

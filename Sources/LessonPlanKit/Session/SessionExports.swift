@@ -33,7 +33,7 @@ extension SessionReview {
             },
             currentVersion: current.number, pacing: framework.pacing(of: plan),
             framework: framework.name == Framework.defaultName ? "" : framework.title,
-            check: check, showModel: showModel, rubric: rubric?.rubric, quizzes: quizzes.map(\.quiz))
+            check: check, showModel: showModel, rubric: rubric?.rubric, quizzes: quizzes.flatMap(state.forms(of:)))
         markFailed(&document, rubric: rubric, quizzes: quizzes)
         document.teacherNotes = teacherNotes
         if let review = state.review(of: current.number) {
@@ -128,7 +128,7 @@ extension SessionReview {
             ],
             currentVersion: materials.number, kind: .materials, planVersion: materials.planVersion,
             latestPlanVersion: state.currentVersion, rubric: rubric?.rubric,
-            quizzes: exportedQuizzes(state, number: materials.planVersion, asked: asked).map(\.quiz))
+            quizzes: exportedQuizzes(state, number: materials.planVersion, asked: asked).flatMap(state.forms(of:)))
         return (document, PlanDocument(parsing: materials.text, headings: framework?.headings ?? []))
     }
 }
@@ -207,12 +207,23 @@ extension LMSExport {
         _ state: SessionState, format: LMSFormat, choice: QuizChoice? = nil, prompts: PromptLibrary, tools: LMSTools
     ) async throws -> Result {
         let chosen = try quizzes(state, choice: choice, all: format == .imscc)
-        let quizzes = try chosen.map { made throws in
-            try LMSQuiz(made.quiz, topic: made.inputs.topic, identifier: identifier(state, quiz: made.number))
+        // Each quiz as its forms (`/quiz forms`), each form an assessment of its own with an identifier of its own.
+        let quizzes = try chosen.flatMap { made throws in
+            try state.forms(of: made).map { form throws in
+                (form: form.form ?? "", quiz: try LMSQuiz(
+                    form, topic: made.inputs.topic, identifier: identifier(state, quiz: made.number) + (form.form.map { "f" + $0.lowercased() } ?? "")))
+            }
         }
         let topic = chosen.first?.inputs.topic ?? state.currentInputs.topic
-        let (data, notes) = try await render(quizzes, format: format, lesson: topic, tools: tools) {
-            try cartridgePages(state, prompts: prompts)
+        // A cartridge holds every form; any other format is one file per form.
+        var files: [(form: String, data: Data)] = []
+        var notes: [String] = []
+        for group in format == .imscc || quizzes.count == 1 ? [quizzes] : quizzes.map({ [$0] }) {
+            let (data, said) = try await render(group.map(\.quiz), format: format, lesson: topic, tools: tools) {
+                try cartridgePages(state, prompts: prompts)
+            }
+            files.append((group.count == 1 ? group[0].form : "", data))
+            notes += said.filter { !notes.contains($0) }
         }
         // Asked for by name, a quiz that failed its check is still written, and the teacher is told so first.
         let failed = chosen.compactMap { made in
@@ -221,7 +232,8 @@ extension LMSExport {
             }
         }
         return Result(
-            data: data, notes: failed + notes, quizNumbers: chosen.map(\.number), planVersion: chosen.first?.planVersion ?? 0)
+            data: files.first?.data ?? Data(), notes: failed + notes, quizNumbers: chosen.map(\.number),
+            planVersion: chosen.first?.planVersion ?? 0, forms: files.count > 1 ? files : [])
     }
 
     /// The cartridge's pages: the plan (the teacher's page, without the quiz) and, when made from the same plan

@@ -95,6 +95,8 @@ public struct SessionState: Sendable {
     public private(set) var className: String?
     /// Counts of what students chose on a quiz (`lessonplan results`), oldest first.
     public private(set) var results: [ResultsRecord] = []
+    /// Each quiz's parallel forms (`/quiz forms N`), the latest asked for, by quiz number.
+    public private(set) var forms: [Int: FormsRecord] = [:]
 
     public init(header: SessionHeader) {
         self.header = header
@@ -207,6 +209,8 @@ public struct SessionState: Sendable {
             className = setting.className ?? className
         case .results(let record):
             results.append(record)
+        case .forms(let record):
+            forms[record.quiz] = record
         case .lesson(let record):
             guard let written = lessonVersions[record.number] else { return }
             makeCurrent(written)

@@ -326,6 +326,11 @@ import TestSupport
                 ("at", timestamp(setting.at)), ("class_name", setting.className.map(JSON.string)),
                 ("repair", setting.repair.map { .raw($0 ? "true" : "false") }),
             ]
+        case .forms(let forms):
+            out += [
+                ("at", timestamp(forms.at)), ("forms", .integer(forms.forms)), ("quiz", .integer(forms.quiz)),
+                ("seed", .string(String(forms.seed))),
+            ]
         case .results(let results):
             out += [
                 ("at", timestamp(results.at)), ("quiz", .integer(results.quiz)),
@@ -784,6 +789,7 @@ import TestSupport
             .lesson(LessonRecord(at: t0, number: 1)),
             .setting(SettingRecord(at: t0, repair: false)),
             .results(ResultsRecord(at: t0, quiz: 1, counts: [["A": 3, "B": 9]])),
+            .forms(FormsRecord(at: t0, quiz: 1, forms: 2, seed: 18_446_744_073_709_551_615)),
         ]
         #expect(Set(samples.map(\.recordType)) == Set(TranscriptRecordType.allCases))
         for record in samples {
@@ -802,6 +808,7 @@ import TestSupport
                 case .lesson(let value): keys(value)
                 case .setting(let value): keys(value)
                 case .results(let value): keys(value)
+                case .forms(let value): keys(value)
                 }
             #expect(found == schema(record.recordType), "\(record.type)")
         }
