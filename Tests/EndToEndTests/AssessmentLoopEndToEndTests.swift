@@ -23,6 +23,10 @@ import TestSupport
                 /quiz forms 2 exit
                 /export quiz exit gift \(file("exit.gift").path)
                 /export quiz exit qti \(file("exit.zip").path)
+                /export quiz exit moodle \(file("forms.xml").path)
+                /export quiz exit aiken \(file("forms.txt").path)
+                /export quiz exit blackboard \(file("board.txt").path)
+                /export docx \(file("plan.docx").path)
                 /export html \(file("plan.html").path)
                 /quit
 
@@ -37,8 +41,7 @@ import TestSupport
         // A longer plan of the same lesson keeps the quiz, and says it was checked.
         #expect(session.stderr.contains("Quiz 1 (exit) was written for v1 and checked against v2 by code"), "\(session.stderr)")
         // Two forms, a file each, each key the same answer as the quiz's, read back by an independent reader.
-        for (format, name) in [("gift", "exit"), ("qti", "exit")] {
-            let suffix = format == "qti" ? "zip" : format
+        for (format, name, suffix) in [("gift", "exit", "gift"), ("qti", "exit", "zip"), ("moodle", "forms", "xml"), ("aiken", "forms", "txt"), ("blackboard", "board", "txt")] {
             let a = try await LMSReader.read(format, file("\(name)-form-A.\(suffix)"))
             let b = try await LMSReader.read(format, file("\(name)-form-B.\(suffix)"))
             #expect(Set(a.items.map(\.stem)) == Set(b.items.map(\.stem)) && a.items.map(\.stem) != b.items.map(\.stem), "\(format)")
@@ -49,6 +52,8 @@ import TestSupport
         }
         let page = try String(contentsOf: file("plan.html"), encoding: .utf8)
         #expect(page.contains("Answer key: exit quiz, form B") && page.contains("Quiz 1 (exit) was written for v1 and checked against v2 by code"))
+        let document = try await OfficeDocument.paragraphs(of: file("plan.docx")).map(\.text)
+        #expect(document.contains("Answer key: exit quiz, form A") && document.contains("Answer key: exit quiz, form B"), "\(document.filter { $0.hasPrefix("Answer") })")
 
         // Counts in: a CSV with a column of names that is never read; ranked by code.
         try "item,option,count,teacher\n1,B,18,Ms Rivera\n1,A,2,\n2,A,9,\n2,B,4,\n2,C,7,\n".write(to: file("counts.csv"), atomically: true, encoding: .utf8)
