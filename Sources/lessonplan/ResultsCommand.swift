@@ -53,11 +53,7 @@ struct ResultsCommand {
     static func quiz(_ state: SessionState, choice text: String?) throws(UsageError) -> QuizVersion {
         if let text {
             guard let choice = QuizChoice(text: text) else { throw UsageError(message: "--quiz takes a quiz's number, starter or exit, e.g. --quiz 2.") }
-            let found: QuizVersion? = switch choice {
-            case .number(let number): state.quizzes.first { $0.number == number }
-            case .kind(let kind): state.quizzes.last { $0.quiz.kind == kind }
-            }
-            guard let found else { throw UsageError(message: "This session has no quiz \(text); `lessonplan replay` lists its quizzes.") }
+            guard let found = state.quiz(choice) else { throw UsageError(message: "This session has no quiz \(text); `lessonplan replay` lists its quizzes.") }
             return found
         }
         guard let quiz = state.quizzes(for: state.currentVersion).max(by: { $0.number < $1.number }) ?? state.quizzes.last else {

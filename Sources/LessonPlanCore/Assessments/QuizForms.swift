@@ -57,7 +57,7 @@ public enum QuizForms {
 }
 
 /// SplitMix64: a small generator whose sequence a seed fixes on every machine, so forms are made again the same.
-public struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }

@@ -55,15 +55,6 @@ public struct ShowCommand: Command, Equatable {
         }
     }
 
-    /// The quiz `choice` names: by number, the newest of a kind, or the newest of all.
-    static func quiz(_ choice: QuizChoice?, in state: SessionState) -> QuizVersion? {
-        switch choice {
-        case .number(let number)?: state.quizzes.first { $0.number == number }
-        case .kind(let kind)?: state.quizzes.last { $0.quiz.kind == kind }
-        case nil: state.quizzes.last
-        }
-    }
-
     /// A version number that exists, written `3` or `v3`.
     static func parseVersion(_ text: String, context: CommandContext) throws(CommandError) -> Int {
         let digits = text.lowercased().hasPrefix("v") ? String(text.dropFirst()) : text
@@ -77,7 +68,7 @@ public struct ShowCommand: Command, Equatable {
         let state = await run.engine.state
         switch subject {
         case .quiz(let choice):
-            guard let quiz = Self.quiz(choice, in: state) else {
+            guard let quiz = choice.map(state.quiz) ?? state.quizzes.last else {
                 if case .number(let number)? = choice, let last = state.quizzes.last {
                     run.host.error("There is no quiz \(number); the quizzes are numbered 1 to \(last.number) (see /history).")
                 } else if case .kind(let kind)? = choice {

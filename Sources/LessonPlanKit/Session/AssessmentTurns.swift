@@ -124,6 +124,14 @@ public struct RubricVersion: Equatable, Sendable {
 }
 
 extension SessionState {
+    /// The quiz `choice` names, as `/show quiz` and `results --quiz` read it: by number, or the newest of a kind.
+    public func quiz(_ choice: QuizChoice) -> QuizVersion? {
+        switch choice {
+        case .number(let number): quizzes.first { $0.number == number }
+        case .kind(let kind): quizzes.last { $0.quiz.kind == kind }
+        }
+    }
+
     /// A quiz as exports give it: its parallel forms when `/quiz forms` made some, else the quiz itself.
     public func forms(of quiz: QuizVersion) -> [Quiz] {
         guard let record = forms[quiz.number], record.forms >= 2 else { return [quiz.quiz] }
