@@ -119,11 +119,12 @@ public enum DocumentExport {
         }
         for quiz in handout ? [] : document.quizzes where !quiz.items.isEmpty {
             blocks.append(.newPage(.header(1, [.text(quiz.keyTitle)])))
-            blocks.append(answerKey(quiz))
+            // The short list first: after a long key (each wrong answer's note and feedback) it would print alone.
             if !quiz.misconceptions.isEmpty {
                 blocks.append(.para([.strong([.text("Misconceptions it probes")])]))
                 blocks.append(.bulletList(quiz.misconceptions.map { [.plain([.text($0)])] }))
             }
+            blocks.append(answerKey(quiz))
         }
         if !handout, let review = document.review {
             blocks += startingNewPage(reviewBlocks(review))
