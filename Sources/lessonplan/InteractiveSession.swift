@@ -53,6 +53,9 @@ final class InteractiveSession: @unchecked Sendable {
         let name: String?
         let script: [String]?
         let client: ModelClient
+        // Heard from before the first question: a Ctrl-C in the moment before the line editor has the terminal
+        // ends the run with 130 as one at the question does, never by the signal.
+        let interrupts = sessionInterrupts()
         do {
             name = try app.invocation.sessionName(parsed)
             // Questions are asked only at a terminal; a script gets the defaults, so its first line stays a command.
@@ -82,7 +85,8 @@ final class InteractiveSession: @unchecked Sendable {
         let model = await engine.client.settings
         if model.isLocal { console.note(console.dim(SessionAdvice.offlineIntro(model: model.model))) }
         let runner = makeRunner(
-            engine: engine, reader: reader, followUps: Flags.followUps(from: parsed), sendsNamesAsTyped: parsed.has("yes"))
+            engine: engine, reader: reader, followUps: Flags.followUps(from: parsed), sendsNamesAsTyped: parsed.has("yes"),
+            interrupts: interrupts)
         await runner.run("/generate")
         if atTerminal, await engine.state.current != nil {
             console.note(console.dim("Type /help for commands, or a plain sentence to revise the plan."))
@@ -138,14 +142,20 @@ final class InteractiveSession: @unchecked Sendable {
         }
     }
 
-    private func makeRunner(
-        engine: SessionEngine, reader: any LineReader, followUps: FollowUpOptions, sendsNamesAsTyped: Bool = false
-    ) -> CommandRunner {
-        let interrupts = Interrupts(whenIdle: { [console] in
-            // Only reached when stdin is not a terminal: at a terminal prompt Ctrl-C is a key.
+    /// Ctrl-C as the session hears it outside a turn: at a terminal prompt it is a key, so this is reached only
+    /// with piped input, or in the moment before the line editor has the terminal.
+    private func sessionInterrupts() -> Interrupts {
+        Interrupts(whenIdle: { [console] in
             console.note("Interrupted.")
             exit(130)
         })
+    }
+
+    private func makeRunner(
+        engine: SessionEngine, reader: any LineReader, followUps: FollowUpOptions, sendsNamesAsTyped: Bool = false,
+        interrupts: Interrupts? = nil
+    ) -> CommandRunner {
+        let interrupts = interrupts ?? sessionInterrupts()
         let host = ConsoleHost(
             place: console.stdinIsTTY ? .terminal : .script, console: console, interrupts: interrupts,
             environment: app.environment, reader: reader)
