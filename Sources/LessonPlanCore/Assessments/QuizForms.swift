@@ -24,11 +24,15 @@ public enum QuizForms {
     /// An item with its options in another order, lettered again, its key and each option's notes moving with them.
     static func shuffled(_ item: QuizItem, using generator: inout SplitMix64) -> QuizItem {
         let options = generator.shuffle(item.options)
+        let newLetter = Dictionary(uniqueKeysWithValues: options.enumerated().map { ($0.element.letter, String(UnicodeScalar(UInt8(65 + $0.offset)))) })
         var relettered: [QuizOption] = []
         var answers: [String] = []
-        for (index, option) in options.enumerated() {
+        for option in options {
             var moved = option
-            moved.letter = String(UnicodeScalar(UInt8(65 + index)))
+            moved.letter = newLetter[option.letter] ?? option.letter
+            // A note that names a letter ("a student who picks C …") names the option's letter on this form.
+            moved.misconception = relettering(option.misconception, newLetter)
+            moved.feedback = relettering(option.feedback, newLetter)
             if item.answerLetters.contains(option.letter) { answers.append(moved.letter) }
             relettered.append(moved)
         }
@@ -37,6 +41,25 @@ public enum QuizForms {
         shuffled.answerLetters = answers
         return shuffled
     }
+
+    /// A letter named as an option (`picks C`, `option B`, `answer (A)`) in `text`, written as this form letters it.
+    static func relettering(_ text: String, _ newLetter: [String: String]) -> String {
+        text.replacing(optionNamed.regex) { match in
+            let letter = String(match.output.2)
+            // `the answer A bigger piece …`: after "answer", an A before a word in lower case is the article.
+            let next = text[match.range.upperBound...].drop { $0 == " " }.prefix { $0.isLetter }
+            if letter == "A", match.output.3.isEmpty, match.output.1.lowercased().hasPrefix("answer"), let first = next.first, first.isLowercase,
+                !["is", "was", "instead", "because", "again", "or", "and", "then"].contains(String(next))
+            {
+                return String(match.output.0)
+            }
+            return match.output.1 + (newLetter[letter] ?? letter) + match.output.3
+        }
+    }
+
+    /// `picks C`, `chose (B)`, `option A`: a word that names an option, then its letter standing alone.
+    private static let optionNamed = SharedRegex(
+        /(\b(?i:picks?|picked|chose|chooses|choosing|option|answer|letter|choice)\s+\(?)([A-F])(\)?)(?![\p{L}\p{N}])/)
 
     /// Checked by code: every form has every item of the quiz once, and each item's key is the same answer text as
     /// the quiz's. One sentence per problem; none when the forms are sound.

@@ -29,6 +29,24 @@ import Testing
         #expect(forms[1].title == "Exit quiz, form B" && forms[1].keyTitle == "Answer key: exit quiz, form B")
     }
 
+    @Test func aNoteThatNamesALetterNamesTheLetterOnItsForm() {
+        let item = QuizItem(
+            stem: "Which?", options: [
+                QuizOption(letter: "A", text: "one", misconception: "A student who picks A thinks one."),
+                QuizOption(letter: "B", text: "two"),
+                QuizOption(letter: "C", text: "three", misconception: "picks (C): thinks three", feedback: "Option C adds; answer A bigger piece? no."),
+            ], answerLetters: ["B"])
+        let quiz = Quiz(kind: .exit, items: [item])
+        for seed in UInt64(1)...20 {
+            let form = QuizForms.make(quiz, count: 2, seed: seed)[1].items[0]
+            for option in form.options where option.text != "two" {
+                #expect(option.misconception.contains("picks \(option.text == "one" ? "" : "(")\(option.letter)"), "\(option)")
+            }
+            let three = try! #require(form.options.first { $0.text == "three" })
+            #expect(three.feedback.hasPrefix("Option \(three.letter) adds") && three.feedback.contains("answer A bigger"), "the article A is left alone")
+        }
+    }
+
     @Test func aFormWhoseKeyMovedAwayFromItsTextIsNamed() {
         var forms = QuizForms.make(Self.quiz, count: 2, seed: 7)
         forms[1].items[0].answerLetters = [forms[1].items[0].options.first { $0.text.hasPrefix("answer A") }?.letter ?? "A"]
