@@ -31,6 +31,7 @@ struct ClassCommands {
         }
         let text: String
         if source == "-" {
+            if console.stdinIsTTY { console.note("Type or paste the class, one student a line (name, then needs after a comma); Ctrl-D ends it.") }
             text = String(decoding: FileHandle.standardInput.readData(ofLength: 1 << 20), as: UTF8.self)
         } else {
             do { text = String(decoding: try PrivateFiles.read(URL(fileURLWithPath: source), followLinks: true, limit: 1 << 20), as: UTF8.self) } catch {
