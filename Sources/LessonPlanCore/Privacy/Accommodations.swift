@@ -51,9 +51,29 @@ public struct AccommodationTable: Equatable, Sendable {
             .trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
     }
 
-    /// `text` without its pipe-table lines: the plan as handouts are written from it, with no row about a student.
+    /// `text` with each accommodations table (a pipe table headed `| Student |`) replaced by `replacement`'s lines
+    /// for it, in place; any other table stays as it is.
+    public static func replacingTables(in text: String, with replacement: (AccommodationTable) -> [String]) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var out: [String] = []
+        var index = 0
+        while index < lines.count {
+            guard isTableLine(lines[index]), cells(lines[index]).first.map(fold) == "student" else {
+                out.append(lines[index])
+                index += 1
+                continue
+            }
+            var end = index
+            while end < lines.count, isTableLine(lines[end]) { end += 1 }
+            out += replacement(AccommodationTable(parsing: lines[index..<end].joined(separator: "\n")))
+            index = end
+        }
+        return out.joined(separator: "\n")
+    }
+
+    /// `text` without its accommodations tables: the plan as handouts are written from it, with no row about a student.
     public static func withoutTables(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).filter { !isTableLine($0) }.joined(separator: "\n")
+        replacingTables(in: text) { _ in [] }
     }
 }
 

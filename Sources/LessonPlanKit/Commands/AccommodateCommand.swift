@@ -82,21 +82,21 @@ public struct AccommodateCommand: Command, Equatable {
         return (redo, activities)
     }
 
-    /// The answer with its table as lines a terminal wraps well: a student and their needs, then each activity.
+    /// The text with its accommodations table, in place, as lines a terminal wraps well: a student and their needs,
+    /// then each activity.
     static func readable(_ text: String) -> String {
-        let table = AccommodationTable(parsing: text)
-        guard !table.rows.isEmpty else { return text }
-        var lines = AccommodationTable.withoutTables(text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
-        var student: String?
-        for row in table.rows {
-            if row.student != student {
-                lines.append("\(row.student) (\(row.needs))")
-                student = row.student
+        AccommodationTable.replacingTables(in: text) { table in
+            var lines: [String] = []
+            var student: String?
+            for row in table.rows {
+                if row.student != student {
+                    lines.append("\(row.student) (\(row.needs))")
+                    student = row.student
+                }
+                lines.append("  - \(row.activity): \(row.support)")
             }
-            lines.append("  - \(row.activity): \(row.support)")
+            return lines
         }
-        return lines.joined(separator: "\n")
     }
 
     /// The table in the plan's Differentiation section checked against the class's needs and the activities.

@@ -211,7 +211,9 @@ public struct ShowCommand: Command, Equatable {
         var text = StyledText(
             "── v\(version.number) · \(version.command) · \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min\(lost)\n",
             style: .dim)
-        text.append(version.text.hasSuffix("\n") ? String(version.text.dropLast()) : version.text)
+        // A table of supports (`/accommodate`) a student at a time: four columns wrap mid-word at 80.
+        let shown = AccommodateCommand.readable(version.text)
+        text.append(shown.hasSuffix("\n") ? String(shown.dropLast()) : shown)
         return text
     }
 }

@@ -29,6 +29,9 @@ import Testing
         #expect(table.rows.count == 4)
         #expect(table.rows[1] == .init(student: "Maria", needs: "ELL", activity: "Guided Practice (12–20 min)", support: "A sentence frame: \"I think ___ because ___.\""))
         #expect(AccommodationTable.withoutTables(Self.section) == "Differentiation\n- Support: sentence frames.\nAccommodations:")
+        // Another table is not a student's: it stays, wherever it is.
+        let vocabulary = "| Word | Meaning |\n|---|---|\n| tide | the sea rising |"
+        #expect(AccommodationTable.withoutTables(vocabulary + "\n" + Self.section + "\nCheck") == vocabulary + "\nDifferentiation\n- Support: sentence frames.\nAccommodations:\nCheck")
     }
 
     @Test func everyGapIsNamedAndOnlyWholeRowsCount() {
