@@ -37,7 +37,7 @@ import Testing
             #expect(spotter.lists(name), "\(name) is a common first name")
         }
         for word in [
-            "Will", "Grace", "May", "Jordan", "Georgia", "Paris", "Rose", "Mark", "June", "Bill", "Hope", "Art", "Summer",
+            "Will", "Grace", "May", "Jordan", "Georgia", "Paris", "Britain", "Rose", "Mark", "June", "Bill", "Hope", "Art", "Summer",
             "Newton", "Lincoln", "Washington", "April", "Monday", "The",
         ] {
             #expect(!spotter.lists(word), "\(word) is an ordinary word, a place or a topic")
