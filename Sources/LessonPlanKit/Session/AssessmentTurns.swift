@@ -198,13 +198,7 @@ extension SessionState {
     public func standing(madeFrom made: Int?, quiz: Quiz? = nil, plan number: Int) -> Standing {
         guard let made else { return .elsewhere }
         if lesson(of: number).versions.contains(made) { return .sameLesson }
-        var ancestors: [Int] = []
-        var at = version(number)?.parent
-        while let here = at, !ancestors.contains(here) {
-            ancestors.append(here)
-            at = version(here)?.parent
-        }
-        guard ancestors.contains(made), let old = version(made), let new = version(number) else { return .elsewhere }
+        guard line(of: number).contains(made), let old = version(made), let new = version(number) else { return .elsewhere }
         let reasons = AssessmentFit.problems(
             writtenFor: .init(number: old.number, text: old.text, inputs: old.inputs),
             now: .init(number: new.number, text: new.text, inputs: new.inputs), quiz: quiz)
@@ -220,9 +214,19 @@ extension SessionState {
         }
     }
 
+    /// Plan version `number` and every version before it on its branch: what a quiz or rubric may follow from.
+    /// Only ancestry, no check: which is the newest of the line is decided without reading any plan.
+    func line(of number: Int) -> Set<Int> {
+        var line: Set<Int> = []
+        var at: Int? = number
+        while let here = at, line.insert(here).inserted { at = version(here)?.parent }
+        return line
+    }
+
     /// The newest quiz of `kind` made from plan version `number`'s line (itself or a version before it).
     public func newestInLine(of kind: Quiz.Kind, plan number: Int) -> QuizVersion? {
-        quizzes.last { $0.quiz.kind == kind && standing(madeFrom: $0.planVersion, plan: number) != .elsewhere }
+        let line = line(of: number)
+        return quizzes.last { $0.quiz.kind == kind && $0.planVersion.map(line.contains) == true }
     }
 
     /// Whether an export of plan version `number` may carry `quiz`: made from that lesson, or it still fits it.
@@ -232,7 +236,8 @@ extension SessionState {
 
     /// The newest rubric of plan version `number`'s line (itself or a version before it).
     public func newestRubricInLine(plan number: Int) -> RubricVersion? {
-        rubrics.last { standing(madeFrom: $0.planVersion, plan: number) != .elsewhere }
+        let line = line(of: number)
+        return rubrics.last { $0.planVersion.map(line.contains) == true }
     }
 
     /// The newest rubric of plan version `number`'s line, when it is this lesson's or still fits it.
