@@ -76,17 +76,14 @@ package struct Invocation: Sendable {
         let className = client.names.value?.name
         guard let ask else { throw UsageError(message: UnlistedNames.scriptRefusal(found, className: className)) }
         let said = try ask(.unlistedNames(UnlistedNames.sentence(found, className: className), className: className))
-        switch UnlistedNames.choice(said, hasClass: className != nil) {
-        case .send:
-            return client
-        case .add:
-            do { try UnlistedNames.add(found, to: client.names, store: ClassStore(directory: settings.dataDirectory), prompts: prompts) } catch {
-                throw UsageError(message: error.localizedDescription)
-            }
-            return client
-        case .cancel:
-            throw UsageError(message: "Nothing was sent.")
+        let choice: UnlistedNames.Choice
+        do {
+            choice = try UnlistedNames.settle(said, found: found, names: client.names, store: ClassStore(directory: settings.dataDirectory), prompts: prompts)
+        } catch {
+            throw UsageError(message: error.localizedDescription)
         }
+        guard choice != .cancel else { throw UsageError(message: "Nothing was sent.") }
+        return client
     }
 
     /// Reads lesson inputs from flags; missing ones come from `ask`, or defaults when it is nil.

@@ -97,20 +97,20 @@ public final class CommandRunner: Sendable {
             return false
         }
         host.show(StyledText(UnlistedNames.sentence(found, className: className)))
-        switch UnlistedNames.choice(host.answer(UnlistedNames.question(className: className)) ?? "", hasClass: className != nil) {
-        case .send:
-            return true
-        case .add:
-            do {
-                try UnlistedNames.add(found, to: names, store: ClassStore(directory: engine.store.directory), prompts: engine.prompts)
+        let answer = host.answer(UnlistedNames.question(className: className)) ?? ""
+        do {
+            switch try UnlistedNames.settle(answer, found: found, names: names, store: ClassStore(directory: engine.store.directory), prompts: engine.prompts) {
+            case .send:
+                return true
+            case .add:
                 host.note(StyledText("Added to class \(className ?? ""): they go out as pseudonyms."))
                 return true
-            } catch {
-                host.error(error.localizedDescription)
+            case .cancel:
+                host.note(StyledText("Not sent."))
                 return false
             }
-        case .cancel:
-            host.note(StyledText("Not sent."))
+        } catch {
+            host.error(error.localizedDescription)
             return false
         }
     }

@@ -52,8 +52,20 @@ package enum UnlistedNames {
         return sentence(found, className: className) + " Nothing was sent; \(fix), or add --yes to send \(them) as written."
     }
 
+    /// Carries out the teacher's `answer` to ``question(className:)``: for `add`, `found` join the class (saved, and
+    /// the session tied to the new map) before anything is sent. The choice tells the caller what to say and whether
+    /// to send.
+    /// - Throws: ``ClassStore/Failure`` when the class cannot be saved (nothing is sent then).
+    package static func settle(
+        _ answer: String, found: [String], names: ClassNames, store: ClassStore, prompts: PromptLibrary
+    ) throws(ClassStore.Failure) -> Choice {
+        let choice = choice(answer, hasClass: names.value != nil)
+        if choice == .add { try add(found, to: names, store: store, prompts: prompts) }
+        return choice
+    }
+
     /// Adds `found` to the session's class, saves it, and ties the session to the new map, so they go out as pseudonyms.
-    package static func add(_ found: [String], to names: ClassNames, store: ClassStore, prompts: PromptLibrary) throws(ClassStore.Failure) {
+    static func add(_ found: [String], to names: ClassNames, store: ClassStore, prompts: PromptLibrary) throws(ClassStore.Failure) {
         guard var roster = names.roster else { return }
         roster.add(found.map { (name: $0, needs: []) })
         try store.save(roster)
