@@ -20,8 +20,12 @@ public enum TranscriptNames {
             var end = index + 1
             while end < bytes.count, bytes[end] != quote { end += bytes[end] == backslash ? 2 : 1 }
             guard end < bytes.count else { break }
-            let literal = Data(bytes[index...end])
-            if let text = try? JSONDecoder().decode(String.self, from: literal) {
+            let literal = bytes[index...end]
+            // A string without escapes is its bytes; only one with escapes needs the decoder.
+            let text = literal.contains(backslash)
+                ? try? JSONDecoder().decode(String.self, from: Data(literal))
+                : String(decoding: literal.dropFirst().dropLast(), as: UTF8.self)
+            if let text {
                 let changed = transform(text)
                 if changed != text, let encoded = try? encoder.encode(changed) {
                     out.append(contentsOf: bytes[copiedFrom..<index])
