@@ -77,7 +77,7 @@ public struct AccommodateCommand: Command, Equatable {
         let request = students.map { "- \($0.pseudonym): \($0.needs.joined(separator: "; "))" }.joined(separator: "\n")
         let rules = "- The activities, in this order: \(activities.joined(separator: "; "))."
         let redo = SectionRedo(
-            section: section.title.trimmingCharacters(in: CharacterSet(charactersIn: "#*_ ")), heading: heading, minutes: nil,
+            section: RedoCommand.written(section), heading: heading, minutes: nil,
             request: request, rules: rules, template: "accommodate")
         return (redo, activities)
     }

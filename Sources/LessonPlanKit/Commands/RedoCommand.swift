@@ -77,7 +77,7 @@ public struct RedoCommand: Command, Equatable {
                 "\(Self.shown(heading)) takes \(minutes) minutes; making it \(asked) would make the lesson \(total) minutes, not \(plan.inputs.minutes). Nothing was sent: /redo keeps each section's time, so use /shorten or /lengthen, or /revise to move time between sections.")
         }
         return SectionRedo(
-            section: section.title.trimmingCharacters(in: CharacterSet(charactersIn: "#*_ ")), heading: heading,
+            section: written(section), heading: heading,
             minutes: minutes, request: request, rules: rules(for: heading, framework: framework))
     }
 
@@ -106,6 +106,12 @@ public struct RedoCommand: Command, Equatable {
         }
         let list = headings.enumerated().map { "\($0.offset + 1) \(Self.shown($0.element))" }.joined(separator: ", ")
         throw CommandError("/redo starts with the section to write again: \(list).")
+    }
+
+    /// A section's heading line as the plan writes it (`Warm-Up (0–5 min)`), without Markdown marks: what the
+    /// answer is asked to repeat.
+    static func written(_ section: PlanSection) -> String {
+        section.title.trimmingCharacters(in: CharacterSet(charactersIn: "#*_ "))
     }
 
     /// A heading as sentences name it, without a stated time: `Warm-Up` for `Warm-Up (5 min)`.
