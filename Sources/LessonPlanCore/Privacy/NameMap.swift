@@ -174,6 +174,4 @@ public final class ClassNames: Sendable {
 
     /// `text` with the class's names swapped for pseudonyms; unchanged without a class.
     public func pseudonymised(_ text: String) -> String { map?.pseudonymised(text) ?? text }
-    /// `text` with pseudonyms put back as names; unchanged without a class.
-    public func restored(_ text: String) -> String { map?.restored(text) ?? text }
 }
