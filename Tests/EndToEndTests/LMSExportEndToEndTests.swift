@@ -213,14 +213,14 @@ import TestSupport
         let temporary = binary.home.appending(path: "tmp")
         for folder in [bin, temporary] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         let log = binary.home.appending(path: "soffice")
-        try Data("""
+        try Executable.write(
+            """
             #!/bin/sh
             pwd > '\(log.path).folder'; ls > '\(log.path).files'; echo $$ > '\(log.path).pid'
             kill -TERM $PPID
             exec sleep 30
 
-            """.utf8).write(to: bin.appending(path: "soffice"))
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: bin.appending(path: "soffice").path)
+            """, to: bin.appending(path: "soffice"), mode: 0o700)
         binary.environment["PATH"] = bin.path + ":/usr/bin:/bin"
         binary.environment["TMPDIR"] = temporary.path
         let ended = try await binary.run(["export", "term", "--quiz", "--format", "kahoot", "-o", "k.xlsx"])

@@ -93,8 +93,7 @@ import TestSupport
         let folder = FileManager.default.temporaryDirectory.appending(path: "lp-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appending(path: name)
-        try Data(text.utf8).write(to: file)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        try Executable.write(text, to: file)
         return file
     }
 

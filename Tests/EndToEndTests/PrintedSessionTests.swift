@@ -132,8 +132,7 @@ import TestSupport
 
         // One hand edit, in a real terminal: a typo fixed in the plan's objective.
         let editor = binary.home.appending(path: "fix-typo.sh")
-        try Data("#!/bin/sh\nsed -i 's/key ideas of/main ideas of/' \"$1\"\n".utf8).write(to: editor)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor.path)
+        try Executable.write("#!/bin/sh\nsed -i 's/key ideas of/main ideas of/' \"$1\"\n", to: editor)
         var environment = binary.environment
         environment["TERM"] = "screen"
         environment["EDITOR"] = editor.path

@@ -119,8 +119,7 @@ import TestSupport
         let temporary = binary.home.appending(path: "tmp")
         for folder in [tools, temporary] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         let pandoc = tools.appending(path: "pandoc")
-        try script.write(to: pandoc, atomically: true, encoding: .utf8)
-        #expect(chmod(pandoc.path, 0o755) == 0)
+        try Executable.write(script, to: pandoc)
         binary.environment["PATH"] = tools.path + ":" + (binary.environment["PATH"] ?? "/usr/bin:/bin")
         binary.environment["TMPDIR"] = temporary.path
         return temporary

@@ -90,8 +90,7 @@ import TestSupport
         try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scripts) }
         let editor = scripts.appending(path: "slow-editor")
-        try "#!/bin/sh\necho \"editing $1\"\nexec sleep 600\n".write(to: editor, atomically: true, encoding: .utf8)
-        #expect(chmod(editor.path, 0o755) == 0)
+        try Executable.write("#!/bin/sh\necho \"editing $1\"\nexec sleep 600\n", to: editor)
         try await inSession(["EDITOR": editor.path]) { setup, terminal in
             try terminal.type("/edit")
             try await terminal.waitFor("plan-v1.txt")
