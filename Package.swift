@@ -5,7 +5,6 @@ let package = Package(
     name: "LessonPlanBuilder",
     products: [
         .executable(name: "lessonplan", targets: ["lessonplan"]),
-        .library(name: "LessonPlanKit", targets: ["LessonPlanKit", "LessonPlanDocuments", "LessonPlanStore", "LessonPlanCore"]),
     ],
     targets: [
         // The only C in the project: non-variadic shims over libedit and libcurl.

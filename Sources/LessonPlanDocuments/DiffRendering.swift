@@ -1,16 +1,16 @@
 import LessonPlanCore
 
 /// Turns diff hunks into terminal text, so the executable only has to print one string.
-public enum DiffRendering {
+package enum DiffRendering {
     /// What is shown when two versions are the same.
-    public static let noChanges = "(no changes)"
+    package static let noChanges = "(no changes)"
 
     /// Renders hunks as `@@ -a,b +c,d @@` headers and "+ "/"- "/"  " lines joined by "\n".
     ///
     /// - Parameter hunks: the hunks to show, usually from ``LineDiff/hunks(_:context:)``.
     /// - Returns: the text without a final newline, additions green, removals red and headers cyan
     ///   where the terminal shows colour; ``noChanges`` when there are no hunks.
-    public static func render(_ hunks: [DiffHunk]) -> StyledText {
+    package static func render(_ hunks: [DiffHunk]) -> StyledText {
         guard !hunks.isEmpty else { return StyledText(noChanges) }
         var out = StyledText()
         var first = true
@@ -31,7 +31,7 @@ public enum DiffRendering {
     }
 
     /// Diffs two versions and renders the result, the whole of what `/diff` shows.
-    public static func render(old: String, new: String, context: Int = 2) -> StyledText {
+    package static func render(old: String, new: String, context: Int = 2) -> StyledText {
         render(LineDiff.hunks(LineDiff.diff(old, new), context: context))
     }
 }

@@ -15,10 +15,10 @@ import LessonPlanCore
 ///   the quiz without its key and the students' rubric.
 /// - Slides: one per section (its title and the lines students read; the teacher's lines in the speaker
 ///   notes), one per quiz item (the answer and misconceptions in the notes), and the students' rubric.
-public enum DocumentExport {
+package enum DocumentExport {
     /// The document's bytes in `format`, written by `pandoc` with `reference` for its styles.
     /// - Throws: ``DocumentError`` when pandoc is missing or fails.
-    public static func render(
+    package static func render(
         _ document: ExportDocument, plan: PlanDocument, format: DocumentFormat, pandoc: Pandoc?, reference: Data?,
         timeZone: TimeZone = .current
     ) async throws -> Data {

@@ -3,14 +3,14 @@ import LessonPlanCore
 import LessonPlanStore
 
 /// One saved version of the plan as exported: which command made it, when, and its text.
-public struct ExportVersion: Codable, Equatable, Sendable {
-    public var number: Int
+package struct ExportVersion: Codable, Equatable, Sendable {
+    package var number: Int
     /// The command that produced this version, e.g. "generate" or "/shorten".
-    public var command: String
-    public var createdAt: Date
-    public var text: String
+    package var command: String
+    package var createdAt: Date
+    package var text: String
 
-    public init(number: Int, command: String, createdAt: Date, text: String) {
+    package init(number: Int, command: String, createdAt: Date, text: String) {
         self.number = number
         self.command = command
         self.createdAt = createdAt
@@ -23,59 +23,59 @@ public struct ExportVersion: Codable, Equatable, Sendable {
 }
 
 /// Everything an export needs, gathered by the session so the renderers stay pure.
-public struct ExportDocument: Codable, Equatable, Sendable {
+package struct ExportDocument: Codable, Equatable, Sendable {
     /// The lesson topic, which also titles the document.
-    public var topic: String
+    package var topic: String
     /// The grade band as shown to teachers, e.g. "6–8".
-    public var grade: String
-    public var minutes: Int
-    public var standards: String
-    public var constraints: String
+    package var grade: String
+    package var minutes: Int
+    package var standards: String
+    package var constraints: String
     /// The model that wrote the plan.
-    public var model: String
+    package var model: String
     /// When the session started.
-    public var created: Date
-    public var versions: [ExportVersion]
-    public var currentVersion: Int
-    public var pacing: [PacingSegment]
+    package var created: Date
+    package var versions: [ExportVersion]
+    package var currentVersion: Int
+    package var pacing: [PacingSegment]
     /// What is exported: `plan`, or `materials` for student handouts (titled so, without pacing).
-    public var kind: TurnKind
+    package var kind: TurnKind
     /// How the plan's structure is named, e.g. "the 5E model (…)"; empty leaves the row out.
-    public var framework: String
+    package var framework: String
     /// The plan check of the exported version; nil when it was not checked (handouts).
-    public var check: ExportCheck?
+    package var check: ExportCheck?
     /// For handouts: the plan version they were made from.
-    public var planVersion: Int?
+    package var planVersion: Int?
     /// For handouts: the session's current plan version, to mark handouts made from an older one.
-    public var latestPlanVersion: Int?
+    package var latestPlanVersion: Int?
     /// Whether the teacher's header names the model; a page option, not part of the data.
-    public var showModel = false
+    package var showModel = false
     /// Sentences for the teacher alone (handouts made from an older plan, say): on the teacher's copy under
     /// the version line, never on a handout; a page option, not part of the data.
-    public var teacherNotes: [String] = []
+    package var teacherNotes: [String] = []
     /// The quizzes of this lesson (`/quiz`), the starter quiz first: without their keys on handouts, with the keys
     /// on a page of their own for the teacher.
-    public var quizzes: [Quiz]
+    package var quizzes: [Quiz]
     /// The lesson's only (or last) quiz.
-    public var quiz: Quiz? {
+    package var quiz: Quiz? {
         get { quizzes.last }
         set { quizzes = newValue.map { [$0] } ?? [] }
     }
     /// The starter quiz, which comes before the lesson on slides and first in the handouts.
-    public var starterQuizzes: [Quiz] { quizzes.filter { $0.kind == .starter } }
+    package var starterQuizzes: [Quiz] { quizzes.filter { $0.kind == .starter } }
     /// The quizzes that come after the lesson.
-    public var laterQuizzes: [Quiz] { quizzes.filter { $0.kind != .starter } }
+    package var laterQuizzes: [Quiz] { quizzes.filter { $0.kind != .starter } }
     /// A rubric made from this version (`/rubric`): the students' version on handouts.
-    public var rubric: Rubric?
+    package var rubric: Rubric?
     /// The model's review of this version (`/review`), each quotation checked: on the teacher's copy only.
-    public var review: ExportReview?
+    package var review: ExportReview?
     /// For a rubric that did not pass its check, printed only because the teacher asked for it by name: the line
     /// the teacher's copy prints over it (`Rubric 2 did not pass its check: …`); never on a handout.
-    public var rubricWarning: String?
+    package var rubricWarning: String?
     /// The same for each quiz, by kind.
-    public var quizWarnings: [Quiz.Kind: String] = [:]
+    package var quizWarnings: [Quiz.Kind: String] = [:]
 
-    public init(
+    package init(
         topic: String, grade: String, minutes: Int, standards: String = "", constraints: String = "",
         model: String = "", created: Date, versions: [ExportVersion], currentVersion: Int,
         pacing: [PacingSegment] = [], kind: TurnKind = .plan, framework: String = "", check: ExportCheck? = nil,
@@ -103,21 +103,21 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     }
 
     /// Whether these are handouts made from an older plan version than the session's current one.
-    public var isStale: Bool {
+    package var isStale: Bool {
         guard kind == .materials, let planVersion, let latestPlanVersion else { return false }
         return planVersion != latestPlanVersion
     }
 
     /// The exported version, if the document has it.
-    public var currentVersionRecord: ExportVersion? {
+    package var currentVersionRecord: ExportVersion? {
         versions.first { $0.number == currentVersion } ?? versions.last
     }
 
     /// The document's title: what it is and the topic.
-    public var title: String { (kind == .materials ? "Student materials: " : "Lesson plan: ") + topic }
+    package var title: String { (kind == .materials ? "Student materials: " : "Lesson plan: ") + topic }
 
     /// The current version's text; the latest version's if the number is unknown, empty without versions.
-    public var currentText: String {
+    package var currentText: String {
         (versions.first { $0.number == currentVersion } ?? versions.last)?.text ?? ""
     }
 
@@ -131,7 +131,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         case topic, grade, minutes, standards, constraints, model, created, framework
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let inputs = try container.nestedContainer(keyedBy: InputKeys.self, forKey: .inputs)
         topic = try inputs.decode(String.self, forKey: .topic)
@@ -156,7 +156,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         review = try container.decodeIfPresent(ExportReview.self, forKey: .review)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         var inputs = container.nestedContainer(keyedBy: InputKeys.self, forKey: .inputs)
         try inputs.encode(topic, forKey: .topic)
@@ -184,16 +184,16 @@ public struct ExportDocument: Codable, Equatable, Sendable {
 
 /// A review as an export carries it: its rows, each quotation checked against the exported version, the line
 /// that sums the check up, and where the criteria come from.
-public struct ExportReview: Codable, Equatable, Sendable {
-    public var number: Int
+package struct ExportReview: Codable, Equatable, Sendable {
+    package var number: Int
     /// The plan version it reviewed (the exported one).
-    public var planVersion: Int
-    public var rows: [ReviewRow]
-    public var summary: String
+    package var planVersion: Int
+    package var rows: [ReviewRow]
+    package var summary: String
     /// Where the criteria come from and their licence; nil for a prompts folder's own criteria.
-    public var source: String?
+    package var source: String?
 
-    public init(number: Int, planVersion: Int, rows: [ReviewRow], summary: String, source: String?) {
+    package init(number: Int, planVersion: Int, rows: [ReviewRow], summary: String, source: String?) {
         self.number = number
         self.planVersion = planVersion
         self.rows = rows
@@ -202,32 +202,32 @@ public struct ExportReview: Codable, Equatable, Sendable {
     }
 
     /// The heading over it on the teacher's copy.
-    public var title: String { "Second opinion: review \(number) of v\(planVersion)" }
+    package var title: String { "Second opinion: review \(number) of v\(planVersion)" }
 
     /// The sentence under the heading: what it is, and that it is the model's, checked only for its quotations.
-    public static let caveat =
+    package static let caveat =
         "A model's review of this plan against published criteria, for the teacher only. Each quotation was checked by code against the plan; the scores and reasons were not."
 
     /// The evidence cell: the quotation in quotation marks, and the mark when the plan does not hold it.
-    public static func evidence(_ row: ReviewRow) -> String {
+    package static func evidence(_ row: ReviewRow) -> String {
         let quoted = row.evidence.isEmpty ? "none" : "“\(row.evidence)”"
         return row.status == .found || row.status == .none ? quoted : "\(quoted) ⚠ \(row.status.mark)"
     }
 }
 
 /// The plan check as an export shows it: passed or not, and each problem in the framework's words.
-public struct ExportCheck: Codable, Equatable, Sendable {
+package struct ExportCheck: Codable, Equatable, Sendable {
     /// Whether the structure passes (content notes are apart).
-    public var passed: Bool
+    package var passed: Bool
     /// One sentence per problem, worst first.
-    public var problems: [String]
+    package var problems: [String]
     /// One sentence per content note, for the teacher's copy only.
-    public var notes: [String]
+    package var notes: [String]
     /// One sentence per quotation not verified against the session's sources (wrong page, not in the
     /// source); a banner before the plan on the teacher's copy.
-    public var quotations: [String]
+    package var quotations: [String]
 
-    public init(passed: Bool, problems: [String], notes: [String] = [], quotations: [String] = []) {
+    package init(passed: Bool, problems: [String], notes: [String] = [], quotations: [String] = []) {
         self.passed = passed
         self.problems = problems
         self.notes = notes
@@ -235,7 +235,7 @@ public struct ExportCheck: Codable, Equatable, Sendable {
     }
 
     /// The check of a report, worded by `framework` and ranked worst first, as `/check` ranks them.
-    public init(_ report: PlanCheckReport, framework: Framework) {
+    package init(_ report: PlanCheckReport, framework: Framework) {
         passed = report.passed
         problems = report.problems.enumerated()
             .sorted { ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset) }
@@ -246,7 +246,7 @@ public struct ExportCheck: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case passed, problems, notes, quotations }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         passed = try container.decode(Bool.self, forKey: .passed)
         problems = try container.decode([String].self, forKey: .problems)
@@ -254,7 +254,7 @@ public struct ExportCheck: Codable, Equatable, Sendable {
         quotations = try container.decodeIfPresent([String].self, forKey: .quotations) ?? []
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(passed, forKey: .passed)
         try container.encode(problems, forKey: .problems)
@@ -263,12 +263,12 @@ public struct ExportCheck: Codable, Equatable, Sendable {
     }
 
     /// The heading of the banner naming quotations that are not verified against the sources.
-    public static func quotationsTitle(_ count: Int) -> String {
+    package static func quotationsTitle(_ count: Int) -> String {
         count == 1
             ? "1 quotation is not verified against the sources: check it before reading it aloud"
             : "\(count) quotations are not verified against the sources: check them before reading them aloud"
     }
 
     /// The heading of the notes block on a teacher's copy.
-    public static let notesTitle = "Content notes (for the teacher; /check lists them, /repair can address them)"
+    package static let notesTitle = "Content notes (for the teacher; /check lists them, /repair can address them)"
 }

@@ -2,11 +2,11 @@ import Foundation
 
 /// The formats a plan can be exported in: text and pages made here, and documents a teacher can
 /// edit, made through pandoc.
-public enum ExportFormat: String, CaseIterable, Sendable {
+package enum ExportFormat: String, CaseIterable, Sendable {
     case md, html, json, docx, odt, pptx
 
     /// Reads `md`, `markdown`, `html`, `json`, `docx` (`word`), `odt` or `pptx` (`slides`), any case.
-    public init?(text: String) {
+    package init?(text: String) {
         switch text.lowercased() {
         case "md", "markdown": self = .md
         case "html", "htm": self = .html
@@ -18,21 +18,21 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     }
 
     /// Whether the export is text a terminal may show (sanitised), rather than a page or data a program reads.
-    public var isReadable: Bool { self == .md }
+    package var isReadable: Bool { self == .md }
 
     /// The editable document this export is, made through pandoc; nil for the formats made here.
-    public var document: DocumentFormat? { DocumentFormat(rawValue: rawValue) }
+    package var document: DocumentFormat? { DocumentFormat(rawValue: rawValue) }
 
     /// What the format is called in a sentence ("Wrote … to").
-    public var label: String { document?.name ?? rawValue.uppercased() }
+    package var label: String { document?.name ?? rawValue.uppercased() }
 }
 
 /// A document a teacher can open and edit in a word processor or presentation program.
-public enum DocumentFormat: String, CaseIterable, Sendable {
+package enum DocumentFormat: String, CaseIterable, Sendable {
     case docx, odt, pptx
 
     /// Reads `docx`, `word`, `odt`, `pptx` or `slides`, any case.
-    public init?(text: String) {
+    package init?(text: String) {
         switch text.lowercased() {
         case "docx", "word": self = .docx
         case "odt", "opendocument": self = .odt
@@ -42,7 +42,7 @@ public enum DocumentFormat: String, CaseIterable, Sendable {
     }
 
     /// What the format is, in a teacher's words.
-    public var name: String {
+    package var name: String {
         switch self {
         case .docx: "Word document"
         case .odt: "OpenDocument text"
@@ -52,8 +52,8 @@ public enum DocumentFormat: String, CaseIterable, Sendable {
 }
 
 /// An export that cannot be made, in one sentence that says what to do.
-public struct ExportError: Error, Equatable, Sendable, LocalizedError {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var errorDescription: String? { message }
+package struct ExportError: Error, Equatable, Sendable, LocalizedError {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var errorDescription: String? { message }
 }

@@ -1,38 +1,38 @@
 
 /// One line of a line diff, so a teacher can see what a revision kept, added and dropped.
-public enum DiffLine: Equatable, Sendable {
+package enum DiffLine: Equatable, Sendable {
     case same(String)
     case added(String)
     case removed(String)
 
     /// The line's text without any marker.
-    public var text: String {
+    package var text: String {
         switch self {
         case .same(let text), .added(let text), .removed(let text): text
         }
     }
 
     /// Whether the line is an edit rather than shared context.
-    public var isChange: Bool {
+    package var isChange: Bool {
         if case .same = self { return false }
         return true
     }
 }
 
 /// A run of changes with the context around it, numbered like a unified-diff hunk.
-public struct DiffHunk: Equatable, Sendable {
+package struct DiffHunk: Equatable, Sendable {
     /// First old line the hunk covers, 1-based; when ``oldCount`` is 0, the line after which lines were added.
-    public var oldStart: Int
+    package var oldStart: Int
     /// Old lines the hunk covers (context and removed).
-    public var oldCount: Int
+    package var oldCount: Int
     /// First new line the hunk covers, 1-based; when ``newCount`` is 0, the line after which lines were removed.
-    public var newStart: Int
+    package var newStart: Int
     /// New lines the hunk covers (context and added).
-    public var newCount: Int
+    package var newCount: Int
     /// The hunk's lines in order: context, then each changed block with removals before additions.
-    public var lines: [DiffLine]
+    package var lines: [DiffLine]
 
-    public init(oldStart: Int, oldCount: Int, newStart: Int, newCount: Int, lines: [DiffLine]) {
+    package init(oldStart: Int, oldCount: Int, newStart: Int, newCount: Int, lines: [DiffLine]) {
         self.oldStart = oldStart
         self.oldCount = oldCount
         self.newStart = newStart
@@ -44,20 +44,20 @@ public struct DiffHunk: Equatable, Sendable {
 /// A text's lines, each with a number that equal lines share, so that many versions of a plan
 /// can be compared without hashing every line again for every pair (`replay` compares each turn
 /// with the version before it, and hashing lines was about half of that work).
-public struct NumberedLines: Sendable {
-    public let lines: [String]
+package struct NumberedLines: Sendable {
+    package let lines: [String]
     /// One per line; equal when the lines are equal as Strings compare.
     let numbers: [Int]
 }
 
 /// Numbers the lines of many texts with one table, so each line is hashed once.
-public struct LineNumbering: Sendable {
+package struct LineNumbering: Sendable {
     private var numbers: [String: Int] = [:]
 
-    public init() {}
+    package init() {}
 
     /// `text` split as ``LineDiff/diff(_:_:)`` splits it, with every line numbered.
-    public mutating func number(_ text: String) -> NumberedLines {
+    package mutating func number(_ text: String) -> NumberedLines {
         let lines = LineDiff.splitLines(text)
         let numbers = lines.map { line in
             let next = self.numbers.count
@@ -68,16 +68,16 @@ public struct LineNumbering: Sendable {
 }
 
 /// Compares two plan versions line by line, so `/diff` shows the fewest possible edits.
-public enum LineDiff {
+package enum LineDiff {
     /// A minimal edit script from `old` to `new` (Myers' O(ND) algorithm), removals before additions.
     ///
     /// Lines end at "\n"; "\r\n" counts as "\n", and a final newline does not start an empty line.
-    public static func diff(_ old: String, _ new: String) -> [DiffLine] {
+    package static func diff(_ old: String, _ new: String) -> [DiffLine] {
         diff(lines: splitLines(old), splitLines(new))
     }
 
     /// A minimal edit script between two arrays of lines, removals before additions.
-    public static func diff(lines old: [String], _ new: [String]) -> [DiffLine] {
+    package static func diff(lines old: [String], _ new: [String]) -> [DiffLine] {
         searched(lines: old, new).script
     }
 
@@ -107,7 +107,7 @@ public enum LineDiff {
 
     /// The same script as ``diff(_:_:)`` gives for the two texts the lines were numbered from,
     /// comparing numbers instead of strings; both must come from one ``LineNumbering``.
-    public static func diff(_ old: NumberedLines, _ new: NumberedLines) -> [DiffLine] {
+    package static func diff(_ old: NumberedLines, _ new: NumberedLines) -> [DiffLine] {
         let a = old.numbers
         let b = new.numbers
         var prefix = 0
@@ -145,7 +145,7 @@ public enum LineDiff {
     }
 
     /// Groups changes with `context` unchanged lines around them, merging groups whose context touches.
-    public static func hunks(_ lines: [DiffLine], context: Int = 2) -> [DiffHunk] {
+    package static func hunks(_ lines: [DiffLine], context: Int = 2) -> [DiffHunk] {
         let context = max(0, context)
         let changes = lines.indices.filter { lines[$0].isChange }
         guard var first = changes.first else { return [] }
@@ -191,7 +191,7 @@ public enum LineDiff {
     }
 
     /// How many lines a script adds and removes, for a one-line summary after a revision.
-    public static func summary(_ lines: [DiffLine]) -> (added: Int, removed: Int) {
+    package static func summary(_ lines: [DiffLine]) -> (added: Int, removed: Int) {
         var added = 0
         var removed = 0
         for line in lines {

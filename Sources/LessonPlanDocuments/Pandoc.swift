@@ -4,12 +4,12 @@ import LessonPlanStore
 
 
 /// Why a document could not be made, in one sentence that says what to do.
-public enum DocumentError: Error, Equatable, Sendable, LocalizedError {
+package enum DocumentError: Error, Equatable, Sendable, LocalizedError {
     case pandocMissing(DocumentFormat)
     case pandocFailed(DocumentFormat, status: Int32, message: String)
     case noPlan
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .pandocMissing(let format):
             "Making a .\(format.rawValue) needs pandoc, which is not installed; install it (on Debian or Ubuntu: sudo apt-get install pandoc) and try again."
@@ -22,16 +22,16 @@ public enum DocumentError: Error, Equatable, Sendable, LocalizedError {
 }
 
 /// Runs the system's `pandoc` to turn a document into docx, odt or pptx; found on `PATH` or at a given path.
-public struct Pandoc: Sendable {
+package struct Pandoc: Sendable {
     /// The pandoc executable.
-    public let executable: URL
+    package let executable: URL
 
-    public init(executable: URL) {
+    package init(executable: URL) {
         self.executable = executable
     }
 
     /// The first `pandoc` on `PATH` (from `environment`), or nil when there is none.
-    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) -> Pandoc? {
+    package static func find(environment: [String: String] = ProcessInfo.processInfo.environment) -> Pandoc? {
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for folder in path.split(separator: ":") where !folder.isEmpty {
             let url = URL(fileURLWithPath: String(folder)).appending(path: "pandoc")

@@ -4,7 +4,7 @@ import LessonPlanCore
 /// HTML: one self-contained printable page (the stylesheet is in PlanExport+Stylesheet.swift).
 extension PlanExport {
     /// Reads the current text with `headings`, then renders it as ``renderHTML(_:plan:timeZone:)`` does.
-    public static func renderHTML(
+    package static func renderHTML(
         _ document: ExportDocument, headings: [String] = defaultHeadings, timeZone: TimeZone = .current
     ) -> String {
         renderHTML(document, plan: PlanDocument(parsing: document.currentText, headings: headings), timeZone: timeZone)
@@ -16,7 +16,7 @@ extension PlanExport {
     /// pacing as a compact table, the inputs on one line, then the plan; the timeline (the lesson's end marked,
     /// any overrun shaded) after the plan, so page 1 shows the pacing once and the plan's start.
     /// A handout page: title, Name / Date / Class, the student parts with room to write, and its version.
-    public static func renderHTML(_ document: ExportDocument, plan: PlanDocument, timeZone: TimeZone = .current)
+    package static func renderHTML(_ document: ExportDocument, plan: PlanDocument, timeZone: TimeZone = .current)
         -> String
     {
         let handout = document.kind == .materials
@@ -92,7 +92,7 @@ extension PlanExport {
     /// C0 and C1 controls but tab and line feed (ESC, BEL, BS, CR, DEL, U+0080–U+009F), which a page has no
     /// use for and `cat plan.html` would obey, and the bidi controls (U+061C, U+200E/F, U+202A–E, U+2066–9),
     /// which would let model text reorder what the page shows.
-    public static func htmlEscape(_ text: String) -> String {
+    package static func htmlEscape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -4,7 +4,7 @@ import LessonPlanCore
 /// Markdown: read in terminals and editors as it is, so headings, lists and the pacing table are plain text.
 extension PlanExport {
     /// Reads the current text with `headings`, then renders it as ``renderMarkdown(_:plan:timeZone:)`` does.
-    public static func renderMarkdown(
+    package static func renderMarkdown(
         _ document: ExportDocument, headings: [String] = defaultHeadings, timeZone: TimeZone = .current
     ) -> String {
         renderMarkdown(document, plan: PlanDocument(parsing: document.currentText, headings: headings), timeZone: timeZone)
@@ -14,7 +14,7 @@ extension PlanExport {
     ///
     /// Numbered items carry their number in their own list, so a CommonMark renderer shows 1, 2, 3 after
     /// every heading.
-    public static func renderMarkdown(_ document: ExportDocument, plan: PlanDocument, timeZone: TimeZone = .current)
+    package static func renderMarkdown(_ document: ExportDocument, plan: PlanDocument, timeZone: TimeZone = .current)
         -> String
     {
         let handout = document.kind == .materials

@@ -7,9 +7,9 @@ import LessonPlanCore
 /// page are the ones the check and pacing saw. A teacher's page carries the check's banner when the
 /// version fails, the version and its local date, and the pacing near the top; a handout page carries
 /// Name / Date / Class lines and room to write, and leaves out everything for the teacher alone.
-public enum PlanExport {
+package enum PlanExport {
     /// The plan's ten section headings, recognised as headings when no other list is given.
-    public static var defaultHeadings: [String] { (try? PromptLibrary.builtIn.headings()) ?? [] }
+    package static var defaultHeadings: [String] { (try? PromptLibrary.builtIn.headings()) ?? [] }
 
     // MARK: JSON
 
@@ -18,7 +18,7 @@ public enum PlanExport {
     ///
     /// Dates are ISO 8601 to the second: this is data for programs, not a page.
     /// - Throws: `EncodingError`, which these plain values do not produce in practice.
-    public static func renderJSON(_ document: ExportDocument) throws -> Data {
+    package static func renderJSON(_ document: ExportDocument) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
@@ -27,7 +27,7 @@ public enum PlanExport {
 
     /// Reads back what ``renderJSON(_:)`` wrote.
     /// - Throws: `DecodingError` when the data is not such an export.
-    public static func decodeJSON(_ data: Data) throws -> ExportDocument {
+    package static func decodeJSON(_ data: Data) throws -> ExportDocument {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return try decoder.decode(ExportDocument.self, from: data)
@@ -37,7 +37,7 @@ public enum PlanExport {
 
     /// The bytes of `document` in one of the formats written here (Markdown, HTML, JSON).
     /// - Throws: ``ExportError`` for a format made through pandoc, `EncodingError` from ``renderJSON(_:)``.
-    public static func render(_ document: ExportDocument, plan: PlanDocument, format: ExportFormat) throws -> Data {
+    package static func render(_ document: ExportDocument, plan: PlanDocument, format: ExportFormat) throws -> Data {
         switch format {
         // Markdown is read in terminals and editors as it is, so it gets the terminal's sanitiser too.
         case .md: return Data(TerminalSanitizer.clean(renderMarkdown(document, plan: plan)).utf8)
@@ -74,7 +74,7 @@ public enum PlanExport {
     }
 
     /// A date as a teacher reads it, in the teacher's own time zone: `15 June 2025, 17:06`.
-    public static func localDate(_ date: Date, timeZone: TimeZone = .current) -> String {
+    package static func localDate(_ date: Date, timeZone: TimeZone = .current) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)

@@ -7,14 +7,14 @@ import LessonPlanStore
 extension UnitExport {
     /// What a unit exports as: one document for a person to read or edit, or a Common Cartridge for a learning
     /// platform with each lesson a page.
-    public enum Format: Equatable, Sendable {
+    package enum Format: Equatable, Sendable {
         /// One of ``UnitExport/formats``.
         case document(ExportFormat)
         /// An IMS Common Cartridge 1.1 (`.imscc`).
         case cartridge
 
         /// Reads `md`, `html`, `docx`, `odt` (as ``ExportFormat`` reads them) or `imscc` (`cc`, `cartridge`), any case.
-        public init?(text: String) {
+        package init?(text: String) {
             if let format = ExportFormat(text: text), UnitExport.formats.contains(format) {
                 self = .document(format)
             } else if LMSFormat(text: text) == .imscc {
@@ -25,10 +25,10 @@ extension UnitExport {
         }
 
         /// The names as the usage and error sentences list them.
-        public static let names = "md, html, docx, odt or imscc"
+        package static let names = "md, html, docx, odt or imscc"
 
         /// What the file is called in a sentence ("Wrote … of the unit").
-        public var label: String {
+        package var label: String {
             switch self {
             case .document(let format): format.label
             case .cartridge: "Common Cartridge"
@@ -36,7 +36,7 @@ extension UnitExport {
         }
 
         /// The end of the file's name: `docx`, `imscc`.
-        public var fileExtension: String {
+        package var fileExtension: String {
             switch self {
             case .document(let format): format.rawValue
             case .cartridge: "imscc"
@@ -49,7 +49,7 @@ extension UnitExport {
     /// - Parameter identifier: Letters and digits only, kept from one export of the unit to the next (a platform
     ///   that keys imports by it updates rather than duplicates).
     /// - Throws: ``ExportError`` with no lesson written, or when `zip` is missing or fails.
-    public static func cartridge(
+    package static func cartridge(
         _ unit: UnitRecord, lessons: [Lesson], identifier: String, tools: LMSTools, timeZone: TimeZone = .current
     ) async throws -> Data {
         guard !lessons.isEmpty else { throw ExportError("No lesson of the unit is written yet; /unit continue writes them.") }

@@ -5,15 +5,15 @@ import LessonPlanStore
 /// A whole unit as one document: a title, the overview, a contents list, then each lesson as its own part
 /// ("Lesson 1: …", its pacing, its plan with the exit ticket), each lesson rendered by the same per-plan code as a
 /// single lesson's export (``PlanExport``, ``DocumentExport``), so a lesson reads the same alone or in its unit.
-public enum UnitExport {
+package enum UnitExport {
     /// The formats a unit exports to: one document for a person to read or edit.
-    public static let formats: [ExportFormat] = [.md, .html, .docx, .odt]
+    package static let formats: [ExportFormat] = [.md, .html, .docx, .odt]
 
     /// The unit's document in `format`, from its overview and its written lessons (``UnitExport/lessons(of:prompts:showModel:)``
     /// gathers them from a session).
     /// - Parameter pandoc: for docx and odt.
     /// - Throws: ``ExportError`` with no lesson written or for json/pptx; ``DocumentError`` from pandoc.
-    public static func render(
+    package static func render(
         _ unit: UnitRecord, lessons: [Lesson], format: ExportFormat, prompts: PromptLibrary, pandoc: Pandoc?,
         timeZone: TimeZone = .current
     ) async throws -> Data {
@@ -35,7 +35,7 @@ public enum UnitExport {
     }
 
     /// One written lesson as its own export reads it.
-    public struct Lesson: Sendable {
+    package struct Lesson: Sendable {
         var number: Int
         var title: String
         var objective: String

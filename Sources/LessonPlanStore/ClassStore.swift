@@ -7,20 +7,20 @@ import LessonPlanCore
 
 /// Class lists, one owner-only file each under `classes/` in the data directory: the names, their needs and
 /// the pseudonyms that stand for them. They never leave the machine.
-public struct ClassStore: Sendable {
-    public let directory: DataDirectory
+package struct ClassStore: Sendable {
+    package let directory: DataDirectory
 
-    public init(directory: DataDirectory) { self.directory = directory }
+    package init(directory: DataDirectory) { self.directory = directory }
 
-    public var folder: URL { directory.root.appending(path: "classes", directoryHint: .isDirectory) }
+    package var folder: URL { directory.root.appending(path: "classes", directoryHint: .isDirectory) }
 
     /// What can go wrong with a class list, in one sentence that says what to do.
-    public enum Failure: Error, Equatable, Sendable, LocalizedError {
+    package enum Failure: Error, Equatable, Sendable, LocalizedError {
         case badName(String)
         case notFound(name: String, known: [String])
         case store(StoreError)
 
-        public var errorDescription: String? {
+        package var errorDescription: String? {
             switch self {
             case .badName(let name):
                 "“\(TerminalSanitizer.cleanLine(name, limit: 40))” cannot be a class name; use 1 to 40 letters, digits, dots, dashes or underscores, e.g. 4B or period-3."
@@ -35,7 +35,7 @@ public struct ClassStore: Sendable {
     }
 
     /// Whether `name` can name a class file: 1 to 40 letters, digits, dots, dashes or underscores, not starting with a dot.
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         (1...40).contains(name.count) && !name.hasPrefix(".")
             && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
     }
@@ -46,13 +46,13 @@ public struct ClassStore: Sendable {
     }
 
     /// The names of the classes, sorted.
-    public func names() -> [String] {
+    package func names() -> [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.filter(Self.isValidName).sorted()
     }
 
     /// The class called `name` (any case).
-    public func load(_ name: String) throws(Failure) -> ClassRoster {
+    package func load(_ name: String) throws(Failure) -> ClassRoster {
         let known = names()
         guard let found = known.first(where: { $0.lowercased() == name.lowercased() }) else {
             throw Self.isValidName(name) ? .notFound(name: name, known: known) : .badName(name)
@@ -69,7 +69,7 @@ public struct ClassStore: Sendable {
     }
 
     /// Writes the class, owner-only, replacing the file whole.
-    public func save(_ roster: ClassRoster) throws(Failure) {
+    package func save(_ roster: ClassRoster) throws(Failure) {
         let url = try file(roster.name)
         do throws(StoreError) {
             try directory.prepare()
@@ -92,7 +92,7 @@ public struct ClassStore: Sendable {
     }
 
     /// Removes the class's file; sessions tied to it then show its pseudonyms.
-    public func remove(_ name: String) throws(Failure) {
+    package func remove(_ name: String) throws(Failure) {
         let roster = try load(name)
         do { try FileManager.default.removeItem(at: try file(roster.name)) } catch let failure as Failure { throw failure } catch {
             throw .store(.io(path: folder.path, reason: "cannot remove the class file"))
@@ -100,14 +100,14 @@ public struct ClassStore: Sendable {
     }
 
     /// The class's map of names to pseudonyms, reading names that are ordinary words (`Will`) only capitalised.
-    public func map(_ name: String, ordinaryWords: Set<String>) throws(Failure) -> (roster: ClassRoster, map: NameMap) {
+    package func map(_ name: String, ordinaryWords: Set<String>) throws(Failure) -> (roster: ClassRoster, map: NameMap) {
         let roster = try load(name)
         return (roster, NameMap(roster: roster, ordinaryWords: ordinaryWords))
     }
 
     /// `transcript` with its class's pseudonyms read back as names, and `names` tied to that class; a class that
     /// is not on this machine leaves the pseudonyms, with a warning saying so.
-    public func restoring(_ transcript: LoadedTranscript, into names: ClassNames, ordinaryWords: Set<String>) -> LoadedTranscript {
+    package func restoring(_ transcript: LoadedTranscript, into names: ClassNames, ordinaryWords: Set<String>) -> LoadedTranscript {
         guard let name = transcript.className else { return transcript }
         do {
             let (roster, map) = try self.map(name, ordinaryWords: ordinaryWords)

@@ -6,13 +6,13 @@ import Foundation
 
 /// Where lessonplan keeps sessions and line history: `$LESSONPLAN_HOME`, else
 /// `$XDG_DATA_HOME/lessonplan`, else `~/.local/share/lessonplan`.
-public struct DataDirectory: Sendable, Equatable {
-    public let root: URL
+package struct DataDirectory: Sendable, Equatable {
+    package let root: URL
 
-    public init(root: URL) { self.root = root }
+    package init(root: URL) { self.root = root }
 
     /// Picks the directory from the environment, in the documented order.
-    public static func resolve(environment: [String: String]) -> DataDirectory {
+    package static func resolve(environment: [String: String]) -> DataDirectory {
         if let home = environment["LESSONPLAN_HOME"], !home.isEmpty {
             return DataDirectory(root: URL(fileURLWithPath: home, isDirectory: true))
         }
@@ -24,13 +24,13 @@ public struct DataDirectory: Sendable, Equatable {
             root: URL(fileURLWithPath: home, isDirectory: true).appending(path: ".local/share/lessonplan"))
     }
 
-    public var sessions: URL { root.appending(path: "sessions", directoryHint: .isDirectory) }
-    public var historyFile: URL { root.appending(path: "history") }
+    package var sessions: URL { root.appending(path: "sessions", directoryHint: .isDirectory) }
+    package var historyFile: URL { root.appending(path: "history") }
 
     /// Creates the directories, readable by their owner only (0700), and checks that they are safe.
     /// - Throws: ``StoreError/io(path:reason:)`` when they cannot be created,
     ///   ``StoreError/unsafeDirectory(path:reason:fix:)`` when another user could change them.
-    public func prepare() throws(StoreError) {
+    package func prepare() throws(StoreError) {
         // Nothing is created inside a directory that is already unsafe.
         try check()
         for url in [root, sessions] {
@@ -53,7 +53,7 @@ public struct DataDirectory: Sendable, Equatable {
     /// The root may be a link (to another disk, say); `sessions/` inside it may not. A directory
     /// that does not exist yet is fine: ``prepare()`` creates it safely.
     /// - Throws: ``StoreError/unsafeDirectory(path:reason:fix:)``.
-    public func check() throws(StoreError) {
+    package func check() throws(StoreError) {
         for (url, follows) in [(root, true), (sessions, false)] {
             var info = stat()
             let found = follows ? stat(url.path, &info) : lstat(url.path, &info)
@@ -82,14 +82,14 @@ public struct DataDirectory: Sendable, Equatable {
     }
 
     /// The transcript of session `id`.
-    public func transcript(id: String) -> URL { sessions.appending(path: "\(id).jsonl") }
+    package func transcript(id: String) -> URL { sessions.appending(path: "\(id).jsonl") }
 
     /// The small summary kept beside a transcript so listing need not read it whole.
-    public func summary(id: String) -> URL { sessions.appending(path: "\(id).summary.json") }
+    package func summary(id: String) -> URL { sessions.appending(path: "\(id).summary.json") }
 }
 
 /// Something went wrong with the files on disk, in one sentence that says what to do.
-public enum StoreError: Error, Equatable, Sendable, LocalizedError {
+package enum StoreError: Error, Equatable, Sendable, LocalizedError {
     case locked(id: String)
     case notFound(reference: String, directory: String)
     case ambiguous(reference: String, matches: [String])
@@ -107,7 +107,7 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
     /// A record could not be appended; it is kept in memory to be written later.
     case notSaved(path: String, reason: String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .locked(let id):
             "Session \(id.prefix(8)) is open in another lessonplan; close that one first (or wait for it to finish)."

@@ -7,7 +7,7 @@ import LessonPlanCore
 
 /// Opening, reading and writing the tool's files so that a FIFO never blocks it, a planted
 /// symbolic link is never followed out of the data directory, and nothing is ever readable by others.
-public enum PrivateFiles {
+package enum PrivateFiles {
     /// Opens `path` without blocking and checks that it is a regular file.
     ///
     /// `O_NONBLOCK` makes opening a FIFO return at once (and `fstat` then refuses it); it has no
@@ -62,7 +62,7 @@ public enum PrivateFiles {
     /// Read, not mapped: a writer may truncate a half-written line it could not finish, and a
     /// mapping of the lost bytes would then crash the reader with SIGBUS.
     /// - Throws: ``StoreError`` for a missing, unreadable or irregular file.
-    public static func read(_ url: URL, followLinks: Bool, limit: Int = .max) throws(StoreError) -> Data {
+    package static func read(_ url: URL, followLinks: Bool, limit: Int = .max) throws(StoreError) -> Data {
         let fd = try open(url.path, flags: O_RDONLY, followLinks: followLinks)
         defer { Glibc.close(fd) }
         return try read(descriptor: fd, path: url.path, limit: limit)
@@ -122,7 +122,7 @@ public enum PrivateFiles {
     /// is then renamed over the old one, so a reader sees the old file or the new, never half of one.
     /// - Throws: ``StoreError/exists(path:)`` when the file exists and `replace` is false, or
     ///   ``StoreError/io(path:reason:)`` when it cannot be written (nothing partial is left behind).
-    public static func write(_ data: Data, to url: URL, replace: Bool) throws(StoreError) {
+    package static func write(_ data: Data, to url: URL, replace: Bool) throws(StoreError) {
         let path = url.path
         let target = replace
             ? url.deletingLastPathComponent().appending(path: ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp").path
@@ -152,7 +152,7 @@ public enum PrivateFiles {
     /// - Throws: ``StoreError/io(path:reason:)`` when it cannot be made.
     /// - Parameter removedIfEnded: whether SIGTERM or SIGHUP removes it before the tool ends (``EndingCleanup``),
     ///   until ``removeTemporaryFolder(_:)``; the editor's folder has its own handling of those signals.
-    public static func temporaryFolder(_ prefix: String, removedIfEnded: Bool = true) throws(StoreError) -> URL {
+    package static func temporaryFolder(_ prefix: String, removedIfEnded: Bool = true) throws(StoreError) -> URL {
         let folder = FileManager.default.temporaryDirectory.appending(path: "\(prefix)-\(UUID().uuidString)")
         guard mkdir(folder.path, 0o700) == 0, chmod(folder.path, 0o700) == 0 else {
             throw .io(path: folder.path, reason: "cannot create a private temporary folder")
@@ -162,7 +162,7 @@ public enum PrivateFiles {
     }
 
     /// Removes a folder ``temporaryFolder(_:removedIfEnded:)`` made, and stops tracking it.
-    public static func removeTemporaryFolder(_ folder: URL) {
+    package static func removeTemporaryFolder(_ folder: URL) {
         try? FileManager.default.removeItem(at: folder)
         EndingCleanup.forget(folder: folder)
     }

@@ -6,13 +6,13 @@ import LessonPlanCore
 #endif
 
 /// A transcript from outside the sessions folder made a session of this store.
-public struct ImportedSession: Sendable {
+package struct ImportedSession: Sendable {
     /// The copy in the sessions folder, the file new turns go to.
-    public var url: URL
+    package var url: URL
     /// The new session's id, which the tool chose.
-    public var id: String
+    package var id: String
     /// One sentence for the terminal when the transcript was copied; nil when it already was a session here.
-    public var note: String?
+    package var note: String?
 }
 
 extension SessionStore {
@@ -23,7 +23,7 @@ extension SessionStore {
     /// is kept when it is a valid name no other session here has.
     /// - Throws: ``StoreError`` for a file that cannot be read or is no transcript, or a folder that cannot
     ///   take the copy.
-    public func importIfOutside(_ url: URL) throws(StoreError) -> ImportedSession {
+    package func importIfOutside(_ url: URL) throws(StoreError) -> ImportedSession {
         let stem = url.deletingPathExtension().lastPathComponent
         let folder = url.deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath().path
         if Self.isSessionID(stem), folder == directory.sessions.standardizedFileURL.resolvingSymlinksInPath().path {

@@ -6,23 +6,23 @@ import LessonPlanCore
 #endif
 
 /// What `lessonplan sessions` shows for one session, kept in a small file beside the transcript.
-public struct SessionSummary: Codable, Equatable, Sendable {
-    public var id: String
-    public var name: String?
-    public var created: Date
-    public var grade: GradeBand
-    public var minutes: Int
-    public var topic: String
-    public var versions: Int
-    public var lastCommand: String?
+package struct SessionSummary: Codable, Equatable, Sendable {
+    package var id: String
+    package var name: String?
+    package var created: Date
+    package var grade: GradeBand
+    package var minutes: Int
+    package var topic: String
+    package var versions: Int
+    package var lastCommand: String?
     /// The transcript's size when this summary was written; a different size means it is stale.
-    public var transcriptBytes: Int
+    package var transcriptBytes: Int
     /// Some lines of the transcript are damaged (skipped when read); nil, as in older summaries, means none.
-    public var damaged: Bool?
+    package var damaged: Bool?
     /// For a unit: how many lessons it has; nil for a single lesson.
-    public var lessons: Int?
+    package var lessons: Int?
 
-    public init(
+    package init(
         id: String, name: String?, created: Date, grade: GradeBand, minutes: Int, topic: String, versions: Int,
         lastCommand: String?, transcriptBytes: Int, damaged: Bool = false, lessons: Int? = nil
     ) {
@@ -41,11 +41,11 @@ public struct SessionSummary: Codable, Equatable, Sendable {
 }
 
 /// A file in the sessions folder that looks like a transcript but cannot be listed, and why.
-public struct UnreadableSession: Equatable, Sendable {
+package struct UnreadableSession: Equatable, Sendable {
     /// The file's name in the sessions folder.
-    public var file: String
+    package var file: String
     /// Why, in a few words that finish a sentence about the file.
-    public var reason: String
+    package var reason: String
 
     init(file: String, error: StoreError) {
         self.file = file
@@ -61,43 +61,43 @@ public struct UnreadableSession: Equatable, Sendable {
 }
 
 /// Every session in the sessions folder, and the files there that could not be read.
-public struct SessionList: Sendable {
+package struct SessionList: Sendable {
     /// Newest first.
-    public var summaries: [SessionSummary]
+    package var summaries: [SessionSummary]
     /// By file name.
-    public var unreadable: [UnreadableSession]
+    package var unreadable: [UnreadableSession]
 }
 
 /// The sessions folder: creating, finding, listing and removing transcripts.
-public struct SessionStore: Sendable {
+package struct SessionStore: Sendable {
     /// Rebuilds a session's summary from its transcript, or nil when the records make no session. The engine
     /// folds records into state; the store only reads files, so the fold is handed in rather than known here.
-    public typealias Summarize = @Sendable (LoadedTranscript) -> SessionSummary?
+    package typealias Summarize = @Sendable (LoadedTranscript) -> SessionSummary?
 
-    public let directory: DataDirectory
+    package let directory: DataDirectory
     let summarize: Summarize
 
     /// - Parameter summarize: How a listing rebuilds a summary whose small file is missing or stale;
     ///   `SessionStore(directory:)` (beside the engine's state) folds the transcript as `resume` does.
-    public init(directory: DataDirectory, summarize: @escaping Summarize) {
+    package init(directory: DataDirectory, summarize: @escaping Summarize) {
         self.directory = directory
         self.summarize = summarize
     }
 
     /// A fresh random session id: 16 lowercase hex digits.
-    public static func newID() -> String {
+    package static func newID() -> String {
         String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16))
     }
 
     /// Whether `text` is a session id as ``newID()`` makes them: 16 lowercase hex digits. A session's id
     /// is its file's name; only such a name is ever made into a path, whatever a file says.
-    public static func isSessionID(_ text: String) -> Bool {
+    package static func isSessionID(_ text: String) -> Bool {
         text.utf8.count == 16 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// Checks a name typed for `/save` or `--name`.
     /// - Throws: ``StoreError/badName(_:)``.
-    public static func validName(_ text: String) throws(StoreError) -> String {
+    package static func validName(_ text: String) throws(StoreError) -> String {
         let name = text.trimmingCharacters(in: .whitespaces)
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: " ._-"))
         guard (1...60).contains(name.count), !name.hasPrefix("-"), !name.hasPrefix("."),
@@ -107,7 +107,7 @@ public struct SessionStore: Sendable {
     }
 
     /// Every readable session's summary, newest first; see ``listAll()``.
-    public func list() -> [SessionSummary] {
+    package func list() -> [SessionSummary] {
         (try? listAll().summaries) ?? []
     }
 
@@ -115,7 +115,7 @@ public struct SessionStore: Sendable {
     /// the reason. Summaries are read from their small files; a missing or stale one is rebuilt
     /// from the transcript.
     /// - Throws: ``StoreError/unsafeDirectory(path:reason:fix:)`` for a directory others could write.
-    public func listAll() throws(StoreError) -> SessionList {
+    package func listAll() throws(StoreError) -> SessionList {
         try directory.check()
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.sessions.path)) ?? []
         var summaries: [SessionSummary] = []
@@ -148,7 +148,7 @@ public struct SessionStore: Sendable {
     }
 
     /// The summary of one session, from its summary file if that is current.
-    public func summary(id: String) -> SessionSummary? {
+    package func summary(id: String) -> SessionSummary? {
         try? entry(id: id).get()
     }
 
@@ -190,14 +190,14 @@ public struct SessionStore: Sendable {
     }
 
     /// Rewrites the summary beside a transcript (atomically, 0600; the transcript itself is never rewritten).
-    public func writeSummary(_ summary: SessionSummary) {
+    package func writeSummary(_ summary: SessionSummary) {
         guard Self.isSessionID(summary.id), let data = try? Self.summaryEncoder.encode(summary) else { return }
         try? PrivateFiles.write(data, to: directory.summary(id: summary.id), replace: true)
     }
 
     /// Rewrites the summary of the session whose transcript is `transcript`, when that is a session of
     /// this store's folder; a transcript elsewhere (`resume ./file.jsonl`) has no summary.
-    public func writeSummary(_ summary: SessionSummary, beside transcript: URL) {
+    package func writeSummary(_ summary: SessionSummary, beside transcript: URL) {
         guard Self.isSessionID(summary.id),
             transcript.standardizedFileURL.path == directory.transcript(id: summary.id).standardizedFileURL.path
         else { return }
@@ -207,7 +207,7 @@ public struct SessionStore: Sendable {
     /// Runs `body` holding the store's name lock (`flock` on `sessions/.names.lock`), so that
     /// checking a name is free and taking it is one step for every lessonplan process.
     /// - Throws: what `body` throws, or ``StoreError`` when the lock file cannot be opened.
-    public func withNameLock<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    package func withNameLock<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         let path = directory.sessions.appending(path: ".names.lock").path
         let fd = try PrivateFiles.open(path, flags: O_RDWR | O_CREAT, followLinks: false)
         defer { close(fd) }
@@ -222,7 +222,7 @@ public struct SessionStore: Sendable {
     /// an id or a name (in any case), or the path of a transcript file.
     /// - Throws: ``StoreError/notFound(reference:directory:)``, or ``StoreError/ambiguous(reference:matches:)``
     ///   naming the candidates.
-    public func locate(_ reference: String) throws(StoreError) -> URL {
+    package func locate(_ reference: String) throws(StoreError) -> URL {
         let trimmed = reference.trimmingCharacters(in: .whitespaces)
         if trimmed.hasSuffix(".jsonl") || trimmed.contains("/") {
             let url = URL(fileURLWithPath: trimmed)
@@ -270,7 +270,7 @@ public struct SessionStore: Sendable {
 
     /// Reads a transcript found by ``locate(_:)``, never through a link inside the sessions folder.
     /// - Throws: ``StoreError``.
-    public func read(_ url: URL, prompts: TranscriptReader.Prompts = .kept) throws(StoreError) -> LoadedTranscript {
+    package func read(_ url: URL, prompts: TranscriptReader.Prompts = .kept) throws(StoreError) -> LoadedTranscript {
         let inside = url.deletingLastPathComponent().standardizedFileURL.path == directory.sessions.standardizedFileURL.path
         let loaded = try TranscriptReader.read(url, prompts: prompts, followLinks: !inside)
         // Names come back only from this machine's class file; restoring reads no word list.
@@ -278,7 +278,7 @@ public struct SessionStore: Sendable {
     }
 
     /// Throws when another session already uses `name`.
-    public func ensureNameFree(_ name: String, except id: String) throws(StoreError) {
+    package func ensureNameFree(_ name: String, except id: String) throws(StoreError) {
         // Names are matched in any case, so they are unique in any case too.
         for summary in list() where summary.name?.lowercased() == name.lowercased() && summary.id != id {
             throw .nameTaken(name: name, id: summary.id)
@@ -288,7 +288,7 @@ public struct SessionStore: Sendable {
     /// Removes a session's transcript and summary, refusing while another process has it open.
     ///
     /// Nothing is written to the file first; a link, FIFO or device in its place is refused.
-    public func remove(id: String) throws(StoreError) {
+    package func remove(id: String) throws(StoreError) {
         guard Self.isSessionID(id) else { throw .notFound(reference: id, directory: directory.sessions.path) }
         let url = directory.transcript(id: id)
         do {
@@ -308,7 +308,7 @@ public struct SessionStore: Sendable {
 
     /// Removes the sessions `ids` names that still have no plan version; one open in another
     /// process (a first plan on its way) or given a plan since is kept, with the reason.
-    public func prune(_ ids: [String]) -> (removed: [String], kept: [(id: String, error: StoreError)]) {
+    package func prune(_ ids: [String]) -> (removed: [String], kept: [(id: String, error: StoreError)]) {
         var removed: [String] = []
         var kept: [(id: String, error: StoreError)] = []
         for id in ids {

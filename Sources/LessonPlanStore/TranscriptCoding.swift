@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a line of a transcript could not be used.
-public enum TranscriptLineError: Error, Equatable, Sendable {
+package enum TranscriptLineError: Error, Equatable, Sendable {
     /// Not JSON, or JSON without the fields its type needs.
     case unreadable(String)
     /// A `type` this build does not know (written by a newer build, say).
@@ -13,8 +13,8 @@ public enum TranscriptLineError: Error, Equatable, Sendable {
 /// Turns records into JSON lines and back.
 ///
 /// The tag and version are written first, so a reader can look at them without decoding the rest.
-public struct TranscriptCoder: Sendable {
-    public init() {}
+package struct TranscriptCoder: Sendable {
+    package init() {}
 
     private struct Tag: Decodable {
         var type: String
@@ -22,7 +22,7 @@ public struct TranscriptCoder: Sendable {
     }
 
     /// One record as a single line of JSON (no trailing newline).
-    public func encode(_ record: TranscriptRecord) -> Data {
+    package func encode(_ record: TranscriptRecord) -> Data {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = Self.dateEncoding
@@ -56,20 +56,20 @@ public struct TranscriptCoder: Sendable {
 
     /// Reads one line, straight from its bytes when it is written as this tool writes it.
     /// - Throws: ``TranscriptLineError``.
-    public func decode(_ line: Data) throws(TranscriptLineError) -> TranscriptRecord {
+    package func decode(_ line: Data) throws(TranscriptLineError) -> TranscriptRecord {
         if let record = decodeFastPath(line) { return record }
         return try decodeWithoutFastPath(line)
     }
 
     /// The record on a line written as this tool writes it, read without a JSON parser, or nil
     /// to ask ``decodeWithoutFastPath(_:)``; whenever this returns a record, that returns the same.
-    public func decodeFastPath(_ line: Data) -> TranscriptRecord? {
+    package func decodeFastPath(_ line: Data) -> TranscriptRecord? {
         line.withUnsafeBytes { TranscriptLineScanner.record(in: $0) }
     }
 
     /// Reads one line with `JSONDecoder`: any valid JSON, and every error.
     /// - Throws: ``TranscriptLineError``.
-    public func decodeWithoutFastPath(_ line: Data) throws(TranscriptLineError) -> TranscriptRecord {
+    package func decodeWithoutFastPath(_ line: Data) throws(TranscriptLineError) -> TranscriptRecord {
         let decoded: DecodedLine
         do { decoded = try Self.decoder.decode(DecodedLine.self, from: line) } catch {
             // Not JSON at all, or not an object: what reading the tag alone would have said.

@@ -220,68 +220,68 @@ extension SettingRecord {
 // MARK: - Every record type reads and writes through its columns
 
 extension SessionHeader {
-    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
-    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+    package init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }
 
 extension TurnStarted {
-    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
-    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+    package init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }
 
 extension TurnEnded {
-    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
-    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+    package init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }
 
 extension UndoRecord {
-    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
-    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+    package init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }
 
 extension NameRecord {
-    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
-    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+    package init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }
 
 extension HandEditRecord {
-    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
-    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+    package init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }
 
 extension ResultsRecord: Codable {
-    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
-    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+    package init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }
 
 extension FormsRecord: Codable {
-    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
-    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+    package init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }
 
 extension SourceRecord {
-    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
-    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+    package init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }
 
 extension SourceRemovedRecord {
-    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
-    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+    package init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }
 
 extension UnitRecord {
-    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
-    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+    package init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }
 
 extension SettingRecord {
-    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
-    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+    package init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }
 
 extension LessonRecord {
-    public init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
-    public func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
+    package init(from decoder: any Decoder) throws { self = try Self.columns.decode(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try Self.columns.encode(self, to: encoder) }
 }
 
 // MARK: - What the scanner's values give

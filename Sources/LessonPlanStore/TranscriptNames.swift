@@ -3,9 +3,9 @@ import LessonPlanCore
 
 /// A transcript holds what was sent: a class's names are written as their pseudonyms and read back as names,
 /// so a transcript shared with a colleague carries none, and the map stays in the class file.
-public enum TranscriptNames {
+package enum TranscriptNames {
     /// `line` (JSON) with every string in it passed through `transform`; a string it leaves alone keeps its bytes.
-    public static func transformingStrings(in line: Data, _ transform: (String) -> String) -> Data {
+    package static func transformingStrings(in line: Data, _ transform: (String) -> String) -> Data {
         let bytes = [UInt8](line)
         var out = Data()
         out.reserveCapacity(bytes.count)
@@ -49,7 +49,7 @@ public enum TranscriptNames {
 
 extension TranscriptRecord {
     /// The record with every text in it passed through `transform` (names to pseudonyms, or back).
-    public func transformingText(_ transform: (String) -> String) -> TranscriptRecord {
+    package func transformingText(_ transform: (String) -> String) -> TranscriptRecord {
         let coder = TranscriptCoder()
         let line = TranscriptNames.transformingStrings(in: coder.encode(self), transform)
         return (try? coder.decode(line)) ?? self
@@ -58,14 +58,14 @@ extension TranscriptRecord {
 
 extension LoadedTranscript {
     /// The transcript with the class's pseudonyms read back as the names the teacher knows.
-    public func restoringNames(_ map: NameMap) -> LoadedTranscript {
+    package func restoringNames(_ map: NameMap) -> LoadedTranscript {
         var restored = self
         restored.records = records.map { $0.transformingText(map.restored) }
         return restored
     }
 
     /// The class the session was tied to last (`--class`, `/class`), if any.
-    public var className: String? {
+    package var className: String? {
         var name: String?
         for record in records {
             switch record {

@@ -2,28 +2,28 @@ import Foundation
 import LessonPlanCore
 
 /// A transcript read back from disk, with anything that had to be skipped.
-public struct LoadedTranscript: Sendable {
-    public var records: [TranscriptRecord]
+package struct LoadedTranscript: Sendable {
+    package var records: [TranscriptRecord]
     /// One sentence per line that was skipped (a torn last line, an unknown type, a damaged line).
-    public var warnings: [String]
+    package var warnings: [String]
     /// The file's size when read.
-    public var size: Int
+    package var size: Int
     /// The numbers of damaged lines that were skipped (not a torn last line, nor an unknown type).
-    public var damagedLines: [Int] = []
+    package var damagedLines: [Int] = []
     /// The session line was damaged, so the header was pieced together from the lines after it.
-    public var headerRebuilt = false
+    package var headerRebuilt = false
 
     /// Whether anything but a torn last line or a newer type was lost.
-    public var isDamaged: Bool { headerRebuilt || !damagedLines.isEmpty }
+    package var isDamaged: Bool { headerRebuilt || !damagedLines.isEmpty }
 }
 
 /// Reads transcripts line by line, each on its own: a damaged line (bad JSON, bad UTF-8, a name
 /// or topic that would not be accepted if typed) is reported with its number and skipped, and
 /// every intact line after it still counts. A newer format or a file with no transcript line
 /// at all is refused.
-public enum TranscriptReader {
+package enum TranscriptReader {
     /// What a reader keeps of each `turn_started` line's prompt (`instructions` and `input`).
-    public enum Prompts: Sendable {
+    package enum Prompts: Sendable {
         /// As written: for `replay --rerun`, exports and anything that audits what was sent.
         case kept
         /// Checked exactly as when kept, so the same lines are read and the same ones skipped,
@@ -40,7 +40,7 @@ public enum TranscriptReader {
     ///   - prompts: whether `turn_started` prompts are kept or read as empty strings.
     ///   - followLinks: false inside the data directory, whose files are never links.
     /// - Throws: ``StoreError`` for a missing, irregular, newer-format or non-transcript file.
-    public static func read(_ url: URL, prompts: Prompts = .kept, followLinks: Bool = true) throws(StoreError)
+    package static func read(_ url: URL, prompts: Prompts = .kept, followLinks: Bool = true) throws(StoreError)
         -> LoadedTranscript
     {
         // Read, not mapped: see PrivateFiles.read. One pread into one buffer costs about what
@@ -52,7 +52,7 @@ public enum TranscriptReader {
     /// Reads records from the bytes of a transcript.
     /// - Parameter prompts: whether `turn_started` prompts are kept or read as empty strings.
     /// - Throws: ``StoreError``.
-    public static func parse(_ data: Data, path: String, prompts: Prompts = .kept) throws(StoreError) -> LoadedTranscript {
+    package static func parse(_ data: Data, path: String, prompts: Prompts = .kept) throws(StoreError) -> LoadedTranscript {
         identified(try data.withUnsafeBytes { raw in fold(raw, path: path, prompts: prompts) }.get(), path: path)
     }
 
@@ -192,7 +192,7 @@ public enum TranscriptReader {
     ///
     /// `resume` needs the starting model before it opens the session; reading a 10,000-turn
     /// file whole for its first line doubled the time to the prompt.
-    public static func header(of url: URL) -> SessionHeader? {
+    package static func header(of url: URL) -> SessionHeader? {
         // The header is well under a kilobyte; the cap only stops a file without newlines.
         guard let data = try? PrivateFiles.read(url, followLinks: true, limit: 1 << 20) else { return nil }
         var rest = data[...]

@@ -4,28 +4,28 @@ import LessonPlanCore
 
 /// What a turn produces: a plan version, or something made from one and kept beside it: student
 /// handouts, a quiz, a rubric, a review of the plan.
-public enum TurnKind: String, Codable, Sendable {
+package enum TurnKind: String, Codable, Sendable {
     case plan, materials, quiz, rubric, review
     /// A unit's overview (``UnitPlan``): not a plan version; a `unit` line records the one taken.
     case overview
 }
 
 /// The first line of every transcript: who, when, and what was asked for.
-public struct SessionHeader: Codable, Equatable, Sendable {
-    public var id: String
-    public var created: Date
-    public var inputs: LessonInputs
-    public var model: String
+package struct SessionHeader: Codable, Equatable, Sendable {
+    package var id: String
+    package var created: Date
+    package var inputs: LessonInputs
+    package var model: String
     /// The base URL or endpoint, never with credentials in it.
-    public var baseUrl: String
-    public var name: String?
-    public var toolVersion: String
+    package var baseUrl: String
+    package var name: String?
+    package var toolVersion: String
     /// The framework chosen at the start (`--framework`); nil, as in older transcripts, is the default one.
-    public var framework: String?
+    package var framework: String?
     /// The class the session was started for (`--class`): only its name; the names of its students stay in the class file.
-    public var className: String?
+    package var className: String?
 
-    public init(
+    package init(
         id: String, created: Date, inputs: LessonInputs, model: String, baseUrl: String, name: String? = nil,
         toolVersion: String, framework: String? = nil, className: String? = nil
     ) {
@@ -42,46 +42,46 @@ public struct SessionHeader: Codable, Equatable, Sendable {
 }
 
 /// Written when a request is about to go out: everything needed to send it again.
-public struct TurnStarted: Codable, Equatable, Sendable {
-    public var turn: Int
-    public var at: Date
+package struct TurnStarted: Codable, Equatable, Sendable {
+    package var turn: Int
+    package var at: Date
     /// The command exactly as the teacher typed it; for `/retry`, the command of the turn repeated.
-    public var command: String
+    package var command: String
     /// The template that built the prompt.
-    public var template: String
+    package var template: String
     /// The inputs of the plan this turn produces.
-    public var inputs: LessonInputs
+    package var inputs: LessonInputs
     /// The version the turn revises; nil for a first generation.
-    public var baseVersion: Int?
-    public var model: String
-    public var instructions: String
-    public var input: String
-    public var maxOutputTokens: Int
+    package var baseVersion: Int?
+    package var model: String
+    package var instructions: String
+    package var input: String
+    package var maxOutputTokens: Int
     /// The framework of the plan this turn produces; nil, as in older transcripts, is the default one.
-    public var framework: String?
+    package var framework: String?
     /// For an automatic turn (a repair or a reading-level retry): the draft version it tries to improve.
     /// A version it creates takes the draft's place, so `/undo` from it goes where `/undo` from the draft would.
-    public var follows: Int?
+    package var follows: Int?
     /// What the turn produces; nil, as in older transcripts, is a plan.
-    public var kind: TurnKind?
+    package var kind: TurnKind?
 
     /// `/retry`: the turn whose request this one sends again.
-    public var retryOf: Int?
+    package var retryOf: Int?
     /// `/continue`: the turn whose draft this one finishes; its `output` starts with that draft.
-    public var continues: Int?
+    package var continues: Int?
     /// For a `quiz` turn: the kind of quiz asked for (`starter` or `exit`).
-    public var quizKind: Quiz.Kind?
+    package var quizKind: Quiz.Kind?
     /// For a `quiz` turn: how many items were asked for.
-    public var quizItems: Int?
+    package var quizItems: Int?
     /// For a `quiz` turn: whether its prompt asked for student feedback on each wrong answer (`Feedback B: …`), so
     /// the quiz must carry it; nil, as in older transcripts (and since a resume does not read prompts back), is no.
-    public var quizFeedback: Bool?
+    package var quizFeedback: Bool?
     /// For a `rubric` turn: how many levels were asked for.
-    public var rubricLevels: Int?
+    package var rubricLevels: Int?
     /// In a unit: the lesson whose plan this turn writes or works from; nil outside a unit.
-    public var lesson: Int?
+    package var lesson: Int?
 
-    public init(
+    package init(
         turn: Int, at: Date, command: String, template: String, inputs: LessonInputs, baseVersion: Int?,
         model: String, instructions: String, input: String, maxOutputTokens: Int, framework: String? = nil,
         follows: Int? = nil, kind: TurnKind? = nil, retryOf: Int? = nil, continues: Int? = nil,
@@ -112,40 +112,40 @@ public struct TurnStarted: Codable, Equatable, Sendable {
 }
 
 /// Written when a turn ends, however it ends.
-public struct TurnEnded: Codable, Equatable, Sendable {
-    public var turn: Int
-    public var at: Date
-    public var status: TurnStatus
+package struct TurnEnded: Codable, Equatable, Sendable {
+    package var turn: Int
+    package var at: Date
+    package var status: TurnStatus
     /// All answer text received, partial for a failed or cancelled turn. A `/continue` turn's
     /// output is the draft it continues followed by the new text: the whole plan.
-    public var output: String
-    public var usage: Usage?
-    public var responseId: String?
+    package var output: String
+    package var usage: Usage?
+    package var responseId: String?
     /// The one-sentence reason, for anything but `completed`.
-    public var error: String?
+    package var error: String?
     /// The version this turn created; only completed turns create one.
-    public var version: Int?
-    public var durationMs: Int
+    package var version: Int?
+    package var durationMs: Int
     /// The plan check of `output`, for a completed plan turn.
-    public var check: PlanCheckReport?
+    package var check: PlanCheckReport?
     /// The reading level of `output`'s student-facing text against its band, for a completed plan turn.
-    public var readingLevel: ReadingMeasure?
+    package var readingLevel: ReadingMeasure?
     /// For a turn whose plan replaces the current one only when it is better (a repair, a reading-level
     /// retry): whether it did. When false the turn completed but created no version.
-    public var kept: Bool?
+    package var kept: Bool?
     /// The number of the handouts a completed `materials` turn created.
-    public var materials: Int?
+    package var materials: Int?
     /// The number of the quiz a completed `quiz` turn created (a repair only when `kept`).
-    public var quiz: Int?
+    package var quiz: Int?
     /// The number of the rubric a completed `rubric` turn created (a repair only when `kept`).
-    public var rubric: Int?
+    package var rubric: Int?
     /// The number of the review a completed `review` turn created (none when the answer held no criterion).
-    public var review: Int?
+    package var review: Int?
     /// `false` when the answer came whole rather than streamed (a proxy that does not stream);
     /// absent for a streamed answer.
-    public var streamed: Bool?
+    package var streamed: Bool?
 
-    public init(
+    package init(
         turn: Int, at: Date, status: TurnStatus, output: String, usage: Usage?, responseId: String?,
         error: String?, version: Int?, durationMs: Int, check: PlanCheckReport? = nil,
         readingLevel: ReadingMeasure? = nil, kept: Bool? = nil, materials: Int? = nil, streamed: Bool? = nil,
@@ -172,16 +172,16 @@ public struct TurnEnded: Codable, Equatable, Sendable {
 }
 
 /// `/undo`: the current version moved from one version to another.
-public struct UndoRecord: Codable, Equatable, Sendable {
-    public var at: Date
-    public var from: Int
-    public var to: Int
+package struct UndoRecord: Codable, Equatable, Sendable {
+    package var at: Date
+    package var from: Int
+    package var to: Int
     /// In a unit: the lesson whose current version moved.
-    public var lesson: Int?
+    package var lesson: Int?
     /// `/switch N` or `/fork N` as typed, when the move was one of those rather than `/undo`; nil for `/undo`.
-    public var command: String?
+    package var command: String?
 
-    public init(at: Date, from: Int, to: Int, lesson: Int? = nil, command: String? = nil) {
+    package init(at: Date, from: Int, to: Int, lesson: Int? = nil, command: String? = nil) {
         self.at = at
         self.from = from
         self.to = to
@@ -191,25 +191,25 @@ public struct UndoRecord: Codable, Equatable, Sendable {
 }
 
 /// `/save <name>`: the session got a name.
-public struct NameRecord: Codable, Equatable, Sendable {
-    public var at: Date
-    public var name: String
+package struct NameRecord: Codable, Equatable, Sendable {
+    package var at: Date
+    package var name: String
 
-    public init(at: Date, name: String) {
+    package init(at: Date, name: String) {
         self.at = at
         self.name = name
     }
 }
 
 /// `/repair on|off`: a session setting that `resume` and `replay --rerun` honour (`--no-repair` is a flag of its run only).
-public struct SettingRecord: Codable, Equatable, Sendable {
-    public var at: Date
+package struct SettingRecord: Codable, Equatable, Sendable {
+    package var at: Date
     /// Whether a plan with problems is repaired once automatically; nil (a `/class` line) leaves it as it was.
-    public var repair: Bool?
+    package var repair: Bool?
     /// The class the session is tied to from here on (`/class`); nil leaves it as it was.
-    public var className: String?
+    package var className: String?
 
-    public init(at: Date, repair: Bool?, className: String? = nil) {
+    package init(at: Date, repair: Bool?, className: String? = nil) {
         self.at = at
         self.repair = repair
         self.className = className
@@ -217,21 +217,21 @@ public struct SettingRecord: Codable, Equatable, Sendable {
 }
 
 /// `/edit`: the teacher changed the plan by hand; the saved text is a new version.
-public struct HandEditRecord: Codable, Equatable, Sendable {
-    public var at: Date
+package struct HandEditRecord: Codable, Equatable, Sendable {
+    package var at: Date
     /// The command as typed (`/edit`).
-    public var command: String
+    package var command: String
     /// The version that was edited.
-    public var baseVersion: Int
+    package var baseVersion: Int
     /// The version the edit created.
-    public var version: Int
-    public var text: String
+    package var version: Int
+    package var text: String
     /// The plan check of the edited text.
-    public var check: PlanCheckReport?
+    package var check: PlanCheckReport?
     /// In a unit: the lesson the edited plan belongs to.
-    public var lesson: Int?
+    package var lesson: Int?
 
-    public init(
+    package init(
         at: Date, command: String, baseVersion: Int, version: Int, text: String, check: PlanCheckReport? = nil, lesson: Int? = nil
     ) {
         self.at = at
@@ -246,25 +246,25 @@ public struct HandEditRecord: Codable, Equatable, Sendable {
 
 /// `/source FILE` or `--source FILE`: a source the plans are grounded in, kept whole with the session so
 /// `resume`, `replay` and exports check quotations after the file has moved or changed.
-public struct SourceRecord: Codable, Equatable, Sendable {
-    public var at: Date
-    public var source: SourceDocument
+package struct SourceRecord: Codable, Equatable, Sendable {
+    package var at: Date
+    package var source: SourceDocument
 
-    public init(at: Date, source: SourceDocument) {
+    package init(at: Date, source: SourceDocument) {
         self.at = at
         self.source = source
     }
 }
 
 /// `/source remove N`: source N of the list at that moment was taken away.
-public struct SourceRemovedRecord: Codable, Equatable, Sendable {
-    public var at: Date
+package struct SourceRemovedRecord: Codable, Equatable, Sendable {
+    package var at: Date
     /// The source's number in the list when it was removed (1 is the first added and still there).
-    public var number: Int
+    package var number: Int
     /// Its name, for `replay`.
-    public var name: String
+    package var name: String
 
-    public init(at: Date, number: Int, name: String) {
+    package init(at: Date, number: Int, name: String) {
         self.at = at
         self.number = number
         self.name = name
@@ -272,14 +272,14 @@ public struct SourceRemovedRecord: Codable, Equatable, Sendable {
 }
 
 /// `lessonplan results`: how many students chose each option of a quiz's items (counts only, never a name).
-public struct ResultsRecord: Equatable, Sendable {
-    public var at: Date
+package struct ResultsRecord: Equatable, Sendable {
+    package var at: Date
     /// The quiz the counts are for.
-    public var quiz: Int
+    package var quiz: Int
     /// For each item in order, the count for each option letter.
-    public var counts: [[String: Int]]
+    package var counts: [[String: Int]]
 
-    public init(at: Date, quiz: Int, counts: [[String: Int]]) {
+    package init(at: Date, quiz: Int, counts: [[String: Int]]) {
         self.at = at
         self.quiz = quiz
         self.counts = counts
@@ -287,16 +287,16 @@ public struct ResultsRecord: Equatable, Sendable {
 }
 
 /// `/quiz forms N`: parallel forms of a quiz, made again from its seed (no model call).
-public struct FormsRecord: Equatable, Sendable {
-    public var at: Date
+package struct FormsRecord: Equatable, Sendable {
+    package var at: Date
     /// The quiz the forms are of.
-    public var quiz: Int
+    package var quiz: Int
     /// How many forms, A being the quiz as written.
-    public var forms: Int
+    package var forms: Int
     /// What the shuffle starts from (``QuizForms/make(_:count:seed:)``).
-    public var seed: UInt64
+    package var seed: UInt64
 
-    public init(at: Date, quiz: Int, forms: Int, seed: UInt64) {
+    package init(at: Date, quiz: Int, forms: Int, seed: UInt64) {
         self.at = at
         self.quiz = quiz
         self.forms = forms
@@ -305,7 +305,7 @@ public struct FormsRecord: Equatable, Sendable {
 }
 
 /// One line of a transcript. On disk each is a JSON object with a `type` tag and a format version `v`.
-public enum TranscriptRecord: Equatable, Sendable {
+package enum TranscriptRecord: Equatable, Sendable {
     case header(SessionHeader)
     case turnStarted(TurnStarted)
     case turnEnded(TurnEnded)
@@ -321,10 +321,10 @@ public enum TranscriptRecord: Equatable, Sendable {
     case forms(FormsRecord)
 
     /// The format this build writes; a file with a larger version is refused.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// What the line records; its `type` tag on disk.
-    public var recordType: TranscriptRecordType {
+    package var recordType: TranscriptRecordType {
         switch self {
         case .header: .session
         case .turnStarted: .turnStarted
@@ -343,5 +343,5 @@ public enum TranscriptRecord: Equatable, Sendable {
     }
 
     /// The `type` tag on disk.
-    public var type: String { recordType.rawValue }
+    package var type: String { recordType.rawValue }
 }

@@ -6,7 +6,7 @@ import Foundation
 // decoder and the fast reader (`TranscriptLineScanner`) all go through them.
 
 /// What a transcript line records: its `type` tag on disk.
-public enum TranscriptRecordType: String, CaseIterable, Sendable {
+package enum TranscriptRecordType: String, CaseIterable, Sendable {
     case session
     case turnStarted = "turn_started"
     case turnEnded = "turn_ended"

@@ -11,9 +11,9 @@ import LessonPlanCore
 /// interleave lines into the same session. It never rewrites what is already in the file: an
 /// append that fails part way (a full disk, say) is cut back to where it began, so the file always
 /// ends on a complete line, and opening a file writes nothing.
-public final class TranscriptWriter {
+package final class TranscriptWriter {
     /// How the file is opened.
-    public enum Opening: Sendable {
+    package enum Opening: Sendable {
         /// A new session's file, which must not exist yet (not even as a dangling link).
         case createNew
         /// A saved session's file, which must exist.
@@ -22,7 +22,7 @@ public final class TranscriptWriter {
         case createIfMissing
     }
 
-    public let url: URL
+    package let url: URL
     private let descriptor: Int32
     private let coder = TranscriptCoder()
     /// The file does not end in a newline (a line torn by a crash), so the next record starts with one.
@@ -30,7 +30,7 @@ public final class TranscriptWriter {
     /// Encoded lines that could not be written yet, oldest first; each is retried before the next append.
     private var pending: [Data] = []
     /// The session's class: what is written holds its pseudonyms, never its names.
-    public var names = ClassNames()
+    package var names = ClassNames()
     /// The `write(2)` the writer uses; tests inject one that fails part way.
     private let writeBytes: (Int32, UnsafeRawPointer, Int) -> Int
 
@@ -40,7 +40,7 @@ public final class TranscriptWriter {
     /// a regular file, so a FIFO or a link planted in its place is never written through.
     /// - Throws: ``StoreError/locked(id:)`` when another process holds the session,
     ///   ``StoreError/unsafeFile(path:reason:)`` for a link, FIFO or device.
-    public convenience init(url: URL, opening: Opening = .createIfMissing) throws(StoreError) {
+    package convenience init(url: URL, opening: Opening = .createIfMissing) throws(StoreError) {
         try self.init(url: url, opening: opening, writeBytes: { Glibc.write($0, $1, $2) })
     }
 
@@ -69,17 +69,17 @@ public final class TranscriptWriter {
     }
 
     /// The file's size in bytes after the last append.
-    public var size: Int {
+    package var size: Int {
         var info = stat()
         return fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// How many records are waiting to be written because an earlier append failed.
-    public var pendingCount: Int { pending.count }
+    package var pendingCount: Int { pending.count }
 
     /// The whole file as it is now, read through the locked descriptor (so it is the file that
     /// will be appended to, checked before anything is written to it).
-    public func contents() throws(StoreError) -> Data {
+    package func contents() throws(StoreError) -> Data {
         try PrivateFiles.read(descriptor: descriptor, path: url.path)
     }
 
@@ -88,7 +88,7 @@ public final class TranscriptWriter {
     /// If anything cannot be written, this record is not kept: the caller decides (a new session's
     /// header, a name that must be unique).
     /// - Throws: ``StoreError/notSaved(path:reason:)`` when the write fails (disk full, say).
-    public func append(_ record: TranscriptRecord) throws(StoreError) {
+    package func append(_ record: TranscriptRecord) throws(StoreError) {
         try flushPending()
         try write(line(for: record))
     }
@@ -108,7 +108,7 @@ public final class TranscriptWriter {
     /// ``flushPending()``) when it cannot be written now.
     /// - Returns: why it could not be written, or nil when it is on disk.
     @discardableResult
-    public func appendOrKeep(_ record: TranscriptRecord) -> StoreError? {
+    package func appendOrKeep(_ record: TranscriptRecord) -> StoreError? {
         let line = line(for: record)
         do {
             try flushPending()
@@ -125,7 +125,7 @@ public final class TranscriptWriter {
     /// - Throws: ``StoreError/notSaved(path:reason:)`` when one still cannot be written; it and those
     ///   after it stay pending.
     @discardableResult
-    public func flushPending() throws(StoreError) -> Int {
+    package func flushPending() throws(StoreError) -> Int {
         var written = 0
         while let first = pending.first {
             try write(first)

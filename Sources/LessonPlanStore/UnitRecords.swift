@@ -4,23 +4,23 @@ import LessonPlanCore
 /// `lessonplan unit`, `/unit N`: the session is a unit; this is its overview as checked, written once the
 /// overview turn that made it (`turn`) passed. Every lesson is then a plan turn with `lesson` set, so a
 /// unit is one transcript and nothing outside it names its lessons.
-public struct UnitRecord: Codable, Equatable, Sendable {
-    public var at: Date
+package struct UnitRecord: Codable, Equatable, Sendable {
+    package var at: Date
     /// The overview turn whose answer this is.
-    public var turn: Int
+    package var turn: Int
     /// How many lessons the unit has.
-    public var lessons: Int
+    package var lessons: Int
     /// The inputs every lesson is written for (each lesson is `minutes` long).
-    public var inputs: LessonInputs
+    package var inputs: LessonInputs
     /// The framework the lessons are written in; nil is the default one.
-    public var framework: String?
-    public var goal: String
+    package var framework: String?
+    package var goal: String
     /// The essential questions.
-    public var questions: [String]
+    package var questions: [String]
     /// One outline per lesson, lesson 1 first.
-    public var outline: [UnitLessonOutline]
+    package var outline: [UnitLessonOutline]
 
-    public init(
+    package init(
         at: Date, turn: Int, inputs: LessonInputs, framework: String?, plan: UnitPlan
     ) {
         self.at = at
@@ -34,21 +34,21 @@ public struct UnitRecord: Codable, Equatable, Sendable {
     }
 
     /// The overview as a value.
-    public var plan: UnitPlan { UnitPlan(goal: goal, questions: questions, lessons: outline) }
+    package var plan: UnitPlan { UnitPlan(goal: goal, questions: questions, lessons: outline) }
 
     /// The objective the overview gives lesson `number` (1 for the first); nil for a number the unit has not.
-    public func objective(ofLesson number: Int) -> String? {
+    package func objective(ofLesson number: Int) -> String? {
         outline.indices.contains(number - 1) ? outline[number - 1].objective : nil
     }
 }
 
 /// `/lesson N`: lesson N of the unit became the current plan, so a resumed session reopens at it.
-public struct LessonRecord: Codable, Equatable, Sendable {
-    public var at: Date
+package struct LessonRecord: Codable, Equatable, Sendable {
+    package var at: Date
     /// The lesson's number in the unit (1 is the first).
-    public var number: Int
+    package var number: Int
 
-    public init(at: Date, number: Int) {
+    package init(at: Date, number: Int) {
         self.at = at
         self.number = number
     }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Quizzes and rubrics as a model answers `prompts/quiz.txt` and `rubric.txt`, for the scripted model.
-public enum AssessmentFixtures {
+package enum AssessmentFixtures {
     /// A quiz that passes the check: `items` items, one answer each, every wrong answer with its misconception and,
     /// unless `feedback` is false (a quiz as made before feedback was asked for), its feedback to the student.
-    public static func quiz(kind: String = "exit", items: Int = 5, topic: String = "Tides", feedback: Bool = true) -> String {
+    package static func quiz(kind: String = "exit", items: Int = 5, topic: String = "Tides", feedback: Bool = true) -> String {
         var lines = ["Quiz: \(kind)", "Misconceptions:", "- The Moon pulls only the water facing it.", ""]
         for number in 1...max(1, items) {
             let answer = ["A", "B", "C"][number % 3]
@@ -24,7 +24,7 @@ public enum AssessmentFixtures {
 
     /// An exit quiz of three fraction items that passes every check but the lesson's: on a plan about anything
     /// else it is off its lesson.
-    public static let fractionsQuiz = """
+    package static let fractionsQuiz = """
         Quiz: exit
         1. Which fraction is equivalent to 1/2?
         A) 2/4
@@ -56,7 +56,7 @@ public enum AssessmentFixtures {
         """
 
     /// A rubric that passes the check: three criteria, `levels` levels with points, and the students' version.
-    public static func rubric(levels: Int = 4, task: String = "Tide diagram") -> String {
+    package static func rubric(levels: Int = 4, task: String = "Tide diagram") -> String {
         let names = ["Beginning", "Emerging", "Developing", "Proficient", "Advanced", "Exemplary"]
         let chosen = levels == 4 ? ["Beginning", "Developing", "Proficient", "Exemplary"] : Array(names.prefix(levels))
         let header = chosen.enumerated().map { "\($0.element) (\($0.offset + 1))" }.joined(separator: " | ")
@@ -75,7 +75,7 @@ public enum AssessmentFixtures {
     /// A review as a model answers `prompts/review.txt` of ``PlanFixtures/passing(minutes:number:topic:)``: one
     /// block per built-in criterion, each quoting a sentence of that plan (in its own spacing and quotation marks),
     /// except that `invented` replaces the quotation of the criterion it names.
-    public static func review(topic: String = "Tides", invented: (criterion: String, quote: String)? = nil) -> String {
+    package static func review(topic: String = "Tides", invented: (criterion: String, quote: String)? = nil) -> String {
         let rows: [(String, Int, String)] = [
             ("Degree of Alignment to Standards", 2, "Students will be able to explain the key ideas of \(topic) and apply them to a new example."),
             ("Quality of Explanation of the Subject Matter", 1, "Introduce the key vocabulary with one worked example; pause for questions."),
@@ -92,7 +92,7 @@ public enum AssessmentFixtures {
     }
 
     /// The quiz, rubric or review a prompt asks for (or asks to repair), or nil for any other prompt.
-    public static func answer(toPrompt input: String) -> String? {
+    package static func answer(toPrompt input: String) -> String? {
         func number(after pattern: String) -> Int? {
             guard let range = input.range(of: pattern, options: .regularExpression) else { return nil }
             return Int(input[range].filter(\.isNumber))
@@ -111,7 +111,7 @@ public enum AssessmentFixtures {
     }
 
     /// The `input` of a request's JSON body.
-    public static func input(of body: Data) -> String {
+    package static func input(of body: Data) -> String {
         let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
         return object?["input"] as? String ?? ""
     }

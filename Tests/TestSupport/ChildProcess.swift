@@ -5,14 +5,14 @@ import LessonPlanCore
 /// A tool the tests run to its end (python3, pandoc, LibreOffice, Chromium, pdftotext) without holding a thread
 /// while it runs. `waitUntilExit()` blocks its thread, and the tests' async functions run on the cooperative
 /// pool, which has one thread per core (two here): two waiting tools stopped every other test meanwhile.
-public enum ChildProcess {
+package enum ChildProcess {
     /// How a run ended, and what it wrote.
-    public struct Result: Sendable {
-        public var status: Int32
+    package struct Result: Sendable {
+        package var status: Int32
         /// Its stdout, and its stderr after it when they were merged.
-        public var output: String
+        package var output: String
         /// Its stderr when kept apart; empty when merged.
-        public var errors: String
+        package var errors: String
     }
 
     /// Runs `executable` with `arguments` and awaits its exit; stdin is `input` (or nothing), stdout and stderr go
@@ -23,7 +23,7 @@ public enum ChildProcess {
     ///   - standardOutput: where its stdout goes instead of ``Result/output`` (a full disk, a closed pipe).
     ///   - mergingErrors: stderr into the same output as stdout, as a shell's `2>&1`.
     /// - Throws: What `Process.run()` throws when it cannot start, or a file error for its scratch folder.
-    public static func run(
+    package static func run(
         _ executable: URL, _ arguments: [String], input: Data? = nil, in directory: URL? = nil,
         environment: [String: String]? = nil, standardOutput: FileHandle? = nil, mergingErrors: Bool = true
     ) async throws -> Result {

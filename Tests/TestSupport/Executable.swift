@@ -5,10 +5,10 @@ import Foundation
 #endif
 
 /// A script a test puts on PATH (a fake soffice, pandoc or editor).
-public enum Executable {
+package enum Executable {
     /// Writes `script` to `url` as an executable of `mode`, through a descriptor closed on exec: a child another test
     /// forks meanwhile cannot hold the file open for writing, which would make running it fail with "text file busy".
-    public static func write(_ script: String, to url: URL, mode: mode_t = 0o755) throws {
+    package static func write(_ script: String, to url: URL, mode: mode_t = 0o755) throws {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
         defer { close(fd) }

@@ -17,9 +17,9 @@ import Synchronization
 /// ```
 ///
 /// The process also exits by itself when the test process goes away (its stdin closes).
-public final class FakeOpenAIServer: Sendable {
+package final class FakeOpenAIServer: Sendable {
     /// What the server does for one model request. Each scripted step answers exactly one.
-    public enum Step: Sendable, Equatable, Encodable {
+    package enum Step: Sendable, Equatable, Encodable {
         /// The default: a lesson plan paced to the request's minutes, with a `Plan #n` line.
         case plan
         /// Streams exactly this text.
@@ -58,12 +58,12 @@ public final class FakeOpenAIServer: Sendable {
         case custom([String: JSONValue])
 
         /// The same step with extra options, e.g. `["framing": "close", "event_lines": false]`.
-        public func with(_ options: [String: JSONValue]) -> Step {
+        package func with(_ options: [String: JSONValue]) -> Step {
             .custom(wireForm.merging(options) { $1 })
         }
 
         /// The step as fake_openai.py reads it.
-        public var wireForm: [String: JSONValue] {
+        package var wireForm: [String: JSONValue] {
             func headersJSON(_ headers: [String: String]) -> JSONValue { .object(headers.mapValues { .string($0) }) }
             func optional<T>(_ value: T?, _ wrap: (T) -> JSONValue) -> JSONValue? { value.map(wrap) }
             var form: [String: JSONValue?]
@@ -113,28 +113,28 @@ public final class FakeOpenAIServer: Sendable {
             return form.compactMapValues { $0 }
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             try JSONValue.object(wireForm).encode(to: encoder)
         }
     }
 
     /// One request the server received (model endpoints and unknown paths; never control calls).
-    public struct RecordedRequest: Sendable, Equatable, Decodable {
+    package struct RecordedRequest: Sendable, Equatable, Decodable {
         /// 1-based, in arrival order; the default plan's `Plan #n` line carries the same number.
-        public var number: Int
-        public var method: String
-        public var path: String
+        package var number: Int
+        package var method: String
+        package var path: String
         /// Header fields with lower-cased names.
-        public var headers: [String: String]
+        package var headers: [String: String]
         /// The parsed JSON body; nil when there was none or it was not JSON (see `rawBody`).
-        public var body: JSONValue?
-        public var rawBody: String?
+        package var body: JSONValue?
+        package var rawBody: String?
         /// The step kind that answered it; nil when the server rejected the request first.
-        public var step: String?
+        package var step: String?
         /// True once the server saw the client hang up before its answer was complete.
-        public var clientClosed: Bool?
+        package var clientClosed: Bool?
         /// Every header line as it arrived, `[name, value]`, repeats included.
-        public var rawHeaders: [[String]]?
+        package var rawHeaders: [[String]]?
 
         enum CodingKeys: String, CodingKey {
             case number, method, path, headers, body, step
@@ -144,22 +144,22 @@ public final class FakeOpenAIServer: Sendable {
         }
 
         /// A header's value, looked up case-insensitively.
-        public func header(_ name: String) -> String? { headers[name.lowercased()] }
+        package func header(_ name: String) -> String? { headers[name.lowercased()] }
 
         /// Every value sent under `name` (any case), one per header line.
-        public func headerLines(_ name: String) -> [String] {
+        package func headerLines(_ name: String) -> [String] {
             (rawHeaders ?? []).filter { $0.first?.lowercased() == name.lowercased() }.compactMap { $0.last }
         }
 
-        public var model: String? { body?["model"]?.stringValue }
-        public var instructions: String? { body?["instructions"]?.stringValue }
-        public var input: JSONValue? { body?["input"] }
-        public var stream: Bool? { body?["stream"]?.boolValue }
-        public var store: Bool? { body?["store"]?.boolValue }
-        public var maxOutputTokens: Int? { body?["max_output_tokens"]?.intValue }
+        package var model: String? { body?["model"]?.stringValue }
+        package var instructions: String? { body?["instructions"]?.stringValue }
+        package var input: JSONValue? { body?["input"] }
+        package var stream: Bool? { body?["stream"]?.boolValue }
+        package var store: Bool? { body?["store"]?.boolValue }
+        package var maxOutputTokens: Int? { body?["max_output_tokens"]?.intValue }
 
         /// All text the `input` carries: the string itself, or every text part of every item.
-        public var inputText: String? {
+        package var inputText: String? {
             func texts(_ value: JSONValue) -> [String] {
                 switch value {
                 case .string(let text): [text]
@@ -174,11 +174,11 @@ public final class FakeOpenAIServer: Sendable {
     }
 
     /// Why the server could not be controlled.
-    public enum ServerError: Error, CustomStringConvertible {
+    package enum ServerError: Error, CustomStringConvertible {
         case scriptNotFound
         case control(path: String, status: Int, body: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .scriptNotFound: "fake_openai.py is missing from the TestSupport resources"
             case .control(let path, let status, let body): "\(path) answered \(status): \(body)"
@@ -187,11 +187,11 @@ public final class FakeOpenAIServer: Sendable {
     }
 
     /// The port on 127.0.0.1.
-    public var port: Int { child.port }
+    package var port: Int { child.port }
     /// `http://127.0.0.1:<port>`, for control calls and paths outside `/v1` (like `/lessonplan`).
-    public var rootURL: URL { child.rootURL }
+    package var rootURL: URL { child.rootURL }
     /// `http://127.0.0.1:<port>/v1`, what a client uses as its API base URL.
-    public let baseURL: URL
+    package let baseURL: URL
 
     private let child: LoopbackProcess
     private let session: URLSession
@@ -199,7 +199,7 @@ public final class FakeOpenAIServer: Sendable {
 
     /// Launches the server and waits for its port.
     /// - Parameter verbose: log every request on stderr, for debugging a test.
-    public init(verbose: Bool = false) async throws {
+    package init(verbose: Bool = false) async throws {
         guard let script = Bundle.module.url(forResource: "fake_openai", withExtension: "py") else {
             throw ServerError.scriptNotFound
         }
@@ -218,12 +218,12 @@ public final class FakeOpenAIServer: Sendable {
     }
 
     /// Queues steps; each answers the next model request, in order, then the default applies.
-    public func script(_ steps: [Step]) async throws {
+    package func script(_ steps: [Step]) async throws {
         _ = try await control("POST", "/__script", body: JSONEncoder().encode(steps))
     }
 
     /// Every model request received so far, oldest first.
-    public func requests() async throws -> [RecordedRequest] {
+    package func requests() async throws -> [RecordedRequest] {
         try JSONDecoder().decode([RecordedRequest].self, from: await control("GET", "/__requests"))
     }
 
@@ -232,7 +232,7 @@ public final class FakeOpenAIServer: Sendable {
     /// Proves that a cancelled request really closed its connection. The limit only keeps a broken
     /// client from hanging the test run; it is not a timing assertion.
     /// - Returns: false when the client still had not hung up after `limit`.
-    public func clientClosed(request number: Int, within limit: Duration = .seconds(20)) async throws -> Bool {
+    package func clientClosed(request number: Int, within limit: Duration = .seconds(20)) async throws -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: limit)
         while clock.now < deadline {
@@ -245,17 +245,17 @@ public final class FakeOpenAIServer: Sendable {
     }
 
     /// Lets a `raw` step held after its first bytes (`"hold_after"`) write the rest.
-    public func release() async throws {
+    package func release() async throws {
         _ = try await control("POST", "/__release")
     }
 
     /// Empties the step queue and the request log; numbering restarts at 1.
-    public func reset() async throws {
+    package func reset() async throws {
         _ = try await control("POST", "/__reset")
     }
 
     /// Ends the server process without waiting for it to go; only the first call acts.
-    public func end() {
+    package func end() {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
@@ -266,7 +266,7 @@ public final class FakeOpenAIServer: Sendable {
     }
 
     /// Ends the server process; with `wait`, returns only once it is gone and its port is closed.
-    public func stop(wait: Bool = true) async {
+    package func stop(wait: Bool = true) async {
         end()
         await child.stop(wait: wait)
     }

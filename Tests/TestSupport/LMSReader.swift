@@ -2,39 +2,39 @@ import Foundation
 
 /// Reads a quiz file for a learning platform with `Tests/Readers/lms_read.py`: a reader written from each format's
 /// documentation in Python's standard library (and LibreOffice for .xlsx), sharing no code with the writers.
-public enum LMSReader {
+package enum LMSReader {
     /// One question as the file gives it to the student.
-    public struct Item: Decodable, Equatable, Sendable {
-        public var stem: String
-        public var options: [String]
+    package struct Item: Decodable, Equatable, Sendable {
+        package var stem: String
+        package var options: [String]
         /// The position of the right answer in ``options``.
-        public var key: Int
+        package var key: Int
         /// What a student who picks each option reads ("" for none).
-        public var feedback: [String]
-        public var title: String?
-        public var time: Int?
+        package var feedback: [String]
+        package var title: String?
+        package var time: Int?
     }
 
-    public struct Page: Decodable, Sendable {
-        public var title: String?
-        public var instructor: Bool
-        public var text: String
+    package struct Page: Decodable, Sendable {
+        package var title: String?
+        package var instructor: Bool
+        package var text: String
     }
 
-    public struct Extra: Decodable, Sendable {
-        public var title: String?
-        public var files: [String]?
-        public var pages: [Page]?
-        public var metadata: [String: String]?
+    package struct Extra: Decodable, Sendable {
+        package var title: String?
+        package var files: [String]?
+        package var pages: [Page]?
+        package var metadata: [String: String]?
     }
 
-    public struct File: Decodable, Sendable {
-        public var items: [Item]
-        public var extra: Extra
+    package struct File: Decodable, Sendable {
+        package var items: [Item]
+        package var extra: Extra
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     static var script: URL {
@@ -44,7 +44,7 @@ public enum LMSReader {
 
     /// Reads `file` as `format` (`gift`, `moodle`, `aiken`, `blackboard`, `qti`, `imscc`, `kahoot`).
     /// - Throws: ``Failure`` with the reader's sentence when the file does not follow its format.
-    public static func read(_ format: String, _ file: URL) async throws -> File {
+    package static func read(_ format: String, _ file: URL) async throws -> File {
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, format, file.path], mergingErrors: false)
         guard result.status == 0 else { throw Failure(description: result.errors) }
@@ -52,7 +52,7 @@ public enum LMSReader {
     }
 
     /// Whether LibreOffice (for the Kahoot spreadsheet) is installed; scripts/setup installs it.
-    public static var hasLibreOffice: Bool {
+    package static var hasLibreOffice: Bool {
         ["/usr/bin/soffice", "/usr/local/bin/soffice"].contains(where: FileManager.default.isExecutableFile(atPath:))
     }
 }

@@ -6,21 +6,21 @@ import Foundation
 
 /// Runs the built `lessonplan` executable the way a teacher or a script would: real process,
 /// real pipes, a temporary data directory.
-public struct LessonplanBinary: Sendable {
+package struct LessonplanBinary: Sendable {
     /// What one run printed and how it ended.
-    public struct Result: Sendable {
-        public var stdout: String
-        public var stderr: String
-        public var status: Int32
+    package struct Result: Sendable {
+        package var stdout: String
+        package var stderr: String
+        package var status: Int32
     }
 
-    public let url: URL
+    package let url: URL
     /// A fresh temporary `LESSONPLAN_HOME` for this run's sessions.
-    public let home: URL
-    public var environment: [String: String]
+    package let home: URL
+    package var environment: [String: String]
 
     /// Finds the binary next to the test bundle (SwiftPM builds both into the same folder).
-    public init(baseURL: URL?, apiKey: String? = "sk-test.SECRETKEY-9z8y7x6w5v") throws {
+    package init(baseURL: URL?, apiKey: String? = "sk-test.SECRETKEY-9z8y7x6w5v") throws {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "lessonplan"),
             Bundle.main.bundleURL.deletingLastPathComponent().appending(path: "lessonplan"),
@@ -45,10 +45,10 @@ public struct LessonplanBinary: Sendable {
     }
 
     /// The API key the runs use, to check that it is written nowhere.
-    public var apiKey: String? { environment["OPENAI_API_KEY"] }
+    package var apiKey: String? { environment["OPENAI_API_KEY"] }
 
     /// Runs to completion with `input` on stdin.
-    public func run(_ arguments: [String], input: String = "", timeout: Duration = .seconds(60)) async throws -> Result {
+    package func run(_ arguments: [String], input: String = "", timeout: Duration = .seconds(60)) async throws -> Result {
         let running = try start(arguments)
         running.write(input)
         running.closeInput()
@@ -56,7 +56,7 @@ public struct LessonplanBinary: Sendable {
     }
 
     /// Runs a `sh -c` command line with this binary's environment (a pipeline such as `… | grep x`); its stdout.
-    public func runShell(_ command: String, timeout: Duration = .seconds(60)) async throws -> String {
+    package func runShell(_ command: String, timeout: Duration = .seconds(60)) async throws -> String {
         let running = try start(["-c", command], executable: URL(fileURLWithPath: "/bin/sh"))
         running.closeInput()
         return try await running.wait(timeout: timeout).stdout
@@ -64,7 +64,7 @@ public struct LessonplanBinary: Sendable {
 
     /// Runs to completion at a terminal `columns` wide (util-linux `script` gives it one): stdin, stdout
     /// and stderr are that terminal, so `stdout` holds both streams as a person sees them, line ends as LF.
-    public func runAtTerminal(_ arguments: [String], columns: Int = 80, timeout: Duration = .seconds(60)) async throws -> Result {
+    package func runAtTerminal(_ arguments: [String], columns: Int = 80, timeout: Duration = .seconds(60)) async throws -> Result {
         let quoted = ([url.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         var terminal = self
         terminal.environment["SHELL"] = "/bin/sh"
@@ -78,7 +78,7 @@ public struct LessonplanBinary: Sendable {
     }
 
     /// Runs to completion with stdin read from a regular file, as `lessonplan … < lesson.txt` does.
-    public func run(_ arguments: [String], stdinFile: URL, timeout: Duration = .seconds(60)) async throws -> Result {
+    package func run(_ arguments: [String], stdinFile: URL, timeout: Duration = .seconds(60)) async throws -> Result {
         let running = try start(
             ["-c", #"file=$1; shift; exec "$@" < "$file""#, "sh", stdinFile.path, url.path] + arguments,
             executable: URL(fileURLWithPath: "/bin/sh"))
@@ -92,7 +92,7 @@ public struct LessonplanBinary: Sendable {
     /// A small python3 parent forks and execs the binary and waits for it, so the figure is the
     /// binary's own whole-life peak, not a sample. (The kernel's number also covers the moment
     /// between fork and exec, a copy of the small python parent: it can only read high.)
-    public func runMeasuringPeakMemory(_ arguments: [String], input: String = "", timeout: Duration = .seconds(120))
+    package func runMeasuringPeakMemory(_ arguments: [String], input: String = "", timeout: Duration = .seconds(120))
         async throws -> (result: Result, peakMiB: Double)
     {
         let report = FileManager.default.temporaryDirectory.appending(path: "lessonplan-rss-\(UUID().uuidString)")
@@ -127,7 +127,7 @@ public struct LessonplanBinary: Sendable {
         """
 
     /// Starts the binary and leaves stdin open, for tests that interrupt it mid-turn.
-    public func start(_ arguments: [String]) throws -> Running {
+    package func start(_ arguments: [String]) throws -> Running {
         try start(arguments, executable: url)
     }
 
@@ -152,7 +152,7 @@ public struct LessonplanBinary: Sendable {
     }
 
     /// Every file under the data directory with its contents, for checking what was written.
-    public func writtenFiles() -> [(path: String, contents: String)] {
+    package func writtenFiles() -> [(path: String, contents: String)] {
         guard let enumerator = FileManager.default.enumerator(at: home, includingPropertiesForKeys: nil) else { return [] }
         var files: [(String, String)] = []
         for case let file as URL in enumerator {
@@ -162,7 +162,7 @@ public struct LessonplanBinary: Sendable {
     }
 
     /// The lines of the only (or newest) transcript, parsed as JSON objects.
-    public func transcriptLines() throws -> [[String: Any]] {
+    package func transcriptLines() throws -> [[String: Any]] {
         let sessions = home.appending(path: "sessions")
         let files = try FileManager.default.contentsOfDirectory(at: sessions, includingPropertiesForKeys: [.contentModificationDateKey])
             .filter { $0.pathExtension == "jsonl" }
@@ -178,11 +178,11 @@ public struct LessonplanBinary: Sendable {
         }
     }
 
-    public func removeHome() { try? FileManager.default.removeItem(at: home) }
+    package func removeHome() { try? FileManager.default.removeItem(at: home) }
 }
 
 /// A running `lessonplan` process whose output is collected as it arrives.
-public final class Running: @unchecked Sendable {
+package final class Running: @unchecked Sendable {
     private let process: Process
     private let stdin: Pipe
     private let stdoutPipe: Pipe
@@ -206,21 +206,21 @@ public final class Running: @unchecked Sendable {
         }
     }
 
-    public var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
-    public var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
-    public var pid: Int32 { process.processIdentifier }
+    package var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
+    package var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+    package var pid: Int32 { process.processIdentifier }
 
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         try? stdin.fileHandleForWriting.write(contentsOf: Data(text.utf8))
     }
 
-    public func closeInput() { try? stdin.fileHandleForWriting.close() }
+    package func closeInput() { try? stdin.fileHandleForWriting.close() }
 
     /// Sends SIGINT, as Ctrl-C in a terminal would.
-    public func interrupt() { kill(process.processIdentifier, SIGINT) }
+    package func interrupt() { kill(process.processIdentifier, SIGINT) }
 
     /// Waits until stdout contains `text` (after the first `after`, when given).
-    public func waitForOutput(_ text: String, after: String? = nil, timeout: Duration = .seconds(20)) async throws {
+    package func waitForOutput(_ text: String, after: String? = nil, timeout: Duration = .seconds(20)) async throws {
         let deadline = ContinuousClock.now + timeout
         func seen() -> Bool {
             let output = stdout
@@ -237,7 +237,7 @@ public final class Running: @unchecked Sendable {
     }
 
     /// Waits until stderr contains `text`: a retry notice, an error sentence.
-    public func waitForError(_ text: String, timeout: Duration = .seconds(20)) async throws {
+    package func waitForError(_ text: String, timeout: Duration = .seconds(20)) async throws {
         let deadline = ContinuousClock.now + timeout
         while !stderr.contains(text) {
             guard ContinuousClock.now < deadline, process.isRunning else {
@@ -248,7 +248,7 @@ public final class Running: @unchecked Sendable {
     }
 
     /// Waits for the process to exit (killing it after `timeout`) and returns what it printed.
-    public func wait(timeout: Duration = .seconds(60)) async throws -> LessonplanBinary.Result {
+    package func wait(timeout: Duration = .seconds(60)) async throws -> LessonplanBinary.Result {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now > deadline {

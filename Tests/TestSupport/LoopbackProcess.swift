@@ -6,13 +6,13 @@ import Synchronization
 ///
 /// The child gets a pipe as stdin and is started with a flag that makes it exit when that pipe
 /// closes, so it dies with the test process even if that is killed.
-public final class LoopbackProcess: Sendable {
+package final class LoopbackProcess: Sendable {
     /// Why a helper could not be started.
-    public enum LaunchError: Error, CustomStringConvertible {
+    package enum LaunchError: Error, CustomStringConvertible {
         case missingProgram(name: String, hint: String)
         case noPortLine(name: String, output: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .missingProgram(let name, let hint): "\(name) is not installed or not on PATH; \(hint)"
             case .noPortLine(let name, let output): "\(name) did not print its port; it printed: \(output)"
@@ -21,9 +21,9 @@ public final class LoopbackProcess: Sendable {
     }
 
     /// The port on 127.0.0.1.
-    public let port: Int
+    package let port: Int
     /// `http://127.0.0.1:<port>`.
-    public let rootURL: URL
+    package let rootURL: URL
 
     private let process: Process
     private let stdinPipe: Pipe
@@ -35,7 +35,7 @@ public final class LoopbackProcess: Sendable {
     /// - Parameters:
     ///   - name: how failures name the helper.
     ///   - hint: what to do when the program is missing, e.g. which script installs it.
-    public init(program: String, arguments: [String], name: String, hint: String) async throws {
+    package init(program: String, arguments: [String], name: String, hint: String) async throws {
         guard let executable = Self.find(program) else { throw LaunchError.missingProgram(name: program, hint: hint) }
         let process = Process()
         process.executableURL = executable
@@ -68,7 +68,7 @@ public final class LoopbackProcess: Sendable {
     }
 
     /// Ends the process (its stdin closed, then SIGTERM) without waiting for it to go; only the first call acts.
-    public func end() {
+    package func end() {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
@@ -81,7 +81,7 @@ public final class LoopbackProcess: Sendable {
     }
 
     /// Ends the process; with `wait`, returns only once it is gone and its port is closed.
-    public func stop(wait: Bool = true) async {
+    package func stop(wait: Bool = true) async {
         end()
         if wait { await exited.wait() }
     }

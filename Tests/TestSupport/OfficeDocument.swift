@@ -3,17 +3,17 @@ import Foundation
 /// Opens a docx, odt or pptx the way a test needs to: its zip parts, its paragraphs with their styles, and
 /// a PDF printed by LibreOffice headless (Debian's `libreoffice-writer-nogui` and `-impress-nogui`, which
 /// `scripts/setup` installs).
-public enum OfficeDocument {
+package enum OfficeDocument {
     /// One paragraph of a document as its XML holds it: the style (`Heading1`, `1` for an odt heading of
     /// outline level 1, `slide3` for a slide's text) and its text.
-    public struct Paragraph: Equatable, Sendable, CustomStringConvertible {
-        public var style: String
-        public var text: String
-        public var description: String { "\(style)|\(text)" }
+    package struct Paragraph: Equatable, Sendable, CustomStringConvertible {
+        package var style: String
+        package var text: String
+        package var description: String { "\(style)|\(text)" }
     }
 
     /// The names of the parts in the zip package; throws when it is not a zip.
-    public static func parts(of file: URL) async throws -> [String] {
+    package static func parts(of file: URL) async throws -> [String] {
         let result = try await Python.run(
             "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1] if len(sys.argv) > 1 else sys.stdin.readline().strip())\n"
                 + "bad = z.testzip()\nassert bad is None, bad\nprint('\\n'.join(z.namelist()))",
@@ -23,7 +23,7 @@ public enum OfficeDocument {
     }
 
     /// The text of one part of the zip package (`content.xml` of an odt, say); throws when it is not there.
-    public static func member(_ name: String, of file: URL) async throws -> String {
+    package static func member(_ name: String, of file: URL) async throws -> String {
         let result = try await Python.run(
             "import sys, zipfile\npath, name = sys.stdin.readline().strip(), sys.stdin.readline().strip()\n"
                 + "sys.stdout.write(zipfile.ZipFile(path).read(name).decode())",
@@ -34,7 +34,7 @@ public enum OfficeDocument {
 
     /// Every paragraph with text, in document order: docx body paragraphs, odt headings and paragraphs,
     /// pptx slide paragraphs slide by slide (speaker notes as style `notesN`).
-    public static func paragraphs(of file: URL) async throws -> [Paragraph] {
+    package static func paragraphs(of file: URL) async throws -> [Paragraph] {
         let script = #"""
             import sys, zipfile, re, html
             path = sys.stdin.readline().strip()
@@ -79,7 +79,7 @@ public enum OfficeDocument {
 
     /// Prints `file` to PDF with LibreOffice headless, in a profile of its own so parallel runs do not clash.
     /// - Throws: ``PrintedPage/Failure`` when LibreOffice is missing or writes no PDF.
-    public static func pdf(of file: URL) async throws -> URL {
+    package static func pdf(of file: URL) async throws -> URL {
         guard let soffice = ["/usr/bin/soffice", "/usr/bin/libreoffice", "/usr/local/bin/soffice"]
             .first(where: FileManager.default.isExecutableFile(atPath:))
         else {

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Plans shared by the unit and end-to-end tests.
-public enum PlanFixtures {
+package enum PlanFixtures {
     /// A 45-minute plan whose exit ticket is numbered on from the CFU and which runs 10 minutes over.
-    public static let overrunningTides = """
+    package static let overrunningTides = """
         Lesson Plan: Tides
         1) Learning Objective
         Explain what causes tides.
@@ -34,7 +34,7 @@ public enum PlanFixtures {
     /// A plan in the default framework that passes the check for a lesson of `minutes` (at least 25):
     /// a 5-minute warm-up and timed sections whose minutes add up exactly. `number` is written into
     /// its last line, so a test can tell answers apart.
-    public static func passing(minutes: Int, number: Int = 1, topic: String = "Tides") -> String {
+    package static func passing(minutes: Int, number: Int = 1, topic: String = "Tides") -> String {
         let rest = minutes - 5
         let direct = rest * 3 / 10
         let guided = rest / 4
@@ -94,7 +94,7 @@ public enum PlanFixtures {
     }
 
     /// The lesson length a request's prompt asks for ("Duration: 45 minutes", "in 30 minutes instead of").
-    public static func requestedMinutes(in body: Data) -> Int? {
+    package static func requestedMinutes(in body: Data) -> Int? {
         let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
         let input = object?["input"] as? String ?? ""
         for pattern in [#"in (\d+) minutes instead of"#, #"Duration: (\d+) minutes"#, #"exactly (\d+) minutes"#] {

@@ -4,16 +4,16 @@ import Foundation
 ///
 /// Uses Debian's headless `chromium` (print to PDF) and poppler's `pdftotext` and `pdftoppm`, which
 /// `scripts/setup` installs.
-public enum PrintedPage {
+package enum PrintedPage {
     /// A tool the printout needs is missing or failed.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-        public init(description: String) { self.description = description }
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+        package init(description: String) { self.description = description }
     }
 
     /// Prints `html` to `<name>.pdf` in `directory` with headless Chromium and returns the PDF's location.
     /// - Throws: ``Failure`` when Chromium is missing, fails, or writes no PDF.
-    public static func pdf(html: String, name: String, in directory: URL) async throws -> URL {
+    package static func pdf(html: String, name: String, in directory: URL) async throws -> URL {
         let page = directory.appending(path: "\(name).html")
         let pdf = directory.appending(path: "\(name).pdf")
         try Data(html.utf8).write(to: page)
@@ -33,7 +33,7 @@ public enum PrintedPage {
     }
 
     /// The PDF's text laid out as printed (`pdftotext -layout`).
-    public static func text(of pdf: URL) async throws -> String {
+    package static func text(of pdf: URL) async throws -> String {
         let tool = try executable("pdftotext", package: "poppler-utils")
         let out = pdf.deletingPathExtension().appendingPathExtension("txt")
         let result = try await run(tool, ["-layout", pdf.path, out.path], in: pdf.deletingLastPathComponent())
@@ -42,13 +42,13 @@ public enum PrintedPage {
     }
 
     /// The number of pages in the PDF, from its text's form feeds.
-    public static func pages(of text: String) -> Int {
+    package static func pages(of text: String) -> Int {
         text.split(separator: "\u{0C}", omittingEmptySubsequences: true)
             .filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }.count
     }
 
     /// One page of the PDF (from 1) as a PNG at 60 dpi (`pdftoppm -png -r 60 -f N -l N -singlefile`), written to `png`.
-    public static func pagePNG(of pdf: URL, page: Int, to png: URL) async throws {
+    package static func pagePNG(of pdf: URL, page: Int, to png: URL) async throws {
         let tool = try executable("pdftoppm", package: "poppler-utils")
         let prefix = png.deletingPathExtension()
         let result = try await run(

@@ -3,17 +3,17 @@ import LessonPlanKit
 import LessonPlanCore
 
 /// How a fixture writes JSON strings, so tests can cover the escapes different servers choose.
-public struct JSONEscaping: Sendable, Equatable {
+package struct JSONEscaping: Sendable, Equatable {
     /// Writes every non-ASCII character as `\uXXXX` (surrogate pairs above U+FFFF), as Python does.
-    public var nonASCII: Bool
+    package var nonASCII: Bool
     /// Writes `/` as `\/`, as PHP does.
-    public var slash: Bool
+    package var slash: Bool
     /// Uses `ABCDEF` rather than `abcdef` in `\u` escapes.
-    public var uppercaseHex: Bool
+    package var uppercaseHex: Bool
     /// Uses `\b` and `\f` rather than `\u0008` and `\u000c`.
-    public var shortControls: Bool
+    package var shortControls: Bool
 
-    public init(nonASCII: Bool = false, slash: Bool = false, uppercaseHex: Bool = false, shortControls: Bool = false) {
+    package init(nonASCII: Bool = false, slash: Bool = false, uppercaseHex: Bool = false, shortControls: Bool = false) {
         self.nonASCII = nonASCII
         self.slash = slash
         self.uppercaseHex = uppercaseHex
@@ -21,17 +21,17 @@ public struct JSONEscaping: Sendable, Equatable {
     }
 
     /// The minimal escaping that OpenAI's servers use.
-    public static let minimal = JSONEscaping()
+    package static let minimal = JSONEscaping()
 }
 
 /// Builders for server-sent event streams as OpenAI and servers that imitate it send them, so each
 /// test states only what it varies.
-public enum SSEFixtures {
+package enum SSEFixtures {
     /// Token counts used when a test does not care about them.
-    public static let defaultUsage = Usage(inputTokens: 812, outputTokens: 1534, reasoningTokens: 640)
+    package static let defaultUsage = Usage(inputTokens: 812, outputTokens: 1534, reasoningTokens: 640)
 
     /// A lesson-plan-like answer with en dashes, curly quotes, an emoji and JSON-special characters.
-    public static let sampleText = """
+    package static let sampleText = """
         # Photosynthesis – Grades 3–5 🌱
         Objective: students explain how “plants make food” from light, water & CO₂.
         1. Warm-up (5 min) – ask: "Where does a tree's mass come from?"
@@ -41,7 +41,7 @@ public enum SSEFixtures {
     // MARK: - JSON
 
     /// `text` as a JSON string literal, quotes included.
-    public static func jsonString(_ text: String, escaping: JSONEscaping = .minimal) -> String {
+    package static func jsonString(_ text: String, escaping: JSONEscaping = .minimal) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -69,7 +69,7 @@ public enum SSEFixtures {
     }
 
     /// Cuts `text` into pieces of `size` characters, like the token deltas of a stream.
-    public static func pieces(of text: String, size: Int = 3) -> [String] {
+    package static func pieces(of text: String, size: Int = 3) -> [String] {
         var result: [String] = []
         var rest = Substring(text)
         while !rest.isEmpty {
@@ -82,7 +82,7 @@ public enum SSEFixtures {
     // MARK: - Framing
 
     /// One SSE event: an optional `event:` line, one `data:` line per line of `data`, a blank line.
-    public static func event(_ name: String?, data: String) -> String {
+    package static func event(_ name: String?, data: String) -> String {
         var out = ""
         if let name { out += "event: \(name)\n" }
         for line in data.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -92,12 +92,12 @@ public enum SSEFixtures {
     }
 
     /// `text` with every LF replaced, to test CRLF and CR-only streams.
-    public static func withLineEndings(_ text: String, _ ending: String) -> String {
+    package static func withLineEndings(_ text: String, _ ending: String) -> String {
         text.replacingOccurrences(of: "\n", with: ending)
     }
 
     /// `data` cut at the given offsets, to feed a parser chunk by chunk.
-    public static func chunks(of data: Data, cuttingAt offsets: [Int]) -> [Data] {
+    package static func chunks(of data: Data, cuttingAt offsets: [Int]) -> [Data] {
         var result: [Data] = []
         var start = data.startIndex
         for offset in offsets.sorted() where offset > 0 && data.startIndex + offset < data.endIndex {
@@ -112,7 +112,7 @@ public enum SSEFixtures {
     }
 
     /// Every message in `chunks`, fed to one parser in order and flushed at the end.
-    public static func messages(in chunks: [Data]) -> [SSEMessage] {
+    package static func messages(in chunks: [Data]) -> [SSEMessage] {
         var parser = SSEParser()
         var messages: [SSEMessage] = []
         for chunk in chunks {
@@ -122,7 +122,7 @@ public enum SSEFixtures {
     }
 
     /// Every event `decoder` makes of the stream in `chunks`, as the client will see them.
-    public static func events(in chunks: [Data], decoder: some StreamEventDecoder) -> [StreamEvent] {
+    package static func events(in chunks: [Data], decoder: some StreamEventDecoder) -> [StreamEvent] {
         var decoder = decoder
         var events: [StreamEvent] = []
         for message in messages(in: chunks) {
@@ -132,7 +132,7 @@ public enum SSEFixtures {
     }
 
     /// The answer text the events carry, joined.
-    public static func text(of events: [StreamEvent]) -> String {
+    package static func text(of events: [StreamEvent]) -> String {
         events.reduce(into: "") { text, event in
             if case .textDelta(let piece) = event { text += piece }
         }
@@ -141,14 +141,14 @@ public enum SSEFixtures {
     // MARK: - Responses API
 
     /// How a fixture Responses stream ends.
-    public enum ResponsesEnding: Sendable, Equatable {
+    package enum ResponsesEnding: Sendable, Equatable {
         case completed
         case incomplete(reason: String)
         case failed(message: String, code: String)
     }
 
     /// The `data` of one OpenAI `response.output_text.delta` event.
-    public static func responsesDeltaData(
+    package static func responsesDeltaData(
         _ delta: String, sequenceNumber: Int = 7, itemID: String = "msg_68b1f0c9e1a08193", escaping: JSONEscaping = .minimal
     ) -> String {
         #"{"type":"response.output_text.delta","sequence_number":\#(sequenceNumber),"item_id":"\#(itemID)","output_index":1,"content_index":0,"delta":\#(jsonString(delta, escaping: escaping)),"logprobs":[],"obfuscation":"\#(obfuscation(sequenceNumber))"}"#
@@ -156,7 +156,7 @@ public enum SSEFixtures {
 
     /// A stream as OpenAI sends it for a reasoning model: a reasoning item with summary deltas
     /// first, then the message item whose `output_text` deltas spell `text`, then the ending.
-    public static func responsesStream(
+    package static func responsesStream(
         text: String = sampleText, pieces: [String]? = nil, usage: Usage? = defaultUsage,
         responseID: String = "resp_68b1f0c2a7d48193a1", ending: ResponsesEnding = .completed
     ) -> Data {
@@ -210,7 +210,7 @@ public enum SSEFixtures {
 
     /// A Responses stream shaped like llama-server's: no `sequence_number`, `output_index` or
     /// `content_index`, reasoning as `reasoning_text` deltas, and `timings` on the last events.
-    public static func llamaServerResponsesStream(
+    package static func llamaServerResponsesStream(
         text: String = sampleText, pieces: [String]? = nil, usage: Usage? = defaultUsage,
         responseID: String = "resp_Xq3v0l8cZp1LwQ2m"
     ) -> Data {
@@ -260,7 +260,7 @@ public enum SSEFixtures {
     // MARK: - Chat Completions API
 
     /// Which server a Chat Completions fixture imitates.
-    public enum ChatStyle: Sendable, Equatable {
+    package enum ChatStyle: Sendable, Equatable {
         /// Usage in a separate last chunk with empty `choices` (`stream_options.include_usage`).
         case openAI
         /// Keys in llama-server's order, `reasoning_content` deltas, usage and `timings` on the
@@ -269,7 +269,7 @@ public enum SSEFixtures {
     }
 
     /// A Chat Completions stream whose `content` deltas spell `text`, ending with `[DONE]`.
-    public static func chatCompletionsStream(
+    package static func chatCompletionsStream(
         text: String = sampleText, pieces: [String]? = nil, usage: Usage? = defaultUsage,
         finishReason: String = "stop", style: ChatStyle = .openAI, id: String = "chatcmpl-C9xTq2mZ8pLw1"
     ) -> Data {
@@ -310,12 +310,12 @@ public enum SSEFixtures {
 }
 
 /// A small deterministic random number generator, so generated tests repeat exactly: the one quiz forms use.
-public typealias SeededGenerator = SplitMix64
+package typealias SeededGenerator = SplitMix64
 
 extension SeededGenerator {
     /// Damages `bytes` in one to three places (a byte dropped, inserted from `noise`, replaced, or a
     /// short run repeated), so fast paths can be checked to agree with their full decoders on junk.
-    public mutating func damage(_ bytes: inout [UInt8], noise: [UInt8]) {
+    package mutating func damage(_ bytes: inout [UInt8], noise: [UInt8]) {
         for _ in 0..<Int.random(in: 1...3, using: &self) where !bytes.isEmpty {
             let at = Int.random(in: 0..<bytes.count, using: &self)
             switch Int.random(in: 0..<4, using: &self) {

@@ -6,9 +6,9 @@ import Synchronization
 /// An in-memory model server for the engine's tests: a queue of steps, each answering one request as the
 /// OpenAI Responses API would (a stream, an HTTP error, a stream that drops or never ends), then passing
 /// plans paced to the minutes the prompt asks for. No socket, no Python, no real waiting.
-public final class ScriptedModel: HTTPTransport {
+package final class ScriptedModel: HTTPTransport {
     /// What one request gets.
-    public enum Step: Sendable {
+    package enum Step: Sendable {
         /// A plan passing the check for the prompt's minutes, with a `Plan #n` line (n = the request's number).
         case plan
         /// A stream whose text deltas spell this text, then `response.completed`.
@@ -32,39 +32,39 @@ public final class ScriptedModel: HTTPTransport {
     /// Opened when a `.trickle` body has sent its delta and begun to wait.
     private let trickling = Gate()
 
-    public init(_ steps: [Step] = []) {
+    package init(_ steps: [Step] = []) {
         queue = Mutex(steps)
     }
 
     /// Queues more steps; each answers the next request, in order, then `.plan` applies.
-    public func script(_ steps: [Step]) {
+    package func script(_ steps: [Step]) {
         queue.withLock { $0 += steps }
     }
 
     /// Lets a `.held` step's body go on.
-    public func open() { gate.open() }
+    package func open() { gate.open() }
 
     /// Returns once a `.trickle` body has sent its first delta and gone quiet.
-    public func trickleStarted() async { await trickling.wait() }
+    package func trickleStarted() async { await trickling.wait() }
 
     /// Forgets the requests sent so far (the steps still queued stay).
-    public func resetLog() { log.withLock { $0 = [] } }
+    package func resetLog() { log.withLock { $0 = [] } }
 
     /// The bodies of the requests sent so far, parsed, in order.
-    public var requests: [JSONValue] {
+    package var requests: [JSONValue] {
         log.withLock { $0 }.map { (try? JSONValue.parse($0.body)) ?? .null }
     }
 
     /// Each request's `input`, as sent.
-    public var inputs: [String] { requests.map { $0["input"]?.stringValue ?? "" } }
+    package var inputs: [String] { requests.map { $0["input"]?.stringValue ?? "" } }
 
     /// Each request's `instructions`, as sent.
-    public var instructions: [String] { requests.map { $0["instructions"]?.stringValue ?? "" } }
+    package var instructions: [String] { requests.map { $0["instructions"]?.stringValue ?? "" } }
 
     /// How many answers' bodies saw their request cancelled while they were still being read.
-    public var cancelledBodies: Int { cancelled.value.withLock { $0 } }
+    package var cancelledBodies: Int { cancelled.value.withLock { $0 } }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
         let number = log.withLock {
             $0.append(request)
             return $0.count
@@ -195,19 +195,19 @@ public final class ScriptedModel: HTTPTransport {
 /// A clock for a turn's timers (its deadline, the slow-turn notice): a wait of at most `firesWithin` seconds
 /// ends at once, a longer one lasts until its task is cancelled, so a test picks which timer fires without
 /// waiting for either.
-public struct TimerClock: RetryClock {
-    public let firesWithin: Double
+package struct TimerClock: RetryClock {
+    package let firesWithin: Double
     /// Awaited before a wait that fires ends, so a timer fires only once the test's moment has come.
     private let when: @Sendable () async -> Void
 
-    public init(firesWithin: Double = 0, when: @escaping @Sendable () async -> Void = {}) {
+    package init(firesWithin: Double = 0, when: @escaping @Sendable () async -> Void = {}) {
         self.firesWithin = firesWithin
         self.when = when
     }
 
-    public func now() -> Date { Date(timeIntervalSince1970: 1_800_000_000) }
-    public func randomFraction() -> Double { 0.5 }
-    public func sleep(seconds: Double) async throws {
+    package func now() -> Date { Date(timeIntervalSince1970: 1_800_000_000) }
+    package func randomFraction() -> Double { 0.5 }
+    package func sleep(seconds: Double) async throws {
         if seconds <= firesWithin {
             await when()
             try Task.checkCancellation()

@@ -5,9 +5,9 @@ import Synchronization
 
 /// An in-memory ``HTTPTransport``: each request is answered by a closure, as a Responses API
 /// stream, so tests of the engine and the command runner need no socket and no Python.
-public final class ScriptedTransport: HTTPTransport {
+package final class ScriptedTransport: HTTPTransport {
     /// What one request gets back.
-    public enum Answer: Sendable {
+    package enum Answer: Sendable {
         /// A 200 stream whose text deltas spell this text, then `response.completed`.
         case text(String)
         /// An HTTP error with an OpenAI-style error body.
@@ -20,18 +20,18 @@ public final class ScriptedTransport: HTTPTransport {
     private let log = Mutex<[HTTPRequest]>([])
 
     /// - Parameter answer: the answer to request number N (from 1), given the request.
-    public init(answer: @escaping @Sendable (HTTPRequest, Int) -> Answer) {
+    package init(answer: @escaping @Sendable (HTTPRequest, Int) -> Answer) {
         self.answer = answer
     }
 
     /// Answers every request with 200 and a body that arrives in exactly these reads.
-    public convenience init(chunks: [Data], contentType: String = "text/event-stream") {
+    package convenience init(chunks: [Data], contentType: String = "text/event-stream") {
         self.init { _, _ in .chunks(chunks, contentType: contentType) }
     }
 
     /// A model that always writes a plan passing the check for the lesson length the prompt asks for, and a
     /// quiz or rubric passing theirs when the prompt asks for one.
-    public static func passingPlans() -> ScriptedTransport {
+    package static func passingPlans() -> ScriptedTransport {
         ScriptedTransport { request, number in
             if let assessment = AssessmentFixtures.answer(toPrompt: AssessmentFixtures.input(of: request.body)) {
                 return .text(assessment)
@@ -41,17 +41,17 @@ public final class ScriptedTransport: HTTPTransport {
     }
 
     /// Every request sent so far, in order.
-    public var requests: [HTTPRequest] { log.withLock { $0 } }
+    package var requests: [HTTPRequest] { log.withLock { $0 } }
 
     /// The prompts (`input`) of the requests sent so far.
-    public var prompts: [String] {
+    package var prompts: [String] {
         requests.map { request in
             let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any]
             return object?["input"] as? String ?? ""
         }
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
         let number = log.withLock {
             $0.append(request)
             return $0.count

@@ -2,16 +2,16 @@ import Foundation
 
 /// Source files for the grounding tests, written by the tests: small PDFs built byte by byte (so their text
 /// layer is known exactly), and a docx made by pandoc from Markdown.
-public enum SourceFixtures {
+package enum SourceFixtures {
     /// The three pages of ``threePagePDF``, each a list of lines as they are drawn.
-    public static let pages: [[String]] = [
+    package static let pages: [[String]] = [
         ["The tide rises and falls twice each day along the coast.", "Sailors learned to read the moon for warn-", "ings of the coming spring tides."],
         ["The gravity of the moon pulls the oceans toward it,", "and the water bulges on the near side of the Earth."],
         ["Neap tides come when the sun and the moon pull at right angles.", "They are the smallest tides of the month."],
     ]
 
     /// A PDF of `pages` (lines each), Helvetica 12 pt, with a text layer.
-    public static func pdf(pages: [[String]], encrypted: Bool = false) -> Data {
+    package static func pdf(pages: [[String]], encrypted: Bool = false) -> Data {
         var objects: [String] = []
         let pageCount = pages.count
         // 1 catalog, 2 pages, 3 font, then per page: page object, content stream.
@@ -59,20 +59,20 @@ public enum SourceFixtures {
     }
 
     /// The three-page lesson PDF, written into `folder`.
-    public static func threePagePDF(in folder: URL, name: String = "tides.pdf") throws -> URL {
+    package static func threePagePDF(in folder: URL, name: String = "tides.pdf") throws -> URL {
         let url = folder.appending(path: name)
         try pdf(pages: pages).write(to: url)
         return url
     }
 
     /// The paragraphs of ``docx(in:)``.
-    public static let docxParagraphs = [
+    package static let docxParagraphs = [
         "Tide pools are rocky hollows that hold sea water when the tide goes out.",
         "Students should never turn their back on the incoming tide.",
     ]
 
     /// A docx made by pandoc from ``docxParagraphs``; nil when pandoc is not installed.
-    public static func docx(in folder: URL, name: String = "notes.docx") async throws -> URL? {
+    package static func docx(in folder: URL, name: String = "notes.docx") async throws -> URL? {
         let pandoc = ["/usr/bin/pandoc", "/usr/local/bin/pandoc"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let pandoc else { return nil }
         let markdown = folder.appending(path: "notes-\(UUID().uuidString).md")
@@ -84,7 +84,7 @@ public enum SourceFixtures {
     }
 
     /// A fresh temporary folder.
-    public static func folder() throws -> URL {
+    package static func folder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appending(path: "lessonplan-sources-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url

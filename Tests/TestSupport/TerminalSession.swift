@@ -6,12 +6,12 @@ import Foundation
 
 /// A real terminal for end-to-end tests: tmux running an interactive bash (job control on),
 /// driven with send-keys and read with capture-pane, as a teacher's terminal would be.
-public final class TerminalSession: Sendable {
-    public let name: String
+package final class TerminalSession: Sendable {
+    package let name: String
     private let socket: String
 
     /// Starts `bash --norc` in a detached tmux session of `columns` × `rows` with `environment` exported.
-    public init(columns: Int = 80, rows: Int = 30, environment: [String: String]) throws {
+    package init(columns: Int = 80, rows: Int = 30, environment: [String: String]) throws {
         name = "lp\(UUID().uuidString.prefix(8))"
         socket = FileManager.default.temporaryDirectory.appending(path: "tmux-\(name)").path
         try Self.tmux(["-S", socket, "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)",
@@ -21,7 +21,7 @@ public final class TerminalSession: Sendable {
     deinit { close() }
 
     /// Ends the terminal and everything running in it.
-    public func close() {
+    package func close() {
         let server = (try? Self.tmux(["-S", socket, "display", "-p", "#{pid}"]))
             .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         _ = try? Self.tmux(["-S", socket, "kill-server"])
@@ -30,18 +30,18 @@ public final class TerminalSession: Sendable {
     }
 
     /// Types `text` literally, then Enter unless `enter` is false.
-    public func type(_ text: String, enter: Bool = true) throws {
+    package func type(_ text: String, enter: Bool = true) throws {
         try Self.tmux(["-S", socket, "send-keys", "-t", name, "-l", text])
         if enter { try keys("Enter") }
     }
 
     /// Sends tmux key names, e.g. "C-c", "Escape", "Enter".
-    public func keys(_ names: String...) throws {
+    package func keys(_ names: String...) throws {
         try Self.tmux(["-S", socket, "send-keys", "-t", name] + names)
     }
 
     /// Pastes `text` as the terminal does: bracketed when the program asked for it.
-    public func paste(_ text: String) throws {
+    package func paste(_ text: String) throws {
         // Through a file, so a paste may be larger than one command-line argument can be.
         let file = FileManager.default.temporaryDirectory.appending(path: "paste-\(name)-\(UUID().uuidString)")
         try Data(text.utf8).write(to: file)
@@ -51,17 +51,17 @@ public final class TerminalSession: Sendable {
     }
 
     /// What the screen shows now (plus scrollback).
-    public func screen() throws -> String {
+    package func screen() throws -> String {
         try Self.tmux(["-S", socket, "capture-pane", "-p", "-J", "-S", "-200", "-t", name])
     }
 
     /// What the window shows now, without the scrollback: what a person sees after the screen is cleared.
-    public func visibleScreen() throws -> String {
+    package func visibleScreen() throws -> String {
         try Self.tmux(["-S", socket, "capture-pane", "-p", "-J", "-t", name])
     }
 
     /// The processes on the pane's terminal with their state (`T` is stopped), for job-control checks.
-    public func processes() throws -> String {
+    package func processes() throws -> String {
         let tty = try Self.tmux(["-S", socket, "display", "-p", "-t", name, "#{pane_tty}"])
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return try Self.run("/bin/ps", ["-o", "pid,pgid,stat,comm", "-t", tty])
@@ -69,13 +69,13 @@ public final class TerminalSession: Sendable {
 
     /// Waits until the screen holds `text` `count` times; throws with the screen when it does not.
     @discardableResult
-    public func waitFor(_ text: String, count: Int = 1, timeout: Duration = .seconds(20)) async throws -> String {
+    package func waitFor(_ text: String, count: Int = 1, timeout: Duration = .seconds(20)) async throws -> String {
         try await waitUntil("“\(text)”", timeout: timeout) { $0.components(separatedBy: text).count - 1 >= count }
     }
 
     /// Waits until the screen matches `pattern`; throws with the screen when it does not.
     @discardableResult
-    public func waitFor(matching pattern: Regex<Substring>, timeout: Duration = .seconds(20)) async throws -> String {
+    package func waitFor(matching pattern: Regex<Substring>, timeout: Duration = .seconds(20)) async throws -> String {
         try await waitUntil("a match", timeout: timeout) { $0.contains(pattern) }
     }
 

@@ -8,13 +8,13 @@ import Foundation
 /// let worker = try await WorkerHost(seedWorkerUpstream: upstream)
 /// // lessonplan generate … --endpoint worker.rootURL/lessonplan
 /// ```
-public final class WorkerHost: Sendable {
+package final class WorkerHost: Sendable {
     /// Why the worker could not be started.
-    public enum HostError: Error, CustomStringConvertible {
+    package enum HostError: Error, CustomStringConvertible {
         case hostScriptNotFound
         case seedNotFound(searched: [String])
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .hostScriptNotFound: "worker_host.mjs is missing from the TestSupport resources"
             case .seedNotFound(let searched):
@@ -25,7 +25,7 @@ public final class WorkerHost: Sendable {
     }
 
     /// What the worker is.
-    public enum Source: Sendable {
+    package enum Source: Sendable {
         /// The original demo's worker, cut from the seed text at run time (the project keeps no copy).
         case seed(URL)
         /// An ES module exporting `default.fetch`.
@@ -35,12 +35,12 @@ public final class WorkerHost: Sendable {
     private let child: LoopbackProcess
 
     /// The port on 127.0.0.1.
-    public var port: Int { child.port }
+    package var port: Int { child.port }
     /// `http://127.0.0.1:<port>`.
-    public var rootURL: URL { child.rootURL }
+    package var rootURL: URL { child.rootURL }
 
     /// Starts the worker with `env` as its environment and `upstream` standing in for api.openai.com.
-    public init(_ source: Source, upstream: FakeOpenAIServer, env: [String: String] = [:]) async throws {
+    package init(_ source: Source, upstream: FakeOpenAIServer, env: [String: String] = [:]) async throws {
         guard let script = Bundle.module.url(forResource: "worker_host", withExtension: "mjs") else {
             throw HostError.hostScriptNotFound
         }
@@ -58,17 +58,17 @@ public final class WorkerHost: Sendable {
     }
 
     /// The original demo's worker with an upstream key, in front of `upstream`.
-    public convenience init(seedWorkerUpstream upstream: FakeOpenAIServer) async throws {
+    package convenience init(seedWorkerUpstream upstream: FakeOpenAIServer) async throws {
         try await self.init(
             .seed(try Self.seedFile()), upstream: upstream, env: ["OPENAI_API_KEY": Self.upstreamKey])
     }
 
     /// The key the worker holds for the upstream (a Worker secret in real life), to check it goes nowhere else.
-    public static let upstreamKey = "sk-worker.UPSTREAMKEY-1a2b3c"
+    package static let upstreamKey = "sk-worker.UPSTREAMKEY-1a2b3c"
 
     /// The original demo's text: `../shared/seed/original-ios-demo.txt` from the package directory
     /// (or from a further ancestor, for a git worktree nested one level deeper), or `LESSONPLAN_SEED`.
-    public static func seedFile() throws -> URL {
+    package static func seedFile() throws -> URL {
         if let path = ProcessInfo.processInfo.environment["LESSONPLAN_SEED"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
@@ -86,22 +86,22 @@ public final class WorkerHost: Sendable {
     }
 
     /// Whether the seed's text can be found, for tests that skip without it (a clone of the repository alone).
-    public static var seedIsPresent: Bool {
+    package static var seedIsPresent: Bool {
         (try? seedFile()).map { FileManager.default.fileExists(atPath: $0.path) } ?? false
     }
 
     /// Whether a missing seed must fail rather than skip: `LESSONPLAN_REQUIRE_SEED=1`, which `.ci/run` sets.
-    public static var seedIsRequired: Bool { ProcessInfo.processInfo.environment["LESSONPLAN_REQUIRE_SEED"] == "1" }
+    package static var seedIsRequired: Bool { ProcessInfo.processInfo.environment["LESSONPLAN_REQUIRE_SEED"] == "1" }
 
     /// Whether the seed's tests run: the seed is there, or it is required (and its absence then fails them).
-    public static var seedTestsRun: Bool { seedIsPresent || seedIsRequired }
+    package static var seedTestsRun: Bool { seedIsPresent || seedIsRequired }
 
     /// The one line a skipped seed test reports: why, and how to run it.
-    public static let seedSkipReason =
+    package static let seedSkipReason =
         "needs the original demo at ../shared/seed/original-ios-demo.txt beside the clone (absent here); "
         + "set LESSONPLAN_SEED to its path to run it"
 
-    public func stop(wait: Bool = true) async {
+    package func stop(wait: Bool = true) async {
         await child.stop(wait: wait)
     }
 }

@@ -3,14 +3,14 @@ import Foundation
 /// Whether a quiz or rubric written for one plan still fits a later version of it, checked by code: the same
 /// topic and grade band, the old objective's terms still in the plan, and every term an item asks about that the
 /// old plan taught still taught. One sentence per reason it does not fit; none when it does.
-public enum AssessmentFit {
+package enum AssessmentFit {
     /// A plan as the check reads it: its text and inputs, and its version number for sentences.
-    public struct Plan: Sendable {
-        public var number: Int
-        public var text: String
-        public var inputs: LessonInputs
+    package struct Plan: Sendable {
+        package var number: Int
+        package var text: String
+        package var inputs: LessonInputs
 
-        public init(number: Int, text: String, inputs: LessonInputs) {
+        package init(number: Int, text: String, inputs: LessonInputs) {
             self.number = number
             self.text = text
             self.inputs = inputs
@@ -18,7 +18,7 @@ public enum AssessmentFit {
     }
 
     /// Why what was written for `old` does not fit `new`; the items of `quiz` are read when there is one.
-    public static func problems(writtenFor old: Plan, now new: Plan, quiz: Quiz? = nil) -> [String] {
+    package static func problems(writtenFor old: Plan, now new: Plan, quiz: Quiz? = nil) -> [String] {
         var problems: [String] = []
         if old.inputs.topic.lowercased() != new.inputs.topic.lowercased() {
             problems.append("the topic changed from “\(old.inputs.topic)” to “\(new.inputs.topic)”")

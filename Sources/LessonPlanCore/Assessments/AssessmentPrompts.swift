@@ -1,12 +1,12 @@
 import Foundation
 
 /// The placeholder values `prompts/quiz.txt`, `rubric.txt` and their repair templates use, beside a plan's own.
-public enum AssessmentPrompts {
+package enum AssessmentPrompts {
     /// The templates these commands render, for ``PromptLibrary/validate(templates:)`` at start-up.
-    public static let templates = ["quiz", "quiz-repair", "rubric", "rubric-repair"]
+    package static let templates = ["quiz", "quiz-repair", "rubric", "rubric-repair"]
 
     /// `{{quiz_kind}}`, `{{quiz_items}}` and `{{quiz_focus}}`: what the kind of quiz may test.
-    public static func quizValues(kind: Quiz.Kind, items: Int) -> [String: String] {
+    package static func quizValues(kind: Quiz.Kind, items: Int) -> [String: String] {
         let focus =
             switch kind {
             case .starter:
@@ -18,7 +18,7 @@ public enum AssessmentPrompts {
     }
 
     /// The level names a rubric of `count` levels asks for, lowest first.
-    public static func levelNames(_ count: Int) -> [RubricLevel] {
+    package static func levelNames(_ count: Int) -> [RubricLevel] {
         let names: [String] =
             switch count {
             case ...2: ["Not yet", "Got it"]
@@ -31,7 +31,7 @@ public enum AssessmentPrompts {
     }
 
     /// `{{rubric_levels}}`, `{{rubric_level_names}}`, `{{rubric_header}}` and `{{rubric_rule}}` for `levels` levels.
-    public static func rubricValues(levels: Int) -> [String: String] {
+    package static func rubricValues(levels: Int) -> [String: String] {
         let named = levelNames(levels)
         return [
             "rubric_levels": String(named.count),
@@ -42,7 +42,7 @@ public enum AssessmentPrompts {
     }
 
     /// `{{problems}}` for a repair prompt: one problem sentence a line.
-    public static func problemList(_ problems: [some CustomStringConvertible]) -> String {
+    package static func problemList(_ problems: [some CustomStringConvertible]) -> String {
         problems.map { "- \($0.description)" }.joined(separator: "\n")
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Terminal columns a string takes: wide East Asian characters and emoji two, combining marks none.
-public enum TextWidth {
-    public static func columns(_ text: String) -> Int {
+package enum TextWidth {
+    package static func columns(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { $0 + columns($1) }
     }
 
@@ -23,7 +23,7 @@ public enum TextWidth {
     }
 
     /// Words of `text` wrapped to `width` columns; a word longer than the width is cut.
-    public static func wrap(_ text: String, width: Int) -> [String] {
+    package static func wrap(_ text: String, width: Int) -> [String] {
         let width = max(1, width)
         var lines: [String] = []
         var line = ""
@@ -70,11 +70,11 @@ public enum TextWidth {
 }
 
 /// Quizzes and rubrics as plain text, for the terminal (through the sanitiser) and for Markdown handouts.
-public enum AssessmentText {
+package enum AssessmentText {
     /// The quiz as numbered items with lettered options; with the key, each item's answer, the misconception
     /// behind each wrong answer and the feedback a student who picks it reads follow it, and the misconception
     /// list leads.
-    public static func quiz(_ quiz: Quiz, withKey: Bool) -> String {
+    package static func quiz(_ quiz: Quiz, withKey: Bool) -> String {
         var out: [String] = []
         if withKey {
             out.append("\(quiz.title) · \(counted(quiz.items.count, "item")) · answer key")
@@ -101,7 +101,7 @@ public enum AssessmentText {
     }
 
     /// The answer key alone, one item a line: `1. B) Carbon dioxide`.
-    public static func answerKey(_ quiz: Quiz) -> [String] {
+    package static func answerKey(_ quiz: Quiz) -> [String] {
         quiz.items.enumerated().map { "\($0.offset + 1). \($0.element.keyText)" }
     }
 
@@ -109,7 +109,7 @@ public enum AssessmentText {
     ///
     /// The criterion column takes up to a quarter of the width; the levels share the rest. When even
     /// twelve columns a level will not fit, each criterion is listed with its levels under it instead.
-    public static func rubricTable(_ rubric: Rubric, width: Int) -> String {
+    package static func rubricTable(_ rubric: Rubric, width: Int) -> String {
         let count = rubric.levels.count
         guard count > 0 else { return "" }
         let columns = count + 1

@@ -2,18 +2,18 @@ import Foundation
 
 /// The criteria `/review` scores a plan against, read from `prompts/review-rubric.txt`: where they come from,
 /// the scale, and one line per criterion.
-public struct ReviewRubric: Equatable, Sendable {
+package struct ReviewRubric: Equatable, Sendable {
     /// One line naming where the criteria come from and under what licence; shown under every review.
-    public var source: String
+    package var source: String
     /// The top score (the bottom is 0).
-    public var top: Int
+    package var top: Int
     /// What each score means, e.g. `3 superior, 2 strong, 1 limited, 0 very weak`.
-    public var scale: String
-    public var criteria: [ReviewCriterion]
+    package var scale: String
+    package var criteria: [ReviewCriterion]
 
     /// Reads `source:`, `scale: TOP | words` and `criterion: Name | description` lines; `#` lines are comments.
     /// - Returns: nil when the text names no criterion or no top score, which the caller turns into a sentence.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         var source = ""
         var top: Int?
         var scale = ""
@@ -45,11 +45,11 @@ public struct ReviewRubric: Equatable, Sendable {
     }
 
     /// What to do when `prompts/review-rubric.txt` cannot be used.
-    public static let unusable =
+    package static let unusable =
         "The review criteria (review-rubric.txt in the prompts folder) list no criterion or no scale; add a line “scale: 3 | 3 superior, …” and one “criterion: Name | what it looks at” per criterion, or delete the file to use the built-in ones."
 
     /// `{{review_criteria}}`, `{{review_top}}` and `{{review_scale}}` for `prompts/review.txt`.
-    public var promptValues: [String: String] {
+    package var promptValues: [String: String] {
         [
             "review_criteria": criteria.enumerated()
                 .map { "\($0.offset + 1). \($0.element.name)" + ($0.element.description.isEmpty ? "" : ": \($0.element.description)") }
@@ -60,20 +60,20 @@ public struct ReviewRubric: Equatable, Sendable {
     }
 
     /// Whether every row of a review names one of these criteria, so that `source` is where they come from.
-    public func covers(_ review: LessonReview) -> Bool {
+    package func covers(_ review: LessonReview) -> Bool {
         let names = Set(criteria.map { $0.name.lowercased() })
         return !review.rows.isEmpty && review.rows.allSatisfy { names.contains($0.criterion.lowercased()) }
     }
 }
 
 /// One criterion of the review rubric.
-public struct ReviewCriterion: Equatable, Sendable {
-    public var name: String
-    public var description: String
+package struct ReviewCriterion: Equatable, Sendable {
+    package var name: String
+    package var description: String
 }
 
 /// Whether a review row's quoted sentence is in the plan it reviewed, as checked by code.
-public enum EvidenceStatus: String, Codable, Equatable, Sendable {
+package enum EvidenceStatus: String, Codable, Equatable, Sendable {
     /// Found word for word (normalised) in the plan.
     case found
     /// Not in the plan: the model quoted something the plan does not say.
@@ -84,7 +84,7 @@ public enum EvidenceStatus: String, Codable, Equatable, Sendable {
     case unchecked
 
     /// The mark after the quotation, for the teacher; empty when found.
-    public var mark: String {
+    package var mark: String {
         switch self {
         case .found: ""
         case .notFound: "evidence not found in the plan"
@@ -96,31 +96,31 @@ public enum EvidenceStatus: String, Codable, Equatable, Sendable {
 
 /// One criterion of a review: its score, the sentence of the plan it rests on, why, and whether that sentence
 /// is in the plan.
-public struct ReviewRow: Codable, Equatable, Sendable {
-    public var criterion: String
+package struct ReviewRow: Codable, Equatable, Sendable {
+    package var criterion: String
     /// The score given; nil for N/A or a score the reader could not read.
-    public var score: Int?
+    package var score: Int?
     /// The top of the scale the answer scored against (`2 of 3` → 3); nil when it did not say.
-    public var outOf: Int?
+    package var outOf: Int?
     /// The sentence quoted, without its quotation marks; empty when none.
-    public var evidence: String
-    public var why: String
-    public var status: EvidenceStatus
+    package var evidence: String
+    package var why: String
+    package var status: EvidenceStatus
     /// The score as the answer wrote it when it is off the scale or not a score (`7 of 3`, `1000 of 3`, `0x3`):
     /// ``score`` is then nil, so no total or export takes it for one.
-    public var refusedScore: String?
+    package var refusedScore: String?
     /// A criterion the rubric does not list, or one given a second time; nil for one of the rubric's, first time.
-    public var criterionIssue: CriterionIssue?
+    package var criterionIssue: CriterionIssue?
 
     /// Why a row's criterion is not one the review was asked to score.
-    public enum CriterionIssue: String, Codable, Equatable, Sendable {
+    package enum CriterionIssue: String, Codable, Equatable, Sendable {
         /// Not among the rubric's criteria: the model made it up.
         case invented
         /// The same criterion scored again.
         case repeated
     }
 
-    public init(
+    package init(
         criterion: String, score: Int?, outOf: Int?, evidence: String, why: String, status: EvidenceStatus = .unchecked,
         refusedScore: String? = nil, criterionIssue: CriterionIssue? = nil
     ) {
@@ -135,14 +135,14 @@ public struct ReviewRow: Codable, Equatable, Sendable {
     }
 
     /// `2 of 3`, `2`, `N/A`, or `not kept` for a score off the scale.
-    public var scoreText: String {
+    package var scoreText: String {
         if refusedScore != nil { return "not kept" }
         guard let score else { return "N/A" }
         return outOf.map { "\(score) of \($0)" } ?? String(score)
     }
 
     /// The marks under the row besides its quotation's, one short phrase each.
-    public var marks: [String] {
+    package var marks: [String] {
         var marks: [String] = []
         if let refusedScore { marks.append("score “\(refusedScore)” is not on the scale, so it is not kept") }
         switch criterionIssue {
@@ -159,15 +159,15 @@ public struct ReviewRow: Codable, Equatable, Sendable {
 }
 
 /// A second opinion on a plan version from the model: one row per criterion, each quotation checked by code.
-public struct LessonReview: Codable, Equatable, Sendable {
-    public var rows: [ReviewRow]
+package struct LessonReview: Codable, Equatable, Sendable {
+    package var rows: [ReviewRow]
 
-    public init(rows: [ReviewRow]) { self.rows = rows }
+    package init(rows: [ReviewRow]) { self.rows = rows }
 
     /// Reads the model's answer and checks every quoted sentence against `plan` (nil: the plan is lost), every score
     /// against the scale and every criterion against `rubric` (nil: not known, so only scores above their own
     /// `of M`, unreadable scores and repeated criteria are marked).
-    public init(reading answer: String, plan: String?, rubric: ReviewRubric? = nil) {
+    package init(reading answer: String, plan: String?, rubric: ReviewRubric? = nil) {
         var seen: Set<String> = []
         let names = rubric.map { Set($0.criteria.map { $0.name.lowercased() }) }
         rows = ReviewReader.read(answer).map { row in
@@ -201,25 +201,25 @@ public struct LessonReview: Codable, Equatable, Sendable {
     }
 
     /// The rows whose quotation is not in the plan.
-    public var unfound: [ReviewRow] { rows.filter { $0.status == .notFound } }
+    package var unfound: [ReviewRow] { rows.filter { $0.status == .notFound } }
 
     /// The rows with a score off the scale or a criterion invented or repeated.
-    public var marked: [ReviewRow] { rows.filter { !$0.marks.isEmpty } }
+    package var marked: [ReviewRow] { rows.filter { !$0.marks.isEmpty } }
 
     /// One sentence per row whose quotation is not in the plan, for the footer.
-    public var problems: [String] {
+    package var problems: [String] {
         unfound.map { "\($0.criterion): “\($0.evidence)” is not in the plan, so its score rests on nothing the plan says." }
     }
 
     /// One line for the rows with a score off the scale or a criterion not asked for; nil when there are none.
-    public var markNotice: String? {
+    package var markNotice: String? {
         guard !marked.isEmpty else { return nil }
         let each = marked.map { "\($0.criterion): " + $0.marks.joined(separator: "; ") }.joined(separator: "; ")
         return "✗ Review: \(counted(marked.count, "criterion", "criteria")) marked (\(each)); do not rely on those rows."
     }
 
     /// The line under a review: how many quotations the code found in the plan.
-    public var summary: String {
+    package var summary: String {
         let quoted = rows.filter { $0.status == .found || $0.status == .notFound }.count
         let none = rows.filter { $0.status == .none }.count
         let unquoted = none == 0 ? "" : "; \(counted(none, "criterion", "criteria")) quote nothing"
@@ -246,10 +246,10 @@ public struct LessonReview: Codable, Equatable, Sendable {
 /// Labels are read in any case, with Markdown bold or list markers around them; a score is `N of M`, `N/M`,
 /// `N` or `N/A`; the evidence loses one pair of quotation marks (straight or curly); `none` is no evidence. A
 /// line without a label continues the one before it.
-public enum ReviewReader {
+package enum ReviewReader {
     private static let scorePattern = SharedRegex(/(\d+)\s*(?:(?:of|out of|\/)\s*(\d+))?/)
 
-    public static func read(_ text: String) -> [ReviewRow] {
+    package static func read(_ text: String) -> [ReviewRow] {
         var rows: [ReviewRow] = []
         var field: String?
         for raw in text.split(whereSeparator: \.isNewline) {
@@ -333,10 +333,10 @@ public enum ReviewReader {
 }
 
 /// A review as plain text for the terminal (through the sanitiser) and `replay`.
-public enum ReviewText {
+package enum ReviewText {
     /// Each criterion with its score, then its quotation (marked when it is not in the plan) and why, wrapped to
     /// `width` columns (nil: not wrapped, for a pipe); the summary line; and where the criteria come from.
-    public static func render(_ review: LessonReview, source: String?, width: Int?) -> String {
+    package static func render(_ review: LessonReview, source: String?, width: Int?) -> String {
         var out: [String] = []
         func hanging(_ text: String, first: String, rest: String) {
             guard let width else {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One thing wrong with a quiz, worded so the sentence can go straight into a repair prompt.
-public enum QuizProblem: Equatable, Sendable, CustomStringConvertible {
+package enum QuizProblem: Equatable, Sendable, CustomStringConvertible {
     case noItems
     case itemCount(found: Int, expected: Int)
     case wrongKind(stated: Quiz.Kind, expected: Quiz.Kind)
@@ -26,7 +26,7 @@ public enum QuizProblem: Equatable, Sendable, CustomStringConvertible {
     /// Most items share no content word with the lesson (its topic and plan): a quiz on something else.
     case offLesson(items: [Int])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noItems:
             "The answer has no numbered quiz items; write each item as “1. question”, its options “A) …”, then “Answer: <letter>”."
@@ -74,7 +74,7 @@ public enum QuizProblem: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The deterministic quiz check: what `/quiz` repairs once, as plans are repaired.
-public enum QuizCheck {
+package enum QuizCheck {
     /// The quiz's problems, in item order after the quiz-wide ones; empty when it passes.
     /// - Parameters:
     ///   - expectedItems: How many items were asked for.
@@ -83,7 +83,7 @@ public enum QuizCheck {
     ///   content word with it is a problem (a fractions quiz on a photosynthesis plan).
     /// - Parameter feedbackAsked: whether the prompt asked for student feedback (``QuizReader/asksForFeedback(_:)``);
     ///   when not (a quiz made before it was asked for), a wrong answer without feedback is no problem.
-    public static func problems(
+    package static func problems(
         _ quiz: Quiz, expectedItems: Int, kind: Quiz.Kind, lesson: String? = nil, feedbackAsked: Bool = true
     ) -> [QuizProblem] {
         guard !quiz.items.isEmpty else { return [.noItems] }
@@ -116,7 +116,7 @@ public enum QuizCheck {
     }
 
     /// Whether the quiz passes the check.
-    public static func passes(_ quiz: Quiz, expectedItems: Int, kind: Quiz.Kind, lesson: String? = nil, feedbackAsked: Bool = true) -> Bool {
+    package static func passes(_ quiz: Quiz, expectedItems: Int, kind: Quiz.Kind, lesson: String? = nil, feedbackAsked: Bool = true) -> Bool {
         problems(quiz, expectedItems: expectedItems, kind: kind, lesson: lesson, feedbackAsked: feedbackAsked).isEmpty
     }
 

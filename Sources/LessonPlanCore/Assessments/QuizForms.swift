@@ -2,12 +2,12 @@ import Foundation
 
 /// Parallel forms of a quiz for the next row of desks (`/quiz forms 2`): the same items in another order, each
 /// item's options in another order, made by a seeded shuffle (no model call), so the seed alone makes them again.
-public enum QuizForms {
+package enum QuizForms {
     /// The most forms a quiz may have.
-    public static let most = 4
+    package static let most = 4
 
     /// `count` forms of `quiz`, lettered A, B …: form A is the quiz as written, the others shuffled from `seed`.
-    public static func make(_ quiz: Quiz, count: Int, seed: UInt64) -> [Quiz] {
+    package static func make(_ quiz: Quiz, count: Int, seed: UInt64) -> [Quiz] {
         var generator = SplitMix64(seed: seed)
         var forms: [Quiz] = []
         for index in 0..<max(1, min(count, most)) {
@@ -63,7 +63,7 @@ public enum QuizForms {
 
     /// Checked by code: every form has every item of the quiz once, and each item's key is the same answer text as
     /// the quiz's. One sentence per problem; none when the forms are sound.
-    public static func problems(_ forms: [Quiz], of quiz: Quiz) -> [String] {
+    package static func problems(_ forms: [Quiz], of quiz: Quiz) -> [String] {
         var problems: [String] = []
         let keys = Dictionary(quiz.items.map { ($0.stem, $0.key?.text) }, uniquingKeysWith: { first, _ in first })
         for form in forms {
@@ -80,12 +80,12 @@ public enum QuizForms {
 }
 
 /// SplitMix64: a small generator whose sequence a seed fixes on every machine, so forms are made again the same.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -95,7 +95,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 
     /// `elements` in an order this generator fixes: Fisher–Yates written here, not the standard library's shuffle,
     /// whose way of drawing may change between Swift versions and so change the forms a saved seed makes.
-    public mutating func shuffle<Element>(_ elements: [Element]) -> [Element] {
+    package mutating func shuffle<Element>(_ elements: [Element]) -> [Element] {
         var shuffled = elements
         var index = shuffled.count
         while index > 1 {

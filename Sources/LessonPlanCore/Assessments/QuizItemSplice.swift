@@ -5,24 +5,24 @@ import Foundation
 ///
 /// An item runs from its numbered line (`2. …`, `2) …`) to the line before the next item's number, or the end; the
 /// quiz's `Quiz:` line and `Misconceptions:` list before item 1 are not part of any item.
-public struct QuizItemSplice: Equatable, Sendable {
+package struct QuizItemSplice: Equatable, Sendable {
     /// The quiz text the item is replaced in, as it was sent.
-    public let quiz: String
+    package let quiz: String
     /// The item's number, from 1.
-    public let item: Int
+    package let item: Int
 
-    public init(quiz: String, item: Int) {
+    package init(quiz: String, item: Int) {
         self.quiz = quiz
         self.item = item
     }
 
     /// Why an answer could not be put in, one sentence each.
-    public enum Failure: Error, Equatable, Sendable {
+    package enum Failure: Error, Equatable, Sendable {
         case noItem(Int)
         case noAnswer(Int)
         case unchanged(Int)
 
-        public var sentence: String {
+        package var sentence: String {
             switch self {
             case .noItem(let number): "The quiz has no item \(number); the quiz is unchanged."
             case .noAnswer(let number):
@@ -34,7 +34,7 @@ public struct QuizItemSplice: Equatable, Sendable {
 
     /// The quiz with item ``item`` replaced by the first item the answer writes, numbered as the old one.
     /// - Throws: ``Failure`` when the quiz lacks the item, the answer holds none, or nothing would change.
-    public func splice(_ answer: String) throws(Failure) -> String {
+    package func splice(_ answer: String) throws(Failure) -> String {
         let lines = SectionSplice.linesKeepingEnds(quiz)
         let plain = lines.map { $0.trimmingCharacters(in: .newlines) }
         guard let range = Self.itemRange(item, in: plain) else { throw .noItem(item) }

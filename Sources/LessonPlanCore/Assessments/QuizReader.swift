@@ -24,7 +24,7 @@ import Foundation
 /// `Feedback for A:` for feedback, an answer given as
 /// `B) Carbon dioxide` or as the option's text, a key marked `(correct)` after its option, and a stem that
 /// runs over several lines. Nothing is thrown: what is missing or doubled stays visible for ``QuizCheck``.
-public enum QuizReader {
+package enum QuizReader {
     private static let itemLine = SharedRegex(/^(?:\(?(\d{1,2})[.):]|(?i:q|question)\s*(\d{1,2})\s*[.):\-–—]?)\s+(.+)$/)
     private static let optionLine = SharedRegex(/^\(?([A-Fa-f])[.):]\s+(.+)$/)
     private static let answerLine = SharedRegex(/^(?i)(?:the\s+)?(?:correct\s+)?(?:answer|key)s?(?:\s+key)?\s*[:\-–—]\s*(.+)$/)
@@ -37,7 +37,7 @@ public enum QuizReader {
     private static let correctMark = SharedRegex(/(?i)\s*(?:\((?:correct|key|answer)\)|✓|✔|\*)\s*$/)
 
     /// Reads `text`; `kind` is what was asked for, kept unless the answer states its own.
-    public static func read(_ text: String, kind: Quiz.Kind) -> Quiz {
+    package static func read(_ text: String, kind: Quiz.Kind) -> Quiz {
         var quiz = Quiz(kind: kind, items: [])
         var inMisconceptions = false
         var current: QuizItem?
@@ -130,7 +130,7 @@ public enum QuizReader {
     /// A quiz turn records the answer (`quiz_feedback`), since a resumed session does not read its prompt back: a
     /// quiz made before student feedback was asked for is read, shown and exported as it was, and not failed for
     /// lacking what it was never asked to write.
-    public static func asksForFeedback(_ prompt: String) -> Bool {
+    package static func asksForFeedback(_ prompt: String) -> Bool {
         prompt.contains(feedbackAsk.regex)
     }
 

@@ -1,20 +1,20 @@
 import Foundation
 
 /// How many students chose each option of each item of a quiz: counts only, never who chose what.
-public struct QuizResults: Codable, Equatable, Sendable {
+package struct QuizResults: Codable, Equatable, Sendable {
     /// For each item in order, the count for each option letter (`A` …).
-    public var counts: [[String: Int]]
+    package var counts: [[String: Int]]
 
-    public init(counts: [[String: Int]]) { self.counts = counts }
+    package init(counts: [[String: Int]]) { self.counts = counts }
 
     /// What can be wrong with results, in one sentence that says what to do.
-    public enum Failure: Error, Equatable, Sendable, LocalizedError {
+    package enum Failure: Error, Equatable, Sendable, LocalizedError {
         case empty
         case badLine(line: Int, text: String)
         case noItem(line: Int, item: Int, items: Int)
         case noOption(line: Int, item: Int, option: String, letters: String)
 
-        public var errorDescription: String? {
+        package var errorDescription: String? {
             switch self {
             case .empty:
                 "The results hold no counts; give a CSV of item,option,count (e.g. 2,B,9), or Canvas's quiz statistics JSON."
@@ -33,7 +33,7 @@ public struct QuizResults: Codable, Equatable, Sendable {
     /// lines `item,option,count` (a header and blank lines skipped; an option by its letter or its text; counts
     /// of one item and option added up). Any other column, a student's name say, is never read.
     /// - Throws: ``Failure`` naming the line that cannot be used.
-    public static func read(_ text: String, quiz: Quiz) throws(Failure) -> QuizResults {
+    package static func read(_ text: String, quiz: Quiz) throws(Failure) -> QuizResults {
         if let canvas = canvasCounts(text, quiz: quiz) { return canvas }
         var counts = [[String: Int]](repeating: [:], count: quiz.items.count)
         var any = false
@@ -88,32 +88,32 @@ public struct QuizResults: Codable, Equatable, Sendable {
 
 /// What results say, computed by code: each item's right-answer rate and the misconceptions ranked by how many
 /// students chose the wrong answer built on each.
-public struct ResultsAnalysis: Equatable, Sendable {
-    public struct Item: Equatable, Sendable {
-        public var number: Int
-        public var answered: Int
-        public var right: Int
+package struct ResultsAnalysis: Equatable, Sendable {
+    package struct Item: Equatable, Sendable {
+        package var number: Int
+        package var answered: Int
+        package var right: Int
     }
 
-    public struct Chosen: Equatable, Sendable {
-        public var item: Int
-        public var letter: String
-        public var misconception: String
-        public var count: Int
-        public var answered: Int
+    package struct Chosen: Equatable, Sendable {
+        package var item: Int
+        package var letter: String
+        package var misconception: String
+        package var count: Int
+        package var answered: Int
 
         /// "9 of 24 chose B on item 2 (thinks the moon pushes the water)".
-        public var sentence: String {
+        package var sentence: String {
             let idea = misconception.trimmingCharacters(in: CharacterSet(charactersIn: " ."))
             return "\(count) of \(answered) chose \(letter) on item \(item)" + (idea.isEmpty ? "" : " (\(idea))")
         }
     }
 
-    public var items: [Item]
+    package var items: [Item]
     /// Wrong answers chosen at least once, the most chosen first.
-    public var misconceptions: [Chosen]
+    package var misconceptions: [Chosen]
 
-    public init(_ results: QuizResults, quiz: Quiz) {
+    package init(_ results: QuizResults, quiz: Quiz) {
         var items: [Item] = []
         var chosen: [Chosen] = []
         for (index, item) in quiz.items.enumerated() {
@@ -129,7 +129,7 @@ public struct ResultsAnalysis: Equatable, Sendable {
     }
 
     /// The report as lines: each item's right-answer rate, then the misconceptions, most chosen first.
-    public var lines: [String] {
+    package var lines: [String] {
         var lines = items.map { item in
             item.answered == 0
                 ? "Item \(item.number): no answers counted"

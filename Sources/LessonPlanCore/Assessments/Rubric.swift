@@ -1,21 +1,21 @@
 import Foundation
 
 /// A criteria × levels rubric for the plan's independent task: what `/rubric` keeps beside its plan version.
-public struct Rubric: Codable, Equatable, Sendable {
+package struct Rubric: Codable, Equatable, Sendable {
     /// The default number of levels `/rubric` asks for, and the range it accepts.
-    public static let defaultLevels = 4
-    public static let levelRange = 2...6
+    package static let defaultLevels = 4
+    package static let levelRange = 2...6
 
     /// The task the rubric scores, as the answer names it; may be empty.
-    public var task: String
+    package var task: String
     /// The levels, lowest first, as the header row names them.
-    public var levels: [RubricLevel]
+    package var levels: [RubricLevel]
     /// The teacher's rows.
-    public var criteria: [RubricCriterion]
+    package var criteria: [RubricCriterion]
     /// The same rubric in students' words (`I can …`), for handouts; empty when the answer gave none.
-    public var studentCriteria: [RubricCriterion]
+    package var studentCriteria: [RubricCriterion]
 
-    public init(task: String = "", levels: [RubricLevel], criteria: [RubricCriterion], studentCriteria: [RubricCriterion] = []) {
+    package init(task: String = "", levels: [RubricLevel], criteria: [RubricCriterion], studentCriteria: [RubricCriterion] = []) {
         self.task = task
         self.levels = levels
         self.criteria = criteria
@@ -23,34 +23,34 @@ public struct Rubric: Codable, Equatable, Sendable {
     }
 
     /// The version handed to students: their own rows when the answer gave them, else the teacher's.
-    public var forStudents: Rubric {
+    package var forStudents: Rubric {
         Rubric(task: task, levels: levels, criteria: studentCriteria.isEmpty ? criteria : studentCriteria)
     }
 }
 
 /// One column of a rubric: a level's name and the points it is worth, if the header gives them.
-public struct RubricLevel: Codable, Equatable, Sendable {
-    public var name: String
-    public var points: Int?
+package struct RubricLevel: Codable, Equatable, Sendable {
+    package var name: String
+    package var points: Int?
 
-    public init(name: String, points: Int? = nil) {
+    package init(name: String, points: Int? = nil) {
         self.name = name
         self.points = points
     }
 
     /// The header as shown: `Proficient (3)`.
-    public var title: String { points.map { "\(name) (\($0))" } ?? name }
+    package var title: String { points.map { "\(name) (\($0))" } ?? name }
 }
 
 /// One row of a rubric: what is judged, and what each level looks like.
-public struct RubricCriterion: Codable, Equatable, Sendable {
-    public var name: String
+package struct RubricCriterion: Codable, Equatable, Sendable {
+    package var name: String
     /// One cell per level, in the levels' order; empty text where the answer left a cell blank.
-    public var cells: [String]
+    package var cells: [String]
     /// Cells written beyond the last level, which the check reports.
-    public var extraCells: Int
+    package var extraCells: Int
 
-    public init(name: String, cells: [String], extraCells: Int = 0) {
+    package init(name: String, cells: [String], extraCells: Int = 0) {
         self.name = name
         self.cells = cells
         self.extraCells = extraCells
@@ -69,11 +69,11 @@ public struct RubricCriterion: Codable, Equatable, Sendable {
 ///
 /// A level's points are read from `Name (3)`, `Name – 3`, `3 – Name` or `Name: 3 pts`. A row with fewer
 /// cells than levels keeps empty cells, so the check can name them.
-public enum RubricReader {
+package enum RubricReader {
     private static let trailingPoints = SharedRegex(/^(.*?)\s*(?:\(\s*(\d{1,3})\s*(?:pts?|points?)?\s*\)|[:\-–—]\s*(\d{1,3})\s*(?:pts?|points?)?)$/)
     private static let leadingPoints = SharedRegex(/^(\d{1,3})\s*(?:pts?|points?)?\s*[:.\-–—)]?\s+(.+)$/)
 
-    public static func read(_ text: String) -> Rubric {
+    package static func read(_ text: String) -> Rubric {
         var rubric = Rubric(levels: [], criteria: [])
         var tables: [[[String]]] = []
         var current: [[String]] = []

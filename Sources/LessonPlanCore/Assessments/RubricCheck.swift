@@ -1,7 +1,7 @@
 import Foundation
 
 /// One thing wrong with a rubric, worded so the sentence can go straight into a repair prompt.
-public enum RubricProblem: Equatable, Sendable, CustomStringConvertible {
+package enum RubricProblem: Equatable, Sendable, CustomStringConvertible {
     case noTable
     case levelCount(found: Int, expected: Int)
     case levelWithoutPoints(level: String)
@@ -15,7 +15,7 @@ public enum RubricProblem: Equatable, Sendable, CustomStringConvertible {
     case studentRowCount(found: Int, expected: Int)
     case emptyStudentCell(criterion: String, level: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noTable:
             "The answer has no rubric table; write it as a table “| Criterion | Level (1) | … |” with one row per criterion."
@@ -46,9 +46,9 @@ public enum RubricProblem: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The deterministic rubric check: what `/rubric` repairs once, as plans are repaired.
-public enum RubricCheck {
+package enum RubricCheck {
     /// The rubric's problems, header first then row by row; empty when it passes.
-    public static func problems(_ rubric: Rubric, expectedLevels: Int) -> [RubricProblem] {
+    package static func problems(_ rubric: Rubric, expectedLevels: Int) -> [RubricProblem] {
         guard !rubric.levels.isEmpty else { return [.noTable] }
         var problems: [RubricProblem] = []
         if rubric.levels.count != expectedLevels {
@@ -76,7 +76,7 @@ public enum RubricCheck {
     }
 
     /// Whether the rubric passes the check.
-    public static func passes(_ rubric: Rubric, expectedLevels: Int) -> Bool {
+    package static func passes(_ rubric: Rubric, expectedLevels: Int) -> Bool {
         problems(rubric, expectedLevels: expectedLevels).isEmpty
     }
 

@@ -3,13 +3,13 @@ import Foundation
 /// One row of a rubric written again (`/rubric row N`): the model's row put in place of row N of the teacher's
 /// table, and its "I can …" row in place of row N of the student version when the rubric has one; every other
 /// line kept byte for byte.
-public struct RubricRowSplice: Equatable, Sendable {
+package struct RubricRowSplice: Equatable, Sendable {
     /// The rubric's text as it was sent.
-    public let rubric: String
+    package let rubric: String
     /// The row's number among the criteria, from 1.
-    public let row: Int
+    package let row: Int
 
-    public init(rubric: String, row: Int) {
+    package init(rubric: String, row: Int) {
         self.rubric = rubric
         self.row = row
     }
@@ -46,7 +46,7 @@ public struct RubricRowSplice: Equatable, Sendable {
     /// The rubric with row ``row`` replaced: the answer's first table row that is no header or rule for the
     /// teacher's table, and its first row starting `| I can` for the student version's.
     /// - Throws: ``SpliceRefusal`` when the rubric has no such row, the answer holds none, or nothing would change.
-    public func splice(_ answer: String) throws(SpliceRefusal) -> String {
+    package func splice(_ answer: String) throws(SpliceRefusal) -> String {
         var lines = SectionSplice.linesKeepingEnds(rubric)
         let rows = Self.dataRows(lines)
         guard (1...max(1, rows.teacher.count)).contains(row), row <= rows.teacher.count else {
@@ -71,7 +71,7 @@ public struct RubricRowSplice: Equatable, Sendable {
 }
 
 /// Why a part written again (a quiz item, a rubric row) could not be put in, in one sentence.
-public struct SpliceRefusal: Error, Equatable, Sendable {
-    public let sentence: String
-    public init(_ sentence: String) { self.sentence = sentence }
+package struct SpliceRefusal: Error, Equatable, Sendable {
+    package let sentence: String
+    package init(_ sentence: String) { self.sentence = sentence }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// One quotation in an answer and what the check found for it.
-public struct QuoteVerdict: Equatable, Sendable {
-    public enum Result: Equatable, Sendable {
+package struct QuoteVerdict: Equatable, Sendable {
+    package enum Result: Equatable, Sendable {
         /// Found, word for word after normalising, on the cited page (or pages) of the cited source.
         case verified
         /// Found, but on another page (the first it is on), or the cite names no page the source has.
@@ -16,34 +16,34 @@ public struct QuoteVerdict: Equatable, Sendable {
     }
 
     /// The quoted words as the answer wrote them.
-    public var quote: String
+    package var quote: String
     /// The file named in the cite, when there is one.
-    public var file: String?
+    package var file: String?
     /// The pages cited as written ("3", "2-3"); nil when they cannot be read as pages.
-    public var pages: ClosedRange<Int>?
+    package var pages: ClosedRange<Int>?
     /// The cite's pages as written, for the messages.
-    public var pagesText: String
+    package var pagesText: String
     /// Whether the cite could be read as a page at all.
-    public var readable: Bool
-    public var result: Result
+    package var readable: Bool
+    package var result: Result
     /// The source the quote was checked in, for the message (the cite's own, or the one it was found in).
-    public var sourceName: String?
+    package var sourceName: String?
 
     /// The cite as the answer wrote it: `(p. 3)`, `(pp. 2-3)` or `(book.pdf p. 3)`.
-    public var cite: String {
+    package var cite: String {
         guard readable else { return "(\(pagesText))" }
         let pageWord = pages.map { $0.count > 1 ? "pp." : "p." } ?? "p."
         return "(\(file.map { "\($0) " } ?? "")\(pageWord) \(pagesText))"
     }
 
     /// The quote cut for one line.
-    public var shortQuote: String {
+    package var shortQuote: String {
         let words = quote.split(whereSeparator: \.isWhitespace)
         return words.count > 12 ? words.prefix(12).joined(separator: " ") + " …" : words.joined(separator: " ")
     }
 
     /// One sentence for `/check`, the footer's lines and the repair request.
-    public var sentence: String {
+    package var sentence: String {
         let cited = readable ? (pages?.count ?? 1) > 1 ? "pages \(pagesText)" : "page \(pagesText)" : "“\(pagesText)”"
         switch result {
         case .verified:
@@ -61,22 +61,22 @@ public struct QuoteVerdict: Equatable, Sendable {
 }
 
 /// Every quotation of an answer checked against the sources.
-public struct QuoteReport: Equatable, Sendable {
-    public var verdicts: [QuoteVerdict]
+package struct QuoteReport: Equatable, Sendable {
+    package var verdicts: [QuoteVerdict]
 
-    public init(verdicts: [QuoteVerdict]) { self.verdicts = verdicts }
+    package init(verdicts: [QuoteVerdict]) { self.verdicts = verdicts }
 
-    public var verified: Int { verdicts.count { $0.result == .verified } }
-    public var wrongPage: Int { verdicts.count { if case .wrongPage = $0.result { true } else { false } } }
-    public var notInSource: Int { verdicts.count { $0.result == .notInSource } }
+    package var verified: Int { verdicts.count { $0.result == .verified } }
+    package var wrongPage: Int { verdicts.count { if case .wrongPage = $0.result { true } else { false } } }
+    package var notInSource: Int { verdicts.count { $0.result == .notInSource } }
     /// Quotations whose cite names no source while there are several.
-    public var unnamedSource: Int { verdicts.count { if case .unnamedSource = $0.result { true } else { false } } }
+    package var unnamedSource: Int { verdicts.count { if case .unnamedSource = $0.result { true } else { false } } }
     /// Quotations that are not verified.
-    public var problems: [QuoteVerdict] { verdicts.filter { $0.result != .verified } }
+    package var problems: [QuoteVerdict] { verdicts.filter { $0.result != .verified } }
 
     /// The footer's part: `✓ 3 quotes verified`, `✗ 1 quote not in the source, 1 on the wrong page · 1 verified`;
     /// nil when the answer quotes nothing.
-    public var footer: String? {
+    package var footer: String? {
         guard !verdicts.isEmpty else { return nil }
         func quotes(_ n: Int) -> String { n == 1 ? "1 quote" : "\(n) quotes" }
         if problems.isEmpty { return "✓ \(quotes(verified)) verified" }
@@ -98,15 +98,15 @@ public struct QuoteReport: Equatable, Sendable {
 /// "legal to swim" is not in "illegal to swim". An ellipsis splits a quote into parts that must all be there,
 /// in order, close together. A quotation cited to one page must start on it (it may run onto the next);
 /// cited to pages, it must lie within them. With several sources the cite must name the file it quotes.
-public enum QuoteChecker {
+package enum QuoteChecker {
     /// Fewer words than this in quotation marks is a term or a title, not a quotation.
-    public static let fewestWords = QuoteFinder.fewestWords
+    package static let fewestWords = QuoteFinder.fewestWords
 
     /// The quotations of `text`, as written, with their cites.
-    public static func quotations(in text: String) -> [CitedQuotation] { QuoteFinder.quotations(in: text) }
+    package static func quotations(in text: String) -> [CitedQuotation] { QuoteFinder.quotations(in: text) }
 
     /// Checks every quotation of `text` against `sources`; empty when there are no sources.
-    public static func check(_ text: String, against sources: [SourceDocument]) -> QuoteReport {
+    package static func check(_ text: String, against sources: [SourceDocument]) -> QuoteReport {
         guard !sources.isEmpty else { return QuoteReport(verdicts: []) }
         let quotations = QuoteFinder.quotations(in: text)
         guard !quotations.isEmpty else { return QuoteReport(verdicts: []) }
@@ -155,7 +155,7 @@ public enum QuoteChecker {
     /// (canonical forms, curly quotes, case, whitespace and line breaks; whole words only; an ellipsis splits the
     /// quote into parts found in order, close together), with Markdown's emphasis marks (`*`, `` ` ``) dropped from
     /// both, since a plan writes `**Objective:**` where a quotation of it says `Objective:`.
-    public static func isQuoted(_ quote: String, in text: String) -> Bool {
+    package static func isQuoted(_ quote: String, in text: String) -> Bool {
         func plain(_ text: String) -> String { text.filter { $0 != "*" && $0 != "`" } }
         let parts = QuoteText.parts(of: plain(quote))
         guard !parts.isEmpty else { return false }

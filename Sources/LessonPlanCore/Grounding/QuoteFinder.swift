@@ -1,18 +1,18 @@
 import Foundation
 
 /// A quotation as an answer wrote it, with what its cite says.
-public struct CitedQuotation: Equatable, Sendable {
+package struct CitedQuotation: Equatable, Sendable {
     /// The quoted words, without their quotation marks.
-    public var quote: String
+    package var quote: String
     /// The file the cite names, when it names one.
-    public var file: String?
+    package var file: String?
     /// The pages as the cite writes them ("2", "2-3"), for the messages.
-    public var pagesText: String
+    package var pagesText: String
     /// The pages cited; nil when the cite names none the check can use (past any integer, page 0, a range
     /// that runs backwards or over more than ``QuoteFinder/widestRange`` pages, a cite it cannot read).
-    public var pages: ClosedRange<Int>?
+    package var pages: ClosedRange<Int>?
     /// Whether the cite could be read as a page at all.
-    public var readable: Bool
+    package var readable: Bool
 }
 
 /// Finds quotations in an answer: words in quotation marks of any of the usual kinds ("…", “…”, „…“, «…»,
@@ -23,11 +23,11 @@ public struct CitedQuotation: Equatable, Sendable {
 /// previous quotation, so a quotation of many lines is found as a whole. A closing mark and a parenthesis that
 /// speaks of a page but cannot be read as one still make a quotation, with an unreadable cite: a verdict, not
 /// silence.
-public enum QuoteFinder {
+package enum QuoteFinder {
     /// Fewer words than this in quotation marks is a term or a title, not a quotation.
-    public static let fewestWords = 4
+    package static let fewestWords = 4
     /// A cite of more pages than this (`pp. 1-400`) would verify anything; it is not accepted.
-    public static let widestRange = 3
+    package static let widestRange = 3
     /// The longest quotation looked for, in characters; a quotation mark further back is another's.
     static let longestQuote = 6000
 
@@ -37,7 +37,7 @@ public enum QuoteFinder {
     nonisolated(unsafe) private static let speaksOfAPage = /(?:^|[\s,;(])(?:pp?|pg|pages?)(?:\.|\s|\d|$)/.ignoresCase()
 
     /// The quotations of `text`, in order.
-    public static func quotations(in text: String) -> [CitedQuotation] {
+    package static func quotations(in text: String) -> [CitedQuotation] {
         var found: [CitedQuotation] = []
         var floor = text.startIndex
         for match in text.matches(of: closerAndCite) {

@@ -56,5 +56,5 @@ enum SHA256 {
 
 extension SourceDocument {
     /// The SHA-256 of `data` as lowercase hex, as ``sha256`` holds it.
-    public static func digest(_ data: Data) -> String { SHA256.hex(of: data) }
+    package static func digest(_ data: Data) -> String { SHA256.hex(of: data) }
 }

@@ -5,21 +5,21 @@ import Foundation
 /// A PDF keeps its pages (pdftotext's form feeds); text, Markdown, docx and odt have none, so the tool
 /// numbers parts of them as pages (split at form feeds, else every ``SourceReader/unpagedPageCharacters``
 /// characters at a paragraph break), and a quotation cites those.
-public struct SourceDocument: Codable, Equatable, Sendable {
+package struct SourceDocument: Codable, Equatable, Sendable {
     /// The file's name (no folders): what a citation `(NAME p. N)` uses.
-    public var name: String
+    package var name: String
     /// The path it was read from, to say later whether the file still matches.
-    public var path: String
+    package var path: String
     /// The file's size in bytes.
-    public var bytes: Int
+    package var bytes: Int
     /// The SHA-256 of the file's bytes, lowercase hex.
-    public var sha256: String
+    package var sha256: String
     /// The text of each page, page 1 first.
-    public var pages: [String]
+    package var pages: [String]
     /// Whether the pages are the file's own (a PDF) or parts the tool numbered.
-    public var paged: Bool
+    package var paged: Bool
 
-    public init(name: String, path: String, bytes: Int, sha256: String, pages: [String], paged: Bool) {
+    package init(name: String, path: String, bytes: Int, sha256: String, pages: [String], paged: Bool) {
         self.name = name
         self.path = path
         self.bytes = bytes
@@ -29,7 +29,7 @@ public struct SourceDocument: Codable, Equatable, Sendable {
     }
 
     /// One line for `/source`: number, name, pages, size.
-    public var summary: String {
+    package var summary: String {
         let unit = paged ? "pages" : "parts"
         return "\(name) · \(pages.count) \(pages.count == 1 ? String(unit.dropLast()) : unit) · \(bytes) bytes"
     }
@@ -38,7 +38,7 @@ public struct SourceDocument: Codable, Equatable, Sendable {
     ///
     /// The path comes from a transcript, which anyone may have sent: only a regular file no larger than a
     /// source may be is read (never a device or a pipe), and only to compare its hash.
-    public func fileOnDiskNote() -> String? {
+    package func fileOnDiskNote() -> String? {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         guard let attributes, attributes[.type] as? FileAttributeType == .typeRegular,
             let size = attributes[.size] as? Int, size <= SourceReader.largestFile,
@@ -54,7 +54,7 @@ public struct SourceDocument: Codable, Equatable, Sendable {
 }
 
 /// Why a file cannot be a source, one sentence each that says what to do; nothing is sent.
-public enum SourceError: Error, Equatable, Sendable, LocalizedError {
+package enum SourceError: Error, Equatable, Sendable, LocalizedError {
     case missing(String)
     case directory(String)
     case unreadable(String)
@@ -76,7 +76,7 @@ public enum SourceError: Error, Equatable, Sendable, LocalizedError {
     /// The reading tool ran past its deadline and was stopped.
     case toolTimedOut(String, tool: String, seconds: Int)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .missing(let path): "There is no file \(path); check the path and add it again."
         case .directory(let path): "\(path) is a folder, not a file; name one file in it as the source."

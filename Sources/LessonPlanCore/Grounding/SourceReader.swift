@@ -6,26 +6,26 @@ import Foundation
 
 /// Reads a file into a ``SourceDocument``: text and Markdown as they are, PDF page by page with
 /// pdftotext, docx and odt through pandoc. Anything else, or anything wrong, is a ``SourceError``.
-public struct SourceReader: Sendable {
+package struct SourceReader: Sendable {
     /// The largest file read as a source: 20 MB, a long textbook PDF; larger is refused before it is read.
-    public static let largestFile = 20 * 1024 * 1024
+    package static let largestFile = 20 * 1024 * 1024
     /// Unpaged text is numbered in parts of about this many characters, cut at a paragraph break.
-    public static let unpagedPageCharacters = 3000
+    package static let unpagedPageCharacters = 3000
 
     /// The most text a reading tool may give for one source (pdftotext's or pandoc's output).
-    public static let largestText = 20 * 1024 * 1024
+    package static let largestText = 20 * 1024 * 1024
     /// How long pdftotext or pandoc may take over one file; a real textbook takes seconds.
-    public static let toolDeadline: TimeInterval = 60
+    package static let toolDeadline: TimeInterval = 60
     /// More text than this many times the file's size (and over a megabyte) is no document: a zip bomb whose
     /// directory lied about its sizes. A docx packs its XML about tenfold, and its text is a part of that.
-    public static let mostTextPerByte = 50
+    package static let mostTextPerByte = 50
 
     /// The folders searched for pdftotext and pandoc.
     let searchPath: [String]
     /// The home directory, whose hidden folders no source comes from.
     let home: String
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         searchPath = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
         home = environment["HOME"] ?? NSHomeDirectory()
     }
@@ -33,7 +33,7 @@ public struct SourceReader: Sendable {
     /// Reads one file.
     /// - Throws: ``SourceError`` for a missing, unreadable, oversized, mislabelled, encrypted or textless file, one
     ///   that is (or links to) a file of keys or the system's, or one a tool cannot read within its limits.
-    public func read(_ url: URL) async throws(SourceError) -> SourceDocument {
+    package func read(_ url: URL) async throws(SourceError) -> SourceDocument {
         let path = url.path
         let file = try SourceFile.read(path, home: home)
         let data = file.data

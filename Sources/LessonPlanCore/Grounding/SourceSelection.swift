@@ -5,19 +5,19 @@ import Foundation
 /// A source within the budget goes whole. A longer one (a 300-page book) is cut to the pages that share the
 /// most words with the topic and the request (words of 4 letters or more, each counted once per page), best
 /// first until the budget is spent, then sent in page order; the footer names what went.
-public struct SourceSelection: Equatable, Sendable {
+package struct SourceSelection: Equatable, Sendable {
     /// The most source text one request carries: 24,000 characters, about 6,000 tokens, a fifth of a small
     /// model's context, leaving room for the plan.
-    public static let budget = 24_000
+    package static let budget = 24_000
 
     /// Per source (in order), the pages sent, page 1 = 1.
-    public var pages: [[Int]]
+    package var pages: [[Int]]
     /// The text block with each page marked `[NAME p. N]`.
-    public var text: String
+    package var text: String
     /// One line per source that was cut: `book.pdf: sent p. 3–5, 12 of 300`; empty when everything went.
-    public var cuts: [String]
+    package var cuts: [String]
 
-    public init(sources: [SourceDocument], query: String, budget: Int = SourceSelection.budget) {
+    package init(sources: [SourceDocument], query: String, budget: Int = SourceSelection.budget) {
         let wanted = Self.words(query)
         var chosen: [[Int]] = sources.map { _ in [] }
         let total = sources.reduce(0) { $0 + $1.pages.reduce(0) { $0 + $1.count } }

@@ -5,16 +5,16 @@ import Foundation
 /// That format spreads the end of a response over several messages (a `finish_reason`, then
 /// perhaps a usage-only chunk, then `[DONE]`), so the decoder remembers them and reports the end
 /// once, with the usage, when `[DONE]` arrives or the body ends after a `finish_reason`.
-public struct ChatCompletionsEventDecoder: StreamEventDecoder {
+package struct ChatCompletionsEventDecoder: StreamEventDecoder {
     private var responseID: String?
     private var announced = false
     private var usage: Usage?
     private var finishReason: String?
     private var ended = false
 
-    public init() {}
+    package init() {}
 
-    public mutating func decode(_ message: SSEMessage) -> [StreamEvent] {
+    package mutating func decode(_ message: SSEMessage) -> [StreamEvent] {
         guard !ended else { return [] }
         let data = message.data
         if data.allSatisfy(\.isWhitespace) { return [] }
@@ -33,7 +33,7 @@ public struct ChatCompletionsEventDecoder: StreamEventDecoder {
     /// The events of a whole `chat.completion` object, as the stream of the same answer would
     /// have said them: its `message` is read as one chunk's `delta`, and the body's end ends it.
     /// - Parameter json: the parsed object (its `object` member says `chat.completion`).
-    public static func events(fromCompletion json: JSONValue) -> [StreamEvent] {
+    package static func events(fromCompletion json: JSONValue) -> [StreamEvent] {
         var chunk = json.objectValue ?? [:]
         if let choices = json["choices"]?.arrayValue {
             chunk["choices"] = .array(
@@ -89,7 +89,7 @@ public struct ChatCompletionsEventDecoder: StreamEventDecoder {
     }
 
     /// A body that ends after a `finish_reason` but without `[DONE]` still ended properly.
-    public mutating func finish() -> [StreamEvent] {
+    package mutating func finish() -> [StreamEvent] {
         guard !ended, finishReason != nil else { return [] }
         return [end()]
     }

@@ -3,23 +3,23 @@ import Foundation
 /// Sends one prompt to the model and reads the answer as it streams.
 ///
 /// The transport is injected: the executable passes the real one, tests a loopback server.
-public struct ModelClient: Sendable {
-    public let transport: any HTTPTransport
-    public let settings: ModelSettings
+package struct ModelClient: Sendable {
+    package let transport: any HTTPTransport
+    package let settings: ModelSettings
     /// The session's class: its names are swapped for pseudonyms in every request and put back in every answer.
-    public let names: ClassNames
+    package let names: ClassNames
 
-    public init(transport: any HTTPTransport, settings: ModelSettings, names: ClassNames = ClassNames()) {
+    package init(transport: any HTTPTransport, settings: ModelSettings, names: ClassNames = ClassNames()) {
         self.transport = transport
         self.settings = settings
         self.names = names
     }
 
     /// The same client for a session tied to `names`.
-    public func tied(to names: ClassNames) -> ModelClient { ModelClient(transport: transport, settings: settings, names: names) }
+    package func tied(to names: ClassNames) -> ModelClient { ModelClient(transport: transport, settings: settings, names: names) }
 
     /// The host requests go to, for messages.
-    public var host: String { settings.requestURL.host ?? settings.requestURL.absoluteString }
+    package var host: String { settings.requestURL.host ?? settings.requestURL.absoluteString }
 
     /// The HTTP request for one prompt, in the configured wire format.
     /// - Parameters:
@@ -27,7 +27,7 @@ public struct ModelClient: Sendable {
     ///   - schema: a JSON schema the answer must follow (`text.format`, or `response_format` for Chat Completions).
     ///   - legacyLimit: Chat Completions only: the limit as `max_tokens`, for a server that refused
     ///     `max_completion_tokens` (which OpenAI requires of its newer models and llama-server reads too).
-    public func request(
+    package func request(
         instructions: String, input: String, maxOutputTokens: Int? = nil, schema: ResponseSchema? = nil,
         legacyLimit: Bool = false
     ) -> HTTPRequest {
@@ -78,7 +78,7 @@ public struct ModelClient: Sendable {
     }
 
     /// What hides the key and `--header` values in anything the server says back.
-    public var secretMask: SecretMask { SecretMask(settings: settings) }
+    package var secretMask: SecretMask { SecretMask(settings: settings) }
 
     /// Puts the teacher's token where the school's proxy looks for it: its own header when the
     /// settings name one, else `Authorization: Bearer`, in place of the key (the proxy holds that).
@@ -99,7 +99,7 @@ public struct ModelClient: Sendable {
     /// - Throws: ``RequestFailure`` (a ``ModelError`` with the response's headers, for
     ///   `retry-after`) for a missing key, an HTTP error status, a body that is not a stream, or a
     ///   network failure; `CancellationError` when cancelled.
-    public func open(
+    package func open(
         instructions: String, input: String, maxOutputTokens: Int? = nil, schema: ResponseSchema? = nil
     ) async throws -> ModelEventStream {
         do {
@@ -263,8 +263,8 @@ public struct ModelClient: Sendable {
 }
 
 /// The events of one answer: decoded as the bytes of a stream arrive, or read from a whole answer.
-public struct ModelEventStream: AsyncSequence, Sendable {
-    public typealias Element = StreamEvent
+package struct ModelEventStream: AsyncSequence, Sendable {
+    package typealias Element = StreamEvent
     /// The stream's body, or nil for a whole answer already read into ``wholeEvents``.
     let body: HTTPBody?
     let wholeEvents: [StreamEvent]
@@ -298,9 +298,9 @@ public struct ModelEventStream: AsyncSequence, Sendable {
 
     /// Whether the answer arrives as a stream; false when the server sent it whole, which the
     /// footer and the transcript say.
-    public var isStreamed: Bool { body != nil }
+    package var isStreamed: Bool { body != nil }
 
-    public func makeAsyncIterator() -> Iterator {
+    package func makeAsyncIterator() -> Iterator {
         let decoder: any StreamEventDecoder =
             api == .chat ? ChatCompletionsEventDecoder() : ResponsesEventDecoder()
         var iterator = Iterator(
@@ -313,7 +313,7 @@ public struct ModelEventStream: AsyncSequence, Sendable {
         return iterator
     }
 
-    public struct Iterator: AsyncIteratorProtocol {
+    package struct Iterator: AsyncIteratorProtocol {
         var body: HTTPBody.AsyncIterator?
         let status: Int
         let host: String
@@ -335,12 +335,12 @@ public struct ModelEventStream: AsyncSequence, Sendable {
 
         /// Whether more events are already decoded, so the next ``next()`` will not wait for the network.
         /// A consumer can batch its output until this is false.
-        public var hasBufferedEvents: Bool { index < sink.pending.count }
+        package var hasBufferedEvents: Bool { index < sink.pending.count }
 
         /// The next event; nil when the body ends.
         /// - Throws: ``ModelError`` for a network failure, a body that was not a stream at all, or
         ///   an SSE line past ``SSEParser/largestLine`` (masked like everything the server says).
-        public mutating func next() async throws -> StreamEvent? {
+        package mutating func next() async throws -> StreamEvent? {
             do {
                 return try await nextUnmasked()
             } catch let error as ModelError {

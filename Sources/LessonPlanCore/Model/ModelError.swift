@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a request to the model did not produce a whole answer, each case one sentence a teacher can act on.
-public enum ModelError: Error, Equatable, Sendable, LocalizedError {
+package enum ModelError: Error, Equatable, Sendable, LocalizedError {
     /// No key and no proxy endpoint that would hold one.
     case noKey
     /// The server answered with an HTTP error status and, usually, an OpenAI-style error body.
@@ -44,7 +44,7 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
     /// proxy may have set itself.
     case incompleteThroughProxy(maxOutputTokens: Int)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .noKey:
             return "No API key is set; export OPENAI_API_KEY=… (or use --endpoint with a proxy that holds the key) and run the command again."
@@ -142,7 +142,7 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
 
     /// The same failure told for an answer that came through a proxy (`--endpoint`): an output
     /// limit there may be the proxy's, which `--max-output-tokens` cannot raise.
-    public var throughProxy: ModelError {
+    package var throughProxy: ModelError {
         if case .incomplete("max_output_tokens", let limit) = self { return .incompleteThroughProxy(maxOutputTokens: limit) }
         return self
     }
@@ -182,7 +182,7 @@ public enum ModelError: Error, Equatable, Sendable, LocalizedError {
 
 /// The original demo's worker (`POST /lessonplan`) answers these in its own words: plain text, or
 /// `{"error": "Missing input"}`, never OpenAI's error object.
-public enum ProxyRefusal: String, Sendable, Equatable, CaseIterable {
+package enum ProxyRefusal: String, Sendable, Equatable, CaseIterable {
     /// 400 `{"error": "Missing input"}`: the body had no `input`.
     case missingInput
     /// 400 `Bad JSON`: the body did not parse.
@@ -193,7 +193,7 @@ public enum ProxyRefusal: String, Sendable, Equatable, CaseIterable {
     case notFound
 
     /// The path the original demo's worker answers at.
-    public static let workerPath = "/lessonplan"
+    package static let workerPath = "/lessonplan"
 
     /// Which refusal an error answer is, from its status and body; nil for anything else.
     /// - Parameters:

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which wire format the server speaks.
-public enum APIFlavor: String, Sendable, CaseIterable {
+package enum APIFlavor: String, Sendable, CaseIterable {
     /// OpenAI Responses API: `POST {base}/responses`.
     case responses
     /// Chat Completions: `POST {base}/chat/completions`, for servers without the Responses API.
@@ -9,60 +9,60 @@ public enum APIFlavor: String, Sendable, CaseIterable {
 }
 
 /// How to reach the model: resolved from flags, then environment, then defaults.
-public struct ModelSettings: Sendable, Equatable {
-    public static let defaultBaseURL = "https://api.openai.com/v1"
-    public static let defaultModel = "gpt-5.2"
+package struct ModelSettings: Sendable, Equatable {
+    package static let defaultBaseURL = "https://api.openai.com/v1"
+    package static let defaultModel = "gpt-5.2"
     /// Room for a full plan (about 1 500–2 500 tokens of text) plus a reasoning model's hidden
     /// reasoning, which counts against the same limit and can run to several thousand tokens;
     /// the seed's 900 cut plans off mid-section. Only tokens actually produced are billed.
-    public static let defaultMaxOutputTokens = 8192
+    package static let defaultMaxOutputTokens = 8192
     /// A reasoning model can think quietly for a long time before its first byte.
-    public static let defaultIdleTimeout: TimeInterval = 180
+    package static let defaultIdleTimeout: TimeInterval = 180
     /// The longest a whole turn may take, retries included: a long plan from a slow reasoning
     /// model takes a few minutes; ten means something is stuck.
-    public static let defaultDeadline: TimeInterval = 600
+    package static let defaultDeadline: TimeInterval = 600
     /// Where `scripts/local-model` starts llama-server, unless `LESSONPLAN_LOCAL_PORT` says otherwise.
-    public static let defaultLocalPort = 8012
+    package static let defaultLocalPort = 8012
     /// The model name `--local` sends when the stamp names no installed model; llama-server answers with
     /// whatever model it loaded.
-    public static let localModel = "SmolLM2-135M-Instruct"
+    package static let localModel = "SmolLM2-135M-Instruct"
     /// When a `--local` turn still running says why it is slow (measured: 5–10 s alone, up to 90 s beside two
     /// busy processes on 2 cores).
-    public static let localSlowNotice: TimeInterval = 90
+    package static let localSlowNotice: TimeInterval = 90
     /// The tiny local model's plans are short; a lower limit bounds a rambling answer.
-    public static let localMaxOutputTokens = 2048
+    package static let localMaxOutputTokens = 2048
 
-    public var baseURL: URL
+    package var baseURL: URL
     /// A full URL to post to instead of `{base}/responses`, e.g. a proxy's `/lessonplan`.
-    public var endpoint: URL?
-    public var apiKey: String?
-    public var model: String
-    public var maxOutputTokens: Int
-    public var api: APIFlavor
+    package var endpoint: URL?
+    package var apiKey: String?
+    package var model: String
+    package var maxOutputTokens: Int
+    package var api: APIFlavor
     /// Extra header fields for proxies that need their own authentication.
-    public var extraHeaders: [String: String]
-    public var idleTimeout: TimeInterval
+    package var extraHeaders: [String: String]
+    package var idleTimeout: TimeInterval
     /// The longest one turn may take from its first attempt to its last byte, retry waits included.
-    public var deadline: TimeInterval
+    package var deadline: TimeInterval
     /// When and how often a failed request is sent again.
-    public var retryPolicy: RetryPolicy
+    package var retryPolicy: RetryPolicy
     /// Whether this is the offline model started by `scripts/local-model` (`--local`).
-    public var isLocal: Bool
+    package var isLocal: Bool
     /// After how many seconds a turn still running gets one line saying why it is slow and what to do; nil
     /// for none. On for `--local`, whose tiny model shares the machine's cores.
-    public var slowNotice: TimeInterval?
+    package var slowNotice: TimeInterval?
     /// Where `scripts/local-model start` writes why the server died at start (one line, e.g. `signal SIGILL
     /// (illegal instruction)`); read only when nothing answers on the local port.
-    public var localDeathFile: URL?
+    package var localDeathFile: URL?
     /// A teacher's token for a school's proxy; sent instead of the key, never shown or saved.
-    public var token: String?
+    package var token: String?
     /// The header the token goes in; nil sends it as `Authorization: Bearer <token>`.
-    public var tokenHeader: String?
+    package var tokenHeader: String?
     /// Whether the tool writes the plan's structure and asks the model only for content under a
     /// JSON schema (``StructuredPlan``): on for `--local`, and with `--structured`.
-    public var structured = false
+    package var structured = false
 
-    public init(
+    package init(
         baseURL: URL, endpoint: URL? = nil, apiKey: String?, model: String,
         maxOutputTokens: Int = ModelSettings.defaultMaxOutputTokens, api: APIFlavor = .responses,
         extraHeaders: [String: String] = [:], idleTimeout: TimeInterval = ModelSettings.defaultIdleTimeout,
@@ -84,7 +84,7 @@ public struct ModelSettings: Sendable, Equatable {
 
     /// Why the local server died at start, as `scripts/local-model` recorded it: the first line of
     /// ``localDeathFile``, at most 120 characters, or nil when there is none.
-    public func localServerDeath() -> String? {
+    package func localServerDeath() -> String? {
         guard isLocal, let file = localDeathFile,
             let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
             attributes[.type] as? FileAttributeType == .typeRegular, (attributes[.size] as? Int ?? 0) < 4096,
@@ -97,13 +97,13 @@ public struct ModelSettings: Sendable, Equatable {
 
     /// Whether a request needs an API key: not for a proxy that holds it (`--endpoint`), nor for
     /// the local model, nor when `--header Authorization: …` brings its own credentials.
-    public var requiresKey: Bool { endpoint == nil && !isLocal && !HeaderRules.contains(extraHeaders, "Authorization") }
+    package var requiresKey: Bool { endpoint == nil && !isLocal && !HeaderRules.contains(extraHeaders, "Authorization") }
 
     /// Whether a request would need a key that is not set: nothing can be sent.
-    public var lacksKey: Bool { requiresKey && (apiKey ?? "").isEmpty }
+    package var lacksKey: Bool { requiresKey && (apiKey ?? "").isEmpty }
 
     /// The URL requests are posted to.
-    public var requestURL: URL {
+    package var requestURL: URL {
         if let endpoint { return endpoint }
         switch api {
         case .responses: return baseURL.appending(path: "responses")
@@ -112,10 +112,10 @@ public struct ModelSettings: Sendable, Equatable {
     }
 
     /// Where requests go, with any user name or password removed, for transcripts and `doctor`.
-    public var redactedURL: String { Self.redact(requestURL) }
+    package var redactedURL: String { Self.redact(requestURL) }
 
     /// The base URL without credentials, for the transcript header.
-    public var redactedBaseURL: String { Self.redact(endpoint ?? baseURL) }
+    package var redactedBaseURL: String { Self.redact(endpoint ?? baseURL) }
 
     package static func redact(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "(invalid URL)" }
@@ -126,21 +126,21 @@ public struct ModelSettings: Sendable, Equatable {
     }
 
     /// A token as it may be shown: `…abcd`, never more than its last four characters.
-    public static func maskedToken(_ token: String?) -> String {
+    package static func maskedToken(_ token: String?) -> String {
         guard let token, !token.isEmpty else { return "not set" }
         return token.count > 8 ? "…" + token.suffix(4) : "…(too short to show)"
     }
 
     /// The key as it may be shown: `sk-…abcd`, never more than its last four characters.
-    public static func maskedKey(_ key: String?) -> String {
+    package static func maskedKey(_ key: String?) -> String {
         guard let key, !key.isEmpty else { return "not set" }
         return key.count > 8 ? "sk-…" + key.suffix(4) : "…(too short to show)"
     }
 }
 
 /// Settings that cannot be used, each with what to type instead.
-public struct SettingsError: Error, Equatable, Sendable, LocalizedError {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var errorDescription: String? { message }
+package struct SettingsError: Error, Equatable, Sendable, LocalizedError {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var errorDescription: String? { message }
 }

@@ -4,13 +4,13 @@ import Foundation
 ///
 /// The schema travels as text so its members keep their order: a model writes an object's members in
 /// the order the schema lists them, and `JSONSerialization` would sort them.
-public struct ResponseSchema: Equatable, Sendable {
+package struct ResponseSchema: Equatable, Sendable {
     /// The name the schema is sent under (letters, digits, `_` and `-`).
-    public var name: String
+    package var name: String
     /// The schema object, serialized.
-    public var json: String
+    package var json: String
 
-    public init(name: String, json: String) {
+    package init(name: String, json: String) {
         self.name = name
         self.json = json
     }

@@ -10,10 +10,10 @@ import Foundation
 /// without parsing the rest: the `done` events near the end each repeat the whole answer, and
 /// parsing three copies of a long plan only to throw them away cost more than the rest of the
 /// stream's end. Damage in an event nobody reads then goes unreported, which cannot hurt the answer.
-public struct ResponsesEventDecoder: StreamEventDecoder {
-    public init() {}
+package struct ResponsesEventDecoder: StreamEventDecoder {
+    package init() {}
 
-    public mutating func decode(_ message: SSEMessage) -> [StreamEvent] {
+    package mutating func decode(_ message: SSEMessage) -> [StreamEvent] {
         // An empty `data:` line carries nothing; some proxies use it as a keep-alive.
         if message.data.allSatisfy(\.isWhitespace) { return [] }
         return [Self.event(fromJSON: message.data)]
@@ -21,14 +21,14 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
 
     /// A plainly written text delta, straight from the fast path (which rejects anything that is
     /// not a JSON object, so a blank keep-alive still goes to ``decode(_:)``).
-    public mutating func textDelta(_ message: SSEMessage) -> String? {
+    package mutating func textDelta(_ message: SSEMessage) -> String? {
         Self.textDeltaFastPath(message.data)
     }
 
     /// Events straight from the bytes. Only ASCII data is read as text here: decoding it as UTF-8
     /// changes nothing, so the bytes are exactly what ``decode(_:)`` would read; other deltas
     /// are declined and go the long way.
-    public mutating func decode(rawData data: UnsafeBufferPointer<UInt8>, appendingTextTo text: inout [UInt8])
+    package mutating func decode(rawData data: UnsafeBufferPointer<UInt8>, appendingTextTo text: inout [UInt8])
         -> RawEventDecoding
     {
         if let range = ResponsesDeltaScanner.leadingType(in: data), !ResponsesDeltaScanner.isTextDeltaType(data, range) {
@@ -48,7 +48,7 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
 
     /// The event one message's JSON means, reading text deltas without a JSON parser when it can
     /// and skipping the types it does not read.
-    public static func event(fromJSON data: String) -> StreamEvent {
+    package static func event(fromJSON data: String) -> StreamEvent {
         if let delta = textDeltaFastPath(data) {
             return .textDelta(delta)
         }
@@ -82,7 +82,7 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
     /// values are escape-free strings, integers, `true`, `false`, `null` or `[]`; anything else
     /// returns nil. Whenever it returns a string, ``eventWithoutFastPath(fromJSON:)`` would return
     /// `.textDelta` of the same string.
-    public static func textDeltaFastPath(_ data: String) -> String? {
+    package static func textDeltaFastPath(_ data: String) -> String? {
         data.utf8.withContiguousStorageIfAvailable(ResponsesDeltaScanner.textDelta(in:)) ?? nil
     }
 
@@ -92,7 +92,7 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
     /// repeat the whole answer in `response.output`, and making a string of it only to drop it
     /// held a long plan three times over in memory. The JSON's structure is still checked as a
     /// whole; strings nobody reads are not decoded, so damage inside them goes unreported.
-    public static func eventWithoutFastPath(fromJSON data: String) -> StreamEvent {
+    package static func eventWithoutFastPath(fromJSON data: String) -> StreamEvent {
         if isDoneMarker(data) {
             // Chat Completions' end marker, sent by some proxies in front of the Responses API too.
             return .unknown(type: "[DONE]")
@@ -158,7 +158,7 @@ public struct ResponsesEventDecoder: StreamEventDecoder {
     /// `refusal` part as refusal text), then the end its `status` names, read by the same code as
     /// the stream's last event, so usage, `incomplete_details` and `error` mean the same.
     /// - Parameter json: the parsed object (its `object` member says `response`).
-    public static func events(fromResponseObject json: JSONValue) -> [StreamEvent] {
+    package static func events(fromResponseObject json: JSONValue) -> [StreamEvent] {
         var events: [StreamEvent] = [.created(responseID: json["id"]?.stringValue)]
         for item in json["output"]?.arrayValue ?? [] {
             // Reasoning items carry no `output_text` parts, so they add nothing here.

@@ -2,7 +2,7 @@ import Foundation
 
 /// The time, the waiting and the dice a retry needs, injected so tests can check every wait
 /// without sleeping.
-public protocol RetryClock: Sendable {
+package protocol RetryClock: Sendable {
     /// Wall-clock time, to turn a `retry-after` given as an HTTP date into seconds.
     func now() -> Date
     /// A number in `0..<1`, for the jitter.
@@ -13,30 +13,30 @@ public protocol RetryClock: Sendable {
 }
 
 /// The real clock: `Date()`, the system random generator and `Task.sleep`.
-public struct SystemRetryClock: RetryClock {
-    public init() {}
-    public func now() -> Date { Date() }
-    public func randomFraction() -> Double { Double.random(in: 0..<1) }
-    public func sleep(seconds: Double) async throws {
+package struct SystemRetryClock: RetryClock {
+    package init() {}
+    package func now() -> Date { Date() }
+    package func randomFraction() -> Double { Double.random(in: 0..<1) }
+    package func sleep(seconds: Double) async throws {
         try await Task.sleep(for: .milliseconds(Int((seconds * 1000).rounded(.up))))
     }
 }
 
 /// A request that did not produce an answer, with what the server said about trying again.
-public struct RequestFailure: Error, Sendable, Equatable {
+package struct RequestFailure: Error, Sendable, Equatable {
     /// What went wrong, as the teacher will read it if no retry helps.
-    public var error: ModelError
+    package var error: ModelError
     /// The response's header fields (lower-cased names) when the server answered at all.
-    public var headers: [String: String]
+    package var headers: [String: String]
 
-    public init(_ error: ModelError, headers: [String: String] = [:]) {
+    package init(_ error: ModelError, headers: [String: String] = [:]) {
         self.error = error
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
     }
 }
 
 /// What to do after a failed attempt.
-public enum RetryDecision: Sendable, Equatable {
+package enum RetryDecision: Sendable, Equatable {
     /// Give up: the failure is the turn's outcome.
     case giveUp
     /// Wait, then send the same request again.
@@ -44,17 +44,17 @@ public enum RetryDecision: Sendable, Equatable {
 }
 
 /// One wait before a retry, for the line the teacher sees: `rate limited — retrying in 2 s (1/2)`.
-public struct RetryWait: Sendable, Equatable {
+package struct RetryWait: Sendable, Equatable {
     /// Why, in a few words: `rate limited`, `server error 503`, `connection failed` …
-    public var reason: String
+    package var reason: String
     /// How long to wait.
-    public var seconds: Double
+    package var seconds: Double
     /// Which retry this is, from 1.
-    public var retry: Int
+    package var retry: Int
     /// How many retries are allowed in all.
-    public var maxRetries: Int
+    package var maxRetries: Int
 
-    public init(reason: String, seconds: Double, retry: Int, maxRetries: Int) {
+    package init(reason: String, seconds: Double, retry: Int, maxRetries: Int) {
         self.reason = reason
         self.seconds = seconds
         self.retry = retry
@@ -62,7 +62,7 @@ public struct RetryWait: Sendable, Equatable {
     }
 
     /// The wait in words: `2 s`, `1.5 s`, `10 ms`.
-    public var duration: String {
+    package var duration: String {
         if seconds < 0.1 { return "\(max(0, Int((seconds * 1000).rounded()))) ms" }
         if seconds < 10 {
             let tenths = (seconds * 10).rounded() / 10
@@ -72,7 +72,7 @@ public struct RetryWait: Sendable, Equatable {
     }
 
     /// The line shown on stderr while waiting.
-    public var description: String { "\(reason) — retrying in \(duration) (\(retry)/\(maxRetries))" }
+    package var description: String { "\(reason) — retrying in \(duration) (\(retry)/\(maxRetries))" }
 }
 
 /// When and how long to wait before sending a failed request again, the way the official
@@ -86,21 +86,21 @@ public struct RetryWait: Sendable, Equatable {
 /// than 0 and at most 60 s; otherwise 0.5 s × 2^n, capped at 8 s, less up to 25% jitter.
 ///
 /// The caller must never retry once text has been shown: the policy is asked only before that.
-public struct RetryPolicy: Sendable, Equatable {
-    public static let defaultMaxRetries = 2
+package struct RetryPolicy: Sendable, Equatable {
+    package static let defaultMaxRetries = 2
     /// The first computed back-off, doubled for each further retry.
-    public static let initialDelay = 0.5
+    package static let initialDelay = 0.5
     /// The longest computed back-off.
-    public static let maxDelay = 8.0
+    package static let maxDelay = 8.0
     /// The largest share the jitter takes off a computed back-off.
-    public static let maxJitter = 0.25
+    package static let maxJitter = 0.25
     /// The longest wait a server may ask for; a longer one falls back to the computed back-off.
-    public static let longestServerDelay = 60.0
+    package static let longestServerDelay = 60.0
 
     /// Retries allowed after the first attempt; 0 disables retrying.
-    public var maxRetries: Int
+    package var maxRetries: Int
 
-    public init(maxRetries: Int = RetryPolicy.defaultMaxRetries) {
+    package init(maxRetries: Int = RetryPolicy.defaultMaxRetries) {
         self.maxRetries = max(0, maxRetries)
     }
 
@@ -110,7 +110,7 @@ public struct RetryPolicy: Sendable, Equatable {
     ///   - retriesSoFar: how many retries were already made for this request (0 after the first attempt).
     ///   - now: the current wall-clock time, for `retry-after` dates.
     ///   - randomFraction: a number in `0..<1` choosing the jitter.
-    public func decide(after failure: RequestFailure, retriesSoFar: Int, now: Date, randomFraction: Double)
+    package func decide(after failure: RequestFailure, retriesSoFar: Int, now: Date, randomFraction: Double)
         -> RetryDecision
     {
         guard retriesSoFar < maxRetries, shouldRetry(failure) else { return .giveUp }
@@ -122,7 +122,7 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// Whether a fresh attempt could succeed with nothing changed.
-    public func shouldRetry(_ failure: RequestFailure) -> Bool {
+    package func shouldRetry(_ failure: RequestFailure) -> Bool {
         switch failure.headers["x-should-retry"]?.lowercased() {
         case "true": return true
         case "false": return false
@@ -161,7 +161,7 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// The wait the server asked for, when it is more than 0 and at most 60 s.
-    public func serverDelay(_ headers: [String: String], now: Date) -> Double? {
+    package func serverDelay(_ headers: [String: String], now: Date) -> Double? {
         var seconds: Double?
         if let text = headers["retry-after-ms"], let milliseconds = Double(text.trimmingCharacters(in: .whitespaces)),
             milliseconds.isFinite
@@ -179,7 +179,7 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// 0.5 s × 2^n capped at 8 s, less up to 25%: retry n+1 after n earlier retries.
-    public func backoff(retriesSoFar: Int, randomFraction: Double) -> Double {
+    package func backoff(retriesSoFar: Int, randomFraction: Double) -> Double {
         let base = min(Self.initialDelay * pow(2, Double(min(retriesSoFar, 30))), Self.maxDelay)
         let fraction = min(max(randomFraction, 0), 1)
         return base * (1 - Self.maxJitter * fraction)

@@ -9,15 +9,15 @@ import Darwin
 #endif
 
 /// One dispatched server-sent event: what a blank line closes, whatever the network chunks were.
-public struct SSEMessage: Equatable, Sendable {
+package struct SSEMessage: Equatable, Sendable {
     /// The `event:` name; nil when the stream gave none (the WHATWG default, "message").
-    public var event: String?
+    package var event: String?
     /// All `data:` lines of the event, joined with "\n".
-    public var data: String
+    package var data: String
     /// The last event ID in effect, as WHATWG keeps it across events; nil when never set or reset.
-    public var id: String?
+    package var id: String?
 
-    public init(event: String? = nil, data: String, id: String? = nil) {
+    package init(event: String? = nil, data: String, id: String? = nil) {
         self.event = event
         self.data = data
         self.id = id
@@ -28,7 +28,7 @@ public struct SSEMessage: Equatable, Sendable {
 ///
 /// Each event is offered as raw bytes first, so a reader that can take what it needs from them
 /// (a text delta, say) skips making a string and a message of it: the hot path of a long answer.
-public protocol SSEEventSink {
+package protocol SSEEventSink {
     /// An event's data (its `data` lines joined with LF), as raw bytes that are not yet checked
     /// as UTF-8 and stay valid only during the call.
     /// - Returns: true when that was all it took; false to receive the event as a message.
@@ -39,7 +39,7 @@ public protocol SSEEventSink {
 }
 
 extension SSEEventSink {
-    public mutating func take(rawData: UnsafeBufferPointer<UInt8>) -> Bool { false }
+    package mutating func take(rawData: UnsafeBufferPointer<UInt8>) -> Bool { false }
 }
 
 /// Collects messages for ``SSEParser/push(_:)`` and ``SSEParser/finish()``.
@@ -63,14 +63,14 @@ private struct MessageList: SSEEventSink {
 /// Works on bytes with `memchr`, keeping a read offset into one buffer instead of copying each
 /// line, and hands an event's only `data` line on from where it lies, because it sits on the hot
 /// path of every streamed token.
-public struct SSEParser: Sendable {
+package struct SSEParser: Sendable {
     /// The longest line, or event's data, accepted: a thousand times a long plan. A server that
     /// goes on past it is sending an endless line, and holding it would only fill memory.
-    public static let largestLine = 8 * 1024 * 1024
+    package static let largestLine = 8 * 1024 * 1024
 
     /// Whether a line or an event's data ran past ``largestLine``; the parser then ignores the
     /// rest of the stream (and has let go of what it held), and the caller should stop reading.
-    public private(set) var overflowed = false
+    package private(set) var overflowed = false
 
     /// Bytes not yet consumed start at `readOffset`; everything before it is spent.
     private var buffer: [UInt8] = []
@@ -97,10 +97,10 @@ public struct SSEParser: Sendable {
     private var cachedEventBytes: [UInt8] = []
     private var cachedEventName: String?
 
-    public init() {}
+    package init() {}
 
     /// Feeds the next chunk of the body and returns the events it completes, in order.
-    public mutating func push(_ chunk: Data) -> [SSEMessage] {
+    package mutating func push(_ chunk: Data) -> [SSEMessage] {
         var list = MessageList()
         push(chunk, into: &list)
         return list.messages
@@ -108,7 +108,7 @@ public struct SSEParser: Sendable {
 
     /// Feeds the next chunk of the body and hands the events it completes to `sink`, in order.
     /// Once ``overflowed``, does nothing.
-    public mutating func push<Sink: SSEEventSink>(_ chunk: Data, into sink: inout Sink) {
+    package mutating func push<Sink: SSEEventSink>(_ chunk: Data, into sink: inout Sink) {
         guard !chunk.isEmpty, !overflowed else { return }
         pushBytes(chunk, into: &sink)
         if buffer.count - readOffset > Self.largestLine || dataBytes.count > Self.largestLine {
@@ -160,14 +160,14 @@ public struct SSEParser: Sendable {
     }
 
     /// Ends the stream: delivers the last event even without its closing blank line, then resets.
-    public mutating func finish() -> [SSEMessage] {
+    package mutating func finish() -> [SSEMessage] {
         var list = MessageList()
         finish(into: &list)
         return list.messages
     }
 
     /// Ends the stream into `sink`: the last event even without its closing blank line; then resets.
-    public mutating func finish<Sink: SSEEventSink>(into sink: inout Sink) {
+    package mutating func finish<Sink: SSEEventSink>(into sink: inout Sink) {
         let all = buffer
         all.withUnsafeBufferPointer { bytes in
             // A last line without its line end still counts as a line.

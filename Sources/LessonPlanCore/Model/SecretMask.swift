@@ -16,11 +16,11 @@ import Darwin
 /// results through ``mask(_:)`` (errors, event messages) or a ``Stream`` (answer text).
 /// Matching is exact, whatever the secret's prefix; values shorter than
 /// ``shortestSecret`` are not masked, since hiding every "42" in a lesson would hide nothing.
-public struct SecretMask: Sendable, Equatable {
+package struct SecretMask: Sendable, Equatable {
     /// What stands in for a secret.
-    public static let replacement = "[hidden]"
+    package static let replacement = "[hidden]"
     /// Header values shorter than this are not treated as secrets.
-    public static let shortestSecret = 8
+    package static let shortestSecret = 8
 
     /// The secrets' UTF-8, longest first so a secret that contains another is hidden whole.
     let secrets: [[UInt8]]
@@ -30,7 +30,7 @@ public struct SecretMask: Sendable, Equatable {
     /// Masks exactly these strings (short or empty ones are ignored), and every value of `inContext` with the text
     /// around it, however short: such a value carries its own context (`api-key=` before `ab12`, as a URL writes
     /// it), so hiding it hides no "42" of a lesson; the context stays (`api-key=[hidden]`).
-    public init(secrets: [String], inContext: [(before: String, value: String, after: String)] = []) {
+    package init(secrets: [String], inContext: [(before: String, value: String, after: String)] = []) {
         var replacing: [[UInt8]: [UInt8]] = [:]
         for secret in secrets where secret.count >= Self.shortestSecret {
             replacing[Array(secret.utf8)] = Array(Self.replacement.utf8)
@@ -44,7 +44,7 @@ public struct SecretMask: Sendable, Equatable {
         replacements = sorted.map { replacing[$0] ?? Array(Self.replacement.utf8) }
     }
 
-    public static func == (lhs: SecretMask, rhs: SecretMask) -> Bool {
+    package static func == (lhs: SecretMask, rhs: SecretMask) -> Bool {
         lhs.secrets == rhs.secrets && lhs.replacements == rhs.replacements
     }
 
@@ -52,7 +52,7 @@ public struct SecretMask: Sendable, Equatable {
     /// query and user part (`…/v1?api-key=…`, which some gateways use, echoed back by a 404); for an
     /// `Authorization`-style value (`Bearer xyz`) also the credential alone, which a server may quote
     /// without its scheme.
-    public init(settings: ModelSettings) {
+    package init(settings: ModelSettings) {
         var secrets: [String] = []
         var inContext: [(before: String, value: String, after: String)] = []
         if let key = settings.apiKey { secrets.append(key) }
@@ -99,12 +99,12 @@ public struct SecretMask: Sendable, Equatable {
     }
 
     /// A mask that hides nothing.
-    public static let none = SecretMask(secrets: [])
+    package static let none = SecretMask(secrets: [])
 
-    public var isEmpty: Bool { secrets.isEmpty }
+    package var isEmpty: Bool { secrets.isEmpty }
 
     /// `text` with every secret in it replaced.
-    public func mask(_ text: String) -> String {
+    package func mask(_ text: String) -> String {
         guard !secrets.isEmpty else { return text }
         var probe = text
         let any = probe.withUTF8 { utf8 in
@@ -180,16 +180,16 @@ public struct SecretMask: Sendable, Equatable {
 
     /// Masks text that arrives in pieces: a secret split across two pieces is still caught,
     /// because the end of a piece that could begin a secret waits for the next one.
-    public struct Stream: Sendable {
+    package struct Stream: Sendable {
         let mask: SecretMask
         private var pending: [UInt8] = []
 
-        public init(_ mask: SecretMask) {
+        package init(_ mask: SecretMask) {
             self.mask = mask
         }
 
         /// The part of the text so far (with `piece`) that can be shown now, masked.
-        public mutating func push(_ piece: [UInt8]) -> [UInt8] {
+        package mutating func push(_ piece: [UInt8]) -> [UInt8] {
             guard !mask.isEmpty else { return piece }
             pending.append(contentsOf: piece)
             _ = mask.replaceAll(in: &pending)
@@ -200,7 +200,7 @@ public struct SecretMask: Sendable, Equatable {
         }
 
         /// Whatever is still held back: the text has ended (or paused at a point that must not wait).
-        public mutating func flush() -> [UInt8] {
+        package mutating func flush() -> [UInt8] {
             defer { pending.removeAll() }
             return pending
         }
@@ -209,7 +209,7 @@ public struct SecretMask: Sendable, Equatable {
 
 extension ModelError {
     /// The same error with every server-written text in it masked.
-    public func masked(by mask: SecretMask) -> ModelError {
+    package func masked(by mask: SecretMask) -> ModelError {
         guard !mask.isEmpty else { return self }
         switch self {
         case .http(let status, let message, let code, let model, let keySuffix):

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// The tiny model runs on the machine's own cores; whatever else runs there (a build, a second server) takes
 /// them, and a plan that takes 5–10 s alone can take minutes.
-public enum SlowTurn {
+package enum SlowTurn {
     /// The one-line notice after `after` seconds, naming the load when the machine is busy.
-    public static func notice(after: TimeInterval, load: Double?, cores: Int) -> String {
+    package static func notice(after: TimeInterval, load: Double?, cores: Int) -> String {
         let seconds = Int(after.rounded())
         let why: String
         if let load, load >= Double(cores) {
@@ -18,11 +18,11 @@ public enum SlowTurn {
     }
 
     /// The one-minute load average (`/proc/loadavg`), or nil where there is none.
-    public static func loadAverage(file: String = "/proc/loadavg") -> Double? {
+    package static func loadAverage(file: String = "/proc/loadavg") -> Double? {
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
         return text.split(separator: " ").first.flatMap { Double($0) }
     }
 
     /// The cores this process may use.
-    public static func cores() -> Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    package static func cores() -> Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }

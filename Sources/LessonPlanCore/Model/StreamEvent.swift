@@ -1,13 +1,13 @@
 import Foundation
 
 /// Token counts the service reports when a response ends.
-public struct Usage: Codable, Equatable, Sendable {
-    public var inputTokens: Int
-    public var outputTokens: Int
+package struct Usage: Codable, Equatable, Sendable {
+    package var inputTokens: Int
+    package var outputTokens: Int
     /// Hidden reasoning tokens, part of `outputTokens`, when the service reports them.
-    public var reasoningTokens: Int?
+    package var reasoningTokens: Int?
 
-    public init(inputTokens: Int, outputTokens: Int, reasoningTokens: Int? = nil) {
+    package init(inputTokens: Int, outputTokens: Int, reasoningTokens: Int? = nil) {
         self.inputTokens = inputTokens
         self.outputTokens = outputTokens
         self.reasoningTokens = reasoningTokens
@@ -15,7 +15,7 @@ public struct Usage: Codable, Equatable, Sendable {
 }
 
 /// One meaningful thing a streaming model response said, whatever its wire format.
-public enum StreamEvent: Equatable, Sendable {
+package enum StreamEvent: Equatable, Sendable {
     /// The response exists; its id, when the server gives one.
     case created(responseID: String?)
     /// More answer text (only from `output_text` parts, never from reasoning).

@@ -2,7 +2,7 @@ import Foundation
 
 /// Turns the server-sent events of one wire format into ``StreamEvent``s, so the client can speak
 /// either OpenAI API (or a server imitating one) through the same loop.
-public protocol StreamEventDecoder: Sendable {
+package protocol StreamEventDecoder: Sendable {
     /// The events one message means, in order: usually one, none for a message that says nothing.
     mutating func decode(_ message: SSEMessage) -> [StreamEvent]
 
@@ -27,7 +27,7 @@ public protocol StreamEventDecoder: Sendable {
 }
 
 /// What a decoder made of a message's raw data alone.
-public enum RawEventDecoding: Equatable, Sendable {
+package enum RawEventDecoding: Equatable, Sendable {
     /// Answer text, appended to the caller's text.
     case appendedText
     /// The one event the message means (never a text delta).
@@ -38,13 +38,13 @@ public enum RawEventDecoding: Equatable, Sendable {
 
 extension StreamEventDecoder {
     /// Most formats say everything in their messages, so nothing is owed at the end.
-    public mutating func finish() -> [StreamEvent] { [] }
+    package mutating func finish() -> [StreamEvent] { [] }
 
     /// Formats without a fast path always decode in full.
-    public mutating func textDelta(_ message: SSEMessage) -> String? { nil }
+    package mutating func textDelta(_ message: SSEMessage) -> String? { nil }
 
     /// Formats without a fast path always decode in full.
-    public mutating func decode(rawData data: UnsafeBufferPointer<UInt8>, appendingTextTo text: inout [UInt8])
+    package mutating func decode(rawData data: UnsafeBufferPointer<UInt8>, appendingTextTo text: inout [UInt8])
         -> RawEventDecoding
     {
         .declined

@@ -4,8 +4,8 @@ import Foundation
 /// failed / cancelled, and sending → waiting → sending again when an attempt fails before any text and
 /// the retry policy says to try again. The engine feeds it what happened and does what it returns (show,
 /// warn, wait and send again, finish), on an injected clock.
-public struct TurnStateMachine: Sendable {
-    public enum State: Equatable, Sendable {
+package struct TurnStateMachine: Sendable {
+    package enum State: Equatable, Sendable {
         case idle
         case sending
         case streaming
@@ -15,7 +15,7 @@ public struct TurnStateMachine: Sendable {
     }
 
     /// What the caller should do after an input.
-    public enum Action: Equatable, Sendable {
+    package enum Action: Equatable, Sendable {
         case none
         /// Show this text now.
         case show(String)
@@ -27,18 +27,18 @@ public struct TurnStateMachine: Sendable {
         case finish(TurnStatus)
     }
 
-    public private(set) var state: State = .idle
+    package private(set) var state: State = .idle
     /// Answer text received so far.
-    public private(set) var text = ""
-    public private(set) var usage: Usage?
-    public private(set) var responseID: String?
+    package private(set) var text = ""
+    package private(set) var usage: Usage?
+    package private(set) var responseID: String?
     /// Why the turn did not complete.
-    public private(set) var failure: ModelError?
+    package private(set) var failure: ModelError?
     /// Whether the answer came as a stream; the caller clears it for a whole (non-streamed)
     /// answer, which the footer and the transcript then say.
-    public var isStreamed = true
+    package var isStreamed = true
     /// Retries made so far for this turn's request.
-    public private(set) var retries = 0
+    package private(set) var retries = 0
     private var refusal = ""
     private var warned = false
     /// The output limit the request carried, for the message when it is hit.
@@ -48,7 +48,7 @@ public struct TurnStateMachine: Sendable {
     /// UTF-8 bytes of `text` and `refusal` so far.
     private var answerBytes = 0
 
-    public init(maxOutputTokens: Int) {
+    package init(maxOutputTokens: Int) {
         self.maxOutputTokens = maxOutputTokens
         self.answerLimit = Self.largestAnswer(maxOutputTokens: maxOutputTokens)
     }
@@ -57,20 +57,20 @@ public struct TurnStateMachine: Sendable {
     /// limit (a token is about 4), at least 256 KB and at most 4 MB. A plan is 5–20 KB; a
     /// server that sends far more than the limit allows is looping or hostile, and stopping it
     /// keeps memory bounded.
-    public static func largestAnswer(maxOutputTokens: Int) -> Int {
+    package static func largestAnswer(maxOutputTokens: Int) -> Int {
         min(4 * 1024 * 1024, max(256 * 1024, 256 * max(maxOutputTokens, 0)))
     }
 
     /// Whether any answer text has been shown: after that nothing may be retried automatically.
-    public var hasShownText: Bool { !text.isEmpty }
+    package var hasShownText: Bool { !text.isEmpty }
 
-    public mutating func send() {
+    package mutating func send() {
         guard state == .idle else { return }
         state = .sending
     }
 
     /// One event from the stream.
-    public mutating func receive(_ event: StreamEvent) -> Action {
+    package mutating func receive(_ event: StreamEvent) -> Action {
         guard state == .sending || state == .streaming else { return .none }
         return handle(event)
     }
@@ -139,7 +139,7 @@ public struct TurnStateMachine: Sendable {
     /// An attempt failed: wait and send it again when nothing was shown yet and `policy` allows another try,
     /// else the turn fails with the attempt's error. Once text is on screen a retry would show it twice, so
     /// the turn fails and `/retry` is the way.
-    public mutating func attemptFailed(_ failure: RequestFailure, policy: RetryPolicy, now: Date, randomFraction: Double)
+    package mutating func attemptFailed(_ failure: RequestFailure, policy: RetryPolicy, now: Date, randomFraction: Double)
         -> Action
     {
         guard !isFinished else { return .none }
@@ -156,7 +156,7 @@ public struct TurnStateMachine: Sendable {
 
     /// Starts a fresh attempt after a failure before any text was shown, forgetting what the
     /// failed attempt said. Does nothing once text was shown or the turn is over.
-    public mutating func restart() {
+    package mutating func restart() {
         guard !isFinished, !hasShownText else { return }
         state = .sending
         refusal = ""
@@ -166,19 +166,19 @@ public struct TurnStateMachine: Sendable {
     }
 
     /// The request failed before or during the stream.
-    public mutating func fail(_ error: ModelError) -> Action {
+    package mutating func fail(_ error: ModelError) -> Action {
         guard !isFinished else { return .none }
         return finish(.failed, because: error)
     }
 
     /// The user pressed Ctrl-C.
-    public mutating func cancel() -> Action {
+    package mutating func cancel() -> Action {
         guard !isFinished else { return .none }
         return finish(.cancelled, because: nil)
     }
 
     /// The body ended; a stream that never said it was done was cut off.
-    public mutating func endOfStream() -> Action {
+    package mutating func endOfStream() -> Action {
         guard !isFinished else { return .none }
         return finish(.failed, because: .cutOff)
     }
@@ -203,7 +203,7 @@ public struct TurnStateMachine: Sendable {
         return (String(delta[..<end]), true)
     }
 
-    public var isFinished: Bool {
+    package var isFinished: Bool {
         if case .finished = state { return true }
         return false
     }
@@ -223,6 +223,6 @@ public struct TurnStateMachine: Sendable {
 }
 
 /// How a turn ended.
-public enum TurnStatus: String, Codable, Sendable {
+package enum TurnStatus: String, Codable, Sendable {
     case completed, incomplete, failed, cancelled
 }

@@ -3,12 +3,12 @@ import Foundation
 /// Reads an answer that came as one JSON object instead of a stream, because a proxy such as the
 /// original demo's worker drops `stream` and returns the whole Responses API object: it is still
 /// the model's answer, and reads as the same events its stream would have carried.
-public enum WholeAnswer {
+package enum WholeAnswer {
     /// The largest whole answer read; a lesson plan's object is tens of kilobytes.
-    public static let largestBody = 8 * 1024 * 1024
+    package static let largestBody = 8 * 1024 * 1024
 
     /// Whether a response's content type says its body is JSON (`application/json`, `…+json`).
-    public static func isJSON(contentType: String?) -> Bool {
+    package static func isJSON(contentType: String?) -> Bool {
         guard let contentType else { return false }
         let mediaType = contentType.split(separator: ";").first.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
@@ -22,7 +22,7 @@ public enum WholeAnswer {
     ///
     /// The object says which API it is (`object`: `response` or `chat.completion`), whatever
     /// `--api` asked for: a proxy may translate, and the object cannot be mistaken.
-    public static func events(from body: Data) -> [StreamEvent]? {
+    package static func events(from body: Data) -> [StreamEvent]? {
         guard let json = try? JSONValue.parse(body) else { return nil }
         switch json["object"]?.stringValue {
         case "response":

@@ -5,9 +5,9 @@ import Foundation
 /// The structure check (``PlanProblem``) says whether the plan has the right parts; a content note says
 /// that a part is weak: a line copied into several sections, a check for understanding that asks nothing,
 /// an objective nobody could observe. Each is one sentence a teacher understands.
-public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
+package struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
     /// What kind of weakness, as written to the transcript (`kind`).
-    public enum Kind: String, Codable, Equatable, Hashable, Sendable, CaseIterable {
+    package enum Kind: String, Codable, Equatable, Hashable, Sendable, CaseIterable {
         /// The same or nearly the same line in more than one section.
         case repeatedLine = "repeated_line"
         /// A section whose lines all repeat another section's.
@@ -44,7 +44,7 @@ public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringC
         /// understanding that asks nothing, a plan that never names its topic. The rest are advice: on the
         /// good-plan corpus each of them was sometimes false (docs/plan-check.md), and none stops a teacher
         /// teaching the plan.
-        public var isAdvice: Bool {
+        package var isAdvice: Bool {
             switch self {
             case .repeatedSection, .placeholder, .cfuNoQuestion, .topicAbsent, .unknownStandard: false
             case .repeatedLine, .cfuNotQuestion, .cfuVague, .exitRepeatsCFU, .objectiveVerb, .exitOffObjective,
@@ -54,15 +54,15 @@ public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringC
         }
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The framework heading of the section the note is about.
-    public var section: String
+    package var section: String
     /// The line quoted, as the plan writes it (trimmed, without its list marker); empty when none is.
-    public var quote: String
+    package var quote: String
     /// The other sections involved (where a line repeats), or the words missing (topic), or the material named.
-    public var others: [String]
+    package var others: [String]
 
-    public init(_ kind: Kind, section: String, quote: String = "", others: [String] = []) {
+    package init(_ kind: Kind, section: String, quote: String = "", others: [String] = []) {
         self.kind = kind
         self.section = section
         self.quote = quote
@@ -70,7 +70,7 @@ public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringC
     }
 
     /// One sentence a teacher can act on.
-    public var description: String {
+    package var description: String {
         let line = "“\(Self.shortened(quote))”"
         switch kind {
         case .repeatedLine:
@@ -108,11 +108,11 @@ public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringC
     }
 
     /// Whether the note is advice rather than a problem (see ``Kind/isAdvice``).
-    public var isAdvice: Bool { kind.isAdvice }
+    package var isAdvice: Bool { kind.isAdvice }
 
     /// How much a note weighs against the structure's problems in deciding whether a repair is better:
     /// advice weighs 1 and a content problem 3, as much as a miscounted exit ticket.
-    public var severity: Int { isAdvice ? 1 : 3 }
+    package var severity: Int { isAdvice ? 1 : 3 }
 
     private static func shortened(_ text: String) -> String {
         text.count <= 90 ? text : String(text.prefix(87)).trimmingCharacters(in: .whitespaces) + "…"
@@ -138,24 +138,24 @@ public struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomStringC
 ///   least ``nearDuplicate`` of their distinct words (Jaccard) when both lines have ``nearDuplicateWords``
 ///   or more; lines of fewer than ``shortestRepeated`` words are left out (a "Pair-share." can repeat);
 /// - a section repeats another wholesale when it has two or more lines and each repeats a line of that one.
-public struct ContentChecker: Sendable {
+package struct ContentChecker: Sendable {
     /// The least Jaccard similarity of two lines' word sets for them to count as nearly the same.
-    public static let nearDuplicate = 0.8
+    package static let nearDuplicate = 0.8
     /// The fewest words both lines need for a near (not exact) match.
-    public static let nearDuplicateWords = 6
+    package static let nearDuplicateWords = 6
     /// The fewest words a line needs to be reported as repeated on its own: a shorter one ("Pair-share.", a
     /// vocabulary strip, a line of code) is something a plan names again, not a section copied.
-    public static let shortestRepeated = 6
+    package static let shortestRepeated = 6
 
-    public var objectiveHeading: String?
-    public var materialsHeading: String?
-    public var activityHeadings: [String]
-    public var cfuHeading: String?
-    public var exitTicketHeading: String?
-    public var warmUpHeading: String?
-    public var verbs: CheckWords
+    package var objectiveHeading: String?
+    package var materialsHeading: String?
+    package var activityHeadings: [String]
+    package var cfuHeading: String?
+    package var exitTicketHeading: String?
+    package var warmUpHeading: String?
+    package var verbs: CheckWords
 
-    public init(
+    package init(
         objectiveHeading: String?, materialsHeading: String?, activityHeadings: [String], cfuHeading: String?,
         exitTicketHeading: String?, warmUpHeading: String? = nil, verbs: CheckWords = .builtIn
     ) {
@@ -169,7 +169,7 @@ public struct ContentChecker: Sendable {
     }
 
     /// What this checker looks at, in a few words each, so a ✓ says exactly what was checked.
-    public var checks: [String] {
+    package var checks: [String] {
         var checks = ["no line repeated across sections", "no empty section or placeholder"]
         if cfuHeading != nil { checks.append("every \(cfuHeading ?? "") item is a question or a task") }
         if cfuHeading != nil, exitTicketHeading != nil { checks.append("the \(exitTicketHeading ?? "") does not repeat them") }
@@ -192,7 +192,7 @@ public struct ContentChecker: Sendable {
     }
 
     /// Every content note of a plan already read; `topic` nil leaves the topic check out.
-    public func notes(_ document: PlanDocument, topic: String?) -> [ContentNote] {
+    package func notes(_ document: PlanDocument, topic: String?) -> [ContentNote] {
         var seen: Set<String> = []
         let sections = document.sections.filter { seen.insert($0.heading).inserted }
         let lines = sections.map { section in (section, Self.contentLines(of: section)) }
@@ -242,14 +242,14 @@ public struct ContentChecker: Sendable {
     }
 
     /// Jaccard similarity of two word lists as sets.
-    public static func similarity(_ a: [String], _ b: [String]) -> Double {
+    package static func similarity(_ a: [String], _ b: [String]) -> Double {
         let left = Set(a), right = Set(b)
         let union = left.union(right).count
         return union == 0 ? 0 : Double(left.intersection(right).count) / Double(union)
     }
 
     /// Whether two lines are the same, or nearly the same by the thresholds above.
-    public static func same(_ a: [String], _ b: [String]) -> Bool {
+    package static func same(_ a: [String], _ b: [String]) -> Bool {
         if a == b { return true }
         guard a.count >= nearDuplicateWords, b.count >= nearDuplicateWords else { return false }
         return similarity(a, b) >= nearDuplicate
@@ -436,7 +436,7 @@ public struct ContentChecker: Sendable {
     }
 
     /// Whether a line has a listed verb not within three words after a verb that never counts.
-    public func hasObservableVerb(_ words: [String]) -> Bool {
+    package func hasObservableVerb(_ words: [String]) -> Bool {
         let stems = words.map(ContentText.stem)
         var blockedUntil = -1
         for index in stems.indices {

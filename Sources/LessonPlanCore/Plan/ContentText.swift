@@ -3,17 +3,17 @@ import Foundation
 /// The words the content check reads plans by, each list data in `prompts/`: the verbs that make an objective
 /// observable (`observable-verbs.txt`), the verbs that open a task (`task-verbs.txt`) and the things a teacher
 /// hands out (`material-nouns.txt`).
-public struct CheckWords: Equatable, Sendable {
+package struct CheckWords: Equatable, Sendable {
     /// Stems of the verbs that count.
-    public var counted: Set<String>
+    package var counted: Set<String>
     /// Stemmed word sequences that never count ("understand", "learn about").
-    public var excluded: [[String]]
+    package var excluded: [[String]]
     /// Stems of the words that open a task students answer, in English and the languages lessons teach.
-    public var tasks: Set<String>
+    package var tasks: Set<String>
     /// Stems of the things to hand out that Materials must list.
-    public var materials: Set<String>
+    package var materials: Set<String>
 
-    public init(counted: Set<String>, excluded: [[String]], tasks: Set<String> = [], materials: Set<String> = []) {
+    package init(counted: Set<String>, excluded: [[String]], tasks: Set<String> = [], materials: Set<String> = []) {
         self.counted = counted
         self.excluded = excluded
         self.tasks = tasks
@@ -21,7 +21,7 @@ public struct CheckWords: Equatable, Sendable {
     }
 
     /// Reads the three files: one word a line, `not:` lines (verbs only) for verbs that never count, `#` lines ignored.
-    public init(verbs: String, tasks: String = "", materials: String = "") {
+    package init(verbs: String, tasks: String = "", materials: String = "") {
         var counted: Set<String> = []
         var excluded: [[String]] = []
         for line in Self.entries(verbs) {
@@ -48,26 +48,26 @@ public struct CheckWords: Equatable, Sendable {
     }
 
     /// The built-in lists, used for each file a prompts folder does not have.
-    public static let builtIn = CheckWords(
+    package static let builtIn = CheckWords(
         verbs: EmbeddedPrompts.files["observable-verbs.txt"] ?? "", tasks: EmbeddedPrompts.files["task-verbs.txt"] ?? "",
         materials: EmbeddedPrompts.files["material-nouns.txt"] ?? "")
 }
 
 /// Normalising and stemming for the content check, so "Fractions," and "fraction" compare equal.
-public enum ContentText {
+package enum ContentText {
     /// Lower-case words of letters and digits, accents folded, every other character a separator.
-    public static func words(_ text: String) -> [String] {
+    package static func words(_ text: String) -> [String] {
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         return folded.split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
     /// A line as compared for repetition: its words joined by single spaces.
-    public static func normalised(_ text: String) -> String {
+    package static func normalised(_ text: String) -> String {
         words(text).joined(separator: " ")
     }
 
     /// A simple stem: plural and verb endings off, a final `e` dropped (`lines`, `lined`, `line` → `lin`).
-    public static func stem(_ word: String) -> String {
+    package static func stem(_ word: String) -> String {
         var word = word
         if word.hasSuffix("'s") || word.hasSuffix("’s") { word = String(word.dropLast(2)) }
         if word.count > 4, word.hasSuffix("ies") {
@@ -100,7 +100,7 @@ public enum ContentText {
     ]
 
     /// The stems of a text's content words, stop words and numbers left out.
-    public static func contentStems(_ text: String) -> Set<String> {
+    package static func contentStems(_ text: String) -> Set<String> {
         Set(words(text).filter { !stopWords.contains($0) && !$0.allSatisfy(\.isNumber) && $0.count > 1 }.map(stem))
     }
 }

@@ -5,45 +5,45 @@ import Foundation
 /// A framework is data, read from `prompts/`: the default one from `headings.txt` and `checks.txt`, every
 /// other one from `frameworks/<name>/headings.txt` and `frameworks/<name>/checks.txt`. Adding a framework
 /// is adding those files; nothing in the code names one.
-public struct Framework: Equatable, Sendable {
+package struct Framework: Equatable, Sendable {
     /// The name of the framework `headings.txt` and `checks.txt` at the top of `prompts/` describe.
-    public static let defaultName = "default"
+    package static let defaultName = "default"
 
     /// The folder name, typed after `/framework` and `--framework`.
-    public var name: String
+    package var name: String
     /// How prompts and messages name it, e.g. `5E (Engage, Explore, Explain, Elaborate, Evaluate)`.
-    public var title: String
+    package var title: String
     /// The headings a plan must have, in order.
-    public var headings: [String]
+    package var headings: [String]
     /// The section whose minutes are fixed; nil when the framework has no warm-up.
-    public var warmUpHeading: String?
+    package var warmUpHeading: String?
     /// The minutes the warm-up must take.
-    public var warmUpMinutes: Int?
+    package var warmUpMinutes: Int?
     /// The section whose questions are counted; nil when there is none.
-    public var cfuHeading: String?
+    package var cfuHeading: String?
     /// The fewest questions the CFU section may ask.
-    public var cfuQuestions: Int
+    package var cfuQuestions: Int
     /// The section whose prompts are counted; nil when there is none.
-    public var exitTicketHeading: String?
+    package var exitTicketHeading: String?
     /// The exact number of exit-ticket prompts.
-    public var exitTicketPrompts: Int
+    package var exitTicketPrompts: Int
     /// Sections whose time is spent outside the lesson, left out of pacing.
-    public var unpacedHeadings: [String]
+    package var unpacedHeadings: [String]
     /// The sections students read themselves, measured for reading level.
-    public var studentFacingHeadings: [String]
+    package var studentFacingHeadings: [String]
     /// Sections that take no class time of their own (an objective, a materials list), so a plan
     /// whose structure the tool writes (``StructuredPlan``) gives them no minutes.
-    public var untimedHeadings: [String] = []
+    package var untimedHeadings: [String] = []
     /// The section that states the learning objective, read by the content check; nil when there is none.
-    public var objectiveHeading: String?
+    package var objectiveHeading: String?
     /// The section that lists materials, against which activities' materials are checked; nil when there is none.
-    public var materialsHeading: String?
+    package var materialsHeading: String?
     /// The instruction and practice sections, which must speak of the topic and whose materials must be listed.
-    public var activityHeadings: [String] = []
+    package var activityHeadings: [String] = []
     /// The words the content check reads by: `observable-verbs.txt`, `task-verbs.txt`, `material-nouns.txt`.
-    public var checkWords: CheckWords = .builtIn
+    package var checkWords: CheckWords = .builtIn
 
-    public init(
+    package init(
         name: String, title: String? = nil, headings: [String], warmUpHeading: String? = nil,
         warmUpMinutes: Int? = nil, cfuHeading: String? = nil, cfuQuestions: Int = 3,
         exitTicketHeading: String? = nil, exitTicketPrompts: Int = 3, unpacedHeadings: [String] = [],
@@ -63,7 +63,7 @@ public struct Framework: Equatable, Sendable {
     }
 
     /// The plan check for this framework's headings and roles.
-    public var checker: PlanChecker {
+    package var checker: PlanChecker {
         PlanChecker(
             headings: headings, cfuHeading: cfuHeading, exitTicketHeading: exitTicketHeading,
             warmUpHeading: warmUpHeading, warmUpMinutes: warmUpMinutes, minimumCFUQuestions: cfuQuestions,
@@ -71,12 +71,12 @@ public struct Framework: Equatable, Sendable {
     }
 
     /// A plan of this framework read once, for the check, pacing, reading level and exports alike.
-    public func document(of plan: String) -> PlanDocument {
+    package func document(of plan: String) -> PlanDocument {
         PlanDocument(parsing: plan, framework: self)
     }
 
     /// The content check for this framework's roles.
-    public var contentChecker: ContentChecker {
+    package var contentChecker: ContentChecker {
         ContentChecker(
             objectiveHeading: objectiveHeading, materialsHeading: materialsHeading, activityHeadings: activityHeadings,
             cfuHeading: cfuHeading, exitTicketHeading: exitTicketHeading, warmUpHeading: warmUpHeading,
@@ -85,58 +85,58 @@ public struct Framework: Equatable, Sendable {
 
     /// Checks a plan written in this framework against a lesson of `minutes`, its structure and its content.
     /// - Parameter topic: the lesson's topic, whose words the activities must mention; nil leaves that check out.
-    public func check(_ plan: String, lessonMinutes minutes: Int, topic: String? = nil) -> PlanCheckReport {
+    package func check(_ plan: String, lessonMinutes minutes: Int, topic: String? = nil) -> PlanCheckReport {
         check(document(of: plan), lessonMinutes: minutes, topic: topic)
     }
 
     /// Checks a plan already read: the structure (``PlanChecker``), then the content (``ContentChecker``).
-    public func check(_ document: PlanDocument, lessonMinutes minutes: Int, topic: String? = nil) -> PlanCheckReport {
+    package func check(_ document: PlanDocument, lessonMinutes minutes: Int, topic: String? = nil) -> PlanCheckReport {
         var report = checker.check(document, lessonMinutes: minutes)
         report.notes = contentChecker.notes(document, topic: topic)
         return report
     }
 
     /// A content note in one sentence; notes already name the framework's own sections.
-    public func describe(_ note: ContentNote) -> String {
+    package func describe(_ note: ContentNote) -> String {
         note.description
     }
 
     /// Every sentence the check would send to a repair: the structure's problems, then the content problems,
     /// then, when the teacher asked for the repair, the advice too.
-    public func repairSentences(_ report: PlanCheckReport, includingAdvice: Bool = false) -> [String] {
+    package func repairSentences(_ report: PlanCheckReport, includingAdvice: Bool = false) -> [String] {
         report.problems.map(describe) + report.contentProblems.map(describe)
             + (includingAdvice ? report.advice.map(describe) : [])
     }
 
     /// The timed sections of a plan on the lesson's clock, homework and other unpaced sections left out.
-    public func pacing(of plan: String) -> [PacingSegment] {
+    package func pacing(of plan: String) -> [PacingSegment] {
         pacing(of: document(of: plan))
     }
 
     /// The timed sections of a plan already read.
-    public func pacing(of document: PlanDocument) -> [PacingSegment] {
+    package func pacing(of document: PlanDocument) -> [PacingSegment] {
         Pacing.segments(of: document, excluding: Set(unpacedHeadings))
     }
 
     /// The sections of a plan already read that are timed but left out of pacing, or name no time.
-    public func untimedSections(of document: PlanDocument) -> [String] {
+    package func untimedSections(of document: PlanDocument) -> [String] {
         let timed = Set(pacing(of: document).map(\.heading))
         var seen: Set<String> = []
         return document.sections.map(\.heading).filter { !timed.contains($0) && seen.insert($0).inserted }
     }
 
     /// The text students read in a plan of this framework.
-    public func studentFacingText(of plan: String) -> String {
+    package func studentFacingText(of plan: String) -> String {
         studentFacingText(of: document(of: plan))
     }
 
     /// The text students read in a plan already read.
-    public func studentFacingText(of document: PlanDocument) -> String {
+    package func studentFacingText(of document: PlanDocument) -> String {
         ReadingLevel.studentFacingText(of: document, studentFacing: studentFacingHeadings)
     }
 
     /// A problem in one sentence that names this framework's sections, so a 5E repair is not asked for a "Check for Understanding".
-    public func describe(_ problem: PlanProblem) -> String {
+    package func describe(_ problem: PlanProblem) -> String {
         switch problem {
         case .tooFewCFUQuestions(let found, let minimum) where cfuHeading != "Check for Understanding":
             "“\(cfuHeading ?? "The check for understanding")” asks \(Self.count(found, "question")); it needs at least \(minimum)."
@@ -150,7 +150,7 @@ public struct Framework: Equatable, Sendable {
     }
 
     /// Values for the rules template's role placeholders; a role the framework lacks renders empty, dropping its line.
-    public var ruleValues: [String: String] {
+    package var ruleValues: [String: String] {
         [
             "framework": title,
             "warm_up": warmUpHeading ?? "",

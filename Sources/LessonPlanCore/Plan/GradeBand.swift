@@ -1,18 +1,18 @@
 import Foundation
 
 /// The four grade bands a plan is written for, shown with an en dash as teachers write them.
-public enum GradeBand: String, CaseIterable, Codable, Sendable, Hashable {
+package enum GradeBand: String, CaseIterable, Codable, Sendable, Hashable {
     case kTo2 = "K–2"
     case threeTo5 = "3–5"
     case sixTo8 = "6–8"
     case nineTo12 = "9–12"
 
     /// The forms accepted by ``parse(_:)``, for error messages and help.
-    public static let acceptedForms =
+    package static let acceptedForms =
         "K–2, 3–5, 6–8 or 9–12 (also written 3-5, 3 to 5, grades 3-5, or a single grade such as K, 4, 7th grade, grade 7 or seventh grade)"
 
     /// The grades the band spans, kindergarten as 0.
-    public var grades: ClosedRange<Int> {
+    package var grades: ClosedRange<Int> {
         switch self {
         case .kTo2: 0...2
         case .threeTo5: 3...5
@@ -22,20 +22,20 @@ public enum GradeBand: String, CaseIterable, Codable, Sendable, Hashable {
     }
 
     /// The band that contains a single grade (0 is kindergarten).
-    public init?(grade: Int) {
+    package init?(grade: Int) {
         guard let band = GradeBand.allCases.first(where: { $0.grades.contains(grade) }) else { return nil }
         self = band
     }
 
     /// Reads a band the way teachers type it: `3-5`, `3–5`, `3 to 5`, `grades 3-5`, `k-2`, `4`, `K`.
     /// - Throws: ``InputError/gradeBand(_:)`` naming the accepted forms.
-    public static func parse(_ text: String) throws(InputError) -> GradeBand {
+    package static func parse(_ text: String) throws(InputError) -> GradeBand {
         try parseGiven(text).band
     }
 
     /// Reads a band as ``parse(_:)`` does, keeping the one grade a teacher gave (`4`, `K` → 0), or nil for a range.
     /// - Throws: ``InputError/gradeBand(_:)`` naming the accepted forms.
-    public static func parseGiven(_ text: String) throws(InputError) -> (band: GradeBand, grade: Int?) {
+    package static func parseGiven(_ text: String) throws(InputError) -> (band: GradeBand, grade: Int?) {
         var s = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         for prefix in ["grades", "grade", "gr.", "gr"] where s.hasPrefix(prefix) {
             s = String(s.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
@@ -77,7 +77,7 @@ public enum GradeBand: String, CaseIterable, Codable, Sendable, Hashable {
     ]
 
     /// How a grade reads in a sentence: `K` for kindergarten, else its number.
-    public static func gradeName(_ grade: Int) -> String { grade == 0 ? "K" : String(grade) }
+    package static func gradeName(_ grade: Int) -> String { grade == 0 ? "K" : String(grade) }
 
     private static func singleGrade(_ text: String) -> Int? {
         switch text {

@@ -1,14 +1,14 @@
 import Foundation
 
 /// A teacher's input that cannot be used, with one sentence saying what to type instead.
-public enum InputError: Error, Equatable, Sendable, LocalizedError {
+package enum InputError: Error, Equatable, Sendable, LocalizedError {
     case gradeBand(String)
     case minutes(String)
     case topicMissing
     case topicTooLong(Int, bytes: Int)
     case fieldTooLong(field: String, count: Int)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .gradeBand(let text):
             "“\(text)” is not a grade band; use \(GradeBand.acceptedForms)."
@@ -28,5 +28,5 @@ public enum InputError: Error, Equatable, Sendable, LocalizedError {
 
 extension InputError {
     /// The one-sentence message, for wrapping into other errors.
-    public var message: String { errorDescription ?? "Invalid input." }
+    package var message: String { errorDescription ?? "Invalid input." }
 }

@@ -1,25 +1,25 @@
 import Foundation
 
 /// What a teacher asks for: the same rules apply to flags, interactive answers and slash commands.
-public struct LessonInputs: Codable, Equatable, Sendable {
-    public static let minutesRange = 10...180
-    public static let topicLimit = 200
+package struct LessonInputs: Codable, Equatable, Sendable {
+    package static let minutesRange = 10...180
+    package static let topicLimit = 200
     /// The topic's limit in UTF-8 bytes: 200 characters of any script fit, one character of 100 KB does not.
-    public static let topicByteLimit = 1000
-    public static let optionalFieldLimit = 1000
+    package static let topicByteLimit = 1000
+    package static let optionalFieldLimit = 1000
 
-    public var grade: GradeBand
-    public var topic: String
-    public var minutes: Int
-    public var standards: String
-    public var constraints: String
+    package var grade: GradeBand
+    package var topic: String
+    package var minutes: Int
+    package var standards: String
+    package var constraints: String
     /// The one grade the teacher gave (`--grade 4`; 0 is kindergarten), or nil when a band was given.
     /// Kept beside the band so the prompt can say "grade 4 (band 3–5)"; absent in older transcripts.
-    public var givenGrade: Int?
+    package var givenGrade: Int?
 
     /// Builds validated inputs; text fields are trimmed first.
     /// - Throws: ``InputError`` for an empty or overlong topic or an overlong optional field.
-    public init(
+    package init(
         grade: GradeBand, topic: String, minutes: Int, standards: String = "", constraints: String = "",
         givenGrade: Int? = nil
     ) throws(InputError) {
@@ -48,7 +48,7 @@ public struct LessonInputs: Codable, Equatable, Sendable {
 
     /// Who the lesson is for, as the prompt says it: `grade 4 (band 3–5)` when one grade was given
     /// (and the band still holds it, e.g. not after `/regrade 6–8`), else `grades 3–5`.
-    public var gradeText: String {
+    package var gradeText: String {
         if let given = givenGrade, grade.grades.contains(given) {
             return "grade \(GradeBand.gradeName(given)) (band \(grade.rawValue))"
         }
@@ -56,13 +56,13 @@ public struct LessonInputs: Codable, Equatable, Sendable {
     }
 
     /// Sets the band, keeping the grade a teacher gave only when it is `grade`, as `/regrade 4` gives it.
-    public mutating func setGrade(_ band: GradeBand, given: Int?) {
+    package mutating func setGrade(_ band: GradeBand, given: Int?) {
         grade = band
         givenGrade = given.flatMap { band.grades.contains($0) ? $0 : nil }
     }
 
     /// Reads a lesson length: a whole number of minutes in ``minutesRange``, never clamped.
-    public static func parseMinutes(_ text: String) throws(InputError) -> Int {
+    package static func parseMinutes(_ text: String) throws(InputError) -> Int {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         // A unit may follow, as people write it: `30 minutes`, `30 min`, `30min`, `30m`.
         let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
@@ -74,7 +74,7 @@ public struct LessonInputs: Codable, Equatable, Sendable {
     }
 
     /// A trimmed topic of 1 to ``topicLimit`` characters.
-    public static func validTopic(_ text: String) throws(InputError) -> String {
+    package static func validTopic(_ text: String) throws(InputError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .topicMissing }
         // Bytes too: one grapheme can carry any number of combining marks (a 100 KB "character").
@@ -85,7 +85,7 @@ public struct LessonInputs: Codable, Equatable, Sendable {
     }
 
     /// A trimmed optional field of at most ``optionalFieldLimit`` characters.
-    public static func validOptional(_ text: String, field: String) throws(InputError) -> String {
+    package static func validOptional(_ text: String, field: String) throws(InputError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.count <= optionalFieldLimit else { throw .fieldTooLong(field: field, count: trimmed.count) }
         return trimmed

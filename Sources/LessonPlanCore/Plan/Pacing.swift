@@ -1,18 +1,18 @@
 import Foundation
 
 /// One timed section placed on the lesson's clock, for a terminal timeline or an HTML pacing table.
-public struct PacingSegment: Codable, Equatable, Hashable, Sendable {
+package struct PacingSegment: Codable, Equatable, Hashable, Sendable {
     /// The expected heading of the section.
-    public var heading: String
+    package var heading: String
     /// Minutes into the lesson when the section starts.
-    public var start: Int
+    package var start: Int
     /// Minutes into the lesson when the section ends.
-    public var end: Int
+    package var end: Int
     /// Whether the plan states this start and end (`5–17 min`); false when only a length was given and the
     /// section was placed after the one before.
-    public var stated: Bool
+    package var stated: Bool
 
-    public init(heading: String, start: Int, end: Int, stated: Bool = false) {
+    package init(heading: String, start: Int, end: Int, stated: Bool = false) {
         self.heading = heading
         self.start = start
         self.end = end
@@ -20,13 +20,13 @@ public struct PacingSegment: Codable, Equatable, Hashable, Sendable {
     }
 
     /// How long the section takes.
-    public var minutes: Int { end - start }
+    package var minutes: Int { end - start }
 
     private enum CodingKeys: String, CodingKey {
         case heading, start, end, stated
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         heading = try container.decode(String.self, forKey: .heading)
         start = try container.decode(Int.self, forKey: .start)
@@ -36,7 +36,7 @@ public struct PacingSegment: Codable, Equatable, Hashable, Sendable {
 }
 
 /// Something about a plan's timing a teacher should see next to the timeline.
-public enum PacingNote: Equatable, Sendable, CustomStringConvertible {
+package enum PacingNote: Equatable, Sendable, CustomStringConvertible {
     /// No section fills the minutes between two stated times.
     case gap(after: String?, before: String, from: Int, to: Int)
     /// Two sections claim the same minutes.
@@ -44,7 +44,7 @@ public enum PacingNote: Equatable, Sendable, CustomStringConvertible {
     /// The plan runs past the end of the lesson.
     case overrun(lessonMinutes: Int, end: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .gap(let after, let before, let from, let to):
             if let after {
@@ -61,12 +61,12 @@ public enum PacingNote: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Places timed sections on the lesson's clock: where the plan states times, there; otherwise one after another.
-public enum Pacing {
+package enum Pacing {
     /// Timed sections in plan order: at their stated start and end, or, with only a length, after the one before.
     /// - Parameters:
     ///   - sections: The plan's sections; those without minutes are skipped.
     ///   - excluded: Headings whose time is spent outside the lesson, such as homework.
-    public static func segments(of sections: [PlanSection], excluding excluded: Set<String> = []) -> [PacingSegment] {
+    package static func segments(of sections: [PlanSection], excluding excluded: Set<String> = []) -> [PacingSegment] {
         var clock = 0
         var segments: [PacingSegment] = []
         for section in sections where !excluded.contains(section.heading) {
@@ -83,18 +83,18 @@ public enum Pacing {
     }
 
     /// The timed sections of a plan document.
-    public static func segments(of document: PlanDocument, excluding excluded: Set<String> = []) -> [PacingSegment] {
+    package static func segments(of document: PlanDocument, excluding excluded: Set<String> = []) -> [PacingSegment] {
         segments(of: document.sections, excluding: excluded)
     }
 
     /// The minutes all timed sections add up to, or nil when no section names a time.
-    public static func total(of sections: [PlanSection], excluding excluded: Set<String> = []) -> Int? {
+    package static func total(of sections: [PlanSection], excluding excluded: Set<String> = []) -> Int? {
         let timed = sections.filter { !excluded.contains($0.heading) }.compactMap(\.minutes)
         return timed.isEmpty ? nil : timed.reduce(0, +)
     }
 
     /// How the times were placed, when the plan does not state them all; nil when it does.
-    public static func placementNote(_ segments: [PacingSegment]) -> String? {
+    package static func placementNote(_ segments: [PacingSegment]) -> String? {
         guard segments.contains(where: { !$0.stated }) else { return nil }
         if segments.contains(where: { $0.stated }) {
             return "* placed after the section before; the plan gives only a length."
@@ -103,12 +103,12 @@ public enum Pacing {
     }
 
     /// Whether a segment's range is starred: placed, in a plan that states other times.
-    public static func isStarred(_ segment: PacingSegment, in segments: [PacingSegment]) -> Bool {
+    package static func isStarred(_ segment: PacingSegment, in segments: [PacingSegment]) -> Bool {
         !segment.stated && segments.contains { $0.stated }
     }
 
     /// Gaps and overlaps between neighbouring sections, then any run past the lesson's end.
-    public static func notes(_ segments: [PacingSegment], lessonMinutes: Int) -> [PacingNote] {
+    package static func notes(_ segments: [PacingSegment], lessonMinutes: Int) -> [PacingNote] {
         var notes: [PacingNote] = []
         var previous: PacingSegment?
         for segment in segments {

@@ -7,7 +7,7 @@ import Foundation
 /// length follows the one before (starred where the plan mixes the two). A `│` marks the lesson's end in every row and
 /// time past it is drawn `░`; gaps, overlaps and the overrun are said under the chart. Every line fits
 /// `width` and prose wraps between words.
-public enum PacingChart {
+package enum PacingChart {
     /// Bar colours, one per section in turn; red marks time past the end.
     static let palette: [TextStyle] = [.cyan, .green, .yellow, .magenta, .blue]
 
@@ -16,7 +16,7 @@ public enum PacingChart {
     ///   - segments: Timed sections in plan order, from ``Pacing/segments(of:excluding:)``.
     ///   - untimed: Headings present in the plan that name no time, listed under the chart.
     ///   - width: Terminal columns to fit; the bars get what the labels leave (at least 12, at most 60).
-    public static func render(
+    package static func render(
         _ segments: [PacingSegment], lessonMinutes: Int, untimed: [String] = [], width: Int = 80
     ) -> StyledText {
         let width = max(width, 40)

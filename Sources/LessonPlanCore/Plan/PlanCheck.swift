@@ -1,7 +1,7 @@
 import Foundation
 
 /// One way a plan breaks the rules the prompt gave the model, worded for the teacher.
-public enum PlanProblem: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
+package enum PlanProblem: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
     /// An expected heading never appears.
     case missingHeading(String)
     /// An expected heading appears more than once.
@@ -22,7 +22,7 @@ public enum PlanProblem: Codable, Equatable, Hashable, Sendable, CustomStringCon
     case codeFence
 
     /// One sentence a teacher can act on.
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingHeading(let heading):
             "The plan has no “\(heading)” section."
@@ -46,7 +46,7 @@ public enum PlanProblem: Codable, Equatable, Hashable, Sendable, CustomStringCon
     }
 
     /// How much the problem hurts a plan; structure weighs most, and pacing weighs more the further off it is.
-    public var severity: Int {
+    package var severity: Int {
         switch self {
         case .missingHeading: 10
         case .noPacing: 8
@@ -70,7 +70,7 @@ extension PlanProblem {
     }
 
     /// The `kind` tag written for each case.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .missingHeading: "missing_heading"
         case .duplicateHeading: "duplicate_heading"
@@ -84,7 +84,7 @@ extension PlanProblem {
         }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try container.decode(String.self, forKey: .kind)
         func heading() throws -> String { try container.decode(String.self, forKey: .heading) }
@@ -106,7 +106,7 @@ extension PlanProblem {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
         switch self {
@@ -130,17 +130,17 @@ extension PlanProblem {
 /// Two checks side by side: the structure (``problems``: headings, pacing, counts) and the content
 /// (``notes``: what the sections say). ``passed`` is the structure alone, so "✓ structure · 2 content notes"
 /// is a plan of the right shape whose content is weak.
-public struct PlanCheckReport: Codable, Equatable, Sendable {
+package struct PlanCheckReport: Codable, Equatable, Sendable {
     /// Problems in a fixed order: missing, duplicate, out of order, pacing, warm-up, CFU, exit ticket, fence.
-    public var problems: [PlanProblem]
+    package var problems: [PlanProblem]
     /// The minutes the timed in-class sections add up to, or nil when none names a time.
-    public var pacedMinutes: Int?
+    package var pacedMinutes: Int?
     /// The lesson length the plan was checked against.
-    public var lessonMinutes: Int
+    package var lessonMinutes: Int
     /// The content check's notes; nil when the content was not checked (a record from before it existed).
-    public var notes: [ContentNote]?
+    package var notes: [ContentNote]?
 
-    public init(problems: [PlanProblem], pacedMinutes: Int?, lessonMinutes: Int, notes: [ContentNote]? = nil) {
+    package init(problems: [PlanProblem], pacedMinutes: Int?, lessonMinutes: Int, notes: [ContentNote]? = nil) {
         self.problems = problems
         self.pacedMinutes = pacedMinutes
         self.lessonMinutes = lessonMinutes
@@ -148,27 +148,27 @@ public struct PlanCheckReport: Codable, Equatable, Sendable {
     }
 
     /// True when the plan's structure has no problems (the content notes are counted apart).
-    public var passed: Bool { problems.isEmpty }
+    package var passed: Bool { problems.isEmpty }
 
     /// True when the content was checked and has no problem; advice may remain (``advice``).
-    public var contentPassed: Bool { notes.map { !$0.contains { !$0.isAdvice } } ?? false }
+    package var contentPassed: Bool { notes.map { !$0.contains { !$0.isAdvice } } ?? false }
 
     /// The content notes that make the plan unusable as written.
-    public var contentProblems: [ContentNote] { (notes ?? []).filter { !$0.isAdvice } }
+    package var contentProblems: [ContentNote] { (notes ?? []).filter { !$0.isAdvice } }
 
     /// The content notes that are advice: shown, and sent to the model only when the teacher asks (`/repair`).
-    public var advice: [ContentNote] { (notes ?? []).filter(\.isAdvice) }
+    package var advice: [ContentNote] { (notes ?? []).filter(\.isAdvice) }
 
     /// Whether the plan has a structure or content problem, which starts the one automatic repair; advice never does.
-    public var needsRepair: Bool { !problems.isEmpty || !contentProblems.isEmpty }
+    package var needsRepair: Bool { !problems.isEmpty || !contentProblems.isEmpty }
 
     /// Whether there is anything at all a `/repair` the teacher types would send: a problem or advice.
-    public var hasFindings: Bool { needsRepair || !advice.isEmpty }
+    package var hasFindings: Bool { needsRepair || !advice.isEmpty }
 
     /// The check in a few words, structure and content apart, then advice: `✓ structure · ✓ content`,
     /// `✓ structure · ✓ content · 1 suggestion`, `✗ structure: 1 problem · ✗ content: 2 problems`; a report
     /// from before the content check says only the structure.
-    public var summary: String {
+    package var summary: String {
         let structure = problems.isEmpty
             ? "✓ structure" : "✗ structure: \(problems.count == 1 ? "1 problem" : "\(problems.count) problems")"
         guard notes != nil else { return structure }
@@ -180,10 +180,10 @@ public struct PlanCheckReport: Codable, Equatable, Sendable {
     }
 
     /// The summed severity of the problems and notes; 0 for a plan with neither, lower is better.
-    public var score: Int { problems.map(\.severity).reduce(0, +) + (notes ?? []).map(\.severity).reduce(0, +) }
+    package var score: Int { problems.map(\.severity).reduce(0, +) + (notes ?? []).map(\.severity).reduce(0, +) }
 
     /// Whether this report is strictly better: a lower score, or the same score with fewer problems and notes.
-    public func isBetter(than other: PlanCheckReport) -> Bool {
+    package func isBetter(than other: PlanCheckReport) -> Bool {
         if score != other.score { return score < other.score }
         return problems.count + (notes ?? []).count < other.problems.count + (other.notes ?? []).count
     }
@@ -192,7 +192,7 @@ public struct PlanCheckReport: Codable, Equatable, Sendable {
         case problems, pacedMinutes, lessonMinutes, passed, notes
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         // A problem kind from a newer lessonplan is dropped rather than making the whole record unreadable.
         problems = try container.decode([LenientProblem].self, forKey: .problems).compactMap(\.problem)
@@ -202,7 +202,7 @@ public struct PlanCheckReport: Codable, Equatable, Sendable {
     }
 
     /// Writes `passed` too, so a reader of the JSON need not know the rule.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(problems, forKey: .problems)
         try container.encodeIfPresent(pacedMinutes, forKey: .pacedMinutes)
@@ -235,29 +235,29 @@ private struct LenientProblem: Decodable {
 /// A check the framework has no use for is switched off by passing nil for its heading (a 5E plan has no
 /// exit ticket). Item counting (``countItems(_:)``) decides how many CFU questions and exit-ticket prompts
 /// a section has; pacing follows ``PlanDocument`` and ``Pacing``.
-public struct PlanChecker: Sendable {
+package struct PlanChecker: Sendable {
     /// Longest answer, in UTF-8 bytes, that is read as a plan and checked: a lesson plan is 5–20 KB,
     /// and reading one costs a few microseconds a byte, so a runaway answer would stall the footer.
-    public static let largestCheckedPlan = 64 * 1024
+    package static let largestCheckedPlan = 64 * 1024
 
     /// The expected headings, in order.
-    public var headings: [String]
+    package var headings: [String]
     /// The section whose questions are counted, or nil to skip that check.
-    public var cfuHeading: String?
+    package var cfuHeading: String?
     /// The section whose prompts are counted, or nil to skip that check.
-    public var exitTicketHeading: String?
+    package var exitTicketHeading: String?
     /// The section whose minutes are checked against ``warmUpMinutes``, or nil to skip that check.
-    public var warmUpHeading: String?
+    package var warmUpHeading: String?
     /// The minutes the warm-up must take, or nil to skip that check.
-    public var warmUpMinutes: Int?
+    package var warmUpMinutes: Int?
     /// The fewest CFU questions a plan may have.
-    public var minimumCFUQuestions: Int
+    package var minimumCFUQuestions: Int
     /// The exact number of exit-ticket prompts.
-    public var exitTicketPrompts: Int
+    package var exitTicketPrompts: Int
     /// Sections whose time is spent outside the lesson and so is left out of pacing.
-    public var unpacedHeadings: Set<String>
+    package var unpacedHeadings: Set<String>
 
-    public init(
+    package init(
         headings: [String],
         cfuHeading: String? = "Check for Understanding",
         exitTicketHeading: String? = "Exit Ticket",
@@ -278,12 +278,12 @@ public struct PlanChecker: Sendable {
     }
 
     /// Every problem the plan has, with the pacing total, checked against a lesson of `lessonMinutes`.
-    public func check(_ plan: String, lessonMinutes: Int) -> PlanCheckReport {
+    package func check(_ plan: String, lessonMinutes: Int) -> PlanCheckReport {
         check(PlanDocument(parsing: plan, headings: headings), lessonMinutes: lessonMinutes)
     }
 
     /// Every problem of a plan already read, so the check sees the sections every other reader sees.
-    public func check(_ structure: PlanDocument, lessonMinutes: Int) -> PlanCheckReport {
+    package func check(_ structure: PlanDocument, lessonMinutes: Int) -> PlanCheckReport {
         var problems: [PlanProblem] = []
 
         var occurrences: [String: Int] = [:]
@@ -338,7 +338,7 @@ public struct PlanChecker: Sendable {
     /// answer choices under numbered questions are not counted. Lines that introduce a list (ending in `:`,
     /// such as "- During guided practice, ask:") and lines the teacher alone reads (``TeacherLabel``)
     /// never count.
-    public static func countItems(_ body: [String]) -> Int {
+    package static func countItems(_ body: [String]) -> Int {
         items(body).count
     }
 

@@ -1,23 +1,23 @@
 import Foundation
 
 /// One section of a plan under one of the framework's headings, so checks and edits can address it.
-public struct PlanSection: Codable, Equatable, Hashable, Sendable {
+package struct PlanSection: Codable, Equatable, Hashable, Sendable {
     /// The expected heading this section matched, spelled as the framework spells it.
-    public var heading: String
+    package var heading: String
     /// The heading line as the plan wrote it, trimmed, e.g. `## 3) Warm-Up (5 min)`.
-    public var title: String
+    package var title: String
     /// Zero-based lines from the heading line up to the next section heading (or the end), so an edit can replace it exactly.
-    public var lineRange: Range<Int>
+    package var lineRange: Range<Int>
     /// The lines under the heading, without leading and trailing blank lines.
-    public var body: [String]
+    package var body: [String]
     /// The minutes the section takes by the rules of ``PlanDocument``, or nil when it names no time.
-    public var minutes: Int?
+    package var minutes: Int?
     /// Minutes into the lesson where the plan says the section starts (`5–17 min`), or nil when it gives only a length.
-    public var start: Int?
+    package var start: Int?
     /// Minutes into the lesson where the plan says the section ends, or nil when it gives only a length.
-    public var end: Int?
+    package var end: Int?
 
-    public init(
+    package init(
         heading: String, title: String, lineRange: Range<Int>, body: [String], minutes: Int?, start: Int? = nil,
         end: Int? = nil
     ) {
@@ -32,7 +32,7 @@ public struct PlanSection: Codable, Equatable, Hashable, Sendable {
 }
 
 /// Why a part of a plan or handout is for the teacher only, so `/materials` can say what it found.
-public enum TeacherReason: String, Codable, Equatable, Sendable {
+package enum TeacherReason: String, Codable, Equatable, Sendable {
     /// A heading such as `7) Differentiation` or `Answer Key`; everything under it goes with it.
     case heading
     /// A line under such a heading.
@@ -44,19 +44,19 @@ public enum TeacherReason: String, Codable, Equatable, Sendable {
 }
 
 /// A heading line of a plan, recognised by the framework or only shaped like a heading.
-public struct PlanHeading: Equatable, Sendable {
+package struct PlanHeading: Equatable, Sendable {
     /// The heading as shown: without `#`, bold markers, numbering and a trailing colon, e.g. `Warm-Up (5 min)`.
-    public var text: String
+    package var text: String
     /// The same without a stated time, for a page that students read.
-    public var plainText: String
+    package var plainText: String
     /// The framework heading it is; nil for a heading the framework does not name (`9) Wrap-up`).
-    public var framework: String?
+    package var framework: String?
     /// Whether it opens a section (ending the one before); false for a sub-heading inside a section.
-    public var opensSection: Bool
+    package var opensSection: Bool
     /// The minutes the heading line itself states, if any.
-    public var minutes: Int?
+    package var minutes: Int?
     /// Why it is the teacher's alone, if it is.
-    public var teacher: TeacherReason?
+    package var teacher: TeacherReason?
 
     package init(
         text: String, plainText: String, framework: String?, opensSection: Bool, minutes: Int?, teacher: TeacherReason?
@@ -71,23 +71,23 @@ public struct PlanHeading: Equatable, Sendable {
 }
 
 /// A list item, numbered by its own list.
-public struct PlanItem: Equatable, Sendable {
-    public var kind: ListMarker.Kind
+package struct PlanItem: Equatable, Sendable {
+    package var kind: ListMarker.Kind
     /// The item's number in its list, counted from 1 after every heading; nil for bullets and letters.
-    public var number: Int?
+    package var number: Int?
     /// The marker as written, e.g. `10.` or `a)`.
-    public var marker: String
+    package var marker: String
     /// The text after the marker, without bold markers around the whole.
-    public var text: String
+    package var text: String
     /// Columns of indentation, for nesting.
-    public var indent: Int
-    public var teacher: TeacherReason?
+    package var indent: Int
+    package var teacher: TeacherReason?
 }
 
 /// A line of running text.
-public struct PlanText: Equatable, Sendable {
-    public var text: String
-    public var teacher: TeacherReason?
+package struct PlanText: Equatable, Sendable {
+    package var text: String
+    package var teacher: TeacherReason?
 
     package init(text: String, teacher: TeacherReason?) {
         self.text = text
@@ -95,7 +95,7 @@ public struct PlanText: Equatable, Sendable {
     }
 
     /// Whether the line is only blanks to write on with their labels, such as `Name: ______  Date: ____`.
-    public var isWriteIn: Bool {
+    package var isWriteIn: Bool {
         text.contains("__") && text.filter { $0.isLetter }.count <= 24
             && text.replacingOccurrences(of: "_", with: "").split(whereSeparator: \.isWhitespace).allSatisfy {
                 $0.hasSuffix(":") || $0.allSatisfy { !$0.isLetter } || ["name", "date", "class", "period"].contains($0.lowercased())
@@ -104,7 +104,7 @@ public struct PlanText: Equatable, Sendable {
 }
 
 /// One line of a plan as its one reader saw it.
-public enum PlanBlock: Equatable, Sendable {
+package enum PlanBlock: Equatable, Sendable {
     /// A line before the first section: the plan's own title.
     case title(String)
     case heading(PlanHeading)
@@ -113,7 +113,7 @@ public enum PlanBlock: Equatable, Sendable {
     case blank
 
     /// Why this line is the teacher's alone, if it is.
-    public var teacher: TeacherReason? {
+    package var teacher: TeacherReason? {
         switch self {
         case .heading(let heading): heading.teacher
         case .item(let item): item.teacher
@@ -124,14 +124,14 @@ public enum PlanBlock: Equatable, Sendable {
 }
 
 /// A part of a handout or plan that only the teacher should see, as `/materials` reports it.
-public struct TeacherNote: Equatable, Sendable {
+package struct TeacherNote: Equatable, Sendable {
     /// The line as written, trimmed.
-    public var line: String
-    public var reason: TeacherReason
+    package var line: String
+    package var reason: TeacherReason
     /// Lines under a teacher heading that go with it.
-    public var linesUnder: Int
+    package var linesUnder: Int
 
-    public init(line: String, reason: TeacherReason, linesUnder: Int = 0) {
+    package init(line: String, reason: TeacherReason, linesUnder: Int = 0) {
         self.line = line
         self.reason = reason
         self.linesUnder = linesUnder
@@ -186,19 +186,19 @@ public struct TeacherNote: Equatable, Sendable {
 /// notes, look-fors, pacing, materials, misconceptions) and everything under it until the next heading of
 /// its level; a line with a teacher label (``TeacherLabel``); a minute stamp opening or closing a line, or a
 /// time on a heading.
-public struct PlanDocument: Equatable, Sendable {
+package struct PlanDocument: Equatable, Sendable {
     /// The expected headings, in the framework's order.
-    public var headings: [String]
+    package var headings: [String]
     /// The plan's lines, as split by ``lines(of:)``.
-    public var lines: [String]
+    package var lines: [String]
     /// One block per line, in order.
-    public var blocks: [PlanBlock]
+    package var blocks: [PlanBlock]
     /// The framework's sections in the order the plan writes them, repeats included.
-    public var sections: [PlanSection]
+    package var sections: [PlanSection]
 
     /// Reads a plan written in `framework`, whose untimed sections (the objective, the materials) take no
     /// time from their body's words.
-    public init(parsing plan: String, framework: Framework) {
+    package init(parsing plan: String, framework: Framework) {
         self.init(parsing: plan, headings: framework.headings, untimed: Set(framework.untimedHeadings))
     }
 
@@ -209,7 +209,7 @@ public struct PlanDocument: Equatable, Sendable {
     /// teacher-only parts.
     /// - Parameter untimed: headings the framework gives no time, where only the heading or a stamp opening
     ///   the first body line is read as one.
-    public init(parsing plan: String, headings: [String], untimed: Set<String> = []) {
+    package init(parsing plan: String, headings: [String], untimed: Set<String> = []) {
         self.headings = headings
         let lines = Self.lines(of: plan)
         self.lines = lines
@@ -220,23 +220,23 @@ public struct PlanDocument: Equatable, Sendable {
     }
 
     /// The first section under `heading`, if the plan has one.
-    public func section(_ heading: String) -> PlanSection? {
+    package func section(_ heading: String) -> PlanSection? {
         sections.first { $0.heading == heading }
     }
 
     /// Lines before the first section, such as a title.
-    public var title: [String] {
+    package var title: [String] {
         blocks.compactMap { if case .title(let text) = $0 { text } else { nil } }
     }
 
     /// The blocks of a section's body, by its line range.
-    public func blocks(of section: PlanSection) -> ArraySlice<PlanBlock> {
+    package func blocks(of section: PlanSection) -> ArraySlice<PlanBlock> {
         let lower = min(section.lineRange.lowerBound + 1, blocks.count)
         return blocks[lower..<min(section.lineRange.upperBound, blocks.count)]
     }
 
     /// Every part only the teacher should see, a teacher heading standing for the lines under it.
-    public var teacherNotes: [TeacherNote] {
+    package var teacherNotes: [TeacherNote] {
         var notes: [TeacherNote] = []
         for (index, block) in blocks.enumerated() {
             guard let reason = block.teacher else { continue }
@@ -252,7 +252,7 @@ public struct PlanDocument: Equatable, Sendable {
     }
 
     /// Whether any line opens a markdown code fence (```` ``` ```` or `~~~`).
-    public var hasCodeFence: Bool {
+    package var hasCodeFence: Bool {
         lines.contains { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             return trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~")

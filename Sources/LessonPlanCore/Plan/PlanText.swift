@@ -1,15 +1,15 @@
 import Foundation
 
 /// A recognised heading line: which expected heading it is and the time it names, if any.
-public struct HeadingMatch: Equatable, Sendable {
+package struct HeadingMatch: Equatable, Sendable {
     /// The expected heading, spelled as the framework spells it.
-    public var heading: String
+    package var heading: String
     /// A time written on the heading line itself, e.g. 10 for `(10 min)` or `— 10 minutes`.
-    public var minutes: Int?
+    package var minutes: Int?
     /// The start and end the heading line states, e.g. 5...17 for `(5–17 min)`; nil for a bare duration.
-    public var span: ClosedRange<Int>?
+    package var span: ClosedRange<Int>?
 
-    public init(heading: String, minutes: Int?, span: ClosedRange<Int>? = nil) {
+    package init(heading: String, minutes: Int?, span: ClosedRange<Int>? = nil) {
         self.heading = heading
         self.minutes = minutes
         self.span = span
@@ -20,12 +20,12 @@ public struct HeadingMatch: Equatable, Sendable {
 // Each rule exists once, here; every reader of a plan goes through the document that uses them.
 extension PlanDocument {
     /// The plan's lines, splitting on LF, CRLF and CR alike so line numbers match what an editor shows.
-    public static func lines(of text: String) -> [String] {
+    package static func lines(of text: String) -> [String] {
         text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
     }
 
     /// The comparison key of a heading: lower-case letters and digits, parentheses and the word "and" dropped.
-    public static func key(_ heading: String) -> String {
+    package static func key(_ heading: String) -> String {
         keyWords(withoutParentheticals(heading)).joined()
     }
 
@@ -58,17 +58,17 @@ extension PlanDocument {
     }
 
     /// Which expected heading a line is, with the time it names; nil when the line is body text.
-    public static func matchHeading(_ line: String, in headings: [String]) -> HeadingMatch? {
+    package static func matchHeading(_ line: String, in headings: [String]) -> HeadingMatch? {
         matchHeading(line, forms: headings.map(HeadingForm.init))
     }
 
     /// A section's minutes from the time on its heading line and the times in its body (rules in the type's doc).
-    public static func sectionMinutes(headingLine: HeadingMatch, body: [String]) -> Int? {
+    package static func sectionMinutes(headingLine: HeadingMatch, body: [String]) -> Int? {
         sectionTime(headingLine: headingLine, body: body, clock: .firstHour, bodyMayStartAtZero: true).minutes
     }
 
     /// The minutes named in body lines: the span of minute ranges, else the sum of durations, else nil.
-    public static func bodyMinutes(_ body: [String]) -> Int? {
+    package static func bodyMinutes(_ body: [String]) -> Int? {
         bodyTime(body, clock: .firstHour).minutes
     }
 
@@ -422,9 +422,9 @@ package enum MinuteText {
 /// - numbered: `1.`, `2)`, `(3)`, `4:` (not `1.5`), and `Q4:`, `Question 5 -`, `Prompt 6:`;
 /// - lettered: `a)`, `B.` followed by a space;
 /// - bulleted: `-`, `–`, `*`, `•`, `‣`, `◦`, `▪`, `+`, `·` followed by a space (so `**bold**` and `---` are not items).
-public enum ListMarker: Sendable {
+package enum ListMarker: Sendable {
     /// The kinds of list, in the order a count prefers them.
-    public enum Kind: Int, Sendable, Codable {
+    package enum Kind: Int, Sendable, Codable {
         case numbered, lettered, bulleted
     }
 
@@ -475,14 +475,14 @@ public enum ListMarker: Sendable {
 /// `Expected`, `Possible`, `Model` or `Suggested`; a label may end in `:`, a dash or `(`. Two exceptions keep
 /// student text: `A:` on a line that also offers `B:` or `B)` is a multiple-choice option, and a label
 /// followed only by blanks to fill in (`Answer: ________`) is a place for the student to write.
-public enum TeacherLabel: Sendable {
+package enum TeacherLabel: Sendable {
     // Compiled once: every counted, measured and handed-out line is tested (see ``SharedRegex``).
     private static let label = SharedRegex(
         /(?i)^(?:sample |expected |possible |model |suggested )?(?:answers?|answer key|look[- ]fors?|teacher(?:'s|’s)? notes?|notes? (?:for|to) (?:the )?teacher|teacher|differentiation|pacing|a(?=\s*:))\s*[:\-–—(]/)
     private static let secondChoice = SharedRegex(/\sB\s*[:)]/)
 
     /// Whether `text` (a line without its list marker) opens with a teacher label.
-    public static func isLabelled(_ text: String) -> Bool {
+    package static func isLabelled(_ text: String) -> Bool {
         guard let match = text.prefixMatch(of: label) else { return false }
         let rest = text[match.range.upperBound...]
         if rest.allSatisfy({ $0 == "_" || $0.isWhitespace || $0 == ")" }) { return false }

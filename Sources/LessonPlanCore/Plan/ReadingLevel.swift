@@ -1,9 +1,9 @@
 import Foundation
 
 /// Estimates how hard the student-facing text of a plan is to read, so it can be matched to the grade band.
-public enum ReadingLevel {
+package enum ReadingLevel {
     /// The sections students read themselves: practice tasks, CFU questions and the exit ticket.
-    public static let studentFacingHeadings = [
+    package static let studentFacingHeadings = [
         "Guided Practice", "Independent Practice", "Check for Understanding", "Exit Ticket",
     ]
 
@@ -13,7 +13,7 @@ public enum ReadingLevel {
     /// ends at `.`, `!` or `?` at the end of a token (closing quotes and brackets allowed) and at every line
     /// break, so list items count as sentences. Abbreviations such as "e.g." end a sentence too. The value
     /// is not clamped: very easy text can score below 0.
-    public static func fleschKincaidGrade(_ text: String) -> Double? {
+    package static func fleschKincaidGrade(_ text: String) -> Double? {
         var words = 0
         var syllableCount = 0
         var sentences = 0
@@ -52,7 +52,7 @@ public enum ReadingLevel {
     ///   a silent `-ed` except after `t` or `d` (`jumped`, but `wanted`) or consonant + `r` (`hundred`);
     ///   and a silent `e` before the endings `ly ful ment ness less thing times where work` (`lovely`, `homework`).
     /// - Add one for a final `sm` or `thm` (`prism`, `rhythm`).
-    public static func syllables(in word: String) -> Int {
+    package static func syllables(in word: String) -> Int {
         let letters = word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
             .filter { $0 != "'" && $0 != "’" }
         return letters.split { !$0.isLetter }.reduce(0) { $0 + syllablesInPart(Array($1)) }
@@ -63,7 +63,7 @@ public enum ReadingLevel {
     ///   - plan: The plan text.
     ///   - headings: The framework's expected headings, used to find the sections.
     ///   - studentFacing: Which of those sections students read.
-    public static func studentFacingText(
+    package static func studentFacingText(
         of plan: String, headings: [String], studentFacing: [String] = studentFacingHeadings
     ) -> String {
         studentFacingText(of: PlanDocument(parsing: plan, headings: headings), studentFacing: studentFacing)
@@ -71,7 +71,7 @@ public enum ReadingLevel {
 
     /// The student-facing lines of a plan already read, in plan order: items and text of the sections students
     /// read, minute stamps taken off, teacher-only lines (answers, look-fors, notes) and sub-headings left out.
-    public static func studentFacingText(of document: PlanDocument, studentFacing: [String] = studentFacingHeadings)
+    package static func studentFacingText(of document: PlanDocument, studentFacing: [String] = studentFacingHeadings)
         -> String
     {
         var kept: [String] = []
@@ -92,7 +92,7 @@ public enum ReadingLevel {
     }
 
     /// The student-facing sections a plan has, and those it lacks, so `/level` names only what it measured.
-    public static func measuredSections(of document: PlanDocument, studentFacing: [String]) -> (
+    package static func measuredSections(of document: PlanDocument, studentFacing: [String]) -> (
         present: [String], missing: [String]
     ) {
         let written = Set(document.sections.map(\.heading))
@@ -182,7 +182,7 @@ extension GradeBand {
     /// The ranges loosely follow the Common Core text-complexity bands (their Flesch–Kincaid measures run
     /// about 2–5.3 for grades 2–3, 6.5–10.3 for 6–8 and 8.3–14.2 for 9–12), lowered for K–2 and 3–5 because
     /// the short prompts students read in a lesson should sit at or below the band's stretch texts.
-    public var expectedReadingLevel: ClosedRange<Double> {
+    package var expectedReadingLevel: ClosedRange<Double> {
         switch self {
         case .kTo2: 0...2.5
         case .threeTo5: 2...5.5
@@ -193,22 +193,22 @@ extension GradeBand {
 }
 
 /// The reading level of a plan's student-facing text against the range its grade band expects.
-public struct ReadingMeasure: Codable, Equatable, Sendable {
+package struct ReadingMeasure: Codable, Equatable, Sendable {
     /// The Flesch–Kincaid grade to one decimal, or nil when the plan has no student-facing words.
-    public var grade: Double?
+    package var grade: Double?
     /// How many words of student-facing text were measured.
-    public var words: Int
+    package var words: Int
     /// The band the plan is written for.
-    public var band: GradeBand
+    package var band: GradeBand
     /// The lowest grade the band expects.
-    public var expectedLow: Double
+    package var expectedLow: Double
     /// The highest grade the band expects.
-    public var expectedHigh: Double
+    package var expectedHigh: Double
     /// Whether the grade lies in the expected range; true when there is nothing to measure.
-    public var inRange: Bool
+    package var inRange: Bool
 
     /// Measures `studentText` for `band`.
-    public init(studentText: String, band: GradeBand) {
+    package init(studentText: String, band: GradeBand) {
         let grade = ReadingLevel.fleschKincaidGrade(studentText).map { ($0 * 10).rounded() / 10 }
         let range = band.expectedReadingLevel
         self.grade = grade
@@ -230,7 +230,7 @@ public struct ReadingMeasure: Codable, Equatable, Sendable {
     }
 
     /// How many grades the level lies outside the expected range; 0 inside it or when nothing was measured.
-    public var distance: Double {
+    package var distance: Double {
         guard let grade else { return 0 }
         if grade < expectedLow { return expectedLow - grade }
         if grade > expectedHigh { return grade - expectedHigh }
@@ -238,13 +238,13 @@ public struct ReadingMeasure: Codable, Equatable, Sendable {
     }
 
     /// The expected range as teachers read it, e.g. `2–5.5`.
-    public var expectedText: String { "\(Self.format(expectedLow))–\(Self.format(expectedHigh))" }
+    package var expectedText: String { "\(Self.format(expectedLow))–\(Self.format(expectedHigh))" }
 
     /// The grade as shown, e.g. `4.2`, or `–` when nothing was measured.
-    public var gradeText: String { grade.map(Self.format) ?? "–" }
+    package var gradeText: String { grade.map(Self.format) ?? "–" }
 
     /// A grade with one decimal, without a trailing `.0`.
-    public static func format(_ value: Double) -> String {
+    package static func format(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         let sign = tenths < 0 ? "-" : ""
         let whole = abs(tenths) / 10

@@ -2,28 +2,28 @@ import Foundation
 
 /// One section of a plan rewritten on its own (`/redo`): the model's answer for that section put in its place,
 /// every other section kept byte for byte, and proved so by code before the plan is kept.
-public struct SectionSplice: Equatable, Sendable {
+package struct SectionSplice: Equatable, Sendable {
     /// The plan the section is replaced in, as it was sent.
-    public let plan: String
+    package let plan: String
     /// The section's heading as the framework spells it.
-    public let heading: String
+    package let heading: String
     /// The framework's headings, which the plan and the answer are read with.
-    public let headings: [String]
+    package let headings: [String]
 
-    public init(plan: String, heading: String, headings: [String]) {
+    package init(plan: String, heading: String, headings: [String]) {
         self.plan = plan
         self.heading = heading
         self.headings = headings
     }
 
     /// Why an answer could not be put in: one sentence each.
-    public enum Failure: Error, Equatable, Sendable {
+    package enum Failure: Error, Equatable, Sendable {
         case noSection(String)
         case emptyAnswer(String)
         case othersChanged([String])
         case unchanged(String)
 
-        public var sentence: String {
+        package var sentence: String {
             switch self {
             case .noSection(let heading):
                 "The plan has no \(heading) section to replace; /revise asks for the whole plan instead."
@@ -41,7 +41,7 @@ public struct SectionSplice: Equatable, Sendable {
     /// writes one (anything else it wrote is left out), else the whole answer under the plan's heading line.
     /// - Throws: ``Failure`` when the plan lacks the section, the answer is empty, or any other section would
     ///   differ by a byte (checked on the result, not assumed).
-    public func splice(_ answer: String) throws(Failure) -> String {
+    package func splice(_ answer: String) throws(Failure) -> String {
         let old = PlanDocument(parsing: plan, headings: headings)
         guard let section = old.section(heading) else { throw .noSection(heading) }
         let lines = Self.linesKeepingEnds(plan)
@@ -68,7 +68,7 @@ public struct SectionSplice: Equatable, Sendable {
 
     /// The headings whose sections differ between two plans (their lines from heading to the next one, blank
     /// lines at the end aside), in the framework's order; a section only one plan has counts as changed.
-    public static func changedSections(from old: String, to new: String, headings: [String]) -> [String] {
+    package static func changedSections(from old: String, to new: String, headings: [String]) -> [String] {
         let before = sectionTexts(old, headings: headings)
         let after = sectionTexts(new, headings: headings)
         return headings.filter { before[$0] != after[$0] }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Whether a plan quotes the standards it was aligned to word for word, since a paraphrase is not the standard.
-public enum StandardsAlignment {
+package enum StandardsAlignment {
     /// The standards in a teacher's text: one per line, or separated by `;`.
-    public static func items(_ text: String) -> [String] {
+    package static func items(_ text: String) -> [String] {
         text.split(whereSeparator: { $0 == ";" || $0.isNewline })
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
@@ -13,7 +13,7 @@ public enum StandardsAlignment {
     ///
     /// Runs of whitespace, quote styles (straight or curly) and dash styles (`-`, `–`, `—`) count as equal,
     /// since models retype them; letters, digits, case and punctuation must match exactly.
-    public static func unquoted(_ standards: [String], in plan: String) -> [String] {
+    package static func unquoted(_ standards: [String], in plan: String) -> [String] {
         let text = normalized(plan)
         return standards.filter { !text.contains(normalized($0)) }
     }
@@ -42,9 +42,9 @@ public enum StandardsAlignment {
 }
 
 /// Student handouts checked for what only the teacher should see.
-public enum StudentMaterials {
+package enum StudentMaterials {
     /// What the check looks for, as the ✓ says it.
-    public static let checkedFor =
+    package static let checkedFor =
         "answers and answer keys, look-fors, teacher notes, teacher-only sections (differentiation, materials, pacing) and minute stamps"
 
     /// The teacher-only parts of handouts, read as a plan document with the plan's framework headings.
@@ -52,12 +52,12 @@ public enum StudentMaterials {
     /// A teacher heading such as `7) Differentiation` stands for the lines under it; labelled lines follow
     /// ``TeacherLabel`` (so a multiple-choice option `A: 1/2 B: 1/3` is left alone); minute stamps are times
     /// that open or close a line (`0–5 min:`, `(10 min)`), not times in a sentence.
-    public static func teacherNotes(_ text: String, headings: [String]) -> [TeacherNote] {
+    package static func teacherNotes(_ text: String, headings: [String]) -> [TeacherNote] {
         PlanDocument(parsing: text, headings: headings).teacherNotes
     }
 
     /// The teacher-only lines of handouts, as written.
-    public static func teacherOnlyLines(_ text: String, headings: [String] = []) -> [String] {
+    package static func teacherOnlyLines(_ text: String, headings: [String] = []) -> [String] {
         teacherNotes(text, headings: headings).map(\.line)
     }
 }

@@ -1,14 +1,14 @@
 import Foundation
 
 /// One lesson of a unit as its overview plans it, before the lesson itself is written.
-public struct UnitLessonOutline: Codable, Equatable, Sendable {
-    public var title: String
+package struct UnitLessonOutline: Codable, Equatable, Sendable {
+    package var title: String
     /// One sentence: what students will be able to do after it.
-    public var objective: String
+    package var objective: String
     /// What earlier lesson or prior knowledge it builds on.
-    public var buildsOn: String
+    package var buildsOn: String
 
-    public init(title: String, objective: String, buildsOn: String = "") {
+    package init(title: String, objective: String, buildsOn: String = "") {
         self.title = title
         self.objective = objective
         self.buildsOn = buildsOn
@@ -17,14 +17,14 @@ public struct UnitLessonOutline: Codable, Equatable, Sendable {
 
 /// A unit's overview: its goal, essential questions and one outline per lesson, read by code from the fixed
 /// layout `prompts/unit-overview.txt` asks for, so each lesson can be written with the others as context.
-public struct UnitPlan: Equatable, Sendable {
-    public var goal: String
-    public var questions: [String]
-    public var lessons: [UnitLessonOutline]
+package struct UnitPlan: Equatable, Sendable {
+    package var goal: String
+    package var questions: [String]
+    package var lessons: [UnitLessonOutline]
     /// The numbers the lessons were written with, in order; a check compares them with 1…N.
-    public var numbers: [Int]
+    package var numbers: [Int]
 
-    public init(goal: String, questions: [String], lessons: [UnitLessonOutline], numbers: [Int]? = nil) {
+    package init(goal: String, questions: [String], lessons: [UnitLessonOutline], numbers: [Int]? = nil) {
         self.goal = goal
         self.questions = questions
         self.lessons = lessons
@@ -32,11 +32,11 @@ public struct UnitPlan: Equatable, Sendable {
     }
 
     /// The smallest and largest number of lessons a unit may have.
-    public static let lessonRange = 2...15
+    package static let lessonRange = 2...15
 
     /// Reads an overview in the layout asked for, leniently: Markdown marks (`**`, `#`, `-`) around the labels
     /// are ignored, and a label may end with `:` or a dash. Lines it does not know are skipped.
-    public init(reading text: String) {
+    package init(reading text: String) {
         var goal = ""
         var questions: [String] = []
         var lessons: [UnitLessonOutline] = []
@@ -70,7 +70,7 @@ public struct UnitPlan: Equatable, Sendable {
 
     /// What the check by code finds wrong, one sentence each, in the words a repair prompt can quote:
     /// exactly `expected` lessons numbered 1…N, each with a title and an objective, no two objectives alike.
-    public func problems(expected: Int) -> [String] {
+    package func problems(expected: Int) -> [String] {
         var problems: [String] = []
         if lessons.count != expected {
             problems.append("It has \(lessons.count) lesson\(lessons.count == 1 ? "" : "s"); it must have exactly \(expected), numbered 1 to \(expected).")
@@ -94,7 +94,7 @@ public struct UnitPlan: Equatable, Sendable {
     }
 
     /// The overview in the layout it was asked for: what `/unit` shows, lessons' prompts carry and exports print.
-    public var text: String {
+    package var text: String {
         var lines: [String] = []
         if !goal.isEmpty { lines.append("Goal: \(goal)") }
         if !questions.isEmpty {

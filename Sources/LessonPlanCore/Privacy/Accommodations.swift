@@ -2,18 +2,18 @@ import Foundation
 
 /// The table `/accommodate` puts in a plan's Differentiation section: a row for each student and each timed
 /// activity, `| Student | Needs | Activity | Support |`.
-public struct AccommodationTable: Equatable, Sendable {
-    public struct Row: Equatable, Sendable {
-        public var student: String
-        public var needs: String
-        public var activity: String
-        public var support: String
+package struct AccommodationTable: Equatable, Sendable {
+    package struct Row: Equatable, Sendable {
+        package var student: String
+        package var needs: String
+        package var activity: String
+        package var support: String
     }
 
-    public var rows: [Row]
+    package var rows: [Row]
 
     /// The rows of the first table in `text` whose header starts `| Student |`; the rule line is skipped.
-    public init(parsing text: String) {
+    package init(parsing text: String) {
         var rows: [Row] = []
         var inTable = false
         for line in text.split(whereSeparator: \.isNewline) {
@@ -34,13 +34,13 @@ public struct AccommodationTable: Equatable, Sendable {
     }
 
     /// Whether a line is a row of a pipe table: it starts and ends with `|`.
-    public static func isTableLine(_ line: some StringProtocol) -> Bool {
+    package static func isTableLine(_ line: some StringProtocol) -> Bool {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         return trimmed.count > 1 && trimmed.hasPrefix("|") && trimmed.hasSuffix("|")
     }
 
     /// The cells of a table row, trimmed.
-    public static func cells(_ line: some StringProtocol) -> [String] {
+    package static func cells(_ line: some StringProtocol) -> [String] {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         return trimmed.dropFirst().dropLast().split(separator: "|", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
@@ -53,7 +53,7 @@ public struct AccommodationTable: Equatable, Sendable {
 
     /// `text` with each accommodations table (a pipe table headed `| Student |`) replaced by `replacement`'s lines
     /// for it, in place; any other table stays as it is.
-    public static func replacingTables(in text: String, with replacement: (AccommodationTable) -> [String]) -> String {
+    package static func replacingTables(in text: String, with replacement: (AccommodationTable) -> [String]) -> String {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var out: [String] = []
         var index = 0
@@ -72,20 +72,20 @@ public struct AccommodationTable: Equatable, Sendable {
     }
 
     /// `text` without its accommodations tables: the plan as handouts are written from it, with no row about a student.
-    public static func withoutTables(_ text: String) -> String {
+    package static func withoutTables(_ text: String) -> String {
         replacingTables(in: text) { _ in [] }
     }
 }
 
 /// Whether every listed need of every student has a support in every timed activity, checked by code.
-public struct AccommodationCoverage: Equatable, Sendable {
+package struct AccommodationCoverage: Equatable, Sendable {
     /// One student as the check knows them: every name the table may use for them, and their needs.
-    public struct Student: Equatable, Sendable {
-        public var shown: String
-        public var aliases: [String]
-        public var needs: [String]
+    package struct Student: Equatable, Sendable {
+        package var shown: String
+        package var aliases: [String]
+        package var needs: [String]
 
-        public init(shown: String, aliases: [String], needs: [String]) {
+        package init(shown: String, aliases: [String], needs: [String]) {
             self.shown = shown
             self.aliases = aliases
             self.needs = needs
@@ -93,14 +93,14 @@ public struct AccommodationCoverage: Equatable, Sendable {
     }
 
     /// One sentence per gap, e.g. "Maria has no row for Guided Practice".
-    public var gaps: [String]
+    package var gaps: [String]
     /// Student × activity pairs that have a row naming every need, and how many there should be.
-    public var covered: Int
-    public var expected: Int
+    package var covered: Int
+    package var expected: Int
 
-    public var passed: Bool { gaps.isEmpty && expected > 0 }
+    package var passed: Bool { gaps.isEmpty && expected > 0 }
 
-    public static func check(_ table: AccommodationTable, students: [Student], activities: [String]) -> AccommodationCoverage {
+    package static func check(_ table: AccommodationTable, students: [Student], activities: [String]) -> AccommodationCoverage {
         var gaps: [String] = []
         var covered = 0
         for student in students {

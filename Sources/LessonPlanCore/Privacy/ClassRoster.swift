@@ -1,40 +1,40 @@
 import Foundation
 
 /// One student on a class list: the name the teacher knows, the pseudonym the model sees, and their needs.
-public struct RosterStudent: Codable, Equatable, Sendable {
+package struct RosterStudent: Codable, Equatable, Sendable {
     /// The name as the teacher gave it, e.g. "Maria Lopez".
-    public var name: String
+    package var name: String
     /// What every request carries instead, e.g. "Student A"; kept in the class file so it never changes.
-    public var pseudonym: String
+    package var pseudonym: String
     /// Needs as the teacher wrote them: `ELL`, `IEP: extended time`, `504: preferential seating`, free text.
-    public var needs: [String]
+    package var needs: [String]
 
-    public init(name: String, pseudonym: String, needs: [String] = []) {
+    package init(name: String, pseudonym: String, needs: [String] = []) {
         self.name = name
         self.pseudonym = pseudonym
         self.needs = needs
     }
 
     /// The first word of the name.
-    public var firstName: String { name.split(separator: " ").first.map(String.init) ?? name }
+    package var firstName: String { name.split(separator: " ").first.map(String.init) ?? name }
 }
 
 /// A class list: kept on the teacher's machine only, the map between names and pseudonyms with it.
-public struct ClassRoster: Codable, Equatable, Sendable {
-    public var name: String
-    public var students: [RosterStudent]
+package struct ClassRoster: Codable, Equatable, Sendable {
+    package var name: String
+    package var students: [RosterStudent]
 
-    public init(name: String, students: [RosterStudent] = []) {
+    package init(name: String, students: [RosterStudent] = []) {
         self.name = name
         self.students = students
     }
 
     /// The students with at least one need.
-    public var withNeeds: [RosterStudent] { students.filter { !$0.needs.isEmpty } }
+    package var withNeeds: [RosterStudent] { students.filter { !$0.needs.isEmpty } }
 
     /// Adds students (name and needs) in order: a name already listed keeps its pseudonym and takes the new
     /// needs when any are given; a new one gets the next free pseudonym.
-    public mutating func add(_ entries: [(name: String, needs: [String])]) {
+    package mutating func add(_ entries: [(name: String, needs: [String])]) {
         for entry in entries {
             if let index = students.firstIndex(where: { $0.name.lowercased() == entry.name.lowercased() }) {
                 if !entry.needs.isEmpty { students[index].needs = entry.needs }
@@ -67,11 +67,11 @@ public struct ClassRoster: Codable, Equatable, Sendable {
     }
 
     /// What can go wrong reading a class list, in one sentence that says what to do.
-    public enum ParseError: Error, Equatable, Sendable, LocalizedError {
+    package enum ParseError: Error, Equatable, Sendable, LocalizedError {
         case empty
         case badName(line: Int, name: String)
 
-        public var errorDescription: String? {
+        package var errorDescription: String? {
             switch self {
             case .empty:
                 "The class list has no names; give a CSV (name, then needs) or one name a line."
@@ -84,7 +84,7 @@ public struct ClassRoster: Codable, Equatable, Sendable {
     /// Reads a class list: one student a line, either a name alone or CSV (`name,needs…`), the needs after the
     /// first comma or tab separated by `;` or further commas (`Maria Lopez,ELL;IEP: extended time`). A first line
     /// whose first cell is `name` or `student` is a header; blank lines and `#` lines are skipped.
-    public static func parse(_ text: String) throws(ParseError) -> [(name: String, needs: [String])] {
+    package static func parse(_ text: String) throws(ParseError) -> [(name: String, needs: [String])] {
         var entries: [(name: String, needs: [String])] = []
         for (offset, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
@@ -104,7 +104,7 @@ public struct ClassRoster: Codable, Equatable, Sendable {
     }
 
     /// Whether `text` can be kept apart from other words: letters, with spaces, hyphens and apostrophes between.
-    public static func isName(_ text: String) -> Bool {
+    package static func isName(_ text: String) -> Bool {
         guard let first = text.first, first.isLetter, text.count <= 60 else { return false }
         return text.allSatisfy { $0.isLetter || $0 == " " || $0 == "-" || $0 == "'" || $0 == "’" }
     }

@@ -7,17 +7,17 @@ import Synchronization
 /// alone, and so their possessives ("Maria's" is "Student A's"). A name that is also an ordinary word
 /// (`ordinaryWords`: Will, Grace, May) is found only capitalised, so "students will" stays as it is. A first
 /// name two students share becomes both pseudonyms ("Student A or Student C"), which reads back as both full names.
-public struct NameMap: Sendable, Equatable {
+package struct NameMap: Sendable, Equatable {
     /// Each form to find, longest first, with what replaces it.
     private let forms: [(form: String, pseudonym: String, capitalisedOnly: Bool)]
     /// Each pseudonym's name as the teacher sees it: the first name, or the full name when two share it.
-    public let names: [String: String]
+    package let names: [String: String]
 
-    public static func == (lhs: NameMap, rhs: NameMap) -> Bool {
+    package static func == (lhs: NameMap, rhs: NameMap) -> Bool {
         lhs.names == rhs.names && lhs.forms.map(\.form) == rhs.forms.map(\.form)
     }
 
-    public init(roster: ClassRoster, ordinaryWords: Set<String> = []) {
+    package init(roster: ClassRoster, ordinaryWords: Set<String> = []) {
         let byFirst = Dictionary(grouping: roster.students) { Self.key($0.firstName) }
         var forms: [(String, String, Bool)] = []
         var names: [String: String] = [:]
@@ -36,28 +36,28 @@ public struct NameMap: Sendable, Equatable {
     }
 
     /// Whether there is nothing to swap.
-    public var isEmpty: Bool { forms.isEmpty }
+    package var isEmpty: Bool { forms.isEmpty }
 
     private static func key(_ name: String) -> String {
         name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
     /// `text` with every listed name replaced by its pseudonym.
-    public func pseudonymised(_ text: String) -> String {
+    package func pseudonymised(_ text: String) -> String {
         var text = text
         for form in forms { text = Self.replacing(form.form, with: form.pseudonym, in: text, capitalisedOnly: form.capitalisedOnly) }
         return text
     }
 
     /// The listed names `text` still holds, as written: empty for anything ``pseudonymised(_:)`` returned.
-    public func names(in text: String) -> [String] {
+    package func names(in text: String) -> [String] {
         forms.compactMap { form in
             Self.wholeWordRanges(of: form.form, in: text, capitalisedOnly: form.capitalisedOnly).first.map { String(text[$0]) }
         }
     }
 
     /// `text` with every pseudonym ("Student A", in any case of "student") put back as the name the teacher knows.
-    public func restored(_ text: String) -> String {
+    package func restored(_ text: String) -> String {
         guard !names.isEmpty, text.range(of: "student", options: .caseInsensitive) != nil else { return text }
         var out = ""
         var rest = text[...]
@@ -116,14 +116,14 @@ public struct NameMap: Sendable, Equatable {
 
 /// Puts names back into an answer that arrives in pieces: a pseudonym split across two pieces ("Stud" + "ent A")
 /// is held until it is whole, so the teacher never sees one.
-public struct StreamingNameRestorer: Sendable {
-    public let map: NameMap
+package struct StreamingNameRestorer: Sendable {
+    package let map: NameMap
     private var held = ""
 
-    public init(map: NameMap) { self.map = map }
+    package init(map: NameMap) { self.map = map }
 
     /// What can be shown of the answer so far, names restored; a possible pseudonym at the end is held back.
-    public mutating func feed(_ piece: String) -> String {
+    package mutating func feed(_ piece: String) -> String {
         held += piece
         let cut = Self.holdFrom(held)
         let ready = String(held[..<cut])
@@ -132,7 +132,7 @@ public struct StreamingNameRestorer: Sendable {
     }
 
     /// Whatever was held back, restored: the answer has ended.
-    public mutating func finish() -> String {
+    package mutating func finish() -> String {
         defer { held = "" }
         return map.restored(held)
     }
@@ -157,21 +157,21 @@ public struct StreamingNameRestorer: Sendable {
 
 /// The class a session is tied to, shared by what sends requests and what writes the transcript: `/class`
 /// changes it for both at once.
-public final class ClassNames: Sendable {
+package final class ClassNames: Sendable {
     private let current: Mutex<(roster: ClassRoster, map: NameMap)?>
 
-    public init(roster: ClassRoster? = nil, map: NameMap? = nil) {
+    package init(roster: ClassRoster? = nil, map: NameMap? = nil) {
         current = Mutex(roster.flatMap { roster in map.map { (roster, $0) } })
     }
 
     /// The class's name and its map, or nil when the session has no class.
-    public var value: (name: String, map: NameMap)? { current.withLock { $0.map { ($0.roster.name, $0.map) } } }
-    public var map: NameMap? { value?.map }
+    package var value: (name: String, map: NameMap)? { current.withLock { $0.map { ($0.roster.name, $0.map) } } }
+    package var map: NameMap? { value?.map }
     /// The class list itself (names and needs), for `/accommodate`; it is never sent.
-    public var roster: ClassRoster? { current.withLock { $0?.roster } }
+    package var roster: ClassRoster? { current.withLock { $0?.roster } }
 
-    public func set(roster: ClassRoster, map: NameMap) { current.withLock { $0 = (roster, map) } }
+    package func set(roster: ClassRoster, map: NameMap) { current.withLock { $0 = (roster, map) } }
 
     /// `text` with the class's names swapped for pseudonyms; unchanged without a class.
-    public func pseudonymised(_ text: String) -> String { map?.pseudonymised(text) ?? text }
+    package func pseudonymised(_ text: String) -> String { map?.pseudonymised(text) ?? text }
 }

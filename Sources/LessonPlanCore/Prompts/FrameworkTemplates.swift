@@ -22,7 +22,7 @@ extension Framework {
     ///   - headingsFile: How to name `headings.txt` in an error.
     ///   - checksFile: How to name `checks.txt` in an error.
     /// - Throws: ``PromptError/badFramework(file:line:reason:)`` for an unknown key, a heading that is not listed, or a bad number.
-    public static func parse(
+    package static func parse(
         name: String, headings headingsText: String, checks: String?, headingsFile: String, checksFile: String
     ) throws(PromptError) -> Framework {
         let headings = headingsText.split(whereSeparator: \.isNewline)

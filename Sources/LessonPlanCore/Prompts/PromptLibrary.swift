@@ -1,7 +1,7 @@
 import Foundation
 
 /// A template that cannot be used, naming the file so a teacher can fix it.
-public enum PromptError: Error, Equatable, Sendable, LocalizedError {
+package enum PromptError: Error, Equatable, Sendable, LocalizedError {
     case missingTemplate(name: String, location: String)
     case unknownPlaceholder(placeholder: String, file: String, line: Int)
     /// `{{` with no `}}` after it on its line: sent as written, the model would see the template's syntax.
@@ -11,7 +11,7 @@ public enum PromptError: Error, Equatable, Sendable, LocalizedError {
     case badFramework(file: String, line: Int, reason: String)
     case unknownFramework(name: String, known: [String])
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .missingTemplate(let name, let location):
             "The prompt template \(name) is missing from \(location); add it, or drop --prompts / LESSONPLAN_PROMPTS to use the built-in templates."
@@ -41,9 +41,9 @@ public enum PromptError: Error, Equatable, Sendable, LocalizedError {
 ///
 /// Frameworks are overlays: rendering for framework `5e` reads `frameworks/5e/<name>.txt` when that file
 /// exists and `<name>.txt` otherwise, so a framework folder needs only `headings.txt` and `checks.txt`.
-public struct PromptLibrary: Sendable {
+package struct PromptLibrary: Sendable {
     /// Every placeholder a template may use.
-    public static let placeholderNames = [
+    package static let placeholderNames = [
         "grade", "grade_level", "from_grade_level", "topic", "minutes", "standards", "constraints", "plan", "headings", "rules",
         "from_grade", "from_minutes", "focus", "request", "problems", "level", "framework", "draft", "item_number",
         "from_framework", "expected_level", "section", "section_time", "section_rules", "warm_up", "warm_up_minutes", "cfu", "cfu_questions", "exit_ticket",
@@ -53,13 +53,13 @@ public struct PromptLibrary: Sendable {
     ]
 
     /// Where the templates came from, for messages and `doctor`.
-    public let location: String
+    package let location: String
     private let files: [String: String]
     /// The reference documents (`documents/reference.docx` …) pandoc takes styles from, by relative path.
     private let binaries: [String: Data]
 
     /// The templates compiled into the binary from the repository's `prompts/` folder.
-    public static let builtIn = PromptLibrary(
+    package static let builtIn = PromptLibrary(
         location: "the built-in templates", files: EmbeddedPrompts.files,
         binaries: EmbeddedPrompts.binaryFiles.compactMapValues { Data(base64Encoded: $0) })
 
@@ -73,7 +73,7 @@ public struct PromptLibrary: Sendable {
     static let referenceDocumentExtensions: Set<String> = ["docx", "odt", "pptx"]
 
     /// The reference document for a file type (`docx` → `documents/reference.docx`): the folder's own, else the built-in one.
-    public func referenceDocument(for fileExtension: String) -> Data? {
+    package func referenceDocument(for fileExtension: String) -> Data? {
         let key = "documents/reference.\(fileExtension)"
         return binaries[key] ?? (location == Self.builtIn.location ? nil : Self.builtIn.binaries[key])
     }
@@ -81,7 +81,7 @@ public struct PromptLibrary: Sendable {
     /// Loads every `.txt` file under `directory` (subfolders included), keyed by relative path, and any
     /// `.docx`, `.odt` or `.pptx` reference documents.
     /// - Throws: ``PromptError`` when the folder is missing or a file is not UTF-8 text.
-    public static func load(directory: URL) throws(PromptError) -> PromptLibrary {
+    package static func load(directory: URL) throws(PromptError) -> PromptLibrary {
         let root = directory.standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue
@@ -108,12 +108,12 @@ public struct PromptLibrary: Sendable {
     }
 
     /// The names of the templates present, without `.txt`.
-    public var templateNames: [String] {
+    package var templateNames: [String] {
         files.keys.filter { $0.hasSuffix(".txt") }.map { String($0.dropLast(4)) }.sorted()
     }
 
     /// The raw text of a template, e.g. `"shorten"` for `shorten.txt`.
-    public func text(of name: String) throws(PromptError) -> String {
+    package func text(of name: String) throws(PromptError) -> String {
         guard let text = files[name + ".txt"] else {
             throw .missingTemplate(name: name + ".txt", location: location)
         }
@@ -121,12 +121,12 @@ public struct PromptLibrary: Sendable {
     }
 
     /// The headings a plan of the default framework must have, one per non-empty line of `headings.txt`.
-    public func headings() throws(PromptError) -> [String] {
+    package func headings() throws(PromptError) -> [String] {
         try framework(Framework.defaultName).headings
     }
 
     /// The frameworks present: `default`, then every folder under `frameworks/` that has a `headings.txt`.
-    public var frameworkNames: [String] {
+    package var frameworkNames: [String] {
         var names = [Framework.defaultName]
         for key in files.keys.sorted() where key.hasPrefix("frameworks/") && key.hasSuffix("/headings.txt") {
             let name = String(key.dropFirst("frameworks/".count).dropLast("/headings.txt".count))
@@ -138,7 +138,7 @@ public struct PromptLibrary: Sendable {
     /// The framework called `name`, read from its `headings.txt` and `checks.txt`.
     /// - Throws: ``PromptError/unknownFramework(name:known:)`` when there is no such folder, or the
     ///   ``PromptError/badFramework(file:line:reason:)`` of a broken `checks.txt`.
-    public func framework(_ name: String) throws(PromptError) -> Framework {
+    package func framework(_ name: String) throws(PromptError) -> Framework {
         let key = name.lowercased()
         guard frameworkNames.contains(key) else { throw .unknownFramework(name: name, known: frameworkNames) }
         // headings.txt and checks.txt belong together: a framework never inherits the default's checks.
@@ -155,7 +155,7 @@ public struct PromptLibrary: Sendable {
 
     /// The content check's word lists: each of the folder's `observable-verbs.txt`, `task-verbs.txt` and
     /// `material-nouns.txt`, else the built-in one.
-    public var checkWords: CheckWords {
+    package var checkWords: CheckWords {
         func list(_ name: String) -> String { files[name] ?? EmbeddedPrompts.files[name] ?? "" }
         return CheckWords(
             verbs: list("observable-verbs.txt"), tasks: list("task-verbs.txt"), materials: list("material-nouns.txt"))
@@ -163,7 +163,7 @@ public struct PromptLibrary: Sendable {
 
     /// First names that are also ordinary words (will, grace, may): a class's name among them is swapped for its
     /// pseudonym only when capitalised. The folder's `name-words.txt`, else the built-in list; one word a line.
-    public var ordinaryNameWords: Set<String> {
+    package var ordinaryNameWords: Set<String> {
         let text = files["name-words.txt"] ?? EmbeddedPrompts.files["name-words.txt"] ?? ""
         return Set(
             text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -172,11 +172,11 @@ public struct PromptLibrary: Sendable {
 
     /// The first names the tool asks the teacher about before sending a request: the folder's `first-names.txt`,
     /// else the built-in list.
-    public var nameSpotter: NameSpotter { files["first-names.txt"].map(NameSpotter.init(names:)) ?? .builtIn }
+    package var nameSpotter: NameSpotter { files["first-names.txt"].map(NameSpotter.init(names:)) ?? .builtIn }
 
     /// The verbs a unit's lessons climb, least demanding first: the folder's `unit-progression.txt`, else the
     /// built-in list; one word a line, `#` lines and blank lines ignored.
-    public var unitProgression: [String] {
+    package var unitProgression: [String] {
         let text = files["unit-progression.txt"] ?? EmbeddedPrompts.files["unit-progression.txt"] ?? ""
         return text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -184,13 +184,13 @@ public struct PromptLibrary: Sendable {
     }
 
     /// The criteria `/review` scores a plan against: the folder's `review-rubric.txt`, else the built-in one.
-    public var reviewRubricText: String {
+    package var reviewRubricText: String {
         files["review-rubric.txt"] ?? (location == Self.builtIn.location ? "" : Self.builtIn.reviewRubricText)
     }
 
     /// The template `name` as framework `framework` sees it: its own copy if it has one, else the shared one.
     /// - Throws: ``PromptError/missingTemplate(name:location:)`` when neither exists.
-    public func overlayName(_ name: String, framework: String) throws(PromptError) -> String {
+    package func overlayName(_ name: String, framework: String) throws(PromptError) -> String {
         let own = "frameworks/\(framework)/\(name)"
         if files[own + ".txt"] != nil { return own }
         _ = try text(of: name)
@@ -199,7 +199,7 @@ public struct PromptLibrary: Sendable {
 
     /// Renders a template with `values` for `framework`, adding `{{headings}}`, `{{rules}}` and the framework's roles.
     /// - Throws: ``PromptError`` for a missing template, an unknown framework or a placeholder this tool does not know.
-    public func render(_ name: String, values: [String: String], framework: String = Framework.defaultName)
+    package func render(_ name: String, values: [String: String], framework: String = Framework.defaultName)
         throws(PromptError) -> String
     {
         try render(name, values: values, framework: try self.framework(framework))
@@ -220,7 +220,7 @@ public struct PromptLibrary: Sendable {
     }
 
     /// Renders every template once with sample values for every framework, so a broken folder is reported at start.
-    public func validate(templates: [String]) throws(PromptError) {
+    package func validate(templates: [String]) throws(PromptError) {
         let sample = Dictionary(uniqueKeysWithValues: Self.placeholderNames.map { ($0, "x") })
         for name in frameworkNames {
             let framework = try self.framework(name)

@@ -2,13 +2,13 @@ import Foundation
 
 /// One standard as the publisher states it: Common Core mathematics or English language arts, or an NGSS
 /// performance expectation, read from `prompts/standards/standards.tsv` (built by `scripts/build-standards`).
-public struct Standard: Sendable, Equatable {
+package struct Standard: Sendable, Equatable {
     /// The three sets the file holds; the data leaves room for more (a state's) as further values.
-    public enum Subject: String, Sendable, CaseIterable {
+    package enum Subject: String, Sendable, CaseIterable {
         case math, ela, science
 
         /// The set's name as a teacher knows it, for sentences.
-        public var setName: String {
+        package var setName: String {
             switch self {
             case .math: "Common Core Mathematics"
             case .ela: "Common Core English Language Arts"
@@ -17,37 +17,37 @@ public struct Standard: Sendable, Equatable {
         }
     }
 
-    public let subject: Subject
+    package let subject: Subject
     /// The short code with its cluster letter: `4.NF.A.1`, `RL.5.2`, `MS-LS1-6`.
-    public let code: String
+    package let code: String
     /// The publisher's full form: `CCSS.Math.Content.4.NF.A.1`.
-    public let fullCode: String
+    package let fullCode: String
     /// The other short form the data gives (`4.NF.1`), or empty.
-    public let altCode: String
+    package let altCode: String
     /// The grades it is for, kindergarten as 0, ascending.
-    public let grades: [Int]
+    package let grades: [Int]
     /// `Standard`, `Component`, `Cluster`, `Performance Expectation`, `Disciplinary Core Idea`.
-    public let kind: String
+    package let kind: String
     /// The code of the cluster or core idea it sits under, or empty.
-    public let parent: String
-    public let text: String
+    package let parent: String
+    package let text: String
     /// An NGSS performance expectation's clarification statement, or empty.
-    public let clarification: String
+    package let clarification: String
     /// An NGSS performance expectation's assessment boundary, or empty: what a quiz on it should not ask.
-    public let boundary: String
+    package let boundary: String
 
     /// Whether it is a heading (a cluster, a core idea) rather than something a lesson is aligned to.
-    public var isHeading: Bool { kind == "Cluster" || kind == "Disciplinary Core Idea" }
+    package var isHeading: Bool { kind == "Cluster" || kind == "Disciplinary Core Idea" }
 
     /// Its grades as a teacher writes them: `grade 4`, `grades 6–8`, `grades K–12`.
-    public var gradeText: String {
+    package var gradeText: String {
         guard let low = grades.first, let high = grades.last else { return "no grade" }
         if low == high { return "grade \(GradeBand.gradeName(low))" }
         return "grades \(GradeBand.gradeName(low))–\(GradeBand.gradeName(high))"
     }
 
     /// Whether any of its grades is in `band`: a K–12 anchor standard belongs to every band, MS-LS1-6 to 6–8 only.
-    public func isInside(_ band: GradeBand) -> Bool {
+    package func isInside(_ band: GradeBand) -> Bool {
         grades.contains { band.grades.contains($0) }
     }
 }
@@ -58,8 +58,8 @@ public struct Standard: Sendable, Equatable {
 /// the cluster letter present or not), so `4.NF.1`, `4.nf.a.1` and `CCSS.MATH.CONTENT.4.NF.A.1` are one standard.
 /// A code that is not one gets the nearest real codes, same grade and domain first, so a teacher sees what
 /// the model (or a slip of the keyboard) meant instead of an invented standard passing as real.
-public struct StandardsCatalog: Sendable {
-    public let standards: [Standard]
+package struct StandardsCatalog: Sendable {
+    package let standards: [Standard]
     /// Every accepted form's key, to the standard's index in `standards`.
     private let index: [String: Int]
     /// Each standard's keys, by its index, for suggestions.
@@ -68,11 +68,11 @@ public struct StandardsCatalog: Sendable {
     private let stems: Set<String>
 
     /// The catalogue built from the embedded `standards/standards.tsv`, parsed once on first use.
-    public static let builtIn = StandardsCatalog(tsv: EmbeddedPrompts.files["standards/standards.tsv"] ?? "")
+    package static let builtIn = StandardsCatalog(tsv: EmbeddedPrompts.files["standards/standards.tsv"] ?? "")
 
     /// Reads the file `scripts/build-standards` writes: a header line, then ten tab-separated columns a line.
     /// Lines that do not have them are skipped, so a damaged line costs one standard, not the catalogue.
-    public init(tsv: String) {
+    package init(tsv: String) {
         var standards: [Standard] = []
         // Split as bytes: tabs and newlines are ASCII, and splitting 458 KB by Character was most of the load.
         for line in tsv.utf8.split(separator: UInt8(ascii: "\n")).dropFirst() {
@@ -100,13 +100,13 @@ public struct StandardsCatalog: Sendable {
     func isKnownStem(_ stem: String) -> Bool { stems.contains(stem) }
 
     /// The standard `typed` names in any accepted form, or nil.
-    public func standard(for typed: String) -> Standard? {
+    package func standard(for typed: String) -> Standard? {
         index[Self.key(typed)].map { standards[$0] }
     }
 
     /// The real codes nearest to `typed`, best first: those of the same grade and domain (`4.NF`) when there
     /// are any, else every code; never headings. Empty when nothing is near.
-    public func suggestions(for typed: String, limit: Int = 2) -> [Standard] {
+    package func suggestions(for typed: String, limit: Int = 2) -> [Standard] {
         let key = Self.key(typed)
         let stem = Self.stem(key)
         let candidates = standards.indices.filter { !standards[$0].isHeading }
@@ -121,7 +121,7 @@ public struct StandardsCatalog: Sendable {
 
     /// Standards whose text or code holds every word, in file order, optionally of one subject and grade band
     /// or grade; headings are left out.
-    public func search(_ words: [String], subject: Standard.Subject? = nil, grades: ClosedRange<Int>? = nil) -> [Standard] {
+    package func search(_ words: [String], subject: Standard.Subject? = nil, grades: ClosedRange<Int>? = nil) -> [Standard] {
         let needles = words.map { $0.lowercased() }.filter { !$0.isEmpty }
         return standards.filter { standard in
             guard !standard.isHeading else { return false }
@@ -134,7 +134,7 @@ public struct StandardsCatalog: Sendable {
 
     /// The one sentence for a code that is not a standard, naming the nearest real ones:
     /// "4.NF.9 is not a Common Core standard; 4.NF.A.1 (Explain why a fraction …) is closest."
-    public func unknownSentence(for typed: String) -> String {
+    package func unknownSentence(for typed: String) -> String {
         let shown = typed.trimmingCharacters(in: .whitespacesAndNewlines)
         let key = Self.key(typed)
         let ngss = key.firstMatch(of: /^(K|[1-5]|MS|HS)\.(PS|LS|ESS|ETS)\d/) != nil
@@ -149,12 +149,12 @@ public struct StandardsCatalog: Sendable {
     }
 
     /// The sentence for a real code outside the lesson's band: "MS-LS1-6 is for grades 6–8, not 3–5."
-    public static func outsideBandSentence(_ standard: Standard, band: GradeBand) -> String {
+    package static func outsideBandSentence(_ standard: Standard, band: GradeBand) -> String {
         "\(standard.code) is for \(standard.gradeText), not the lesson's \(band.rawValue)."
     }
 
     /// The first words of a text, cut at a word near `limit` characters with an ellipsis.
-    public static func snippet(_ text: String, limit: Int = 60) -> String {
+    package static func snippet(_ text: String, limit: Int = 60) -> String {
         guard text.count > limit else { return text }
         let cut = text.prefix(limit)
         let words = cut.split(separator: " ").dropLast()
@@ -163,7 +163,7 @@ public struct StandardsCatalog: Sendable {
 
     /// Whether `text` is shaped like a standard's code (`4.NF.9`, `RL.5.2`, `MS-LS1-6`, `CCSS.MATH…`) rather
     /// than words: a teacher's "fractions on a number line" is passed on as typed, a code is looked up.
-    public static func looksLikeCode(_ text: String) -> Bool {
+    package static func looksLikeCode(_ text: String) -> Bool {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, !trimmed.contains(" ") else { return false }
         return trimmed.wholeMatch(of: codeShape) != nil

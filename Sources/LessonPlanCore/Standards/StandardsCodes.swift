@@ -7,16 +7,16 @@ import Foundation
 /// it carries a publisher's prefix (`CCSS.…`, `NGSS.…`), or it has three parts or more and is a real code or
 /// has the grade and domain (`4.NF`, `RL.5`, `MS-LS1`) of real codes. So `4.NF.9` and `MS-LS1-9` are
 /// read (and found invented), while `0–5`, `H2O`, `K-2` or `U-235` are never taken for standards.
-public struct CitedStandard: Equatable, Sendable {
+package struct CitedStandard: Equatable, Sendable {
     /// The code as the text writes it, without surrounding punctuation.
-    public let typed: String
+    package let typed: String
     /// The standard it names, or nil when it names none.
-    public let standard: Standard?
+    package let standard: Standard?
 }
 
 extension StandardsCatalog {
     /// Every distinct code `text` cites, in order of first appearance.
-    public func cited(in text: String) -> [CitedStandard] {
+    package func cited(in text: String) -> [CitedStandard] {
         var seen = Set<String>()
         var found: [CitedStandard] = []
         for token in Self.tokens(of: text) where isCitedCode(token) {
@@ -53,17 +53,17 @@ extension StandardsCatalog {
 
 /// What a teacher typed as standards (`--standards`, `/standards`), with each code resolved to its real text
 /// before anything is sent, and a sentence for each code that is not a standard or is for another band.
-public struct StandardsResolution: Equatable, Sendable {
+package struct StandardsResolution: Equatable, Sendable {
     /// The standards as they go to the model: each item that opens with a real code is that code and its text
     /// word for word (and an NGSS expectation's assessment boundary); other items as typed.
-    public var text: String
+    package var text: String
     /// One sentence for each code that is not a standard, or is for a band other than the lesson's.
-    public var concerns: [String]
+    package var concerns: [String]
     /// The standards' own texts, which the plan is asked to quote word for word.
-    public var quotable: [String]
+    package var quotable: [String]
 
     /// Resolves `typed` (items separated by `;` or new lines) for a lesson in `band`.
-    public init(_ typed: String, band: GradeBand, catalog: StandardsCatalog = .builtIn) {
+    package init(_ typed: String, band: GradeBand, catalog: StandardsCatalog = .builtIn) {
         var items: [String] = []
         var concerns: [String] = []
         var quotable: [String] = []
@@ -107,9 +107,9 @@ public struct StandardsResolution: Equatable, Sendable {
 /// The standards findings of a plan: a cited code that is not a standard is a problem, a real one for another
 /// grade band is advice, and a line that asks what an NGSS expectation's assessment boundary leaves out is
 /// advice too.
-public enum StandardsFindings {
+package enum StandardsFindings {
     /// The notes for a plan already read, for a lesson in `band`.
-    public static func notes(_ document: PlanDocument, band: GradeBand, catalog: StandardsCatalog = .builtIn) -> [ContentNote] {
+    package static func notes(_ document: PlanDocument, band: GradeBand, catalog: StandardsCatalog = .builtIn) -> [ContentNote] {
         var notes: [ContentNote] = []
         var seen = Set<String>()
         var bounded: [(standard: Standard, words: Set<String>)] = []
@@ -139,12 +139,12 @@ public enum StandardsFindings {
     }
 
     /// The sentences for a quiz's or rubric's text: each cited code that is not a standard.
-    public static func problems(in text: String, catalog: StandardsCatalog = .builtIn) -> [String] {
+    package static func problems(in text: String, catalog: StandardsCatalog = .builtIn) -> [String] {
         catalog.cited(in: text).filter { $0.standard == nil }.map { catalog.unknownSentence(for: $0.typed) }
     }
 
     /// Lines (quiz items, plan lines) that go past the boundaries of the standards `text` cites, as sentences.
-    public static func pastBoundaries(_ lines: [(label: String, text: String)], citedIn text: String, catalog: StandardsCatalog = .builtIn)
+    package static func pastBoundaries(_ lines: [(label: String, text: String)], citedIn text: String, catalog: StandardsCatalog = .builtIn)
         -> [String]
     {
         let standards = catalog.cited(in: text).compactMap(\.standard)
@@ -196,7 +196,7 @@ extension StandardsCatalog {
     /// Each code `text` cites as a line for the teacher: a real one with its grades and its text word for word,
     /// marked as looked up (and said to be for another band than `band`'s when it is); one that is no standard
     /// with the sentence naming the closest real ones.
-    public func verifiedLines(citedIn text: String, band: GradeBand? = nil) -> [String] {
+    package func verifiedLines(citedIn text: String, band: GradeBand? = nil) -> [String] {
         cited(in: text).map { cited in
             guard let standard = cited.standard else { return "✗ \(unknownSentence(for: cited.typed))" }
             let other = band.flatMap { standard.isInside($0) ? nil : "; not the lesson's \($0.rawValue)" } ?? ""
@@ -207,12 +207,12 @@ extension StandardsCatalog {
 
 extension Framework {
     /// Checks a plan (``check(_:lessonMinutes:topic:)``) and the standards it cites against the lesson's band.
-    public func check(_ plan: String, lessonMinutes minutes: Int, topic: String? = nil, grade: GradeBand) -> PlanCheckReport {
+    package func check(_ plan: String, lessonMinutes minutes: Int, topic: String? = nil, grade: GradeBand) -> PlanCheckReport {
         check(document(of: plan), lessonMinutes: minutes, topic: topic, grade: grade)
     }
 
     /// Checks a plan already read, then the standards it cites (``StandardsFindings``): a lesson's whole check.
-    public func check(_ document: PlanDocument, lessonMinutes minutes: Int, topic: String? = nil, grade: GradeBand) -> PlanCheckReport {
+    package func check(_ document: PlanDocument, lessonMinutes minutes: Int, topic: String? = nil, grade: GradeBand) -> PlanCheckReport {
         var report = check(document, lessonMinutes: minutes, topic: topic)
         report.notes = (report.notes ?? []) + StandardsFindings.notes(document, band: grade)
         return report

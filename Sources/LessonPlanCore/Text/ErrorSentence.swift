@@ -2,7 +2,7 @@ import Foundation
 
 extension Error {
     /// The one sentence to show for any error this tool raises.
-    public var message: String {
+    package var message: String {
         (self as? LocalizedError)?.errorDescription ?? String(describing: self)
     }
 }

@@ -10,26 +10,26 @@ import Foundation
 /// "St. Louis", "King Arthur"). The first word of a sentence or line joins the word after it only when it is
 /// itself a name or a title, so "Give Jamal extra time." still counts. Ordinary words, places and the like are
 /// kept out of the list itself (`prompts/first-names.txt`), which keeps the check conservative.
-public struct NameSpotter: Sendable {
+package struct NameSpotter: Sendable {
     /// The listed names, lower-cased.
     private let listed: Set<String>
 
     /// Reads the list: one name a line; `#` lines and blank lines ignored.
-    public init(names: String) {
+    package init(names: String) {
         listed = Set(
             names.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && !$0.hasPrefix("#") }.map { $0.lowercased() })
     }
 
     /// The built-in list, `prompts/first-names.txt` as compiled in.
-    public static let builtIn = NameSpotter(names: EmbeddedPrompts.files["first-names.txt"] ?? "")
+    package static let builtIn = NameSpotter(names: EmbeddedPrompts.files["first-names.txt"] ?? "")
 
     /// Whether `name` (any case) is on the list.
-    public func lists(_ name: String) -> Bool { listed.contains(name.lowercased()) }
+    package func lists(_ name: String) -> Bool { listed.contains(name.lowercased()) }
 
     /// The words that look like a student's name, each once, in order of first appearance, as written (possessive 's / ’s stripped).
     /// `known`: names to ignore (already on the class list, compared case-insensitively).
-    public func names(in text: String, ignoring known: Set<String> = []) -> [String] {
+    package func names(in text: String, ignoring known: Set<String> = []) -> [String] {
         let known = Set(known.map { $0.lowercased() })
         let words = Self.words(in: text)
         guard !words.isEmpty else { return [] }

@@ -1,4 +1,4 @@
 /// "1 version", "2 versions": counts read as words, never "version(s)".
-public func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+package func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
     "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
 }

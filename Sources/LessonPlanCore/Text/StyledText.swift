@@ -1,5 +1,5 @@
 /// The tool's own emphasis on the terminal: the only escape sequences `lessonplan` ever writes.
-public enum TextStyle: Sendable, Hashable {
+package enum TextStyle: Sendable, Hashable {
     case bold, dim, red, green, yellow, blue, magenta, cyan
 
     /// The SGR parameter that turns the style on.
@@ -21,23 +21,23 @@ public enum TextStyle: Sendable, Hashable {
 ///
 /// Styles are values, not bytes in the text, so rendering can sanitise every run (see
 /// ``TerminalSanitizer``) and still colour it: untrusted text can be shown but cannot emit a sequence.
-public struct StyledText: Sendable, Equatable, ExpressibleByStringLiteral {
+package struct StyledText: Sendable, Equatable, ExpressibleByStringLiteral {
     /// A stretch of text in one style (nil: the terminal's default).
-    public struct Run: Sendable, Equatable {
-        public var text: String
-        public var style: TextStyle?
+    package struct Run: Sendable, Equatable {
+        package var text: String
+        package var style: TextStyle?
     }
 
-    public private(set) var runs: [Run] = []
+    package private(set) var runs: [Run] = []
 
-    public init(_ text: String = "", style: TextStyle? = nil) {
+    package init(_ text: String = "", style: TextStyle? = nil) {
         if !text.isEmpty { runs = [Run(text: text, style: style)] }
     }
 
-    public init(stringLiteral value: String) { self.init(value) }
+    package init(stringLiteral value: String) { self.init(value) }
 
     /// Adds text in a style at the end.
-    public mutating func append(_ text: String, style: TextStyle? = nil) {
+    package mutating func append(_ text: String, style: TextStyle? = nil) {
         guard !text.isEmpty else { return }
         if let last = runs.last, last.style == style {
             runs[runs.count - 1].text += text
@@ -47,22 +47,22 @@ public struct StyledText: Sendable, Equatable, ExpressibleByStringLiteral {
     }
 
     /// Adds another styled text at the end.
-    public mutating func append(_ other: StyledText) {
+    package mutating func append(_ other: StyledText) {
         for run in other.runs { append(run.text, style: run.style) }
     }
 
-    public static func + (lhs: StyledText, rhs: StyledText) -> StyledText {
+    package static func + (lhs: StyledText, rhs: StyledText) -> StyledText {
         var joined = lhs
         joined.append(rhs)
         return joined
     }
 
     /// The text without styles, for a file or a test.
-    public var plain: String { runs.map(\.text).joined() }
+    package var plain: String { runs.map(\.text).joined() }
 
     /// What the terminal receives: every run sanitised, each styled run wrapped in its SGR
     /// sequence and a reset when `colour` is on.
-    public func rendered(colour: Bool) -> String {
+    package func rendered(colour: Bool) -> String {
         var out = ""
         for run in runs {
             let text = TerminalSanitizer.clean(run.text)

@@ -10,13 +10,13 @@
 ///   U+2066–U+2069) are shown as `<U+XXXX>`.
 /// Everything else passes unchanged. A value carries the one piece of state streaming needs: a CR
 /// at the end of one piece, held until the next piece says whether it starts a CRLF.
-public struct TerminalSanitizer: Sendable {
+package struct TerminalSanitizer: Sendable {
     private var heldCarriageReturn = false
 
-    public init() {}
+    package init() {}
 
     /// The whole of `text`, safe to print.
-    public static func clean(_ text: String) -> String {
+    package static func clean(_ text: String) -> String {
         guard needsWork(text) else { return text }
         var sanitizer = TerminalSanitizer()
         return sanitizer.feed(text) + sanitizer.finish()
@@ -24,7 +24,7 @@ public struct TerminalSanitizer: Sendable {
 
     /// One line of a listing (a name, a topic, a command): also shows line breaks as `⏎` and keeps
     /// at most `limit` characters, so a hostile transcript cannot flood or reshape a table.
-    public static func cleanLine(_ text: String, limit: Int = 200) -> String {
+    package static func cleanLine(_ text: String, limit: Int = 200) -> String {
         var shortened = text
         if text.utf8.count > limit {
             let prefix = text.prefix(limit)
@@ -37,7 +37,7 @@ public struct TerminalSanitizer: Sendable {
 
     /// The next streamed piece, safe to print; an escape split across pieces is caught because
     /// each control character is neutralised on its own.
-    public mutating func feed(_ piece: String) -> String {
+    package mutating func feed(_ piece: String) -> String {
         guard !piece.isEmpty else { return "" }
         var out = ""
         if heldCarriageReturn {
@@ -71,7 +71,7 @@ public struct TerminalSanitizer: Sendable {
     }
 
     /// What is still held at the end of a stream (a bare CR shown as `␍`), or "".
-    public mutating func finish() -> String {
+    package mutating func finish() -> String {
         defer { heldCarriageReturn = false }
         return heldCarriageReturn ? "␍" : ""
     }

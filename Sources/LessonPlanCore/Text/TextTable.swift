@@ -1,17 +1,17 @@
 /// A table of one line per row that fits a terminal's width: flexible columns are clipped with
 /// `…` down to their minimum, then the columns marked droppable are left out, last first.
-public struct TextTable: Sendable {
+package struct TextTable: Sendable {
     /// One column: its header, and how far it may give way.
-    public struct Column: Sendable {
-        public var header: String
+    package struct Column: Sendable {
+        package var header: String
         /// The widest it is ever shown; nil: as wide as its widest cell.
-        public var maximum: Int?
+        package var maximum: Int?
         /// The narrowest a flexible column is clipped to; a column without one is never clipped.
-        public var minimum: Int?
+        package var minimum: Int?
         /// Whether the column is left out when the table cannot fit otherwise.
-        public var droppable: Bool
+        package var droppable: Bool
 
-        public init(_ header: String, maximum: Int? = nil, minimum: Int? = nil, droppable: Bool = false) {
+        package init(_ header: String, maximum: Int? = nil, minimum: Int? = nil, droppable: Bool = false) {
             self.header = header
             self.maximum = maximum
             self.minimum = minimum
@@ -19,24 +19,24 @@ public struct TextTable: Sendable {
         }
     }
 
-    public var columns: [Column]
-    public var rows: [[String]]
+    package var columns: [Column]
+    package var rows: [[String]]
 
-    public init(columns: [Column], rows: [[String]]) {
+    package init(columns: [Column], rows: [[String]]) {
         self.columns = columns
         self.rows = rows
     }
 
     /// One cell whole for a pipe: sanitised, nothing clipped, a line break or tab inside it a space,
     /// so each row stays one line and each tab separates two cells.
-    public static func wholeCell(_ text: String) -> String {
+    package static func wholeCell(_ text: String) -> String {
         let oneLine = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
         return TerminalSanitizer.clean(oneLine)
     }
 
     /// The header and the rows, two spaces between columns, each line at most `width` columns
     /// when the fixed columns allow it. Cells are sanitised and kept to one line.
-    public func render(width: Int) -> String {
+    package func render(width: Int) -> String {
         let cells = ([columns.map(\.header)] + rows).map { row in
             columns.indices.map { index in index < row.count ? TerminalSanitizer.cleanLine(row[index], limit: 400) : "" }
         }
@@ -68,7 +68,7 @@ public struct TextTable: Sendable {
     }
 
     /// `text` cut to `width` columns, ending in `…` when something was cut.
-    public static func clip(_ text: String, to width: Int) -> String {
+    package static func clip(_ text: String, to width: Int) -> String {
         guard DisplayWidth.of(text) > width else { return text }
         var kept = ""
         var used = 0

@@ -1,7 +1,7 @@
 /// How many terminal columns text takes: CJK and emoji take two, combining marks none.
-public enum DisplayWidth {
+package enum DisplayWidth {
     /// The columns one character (a grapheme cluster) takes on a terminal.
-    public static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         // An emoji written with its presentation selector (☀️) or a flag or ZWJ sequence is drawn wide.
         if first.properties.isEmojiPresentation { return 2 }
@@ -16,7 +16,7 @@ public enum DisplayWidth {
     }
 
     /// The columns a piece of text takes (tabs count as one; wrapping expands them first).
-    public static func of<S: StringProtocol>(_ text: S) -> Int {
+    package static func of<S: StringProtocol>(_ text: S) -> Int {
         var total = 0
         for character in text { total += of(character) }
         return total
@@ -46,12 +46,12 @@ public enum DisplayWidth {
 ///   when that leaves room for at least ``minimumText`` columns;
 /// - anything else: under its own leading spaces.
 /// Text is sanitised before it is measured, so a control shown as `␛` or `<U+202E>` is counted as printed.
-public enum TextWrapper {
+package enum TextWrapper {
     /// A hanging indent is given up when less than this many columns would remain for text.
-    public static let minimumText = 24
+    package static let minimumText = 24
 
     /// `text` with every line no wider than `width` columns (words longer than that excepted).
-    public static func wrap(_ text: StyledText, width: Int) -> StyledText {
+    package static func wrap(_ text: StyledText, width: Int) -> StyledText {
         if fits(text.plain, width: width) { return text }
         var out = StyledText()
         var line: [Cell] = []
@@ -87,7 +87,7 @@ public enum TextWrapper {
     }
 
     /// Plain text wrapped the same way.
-    public static func wrap(_ text: String, width: Int) -> String {
+    package static func wrap(_ text: String, width: Int) -> String {
         wrap(StyledText(text), width: width).plain
     }
 

@@ -13,7 +13,7 @@ import Synchronization
 /// While anything is tracked, the two signals are caught: the groups are killed, the folders removed, and the
 /// process then ends by the same signal, as it would have without this. With nothing tracked the signals are as
 /// they were, so this never stands in the way of the editor's own handling (`/edit`) or a plain exit.
-public enum EndingCleanup {
+package enum EndingCleanup {
     private static let signals = [SIGTERM, SIGHUP]
 
     private struct State {
@@ -33,15 +33,15 @@ public enum EndingCleanup {
 
     /// Kills the process group `group` (a child's pid: Foundation's `Process` makes each child a group leader) if
     /// the tool is ended before ``forget(group:)``.
-    public static func track(group: pid_t) { change { $0.groups.insert(group) } }
-    public static func forget(group: pid_t) { change { $0.groups.remove(group) } }
+    package static func track(group: pid_t) { change { $0.groups.insert(group) } }
+    package static func forget(group: pid_t) { change { $0.groups.remove(group) } }
 
     /// Removes `folder` if the tool is ended before ``forget(folder:)``.
-    public static func track(folder: URL) { change { $0.folders.insert(folder.path) } }
-    public static func forget(folder: URL) { change { $0.folders.remove(folder.path) } }
+    package static func track(folder: URL) { change { $0.folders.insert(folder.path) } }
+    package static func forget(folder: URL) { change { $0.folders.remove(folder.path) } }
 
     /// Whether anything is tracked now (for tests).
-    public static var isTracking: Bool { state.withLock { !$0.isEmpty } }
+    package static var isTracking: Bool { state.withLock { !$0.isEmpty } }
 
     private static func change(_ body: (inout State) -> Void) {
         state.withLock { state in
@@ -76,7 +76,7 @@ public enum EndingCleanup {
 
     /// Sets `number` to its default, unblocks it on this thread and raises it: the process ends now, by that
     /// signal, whatever other threads block (and should the signal not end it, as if it had).
-    public static func raiseNow(_ number: Int32) -> Never {
+    package static func raiseNow(_ number: Int32) -> Never {
         signal(number, SIG_DFL)
         var only = sigset_t()
         sigemptyset(&only)
@@ -109,12 +109,12 @@ public enum EndingCleanup {
 /// first source of that signal it ever sees, asynchronously. Code that sets the signal back to its default when
 /// done (so that, between uses, SIGTERM ends the process as usual) would find the next source deaf: the handler is
 /// gone and libdispatch does not install it again. So the handler is kept the first time and put back after.
-public enum DispatchSignals {
+package enum DispatchSignals {
     private static let saved = Mutex<[Int32: sigaction]>([:])
 
     /// Call after resuming a new signal source for `number` (with the signal set to be ignored meanwhile): returns
     /// once libdispatch's handler is in place, waiting up to a second for it the first time.
-    public static func ensureHandler(_ number: Int32) {
+    package static func ensureHandler(_ number: Int32) {
         if var action = saved.withLock({ $0[number] }) {
             sigaction(number, &action, nil)
             return
@@ -126,7 +126,7 @@ public enum DispatchSignals {
     }
 
     /// Whether `number` is set to be ignored (libdispatch's handler not in place).
-    public static func isIgnored(_ number: Int32) -> Bool {
+    package static func isIgnored(_ number: Int32) -> Bool {
         var current = sigaction()
         guard sigaction(number, nil, &current) == 0 else { return false }
         return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1

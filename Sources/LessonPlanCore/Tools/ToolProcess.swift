@@ -16,23 +16,23 @@ import Synchronization
 /// deadline, or once its output passes its cap, the tool's whole process group is killed (LibreOffice starts a
 /// child of its own). So is the group of a tool still running when SIGTERM or SIGHUP ends lessonplan
 /// (``EndingCleanup``): each child leads a group of its own, which a signal to lessonplan's group never reaches.
-public enum ToolProcess {
+package enum ToolProcess {
     /// How a run ended, and what it wrote.
-    public struct Result: Sendable {
-        public var status: Int32
+    package struct Result: Sendable {
+        package var status: Int32
         /// Its stdout, and its stderr after it when they were merged.
-        public var output: Data
+        package var output: Data
         /// Its stderr when kept apart; empty when merged.
-        public var errors: Data
+        package var errors: Data
         /// It was still running at its deadline, and was killed.
-        public var timedOut = false
+        package var timedOut = false
         /// Its output passed the cap, and it was killed.
-        public var outputTooLarge = false
+        package var outputTooLarge = false
     }
 
     /// How long a tool may run and how much it may write, unless its caller says otherwise.
-    public static let defaultDeadline: TimeInterval = 120
-    public static let defaultLargestOutput = 256 * 1024 * 1024
+    package static let defaultDeadline: TimeInterval = 120
+    package static let defaultLargestOutput = 256 * 1024 * 1024
 
     /// Runs `executable` with `arguments` to its end: stdin is `input` (or nothing), stdout and stderr go to files in
     /// `folder` (the owner's only, mode 0600) read after it exits, so no pipe can fill up and stall it.
@@ -45,7 +45,7 @@ public enum ToolProcess {
     ///   - deadline: seconds it may run before its group is killed (``Result/timedOut``).
     ///   - largestOutput: bytes its stdout (and stderr) may reach before its group is killed (``Result/outputTooLarge``).
     /// - Throws: What `Process.run()` throws when it cannot start, or a file error for `folder`.
-    public static func run(
+    package static func run(
         _ executable: URL, _ arguments: [String], input: Data? = nil, scratch folder: URL, in directory: URL? = nil,
         environment: [String: String]? = nil, standardOutput: FileHandle? = nil, mergingErrors: Bool = false,
         deadline: TimeInterval = defaultDeadline, largestOutput: Int = defaultLargestOutput
@@ -87,7 +87,7 @@ public enum ToolProcess {
     /// Starts `process` and returns its exit status once its termination handler reports it (a signal's number
     /// when a signal ended it, as `terminationStatus` gives it); killed with its group past `deadline`.
     /// - Throws: What `Process.run()` throws when the program cannot be started.
-    public static func exitStatus(of process: Process, deadline: TimeInterval = defaultDeadline) async throws -> Int32 {
+    package static func exitStatus(of process: Process, deadline: TimeInterval = defaultDeadline) async throws -> Int32 {
         try await end(of: process, deadline: deadline, watching: [], largestOutput: .max).status
     }
 

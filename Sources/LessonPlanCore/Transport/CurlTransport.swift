@@ -19,9 +19,9 @@ import Synchronization
 /// to any host: at most 5, from https only to https, and the request's
 /// ``HTTPRequest/originOnlyHeaders`` only to its own scheme, host and port. Connections are kept
 /// for the next request.
-public final class CurlTransport: HTTPTransport {
+package final class CurlTransport: HTTPTransport {
     /// The most body bytes held for a reader that has fallen behind: two of libcurl's reads.
-    public static let defaultBufferLimit = 512 * 1024
+    package static let defaultBufferLimit = 512 * 1024
     /// libcurl's read size. Large, so a fast stream costs few callbacks; at most half the buffer,
     /// which is what the buffer frees before libcurl's thread goes on.
     static let largestRead = 256 * 1024
@@ -33,7 +33,7 @@ public final class CurlTransport: HTTPTransport {
     /// - Parameters:
     ///   - userAgent: sent unless a request names its own `User-Agent`.
     ///   - bufferLimit: body bytes held ahead of the reader before the transfer waits for it.
-    public init(userAgent: String = "lessonplan", bufferLimit: Int = CurlTransport.defaultBufferLimit) {
+    package init(userAgent: String = "lessonplan", bufferLimit: Int = CurlTransport.defaultBufferLimit) {
         self.userAgent = userAgent
         // A read is at most half the buffer, and libcurl may hand over 16 KB at once whatever
         // its read size: so never below 32 KB.
@@ -41,11 +41,11 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// The most redirects followed for one request.
-    public static let maxRedirects = 5
+    package static let maxRedirects = 5
     /// The most bytes of response headers accepted: real servers send a few KB.
-    public static let largestHead = 100 * 1024
+    package static let largestHead = 100 * 1024
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
         var current = request
         var redirects = 0
         while true {

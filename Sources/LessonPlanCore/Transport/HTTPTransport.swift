@@ -1,20 +1,20 @@
 import Foundation
 
 /// One HTTP request, as the library hands it to whatever transport the executable injects.
-public struct HTTPRequest: Sendable, Equatable {
-    public var url: URL
-    public var method: String
+package struct HTTPRequest: Sendable, Equatable {
+    package var url: URL
+    package var method: String
     /// Header fields; names are sent as given.
-    public var headers: [String: String]
-    public var body: Data
+    package var headers: [String: String]
+    package var body: Data
     /// Longest silence allowed between bytes before the request fails as timed out.
-    public var idleTimeout: TimeInterval
+    package var idleTimeout: TimeInterval
     /// Names of headers (any case) that carry credentials: a transport that follows a redirect
     /// to another host (scheme, name or port) leaves them out there. `Authorization`,
     /// `Proxy-Authorization` and `Cookie` are always treated so.
-    public var originOnlyHeaders: Set<String>
+    package var originOnlyHeaders: Set<String>
 
-    public init(
+    package init(
         url: URL, method: String = "POST", headers: [String: String] = [:], body: Data = Data(),
         idleTimeout: TimeInterval = 120, originOnlyHeaders: Set<String> = []
     ) {
@@ -28,29 +28,29 @@ public struct HTTPRequest: Sendable, Equatable {
 }
 
 /// Status line and headers of a response, available before any of its body.
-public struct HTTPResponseHead: Sendable, Equatable {
-    public var status: Int
+package struct HTTPResponseHead: Sendable, Equatable {
+    package var status: Int
     /// Header fields with lower-cased names.
-    public var headers: [String: String]
+    package var headers: [String: String]
 
-    public init(status: Int, headers: [String: String]) {
+    package init(status: Int, headers: [String: String]) {
         self.status = status
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
     }
 
     /// A header's value, looked up case-insensitively.
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    package func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
 /// A response whose body arrives chunk by chunk, as the network delivers it.
-public struct HTTPStreamingResponse: Sendable {
-    public var head: HTTPResponseHead
+package struct HTTPStreamingResponse: Sendable {
+    package var head: HTTPResponseHead
     /// The body's chunks. Chunk boundaries carry no meaning. Ends by throwing a ``TransportError``
     /// (or `CancellationError` when the consuming task is cancelled). Dropping it unread cancels
     /// the request.
-    public var body: HTTPBody
+    package var body: HTTPBody
 
-    public init(head: HTTPResponseHead, body: HTTPBody) {
+    package init(head: HTTPResponseHead, body: HTTPBody) {
         self.head = head
         self.body = body
     }
@@ -61,26 +61,26 @@ public struct HTTPStreamingResponse: Sendable {
 /// The body pulls each chunk from its source when asked, so a transport can hold only a bounded
 /// amount ahead of the reader and let the network wait (back-pressure) instead of piling the
 /// answer up in memory, which a push-only `AsyncThrowingStream` cannot do. Iterate it once.
-public struct HTTPBody: AsyncSequence, Sendable {
-    public typealias Element = Data
-    public typealias Failure = any Error
+package struct HTTPBody: AsyncSequence, Sendable {
+    package typealias Element = Data
+    package typealias Failure = any Error
 
     /// Where the chunks come from; internal so tests can look at a transport's own source.
     let source: any HTTPBodySource
 
-    public init(_ source: any HTTPBodySource) {
+    package init(_ source: any HTTPBodySource) {
         self.source = source
     }
 
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(source: source)
     }
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         let source: any HTTPBodySource
 
         /// The next chunk, never empty; nil once the body has ended.
-        public mutating func next() async throws -> Data? {
+        package mutating func next() async throws -> Data? {
             try await source.next()
         }
     }
@@ -90,7 +90,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
 ///
 /// Implementations cancel their request when the task calling ``next()`` is cancelled, and when
 /// they are deallocated unfinished (the body was dropped).
-public protocol HTTPBodySource: AnyObject, Sendable {
+package protocol HTTPBodySource: AnyObject, Sendable {
     /// The next chunk, never empty; nil at the end, and after the end has been reported once.
     /// Called by one reader at a time.
     /// - Throws: ``TransportError`` when the transfer failed, `CancellationError` when cancelled.
@@ -99,7 +99,7 @@ public protocol HTTPBodySource: AnyObject, Sendable {
 
 /// The one seam between the library and the network, so tests can use a loopback server and the
 /// executable can configure proxies and timeouts.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
     /// Sends `request` and returns as soon as the status and headers are in.
     ///
     /// Cancelling the calling task (or the task iterating the body) cancels the request at once.
@@ -108,7 +108,7 @@ public protocol HTTPTransport: Sendable {
 }
 
 /// A request that never got a complete HTTP exchange, kept apart from what a server said.
-public enum TransportError: Error, Equatable, Sendable {
+package enum TransportError: Error, Equatable, Sendable {
     /// The host name did not resolve.
     case hostNotFound(host: String)
     /// Nothing accepted the connection (refused, unreachable).

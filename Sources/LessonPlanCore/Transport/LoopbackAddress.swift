@@ -10,10 +10,10 @@ import Darwin
 
 /// Which hosts are this machine, decided by parsing the address rather than matching text, so
 /// `127.attacker.example` is someone else's machine.
-public enum LoopbackAddress {
+package enum LoopbackAddress {
     /// True only for `localhost` and literal loopback addresses: 127.0.0.0/8, `::1` (also written
     /// `[::1]`) and IPv4-mapped `::ffff:127.x.y.z`.
-    public static func isLoopback(host: String) -> Bool {
+    package static func isLoopback(host: String) -> Bool {
         var name = host.lowercased()
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
         if name == "localhost" { return true }
@@ -30,7 +30,7 @@ public enum LoopbackAddress {
     }
 
     /// Whether `url` names this machine.
-    public static func isLoopback(_ url: URL) -> Bool {
+    package static func isLoopback(_ url: URL) -> Bool {
         guard let host = url.host else { return false }
         return isLoopback(host: host)
     }

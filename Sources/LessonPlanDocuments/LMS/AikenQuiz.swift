@@ -5,14 +5,14 @@ import Foundation
 /// Aiken has no escapes and no feedback: a line break in a question or an answer becomes a space (said before
 /// writing), and a question or answer that would read as another line's marker (`B. …`, `ANSWER: …`), a question
 /// of punctuation alone (`?`) and an empty answer are refused.
-public enum AikenQuiz {
+package enum AikenQuiz {
     /// What the file leaves out, one sentence each, for the teacher before it is written.
-    public static func losses(_ quiz: LMSQuiz) -> [String] {
+    package static func losses(_ quiz: LMSQuiz) -> [String] {
         [quiz.feedbackLeftOut("Aiken"), quiz.lineBreaksFlattened("Aiken")].compactMap { $0 }
     }
 
     /// - Throws: ``ExportError`` when an item has more answers than letters or a line Aiken would misread.
-    public static func render(_ quiz: LMSQuiz) throws(ExportError) -> String {
+    package static func render(_ quiz: LMSQuiz) throws(ExportError) -> String {
         let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map(String.init)
         var misread: [Int] = []
         var unread: [Int] = []

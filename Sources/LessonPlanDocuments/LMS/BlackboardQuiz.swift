@@ -6,12 +6,12 @@ import Foundation
 /// The upload has no escapes of its own and Blackboard shows its text as HTML, so each field is written as an HTML
 /// fragment: `& < > "` as entities, a tab as `&#9;` (a raw one would split the field), a line break as `<br>`.
 /// It has no field for an answer's feedback, which the export says before it writes.
-public enum BlackboardQuiz {
-    public static func losses(_ quiz: LMSQuiz) -> [String] {
+package enum BlackboardQuiz {
+    package static func losses(_ quiz: LMSQuiz) -> [String] {
         [quiz.feedbackLeftOut("Blackboard's upload")].compactMap { $0 }
     }
 
-    public static func render(_ quiz: LMSQuiz) -> String {
+    package static func render(_ quiz: LMSQuiz) -> String {
         quiz.items.map { item in
             (["MC", LMSText.html(item.stem)] + item.options.flatMap { [LMSText.html($0.text), $0.isKey ? "correct" : "incorrect"] })
                 .joined(separator: "\t")

@@ -2,9 +2,9 @@ import Foundation
 
 /// The QTI 1.2 zip Canvas imports (Course → Settings → Import Course Content → QTI .zip file): `imsmanifest.xml`
 /// at its root naming one `imsqti_xmlv1p2` resource, the assessment in a folder of its own.
-public enum CanvasQTIPackage {
+package enum CanvasQTIPackage {
     /// The files of the zip, manifest first.
-    public static func files(_ quiz: LMSQuiz) -> [(path: String, data: Data)] {
+    package static func files(_ quiz: LMSQuiz) -> [(path: String, data: Data)] {
         let folder = quiz.identifier
         let assessment = "\(folder)/\(folder).xml"
         let manifest = """
@@ -29,7 +29,7 @@ public enum CanvasQTIPackage {
         ]
     }
 
-    public static func render(_ quiz: LMSQuiz, tools: LMSTools) async throws -> Data {
+    package static func render(_ quiz: LMSQuiz, tools: LMSTools) async throws -> Data {
         try await tools.zip(files(quiz), what: "a QTI zip")
     }
 }

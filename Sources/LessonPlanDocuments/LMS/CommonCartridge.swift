@@ -7,16 +7,16 @@ import Foundation
 ///
 /// The pages are the tool's own printable HTML, with the quiz left out of them: it is the assessment, and the
 /// plan's page would otherwise carry its answer key.
-public enum CommonCartridge {
+package enum CommonCartridge {
     /// A page of the cartridge.
-    public struct Page: Sendable {
-        public var identifier: String
-        public var title: String
-        public var html: String
+    package struct Page: Sendable {
+        package var identifier: String
+        package var title: String
+        package var html: String
         /// Only the teacher sees it (CC 1.1's `intendedEndUserRole` Instructor).
-        public var teacherOnly: Bool
+        package var teacherOnly: Bool
 
-        public init(identifier: String, title: String, html: String, teacherOnly: Bool) {
+        package init(identifier: String, title: String, html: String, teacherOnly: Bool) {
             self.identifier = identifier
             self.title = title
             self.html = html
@@ -25,7 +25,7 @@ public enum CommonCartridge {
     }
 
     /// The files of a lesson's cartridge (its pages, then each quiz), manifest first; named by the first quiz.
-    public static func files(_ quizzes: [LMSQuiz], lesson: String, pages: [Page]) -> [(path: String, data: Data)] {
+    package static func files(_ quizzes: [LMSQuiz], lesson: String, pages: [Page]) -> [(path: String, data: Data)] {
         files(title: lesson, identifier: quizzes.first?.identifier ?? "lesson", pages: pages, quizzes: quizzes)
     }
 
@@ -35,7 +35,7 @@ public enum CommonCartridge {
     ///   - identifier: Letters and digits only (it starts every identifier and path in the cartridge), as
     ///     ``LMSQuiz/identifier`` is; each page's ``Page/identifier`` must be too.
     ///   - folder: The name in the identifier of the folder holding the items (`lesson`, `unit`).
-    public static func files(
+    package static func files(
         title: String, identifier id: String, pages: [Page], quizzes: [LMSQuiz] = [], folder: String = "lesson"
     ) -> [(path: String, data: Data)] {
         var items: [String] = []
@@ -118,14 +118,14 @@ public enum CommonCartridge {
               </metadata>
         """
 
-    public static func render(_ quizzes: [LMSQuiz], lesson: String, pages: [Page], tools: LMSTools) async throws -> Data {
+    package static func render(_ quizzes: [LMSQuiz], lesson: String, pages: [Page], tools: LMSTools) async throws -> Data {
         try await tools.zip(files(quizzes, lesson: lesson, pages: pages), what: "a Common Cartridge")
     }
 
     /// A cartridge of pages only, with no assessment: a unit's overview and lessons, say.
     /// - Parameters: as ``files(title:identifier:pages:quizzes:folder:)``'s.
     /// - Throws: ``ExportError`` when `zip` is missing or fails.
-    public static func render(title: String, identifier: String, pages: [Page], folder: String = "lesson", tools: LMSTools)
+    package static func render(title: String, identifier: String, pages: [Page], folder: String = "lesson", tools: LMSTools)
         async throws -> Data
     {
         try await tools.zip(files(title: title, identifier: identifier, pages: pages, folder: folder), what: "a Common Cartridge")

@@ -6,8 +6,8 @@ import Foundation
 /// Text is written in GIFT's `[plain]` format, so Moodle shows `<`, `&` and quotes as they are, and every character
 /// GIFT reserves (`~ = # { } :` and the backslash) is escaped with a backslash, a line break as `\n` (the escapes
 /// Moodle's own GIFT exporter writes).
-public enum GIFTQuiz {
-    public static func render(_ quiz: LMSQuiz) -> String {
+package enum GIFTQuiz {
+    package static func render(_ quiz: LMSQuiz) -> String {
         var out = ["// \(quiz.title.oneLine): written by lessonplan, one multiple-choice question per paragraph.", ""]
         for item in quiz.items {
             out.append("::\(escape("\(quiz.kindTitle) \(item.number)"))::[plain]\(escape(item.stem)) {")

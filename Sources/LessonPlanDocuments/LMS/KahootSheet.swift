@@ -10,15 +10,15 @@ import LessonPlanCore
 /// at most 75, 2–4 answers and no feedback: the export refuses what does not fit rather than cut it, and says
 /// what it leaves out. A line break or tab becomes a space (a spreadsheet cell read back through LibreOffice
 /// does not keep a tab), and the export says where.
-public enum KahootSheet {
-    public static let questionLimit = 120
-    public static let answerLimit = 75
-    public static let answerCount = 2...4
+package enum KahootSheet {
+    package static let questionLimit = 120
+    package static let answerLimit = 75
+    package static let answerCount = 2...4
     /// The time limits Kahoot offers, in seconds; every question gets ``timeLimit``.
-    public static let timeLimits = [5, 10, 20, 30, 60, 90, 120, 240]
-    public static let timeLimit = 30
+    package static let timeLimits = [5, 10, 20, 30, 60, 90, 120, 240]
+    package static let timeLimit = 30
 
-    public static func losses(_ quiz: LMSQuiz) -> [String] {
+    package static func losses(_ quiz: LMSQuiz) -> [String] {
         [quiz.feedbackLeftOut("Kahoot"), quiz.lineBreaksFlattened("Kahoot", tabs: true)].compactMap { $0 }
     }
 
@@ -26,7 +26,7 @@ public enum KahootSheet {
     /// A text as its cell holds it: one line, a tab as a space.
     static func cell(_ text: String) -> String { text.oneLine.replacingOccurrences(of: "\t", with: " ") }
 
-    public static func overLimits(_ quiz: LMSQuiz) -> [String] {
+    package static func overLimits(_ quiz: LMSQuiz) -> [String] {
         var found: [String] = []
         for item in quiz.items {
             let question = cell(item.stem).utf16.count
@@ -41,7 +41,7 @@ public enum KahootSheet {
     }
 
     /// - Throws: ``ExportError`` naming every text over Kahoot's limits (nothing is cut), or when LibreOffice fails.
-    public static func render(_ quiz: LMSQuiz, tools: LMSTools) async throws -> Data {
+    package static func render(_ quiz: LMSQuiz, tools: LMSTools) async throws -> Data {
         let over = overLimits(quiz)
         if !over.isEmpty {
             throw ExportError(
@@ -52,7 +52,7 @@ public enum KahootSheet {
     }
 
     /// The sheet as a flat OpenDocument spreadsheet (.fods).
-    public static func flatODS(_ quiz: LMSQuiz) -> String {
+    package static func flatODS(_ quiz: LMSQuiz) -> String {
         var rows: [[Cell]] = [
             [],
             [.empty, .text("Quiz template")],

@@ -3,18 +3,18 @@ import Foundation
 /// `/export quiz [N|starter|exit] FORMAT` and `lessonplan export --quiz [N]`: a quiz made for the current plan, in
 /// a learning platform's import format, with what the format leaves out said before anything is written. A
 /// Common Cartridge can hold several (the starter and the exit quiz).
-public enum LMSExport {
+package enum LMSExport {
     /// A file ready to write, and what to tell the teacher first.
-    public struct Result: Sendable {
-        public var data: Data
+    package struct Result: Sendable {
+        package var data: Data
         /// What the format leaves out, by item number, one sentence each.
-        public var notes: [String]
+        package var notes: [String]
         /// The quizzes exported (one but in a cartridge), and the plan version the first was made from.
-        public var quizNumbers: [Int]
-        public var planVersion: Int
+        package var quizNumbers: [Int]
+        package var planVersion: Int
 
         /// With parallel forms, one file each: the form's letter and its bytes (``data`` is then the first's).
-        public var forms: [(form: String, data: Data)]
+        package var forms: [(form: String, data: Data)]
 
         package init(data: Data, notes: [String], quizNumbers: [Int], planVersion: Int, forms: [(form: String, data: Data)] = []) {
             self.data = data
@@ -25,7 +25,7 @@ public enum LMSExport {
         }
 
         /// "quiz 2" or "quizzes 1 and 2", as sentences name them.
-        public var quizzesNamed: String {
+        package var quizzesNamed: String {
             quizNumbers.count == 1 ? "quiz \(quizNumbers[0])" : "quizzes " + quizNumbers.sorted().map(String.init).joined(separator: " and ")
         }
     }
@@ -37,7 +37,7 @@ public enum LMSExport {
     ///   - pages: A cartridge's pages besides the quiz, and a sentence for each left out; read only for `.imscc`.
     /// - Throws: ``ExportError`` (an item a platform cannot score, a text over the format's limits, a tool missing),
     ///   or what `pages` throws.
-    public static func render(
+    package static func render(
         _ quizzes: [LMSQuiz], format: LMSFormat, lesson: String, tools: LMSTools,
         pages: () throws -> ([CommonCartridge.Page], [String])
     ) async throws -> (data: Data, notes: [String]) {

@@ -1,11 +1,11 @@
 import Foundation
 
 /// The learning platforms' import formats a quiz can be exported in (`/export quiz FORMAT`).
-public enum LMSFormat: String, CaseIterable, Sendable {
+package enum LMSFormat: String, CaseIterable, Sendable {
     case qti, imscc, gift, moodle, aiken, blackboard, kahoot
 
     /// Reads a format's name, any case, with a few common spellings (`moodlexml`, `cc`, `canvas`).
-    public init?(text: String) {
+    package init?(text: String) {
         switch text.lowercased() {
         case "qti", "qti12", "canvas": self = .qti
         case "imscc", "cc", "cartridge", "commoncartridge": self = .imscc
@@ -19,7 +19,7 @@ public enum LMSFormat: String, CaseIterable, Sendable {
     }
 
     /// What the file is, in a sentence ("Wrote … of quiz 2 to …").
-    public var label: String {
+    package var label: String {
         switch self {
         case .qti: "a QTI 1.2 zip"
         case .imscc: "a Common Cartridge"
@@ -32,7 +32,7 @@ public enum LMSFormat: String, CaseIterable, Sendable {
     }
 
     /// The end of the file name written when none is given: `<topic>-v<N>` and this.
-    public var defaultSuffix: String {
+    package var defaultSuffix: String {
         switch self {
         case .qti: "-quiz-qti.zip"
         case .imscc: "-lesson.imscc"
@@ -46,7 +46,7 @@ public enum LMSFormat: String, CaseIterable, Sendable {
 
     /// The file name endings the platform's import takes (the first is the one to use): Canvas offers only a .zip
     /// for a QTI package, Kahoot only an .xlsx, and so on.
-    public var extensions: [String] {
+    package var extensions: [String] {
         switch self {
         case .qti: ["zip"]
         case .imscc: ["imscc", "zip"]
@@ -60,7 +60,7 @@ public enum LMSFormat: String, CaseIterable, Sendable {
 
     /// One sentence when `path` does not end the way the platform's import needs (`quiz.qti` for Canvas), naming the
     /// file to write instead; nil when it does.
-    public func misnamed(_ path: String) -> String? {
+    package func misnamed(_ path: String) -> String? {
         let name = (path as NSString).lastPathComponent
         let ending = (name as NSString).pathExtension.lowercased()
         guard !extensions.contains(ending), let wanted = extensions.first else { return nil }
@@ -81,7 +81,7 @@ public enum LMSFormat: String, CaseIterable, Sendable {
     }
 
     /// The names as `/export quiz` lists them.
-    public static var names: String {
+    package static var names: String {
         allCases.dropLast().map(\.rawValue).joined(separator: ", ") + " or " + (allCases.last?.rawValue ?? "")
     }
 }

@@ -6,33 +6,33 @@ import LessonPlanCore
 ///
 /// The misconception behind a wrong answer is the teacher's note and never reaches a platform: a student reads
 /// only the feedback written to them (`Feedback B: …`).
-public struct LMSQuiz: Equatable, Sendable {
+package struct LMSQuiz: Equatable, Sendable {
     /// One question, numbered as the quiz numbers it.
-    public struct Item: Equatable, Sendable {
-        public var number: Int
-        public var stem: String
-        public var options: [Option]
+    package struct Item: Equatable, Sendable {
+        package var number: Int
+        package var stem: String
+        package var options: [Option]
         /// The position of the one correct option in ``options``.
-        public var keyIndex: Int
+        package var keyIndex: Int
     }
 
     /// One option and what a student who picks it is told.
-    public struct Option: Equatable, Sendable {
-        public var text: String
+    package struct Option: Equatable, Sendable {
+        package var text: String
         /// What a student who picks this wrong answer reads; empty for the key, or when the quiz has none for it.
-        public var feedback: String
-        public var isKey: Bool
+        package var feedback: String
+        package var isKey: Bool
     }
 
     /// `Exit quiz: Tides`, as a platform lists it.
-    public var title: String
+    package var title: String
     /// `Exit quiz`, which names each question (`Exit quiz 3`).
-    public var kindTitle: String
-    public var items: [Item]
+    package var kindTitle: String
+    package var items: [Item]
     /// A stable identifier for the platforms that key imports by it (letters and digits only).
-    public var identifier: String
+    package var identifier: String
 
-    public init(title: String, kindTitle: String, items: [Item], identifier: String) {
+    package init(title: String, kindTitle: String, items: [Item], identifier: String) {
         self.title = title
         self.kindTitle = kindTitle
         self.items = items
@@ -42,7 +42,7 @@ public struct LMSQuiz: Equatable, Sendable {
     /// Reads `quiz` for a platform.
     /// - Throws: ``ExportError`` naming each item that has no stem, fewer than two options, or not exactly one key
     ///   among its options: a platform cannot score it, so nothing is written.
-    public init(_ quiz: Quiz, topic: String, identifier: String) throws(ExportError) {
+    package init(_ quiz: Quiz, topic: String, identifier: String) throws(ExportError) {
         var items: [Item] = []
         var broken: [String] = []
         for (offset, item) in quiz.items.enumerated() {

@@ -6,13 +6,13 @@ import LessonPlanCore
 #endif
 
 /// The maintained tools the zip and spreadsheet formats are made with: Debian's `zip`, and LibreOffice headless.
-public struct LMSTools: Sendable {
+package struct LMSTools: Sendable {
     /// How long LibreOffice or zip may run before its process group is killed.
     static let toolDeadline: TimeInterval = 180
     /// Where the tools are looked for (its `PATH`).
-    public var environment: [String: String]
+    package var environment: [String: String]
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
     }
 

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Texts are HTML fragments (`format="html"`) escaped twice over: once so the page shows `<`, `&` and quotes as
 /// written, once more for the XML around them.
-public enum MoodleXMLQuiz {
-    public static func render(_ quiz: LMSQuiz) -> String {
+package enum MoodleXMLQuiz {
+    package static func render(_ quiz: LMSQuiz) -> String {
         var out = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<!-- \(LMSText.comment(LMSText.xml(quiz.title))): written by lessonplan -->", "<quiz>"]
         for item in quiz.items {
             out.append("  <question type=\"multichoice\">")

@@ -6,18 +6,18 @@ import Foundation
 /// Each item is a single-answer `response_lid`; the key sets `SCORE` to 100; each wrong answer with student
 /// feedback has a `displayfeedback` that shows its own `itemfeedback` (the teacher's misconception never goes in).
 /// Texts are `text/html` fragments, escaped for the page and again for the XML.
-public enum QTIAssessment {
+package enum QTIAssessment {
     /// Which reader the metadata speaks to.
-    public enum Profile: Sendable {
+    package enum Profile: Sendable {
         /// Canvas's QTI import: `question_type` and `points_possible` per item.
         case canvas
         /// The Common Cartridge QTI profile: `cc_profile` on the assessment and on each item.
         case commonCartridge
     }
 
-    public static let namespace = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
+    package static let namespace = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
 
-    public static func render(_ quiz: LMSQuiz, profile: Profile) -> String {
+    package static func render(_ quiz: LMSQuiz, profile: Profile) -> String {
         let schema =
             switch profile {
             case .canvas: "http://www.imsglobal.org/xsd/ims_qtiasiv1p2p1.xsd"

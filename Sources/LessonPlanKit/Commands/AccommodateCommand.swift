@@ -4,11 +4,11 @@ import LessonPlanCore
 /// `/accommodate`: for each student of the session's class with needs, one support in each timed activity, as a
 /// table in the Differentiation section; the model sees pseudonyms and needs only, and every other section is
 /// kept byte for byte. The table is checked by code: every need of every student in every activity.
-public struct AccommodateCommand: Command, Equatable {
-    public static let name = "accommodate"
-    public static let usage = "/accommodate"
-    public static let summary = "a support for each listed student's needs in each timed activity (needs /class), checked by code"
-    public static let details = """
+package struct AccommodateCommand: Command, Equatable {
+    package static let name = "accommodate"
+    package static let usage = "/accommodate"
+    package static let summary = "a support for each listed student's needs in each timed activity (needs /class), checked by code"
+    package static let details = """
         Needs a class with needs (`lessonplan class add`, then --class or /class). The model is sent the plan, each
         student's pseudonym (Student A …) and needs, never a name, and asked for the Differentiation section
         again with a table: a row for each student and each timed activity, naming the needs and one support. Every
@@ -16,17 +16,17 @@ public struct AccommodateCommand: Command, Equatable {
         activity, each naming all that student's needs; gaps are named. The teacher's copy (export) shows the table
         with the names; handouts never do, and /materials is written from the plan without it.
         """
-    public static let asksTheModel = true
-    public static let templates = ["accommodate"]
+    package static let asksTheModel = true
+    package static let templates = ["accommodate"]
 
-    public init() {}
+    package init() {}
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
         return Self()
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         let engine = run.engine
         guard let roster = engine.client.names.roster, let map = engine.client.names.map else {
             run.host.error("/accommodate needs the session tied to a class: /class NAME (make one with `lessonplan class add NAME FILE`).")

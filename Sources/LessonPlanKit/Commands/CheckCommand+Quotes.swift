@@ -3,7 +3,7 @@ import LessonPlanCore
 
 // `/check` of a session with sources: the plan check, then every quotation and its verdict.
 extension CheckCommand {
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         guard let (current, framework) = await run.currentPlanAndFramework() else { return .failed }
         var text = Self.report(of: current, framework: framework)
         let sources = await run.engine.sources

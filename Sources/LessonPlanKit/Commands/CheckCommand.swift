@@ -3,20 +3,20 @@ import LessonPlanCore
 import LessonPlanDocuments
 
 /// `/check`: the full plan check of the current plan, as the footer only summarises it.
-public struct CheckCommand: PlanReportCommand, Equatable {
-    public static let name = "check"
-    public static let usage = "/check"
-    public static let summary = "the full plan check: structure (headings, pacing, counts), content problems and advice"
-    public static let details = """
+package struct CheckCommand: PlanReportCommand, Equatable {
+    package static let name = "check"
+    package static let usage = "/check"
+    package static let summary = "the full plan check: structure (headings, pacing, counts), content problems and advice"
+    package static let details = """
         The check runs after every turn and is saved with it; the footer counts structure problems, content
         problems and advice apart. A problem starts the one automatic repair; advice is only shown, and
         /repair sends it too.
         """
 
-    public init() {}
+    package init() {}
 
     /// What `/check` prints: counts, then each problem worst first.
-    public static func report(of version: PlanVersion, framework: Framework) -> StyledText {
+    package static func report(of version: PlanVersion, framework: Framework) -> StyledText {
         let document = framework.document(of: version.text)
         let report = framework.check(document, lessonMinutes: version.inputs.minutes, topic: version.inputs.topic, grade: version.inputs.grade)
         var text = StyledText(

@@ -4,31 +4,31 @@ import LessonPlanStore
 
 /// `/class [NAME]`: ties the session to a class list, so its students' names go out as pseudonyms from here on;
 /// alone, says which class the session has.
-public struct ClassCommand: Command, Equatable {
-    public static let name = "class"
-    public static let usage = "/class [NAME]"
-    public static let summary = "tie the session to a class list: its students' names go out as pseudonyms (alone: which class)"
-    public static let details = """
+package struct ClassCommand: Command, Equatable {
+    package static let name = "class"
+    package static let usage = "/class [NAME]"
+    package static let summary = "tie the session to a class list: its students' names go out as pseudonyms (alone: which class)"
+    package static let details = """
         A class list is made with `lessonplan class add NAME FILE` and stays on this machine. Once a session is
         tied to one, every request carries each student's pseudonym (Student A …) instead of their name, in any
         case and form, and what you see (the terminal, /show, /diff, exports) shows the names again. The
         transcript holds the pseudonyms. Turns sent before /class went out as they were typed.
         """
-    public static let needsPlan = false
+    package static let needsPlan = false
 
     /// The class to tie to; nil shows the session's class.
-    public let className: String?
+    package let className: String?
 
-    public init(className: String?) { self.className = className }
+    package init(className: String?) { self.className = className }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         let name = arguments.trimmingCharacters(in: .whitespaces)
         if name.isEmpty { return Self(className: nil) }
         guard ClassStore.isValidName(name) else { throw CommandError(ClassStore.Failure.badName(name).errorDescription ?? "") }
         return Self(className: name)
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         let engine = run.engine
         let classes = ClassStore(directory: engine.store.directory)
         guard let className else {

@@ -4,30 +4,30 @@ import LessonPlanCore
 import LessonPlanDocuments
 
 /// What the session looks like when a command is parsed, so commands can validate against it.
-public struct CommandContext: Sendable {
+package struct CommandContext: Sendable {
     /// Inputs of the current plan (or of the session when no plan exists yet).
-    public var inputs: LessonInputs
+    package var inputs: LessonInputs
     /// The current version number, nil before the first plan.
-    public var currentVersion: Int?
+    package var currentVersion: Int?
     /// How many versions exist.
-    public var versionCount: Int
+    package var versionCount: Int
     /// The framework of the current plan (or of the session before the first plan).
-    public var framework: String
+    package var framework: String
     /// The frameworks the prompt templates offer, for `/framework`.
-    public var frameworks: [String]
+    package var frameworks: [String]
 
     /// The command of the last turn when it did not complete, which `/retry` would send again.
-    public var retryCommand: String?
+    package var retryCommand: String?
     /// The command whose answer stopped early, leaving a draft that `/continue` would finish.
-    public var draftCommand: String?
+    package var draftCommand: String?
     /// Whether a request can be sent at all (false without a key), so hints never point at `/generate` in vain.
-    public var canSend = true
+    package var canSend = true
     /// In a unit: how many lessons it has; nil for a single lesson.
-    public var unitLessons: Int?
+    package var unitLessons: Int?
     /// In a unit: the lessons not written yet, which `/unit continue` and `/continue` write.
-    public var lessonsMissing: [Int] = []
+    package var lessonsMissing: [Int] = []
 
-    public init(
+    package init(
         inputs: LessonInputs, currentVersion: Int?, versionCount: Int, framework: String = Framework.defaultName,
         frameworks: [String] = [Framework.defaultName], retryCommand: String? = nil, draftCommand: String? = nil
     ) {
@@ -42,10 +42,10 @@ public struct CommandContext: Sendable {
 }
 
 /// A command typed at the prompt that cannot be used, in one sentence that says what to type.
-public struct CommandError: Error, Equatable, Sendable, LocalizedError {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var errorDescription: String? { message }
+package struct CommandError: Error, Equatable, Sendable, LocalizedError {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var errorDescription: String? { message }
 }
 
 /// One slash command: its name, help text, argument completions, the parsing of its arguments,
@@ -55,7 +55,7 @@ public struct CommandError: Error, Equatable, Sendable, LocalizedError {
 /// parsing, `/help`, Tab completion and the README's table. The REPL, piped scripts,
 /// `generate --then` and `replay --rerun` all run commands through one ``CommandRunner``; what
 /// differs between them is the ``CommandHost``.
-public protocol Command: Sendable {
+package protocol Command: Sendable {
     /// The name typed after the slash.
     static var name: String { get }
     /// How the command is typed, e.g. `/shorten [minutes]`.
@@ -86,13 +86,13 @@ public protocol Command: Sendable {
 }
 
 extension Command {
-    public static var details: String { "" }
-    public static var argumentCompletions: [String] { [] }
-    public static func argumentCompletions(frameworks: [String]) -> [String] { argumentCompletions }
-    public static var needsPlan: Bool { true }
-    public static var needsTerminal: Bool { false }
-    public static var asksTheModel: Bool { false }
-    public static var templates: [String] { [] }
+    package static var details: String { "" }
+    package static var argumentCompletions: [String] { [] }
+    package static func argumentCompletions(frameworks: [String]) -> [String] { argumentCompletions }
+    package static var needsPlan: Bool { true }
+    package static var needsTerminal: Bool { false }
+    package static var asksTheModel: Bool { false }
+    package static var templates: [String] { [] }
 
     /// Rejects arguments for commands that take none.
     static func expectNoArguments(_ arguments: String) throws(CommandError) {
@@ -103,33 +103,33 @@ extension Command {
 }
 
 /// A command that sends one request built from a prompt template with the current plan as context.
-public protocol RequestCommand: Command {
+package protocol RequestCommand: Command {
     /// The template and inputs of the request.
     var refinement: Refinement { get }
 }
 
 extension RequestCommand {
-    public static var asksTheModel: Bool { true }
+    package static var asksTheModel: Bool { true }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         await run.request(refinement)
     }
 }
 
 /// A command that takes no arguments and shows a report on the current plan, read with its framework.
-public protocol PlanReportCommand: Command {
+package protocol PlanReportCommand: Command {
     init()
     /// What the command prints about `version`.
     static func report(of version: PlanVersion, framework: Framework) -> StyledText
 }
 
 extension PlanReportCommand {
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
         return Self()
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         guard let (current, framework) = await run.currentPlanAndFramework() else { return .failed }
         run.host.show(Self.report(of: current, framework: framework))
         return .done
@@ -137,7 +137,7 @@ extension PlanReportCommand {
 }
 
 /// Where commands run; each place is one ``CommandHost``.
-public enum CommandPlace: String, Sendable {
+package enum CommandPlace: String, Sendable {
     /// The REPL with a teacher at a terminal.
     case terminal
     /// The REPL reading commands from a pipe or file.
@@ -148,13 +148,13 @@ public enum CommandPlace: String, Sendable {
     case rerun
 
     /// Whether a teacher can answer questions, use an editor or a clipboard.
-    public var isTerminal: Bool { self == .terminal }
+    package var isTerminal: Bool { self == .terminal }
 
     /// Whether the session goes on after the command, so the next line can be another slash command.
-    public var isREPL: Bool { self == .terminal || self == .script }
+    package var isREPL: Bool { self == .terminal || self == .script }
 
     /// How the place is named in a sentence.
-    public var described: String {
+    package var described: String {
         switch self {
         case .terminal: "at the prompt"
         case .script: "in a script"
@@ -165,7 +165,7 @@ public enum CommandPlace: String, Sendable {
 }
 
 /// What a command produced for the caller to keep or print, beyond what it showed as it ran.
-public enum CommandProduct: Sendable, Equatable {
+package enum CommandProduct: Sendable, Equatable {
     /// The current plan changed (or was shown).
     case plan
     /// Text made beside the plan, for a program to keep: student handouts, a quiz with its key, a rubric.
@@ -176,7 +176,7 @@ public enum CommandProduct: Sendable, Equatable {
 
 /// What differs between the places a command runs: where output goes, whether there is a
 /// terminal, how to ask yes or no. Every string a host prints passes the terminal sanitiser.
-public protocol CommandHost: Sendable {
+package protocol CommandHost: Sendable {
     var place: CommandPlace { get }
     /// The width to lay tables and charts out for.
     var columns: Int { get }
@@ -210,32 +210,32 @@ public protocol CommandHost: Sendable {
 }
 
 /// The settings a session's commands can change as they run (`/repair on|off`).
-public final class SessionSettings: Sendable {
+package final class SessionSettings: Sendable {
     private let options: Mutex<FollowUpOptions>
     /// `--yes`: a script sends words that look like students' names as written instead of stopping.
-    public let sendsNamesAsTyped: Bool
+    package let sendsNamesAsTyped: Bool
 
-    public init(followUps: FollowUpOptions = FollowUpOptions(), sendsNamesAsTyped: Bool = false) {
+    package init(followUps: FollowUpOptions = FollowUpOptions(), sendsNamesAsTyped: Bool = false) {
         options = Mutex(followUps)
         self.sendsNamesAsTyped = sendsNamesAsTyped
     }
 
     /// Which automatic turns follow a request.
-    public var followUps: FollowUpOptions {
+    package var followUps: FollowUpOptions {
         get { options.withLock { $0 } }
         set { options.withLock { $0 = newValue } }
     }
 }
 
 /// Everything a command's `run` works with.
-public struct CommandRun: Sendable {
-    public let engine: SessionEngine
-    public let host: any CommandHost
+package struct CommandRun: Sendable {
+    package let engine: SessionEngine
+    package let host: any CommandHost
     /// The command as typed, trimmed; it is what the transcript records.
-    public let line: String
-    public let settings: SessionSettings
+    package let line: String
+    package let settings: SessionSettings
 
-    public init(engine: SessionEngine, host: any CommandHost, line: String, settings: SessionSettings) {
+    package init(engine: SessionEngine, host: any CommandHost, line: String, settings: SessionSettings) {
         self.engine = engine
         self.host = host
         self.line = line
@@ -370,8 +370,8 @@ public struct CommandRun: Sendable {
 }
 
 /// How a command ended.
-public struct CommandOutcome: Sendable, Equatable {
-    public enum Status: Sendable, Equatable {
+package struct CommandOutcome: Sendable, Equatable {
+    package enum Status: Sendable, Equatable {
         /// It did what it said.
         case done
         /// It could not: it has said why. A script or `generate` that ran it exits 1.
@@ -380,22 +380,22 @@ public struct CommandOutcome: Sendable, Equatable {
         case quit
     }
 
-    public var status: Status
+    package var status: Status
     /// The turns it sent to the model, its own first.
-    public var turns: [TurnOutcome]
+    package var turns: [TurnOutcome]
 
-    public init(status: Status = .done, turns: [TurnOutcome] = []) {
+    package init(status: Status = .done, turns: [TurnOutcome] = []) {
         self.status = status
         self.turns = turns
     }
 
     /// The outcome of a command that sent these turns: done when its own turn (the first) completed.
-    public init(sent turns: [TurnOutcome]) {
+    package init(sent turns: [TurnOutcome]) {
         self.init(status: turns.first?.status == .completed ? .done : .failed, turns: turns)
     }
 
-    public static let done = CommandOutcome()
-    public static let failed = CommandOutcome(status: .failed)
+    package static let done = CommandOutcome()
+    package static let failed = CommandOutcome(status: .failed)
 }
 
 /// Rounds to the nearest multiple of 5 (halves up).

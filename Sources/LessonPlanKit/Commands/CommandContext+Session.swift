@@ -2,7 +2,7 @@ import Foundation
 
 extension SessionState {
     /// The command context for parsing what the teacher types next.
-    public var commandContext: CommandContext {
+    package var commandContext: CommandContext {
         var context = CommandContext(
             inputs: currentInputs, currentVersion: currentVersion, versionCount: versions.count,
             framework: currentFramework, retryCommand: retryTarget?.command,
@@ -15,7 +15,7 @@ extension SessionState {
 
 extension SessionEngine {
     /// The command context for what the teacher types next, with the frameworks the templates offer.
-    public var commandContext: CommandContext {
+    package var commandContext: CommandContext {
         var context = state.commandContext
         context.frameworks = prompts.frameworkNames
         context.canSend = !client.settings.lacksKey

@@ -5,13 +5,13 @@ import LessonPlanStore
 
 /// Runs commands the same way wherever they come from: the REPL, a piped script,
 /// `generate --then` and `replay --rerun`. What differs between those is the ``CommandHost``.
-public final class CommandRunner: Sendable {
-    public let engine: SessionEngine
-    public let host: any CommandHost
-    public let settings: SessionSettings
+package final class CommandRunner: Sendable {
+    package let engine: SessionEngine
+    package let host: any CommandHost
+    package let settings: SessionSettings
     private let tally = Tally()
 
-    public init(engine: SessionEngine, host: any CommandHost, settings: SessionSettings) {
+    package init(engine: SessionEngine, host: any CommandHost, settings: SessionSettings) {
         self.engine = engine
         self.host = host
         self.settings = settings
@@ -20,7 +20,7 @@ public final class CommandRunner: Sendable {
     /// Checks lines before anything is sent: each must name a command, and one that needs a terminal
     /// cannot run where there is none. Nothing about the session is assumed (it changes as lines run).
     /// - Returns: one sentence per line that cannot run, naming the line.
-    public static func precheck(_ lines: [String], place: CommandPlace) -> [String] {
+    package static func precheck(_ lines: [String], place: CommandPlace) -> [String] {
         var problems: [String] = []
         for line in lines {
             let shown = TerminalSanitizer.cleanLine(line, limit: 60)
@@ -35,7 +35,7 @@ public final class CommandRunner: Sendable {
 
     /// Parses and runs one line; says what was wrong when it cannot run.
     @discardableResult
-    public func run(_ line: String) async -> CommandOutcome {
+    package func run(_ line: String) async -> CommandOutcome {
         var trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         // `thanks`, `ok`, `ls`: a teacher is asked before such a line becomes a paid revision.
         if host.place.isTerminal, SmallTalk.matches(trimmed), CommandTable.bareWords[trimmed.lowercased()] == nil {
@@ -129,10 +129,10 @@ public final class CommandRunner: Sendable {
     }
 
     /// How the run went: 0 when every line ran and every turn completed, 1 otherwise.
-    public var exitStatus: Int32 { tally.counts.failed + tally.counts.rejected == 0 ? 0 : 1 }
+    package var exitStatus: Int32 { tally.counts.failed + tally.counts.rejected == 0 ? 0 : 1 }
 
     /// Lines that could not run, and commands that failed.
-    public var counts: (rejected: Int, failed: Int) { tally.counts }
+    package var counts: (rejected: Int, failed: Int) { tally.counts }
 
     /// Says once when a command left changes unwritten (a full disk), and when earlier ones got written.
     private func reportSaving(before: Int, saved: Bool) async {

@@ -1,9 +1,9 @@
 import Foundation
 
 /// The one list of slash commands: dispatch, `/help` and Tab completion all read it.
-public enum CommandTable {
+package enum CommandTable {
     // Key paths into these metatypes (`all.map(\.name)`) crash the 6.3.1 compiler; use closures.
-    public static let all: [any Command.Type] = [
+    package static let all: [any Command.Type] = [
         GenerateCommand.self,
         ShortenCommand.self,
         LengthenCommand.self,
@@ -46,18 +46,18 @@ public enum CommandTable {
     ]
 
     /// The command with this name (without the slash), if any.
-    public static func command(named name: String) -> (any Command.Type)? {
+    package static func command(named name: String) -> (any Command.Type)? {
         all.first { $0.name == name.lowercased() }
     }
 
     /// Parses one line typed at the prompt. A line without a leading slash is a free-form revision.
     /// - Throws: ``CommandError`` for an unknown command, bad arguments, or a command that needs a plan first.
-    public static func parse(_ line: String, context: CommandContext) throws(CommandError) -> any Command {
+    package static func parse(_ line: String, context: CommandContext) throws(CommandError) -> any Command {
         try parse(resolve(line), line: line, context: context)
     }
 
     /// Parses the arguments of a command ``resolve(_:in:)`` found in `line`, against the session.
-    public static func parse(
+    package static func parse(
         _ resolved: (command: any Command.Type, arguments: String), line: String, context: CommandContext
     ) throws(CommandError) -> any Command {
         let (command, arguments) = resolved
@@ -76,7 +76,7 @@ public enum CommandTable {
     /// The command a line names and its arguments, checked against where it runs but not against the
     /// session: what can be checked before anything is sent.
     /// - Throws: ``CommandError`` for a name that is not a command, or a command that needs a terminal elsewhere.
-    public static func resolve(_ line: String, in place: CommandPlace) throws(CommandError)
+    package static func resolve(_ line: String, in place: CommandPlace) throws(CommandError)
         -> (command: any Command.Type, arguments: String)
     {
         let resolved = try resolve(line)
@@ -92,7 +92,7 @@ public enum CommandTable {
 
     /// The command a line names and its arguments, without looking at the session.
     /// - Throws: ``CommandError`` for a name that is not a command, with the nearest one.
-    public static func resolve(_ line: String) throws(CommandError) -> (command: any Command.Type, arguments: String) {
+    package static func resolve(_ line: String) throws(CommandError) -> (command: any Command.Type, arguments: String) {
         var trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         // `help`, `quit`, `exit` and `?` alone are what a newcomer types to get help or out: never a paid revision.
         if let command = bareWords[trimmed.lowercased()] { trimmed = command }
@@ -157,7 +157,7 @@ public enum CommandTable {
     /// - Parameters:
     ///   - lineBeforeCursor: The line up to the cursor.
     ///   - frameworks: The frameworks the prompt templates offer, for `/framework`.
-    public static func completions(for lineBeforeCursor: String, frameworks: [String] = []) -> [String] {
+    package static func completions(for lineBeforeCursor: String, frameworks: [String] = []) -> [String] {
         guard lineBeforeCursor.hasPrefix("/") else { return [] }
         guard let space = lineBeforeCursor.firstIndex(where: \.isWhitespace) else {
             let typed = lineBeforeCursor.dropFirst().lowercased()
@@ -175,7 +175,7 @@ public enum CommandTable {
     }
 
     /// The `/help` table: one line per command.
-    public static func helpText() -> String {
+    package static func helpText() -> String {
         // Usages wider than the column get a line of their own, so the summaries keep room at 80 columns.
         let width = min(all.map { $0.usage.count }.max() ?? 0, usageColumn)
         var lines: [String] = []
@@ -199,7 +199,7 @@ public enum CommandTable {
     static let usageColumn = 24
 
     /// `/help <command>`: usage, summary and details of one command.
-    public static func helpText(for name: String) throws(CommandError) -> String {
+    package static func helpText(for name: String) throws(CommandError) -> String {
         let bare = name.hasPrefix("/") ? String(name.dropFirst()) : name
         guard let command = command(named: bare) else {
             throw CommandError("/\(bare) is not a command; type /help to list them.")
@@ -218,5 +218,5 @@ public enum CommandTable {
 
 extension CommandTable {
     /// Every template a command can render, for checking a prompts folder at start.
-    public static var templates: [String] { all.flatMap { $0.templates } }
+    package static var templates: [String] { all.flatMap { $0.templates } }
 }

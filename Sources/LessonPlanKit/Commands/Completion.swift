@@ -4,28 +4,28 @@
 /// The line editor hands over the text before and after the cursor plus the
 /// candidates from the command table; this decides the edit. Counts are in Unicode
 /// scalars because that is what libedit's wide-character buffer deletes.
-public enum Completion {
+package enum Completion {
     /// The edit Tab makes: delete some scalars before the cursor, insert text, or list choices.
-    public struct Edit: Equatable, Sendable {
+    package struct Edit: Equatable, Sendable {
         /// Unicode scalars to delete immediately before the cursor (0 when only inserting).
-        public var deleteCount: Int
+        package var deleteCount: Int
         /// Text to insert at the cursor after the deletion.
-        public var insertion: String
+        package var insertion: String
         /// Candidates to show below the line, when Tab cannot narrow the choice further.
-        public var choices: [String]
+        package var choices: [String]
 
-        public init(deleteCount: Int = 0, insertion: String = "", choices: [String] = []) {
+        package init(deleteCount: Int = 0, insertion: String = "", choices: [String] = []) {
             self.deleteCount = deleteCount
             self.insertion = insertion
             self.choices = choices
         }
 
         /// Tab changes nothing and shows nothing: the caller should beep.
-        public var isEmpty: Bool { deleteCount == 0 && insertion.isEmpty && choices.isEmpty }
+        package var isEmpty: Bool { deleteCount == 0 && insertion.isEmpty && choices.isEmpty }
     }
 
     /// The word being completed: everything after the last space or tab before the cursor.
-    public static func currentWord(in lineBeforeCursor: String) -> Substring {
+    package static func currentWord(in lineBeforeCursor: String) -> Substring {
         guard let separator = lineBeforeCursor.lastIndex(where: isSeparator) else {
             return lineBeforeCursor[...]
         }
@@ -33,7 +33,7 @@ public enum Completion {
     }
 
     /// The longest prefix, in whole characters, that every candidate starts with.
-    public static func commonPrefix(of candidates: [String]) -> String {
+    package static func commonPrefix(of candidates: [String]) -> String {
         guard var prefix = candidates.first.map({ Substring($0) }) else { return "" }
         for candidate in candidates.dropFirst() {
             let shared = zip(prefix, candidate).prefix(while: { $0.0 == $0.1 }).count
@@ -54,7 +54,7 @@ public enum Completion {
     ///   - lineBeforeCursor: the line up to the cursor.
     ///   - lineAfterCursor: the rest of the line, so no second space is added before one.
     ///   - candidates: full replacements for the current word, as the command table gives them.
-    public static func apply(lineBeforeCursor: String, lineAfterCursor: String = "", candidates: [String]) -> Edit {
+    package static func apply(lineBeforeCursor: String, lineAfterCursor: String = "", candidates: [String]) -> Edit {
         let unique = deduplicated(candidates)
         guard !unique.isEmpty else { return Edit() }
         let word = currentWord(in: lineBeforeCursor)
@@ -78,7 +78,7 @@ public enum Completion {
     ///
     /// Each line ends with a newline. Width is counted in characters, which is right for
     /// the ASCII and en-dash candidates the commands offer.
-    public static func columns(_ candidates: [String], width: Int) -> String {
+    package static func columns(_ candidates: [String], width: Int) -> String {
         guard !candidates.isEmpty else { return "" }
         let cell = (candidates.map(\.count).max() ?? 0) + 2
         let perRow = max(1, width / max(cell, 1))

@@ -3,22 +3,22 @@ import LessonPlanCore
 import LessonPlanDocuments
 
 /// `/diff [A [B]]`: what changed between two versions.
-public struct DiffCommand: Command, Equatable {
-    public static let name = "diff"
-    public static let usage = "/diff [A [B]]"
-    public static let summary = "show what changed between versions (default: previous and current)"
+package struct DiffCommand: Command, Equatable {
+    package static let name = "diff"
+    package static let usage = "/diff [A [B]]"
+    package static let summary = "show what changed between versions (default: previous and current)"
 
     /// The older version; nil for the one the newer was made from.
-    public let from: Int?
+    package let from: Int?
     /// The newer version; nil for the current one.
-    public let to: Int?
+    package let to: Int?
 
-    public init(from: Int?, to: Int?) {
+    package init(from: Int?, to: Int?) {
         self.from = from
         self.to = to
     }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         let parts = arguments.split(separator: " ").map(String.init)
         switch parts.count {
         case 0:
@@ -34,7 +34,7 @@ public struct DiffCommand: Command, Equatable {
         }
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         let state = await run.engine.state
         guard let current = state.current else {
             run.host.error(run.noPlanYet)

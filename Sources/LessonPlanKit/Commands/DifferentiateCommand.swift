@@ -1,12 +1,12 @@
 import Foundation
 
 /// `/differentiate [ell] [iep] [advanced] | all`: stronger supports for some learners, same objective.
-public struct DifferentiateCommand: RequestCommand, Equatable {
-    public static let name = "differentiate"
-    public static let templates = ["differentiate"]
-    public static let usage = "/differentiate [ell|iep|advanced|all]…"
-    public static let summary = "strengthen supports for those learners (default all) without lowering the objective"
-    public static let details = "Name one focus or several, e.g. /differentiate ell iep."
+package struct DifferentiateCommand: RequestCommand, Equatable {
+    package static let name = "differentiate"
+    package static let templates = ["differentiate"]
+    package static let usage = "/differentiate [ell|iep|advanced|all]…"
+    package static let summary = "strengthen supports for those learners (default all) without lowering the objective"
+    package static let details = "Name one focus or several, e.g. /differentiate ell iep."
 
     /// The focuses and how the prompt names them.
     static let focuses: [(key: String, description: String)] = [
@@ -14,13 +14,13 @@ public struct DifferentiateCommand: RequestCommand, Equatable {
         ("iep", "students with IEPs or 504 plans"),
         ("advanced", "advanced learners who need more challenge"),
     ]
-    public static var argumentCompletions: [String] { focuses.map(\.key) + ["all"] }
+    package static var argumentCompletions: [String] { focuses.map(\.key) + ["all"] }
 
-    public let refinement: Refinement
+    package let refinement: Refinement
 
-    public init(refinement: Refinement) { self.refinement = refinement }
+    package init(refinement: Refinement) { self.refinement = refinement }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         let words = arguments.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "+" }).map(String.init)
             .filter { $0 != "and" }
         var chosen: [(key: String, description: String)] = []

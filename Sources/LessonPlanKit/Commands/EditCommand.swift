@@ -2,20 +2,20 @@ import Foundation
 import LessonPlanCore
 
 /// `/edit`: fix the plan by hand in `$VISUAL` / `$EDITOR`.
-public struct EditCommand: Command, Equatable {
-    public static let name = "edit"
-    public static let usage = "/edit"
-    public static let summary = "edit the plan yourself in $VISUAL / $EDITOR (vi); saving makes a new version"
-    public static let needsTerminal = true
+package struct EditCommand: Command, Equatable {
+    package static let name = "edit"
+    package static let usage = "/edit"
+    package static let summary = "edit the plan yourself in $VISUAL / $EDITOR (vi); saving makes a new version"
+    package static let needsTerminal = true
 
-    public init() {}
+    package init() {}
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
         return Self()
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         guard let current = await run.currentPlan() else { return .failed }
         // Editors expect a final newline; a file saved unchanged must not count as an edit.
         let original = current.text.hasSuffix("\n") ? current.text : current.text + "\n"

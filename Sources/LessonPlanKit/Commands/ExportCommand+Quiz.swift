@@ -23,13 +23,13 @@ extension ExportCommand {
     }
 
     /// Where a quiz goes when no file is named: `<topic>-v<N>` and the format's suffix, in the current folder.
-    public static func defaultQuizFile(_ state: SessionState, format: LMSFormat) -> String {
+    package static func defaultQuizFile(_ state: SessionState, format: LMSFormat) -> String {
         "\(slug(state.currentInputs.topic))-v\(state.currentVersion ?? 0)\(format.defaultSuffix)"
     }
 
     /// Writes an LMS export to `url` the way every export is written (0600, never over a file unless `replace`); with
     /// parallel forms, one file per form beside it (`quiz-form-A.gift`, `quiz-form-B.gift`).
-    public static func writeQuiz(_ result: LMSExport.Result, format: LMSFormat, to url: URL, replace: Bool) -> FileResult {
+    package static func writeQuiz(_ result: LMSExport.Result, format: LMSFormat, to url: URL, replace: Bool) -> FileResult {
         let files = result.forms.isEmpty ? [(url, result.data)] : result.forms.map { (formFile(url, form: $0.form), $0.data) }
         for (file, data) in files {
             do {

@@ -7,7 +7,7 @@ import LessonPlanDocuments
 /// with each lesson a page (``UnitExport``).
 extension ExportCommand {
     /// What `/export unit` writes.
-    public var unitFormat: UnitExport.Format { cartridge ? .cartridge : .document(format) }
+    package var unitFormat: UnitExport.Format { cartridge ? .cartridge : .document(format) }
 
     static func parseUnit(_ words: [String], force: Bool, showModel: Bool, context: CommandContext) throws(CommandError) -> Self {
         guard context.unitLessons != nil else {
@@ -29,14 +29,14 @@ extension ExportCommand {
 
     /// Where a unit goes when no file is named, by the rule of every export: md printed; docx, odt and imscc to
     /// `<topic>-unit.<format>`; html to that file when it would reach a terminal.
-    public static func defaultUnitFile(_ state: SessionState, format: UnitExport.Format, toTerminal: Bool) -> String? {
+    package static func defaultUnitFile(_ state: SessionState, format: UnitExport.Format, toTerminal: Bool) -> String? {
         if case .document(let document) = format, document.document == nil, !(document == .html && toTerminal) { return nil }
         return "\(slug(state.unit?.inputs.topic ?? state.currentInputs.topic))-unit.\(format.fileExtension)"
     }
 
     /// The unit's bytes in `format`.
     /// - Parameter environment: where to look for pandoc (its `PATH`), for docx and odt, and zip, for imscc.
-    public static func unitDocument(
+    package static func unitDocument(
         _ state: SessionState, format: UnitExport.Format, prompts: PromptLibrary, showModel: Bool = false,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> Data {
@@ -51,7 +51,7 @@ extension ExportCommand {
     }
 
     /// Writes a unit's export the way every export is written (0600, never over a file unless `replace`).
-    public static func writeUnit(
+    package static func writeUnit(
         _ data: Data, format: UnitExport.Format, state: SessionState, to url: URL, replace: Bool
     ) -> FileResult {
         do {

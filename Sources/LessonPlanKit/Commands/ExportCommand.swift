@@ -5,11 +5,11 @@ import LessonPlanDocuments
 
 /// `/export [materials] md|html|json|docx|odt|pptx [FILE] [--force]`: the current plan, or the latest handouts, as a
 /// document; `/export quiz [N|starter|exit] FORMAT [FILE]`: a quiz for a learning platform (`ExportCommand+Quiz.swift`).
-public struct ExportCommand: Command, Equatable {
-    public static let name = "export"
-    public static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model] [--with rubric|quiz|starter|exit]; /export quiz [N|starter|exit] FORMAT [FILE]; /export unit md|html|docx|odt|imscc [FILE]"
-    public static let summary = "write the plan (or the handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file"
-    public static let details = """
+package struct ExportCommand: Command, Equatable {
+    package static let name = "export"
+    package static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model] [--with rubric|quiz|starter|exit]; /export quiz [N|starter|exit] FORMAT [FILE]; /export unit md|html|docx|odt|imscc [FILE]"
+    package static let summary = "write the plan (or the handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file"
+    package static let details = """
         Without FILE, Markdown and JSON are printed; docx, odt and pptx are written to <topic>-v<N>.<format> in the
         current folder, and so is html at a terminal (into a pipe it is printed), as lessonplan export does without -o.
         PDF is not offered: export html and print it from a browser. An existing file is kept: at a terminal you are asked whether to replace it; elsewhere add
@@ -25,29 +25,29 @@ public struct ExportCommand: Command, Equatable {
         In a unit, /export unit md|html|docx|odt [FILE] writes the whole unit as one document, and /export unit imscc
         [FILE] as a Common Cartridge with the overview and each lesson a page (without FILE to <topic>-unit.imscc).
         """
-    public static var argumentCompletions: [String] { ExportFormat.allCases.map { $0.rawValue } + ["materials", "quiz", "unit"] }
+    package static var argumentCompletions: [String] { ExportFormat.allCases.map { $0.rawValue } + ["materials", "quiz", "unit"] }
 
-    public let format: ExportFormat
+    package let format: ExportFormat
     /// The handouts instead of the plan.
-    public let materials: Bool
+    package let materials: Bool
     /// The file as typed; nil to print (Markdown, JSON) or to write the default file (HTML).
-    public let path: String?
+    package let path: String?
     /// Replace the file if it exists.
-    public let force: Bool
+    package let force: Bool
     /// Name the model in the teacher's header.
-    public let showModel: Bool
+    package let showModel: Bool
     /// The quiz in this platform format instead of a document (`format` and `materials` then unused).
-    public let quiz: LMSFormat?
+    package let quiz: LMSFormat?
     /// With `quiz`: which quiz (a number, `starter`, `exit`); nil for the current plan's newest.
-    public let quizChoice: QuizChoice?
+    package let quizChoice: QuizChoice?
     /// The whole unit as one document instead of the current lesson.
-    public let unit: Bool
+    package let unit: Bool
     /// With `unit`: the unit as a Common Cartridge instead of a document (`format` then unused).
-    public let cartridge: Bool
+    package let cartridge: Bool
     /// The failed quizzes and rubric to print anyway (`--with rubric`).
-    public let asked: ExportAsked
+    package let asked: ExportAsked
 
-    public init(
+    package init(
         format: ExportFormat, materials: Bool = false, path: String? = nil, force: Bool = false, showModel: Bool = false,
         quiz: LMSFormat? = nil, quizChoice: QuizChoice? = nil, unit: Bool = false, cartridge: Bool = false,
         asked: ExportAsked = .none
@@ -66,11 +66,11 @@ public struct ExportCommand: Command, Equatable {
 
     /// What to do instead of a PDF, which the tool does not write itself.
     /// - Parameter html: how to export the page where the teacher is, e.g. `/export html`.
-    public static func noPDF(_ html: String) -> String {
+    package static func noPDF(_ html: String) -> String {
         "PDF is not offered; export the printable page with \(html), open it in a browser and print it (“Save as PDF”)."
     }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         var words = arguments.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let force = words.contains("--force")
         let showModel = words.contains("--show-model")
@@ -105,7 +105,7 @@ public struct ExportCommand: Command, Equatable {
         return asked
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         if let quiz { return await runQuiz(run, format: quiz) }
         if unit { return await runUnit(run) }
         let state = await run.engine.state
@@ -148,7 +148,7 @@ public struct ExportCommand: Command, Equatable {
     }
 
     /// How writing an export to a file went, each with its sentence.
-    public enum FileResult: Equatable, Sendable {
+    package enum FileResult: Equatable, Sendable {
         case wrote(String)
         /// The file is there and replacing it was not asked for.
         case exists(String)
@@ -157,7 +157,7 @@ public struct ExportCommand: Command, Equatable {
 
     /// Writes an export to `url`, 0600 whatever the umask (a plan may describe real students), never over an
     /// existing file unless `replace`; `lessonplan export` and `/export` both write through this.
-    public static func write(
+    package static func write(
         _ data: Data, format: ExportFormat, materials: Bool, state: SessionState, to url: URL, replace: Bool
     ) -> FileResult {
         do {
@@ -175,7 +175,7 @@ public struct ExportCommand: Command, Equatable {
     /// json are printed; docx, odt and pptx go to `<topic>-v<N>.<format>`; html is printed into a pipe or
     /// file and goes to `<topic>-v<N>.html` when it would reach a terminal.
     /// - Returns: the file name, or nil to print the export.
-    public static func defaultFile(
+    package static func defaultFile(
         _ state: SessionState, format: ExportFormat, materials: Bool, toTerminal: Bool
     ) -> String? {
         guard format.document != nil || (format == .html && toTerminal) else { return nil }
@@ -198,7 +198,7 @@ public struct ExportCommand: Command, Equatable {
 
     /// The bytes of the plan (or its latest handouts), read with its own framework's headings.
     /// - Parameter environment: where to look for pandoc (its `PATH`), for docx, odt and pptx.
-    public static func document(
+    package static func document(
         _ state: SessionState, format: ExportFormat, materials: Bool, prompts: PromptLibrary, showModel: Bool = false,
         asked: ExportAsked = .none, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> Data {

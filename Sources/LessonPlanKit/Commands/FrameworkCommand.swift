@@ -2,26 +2,26 @@ import Foundation
 import LessonPlanCore
 
 /// `/framework [name]`: which lesson structure the plan follows, and converting it to another.
-public struct FrameworkCommand: Command, Equatable {
-    public static let name = "framework"
-    public static let asksTheModel = true
-    public static let templates = ["convert"]
-    public static let usage = "/framework [name]"
-    public static let summary = "rewrite the plan in another lesson structure; without a name, list them"
-    public static let details = """
+package struct FrameworkCommand: Command, Equatable {
+    package static let name = "framework"
+    package static let asksTheModel = true
+    package static let templates = ["convert"]
+    package static let usage = "/framework [name]"
+    package static let summary = "rewrite the plan in another lesson structure; without a name, list them"
+    package static let details = """
         Without a name it lists the frameworks and marks the current one. Before the first plan it writes one
         in that framework. Each framework is a folder under prompts/frameworks/ (the default is prompts/headings.txt).
         """
-    public static let needsPlan = false
+    package static let needsPlan = false
 
     /// The request that rewrites the plan; nil to list the frameworks.
-    public let refinement: Refinement?
+    package let refinement: Refinement?
 
-    public init(refinement: Refinement?) { self.refinement = refinement }
+    package init(refinement: Refinement?) { self.refinement = refinement }
 
-    public static func argumentCompletions(frameworks: [String]) -> [String] { frameworks }
+    package static func argumentCompletions(frameworks: [String]) -> [String] { frameworks }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard !arguments.isEmpty else { return Self(refinement: nil) }
         let name = arguments.lowercased()
         guard context.frameworks.contains(name) else {
@@ -37,7 +37,7 @@ public struct FrameworkCommand: Command, Equatable {
         return Self(refinement: Refinement(.revise(.convert), inputs: context.inputs, framework: name))
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         if let refinement { return await run.request(refinement) }
         let prompts = run.engine.prompts
         let current = await run.engine.state.currentFramework

@@ -2,27 +2,27 @@ import Foundation
 import LessonPlanCore
 
 /// `/history`: every version with the command that made it.
-public struct HistoryCommand: Command, Equatable {
-    public static let name = "history"
-    public static let usage = "/history"
-    public static let summary = "list the versions, each with the command that made it; branches as a tree"
-    public static let needsPlan = false
+package struct HistoryCommand: Command, Equatable {
+    package static let name = "history"
+    package static let usage = "/history"
+    package static let summary = "list the versions, each with the command that made it; branches as a tree"
+    package static let needsPlan = false
 
-    public init() {}
+    package init() {}
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
         return Self()
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         run.host.show(StyledText(Self.render(await run.engine.state, whole: !run.host.showsOnTerminal)))
         return .done
     }
 
     /// One line per version, the current one marked.
     /// - Parameter whole: each command in full, for a pipe; at a terminal a long one is clipped to fit.
-    public static func render(_ state: SessionState, whole: Bool = false) -> String {
+    package static func render(_ state: SessionState, whole: Bool = false) -> String {
         guard !state.versions.isEmpty else { return "No versions yet; type /generate to write the first plan." }
         // With a branch (a version that two were made from), the versions are drawn as the tree they are.
         let children = Dictionary(grouping: state.versions.filter { $0.parent != nil }) { $0.parent ?? 0 }

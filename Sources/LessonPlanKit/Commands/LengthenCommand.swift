@@ -2,19 +2,19 @@ import Foundation
 import LessonPlanCore
 
 /// `/lengthen [minutes]`: the same lesson with more time.
-public struct LengthenCommand: RequestCommand, Equatable {
-    public let refinement: Refinement
+package struct LengthenCommand: RequestCommand, Equatable {
+    package let refinement: Refinement
 
-    public init(refinement: Refinement) { self.refinement = refinement }
+    package init(refinement: Refinement) { self.refinement = refinement }
 
-    public static let name = "lengthen"
-    public static let templates = ["lengthen"]
-    public static let usage = "/lengthen [minutes]"
-    public static let summary = "the same lesson in more minutes (default: about half as long again)"
-    public static let details =
+    package static let name = "lengthen"
+    package static let templates = ["lengthen"]
+    package static let usage = "/lengthen [minutes]"
+    package static let summary = "the same lesson in more minutes (default: about half as long again)"
+    package static let details =
         "Without a number the new length is one and a half times the current one, rounded to 5 and at most 180."
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         let current = context.inputs.minutes
         let target: Int
         if arguments.isEmpty {

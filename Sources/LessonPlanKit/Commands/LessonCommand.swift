@@ -3,21 +3,21 @@ import LessonPlanCore
 
 /// `/lesson N`: in a unit, makes lesson N the current plan, so every other command (`/shorten`, `/quiz`,
 /// `/export` …) works on that lesson alone; `resume` reopens at it.
-public struct LessonCommand: Command, Equatable {
-    public static let name = "lesson"
-    public static let usage = "/lesson N"
-    public static let summary = "in a unit: make lesson N the current plan and print it"
-    public static let details =
+package struct LessonCommand: Command, Equatable {
+    package static let name = "lesson"
+    package static let usage = "/lesson N"
+    package static let summary = "in a unit: make lesson N the current plan and print it"
+    package static let details =
         "Every command then works on lesson N; the other lessons keep their versions. /unit lists the lessons."
-    public static let needsPlan = false
+    package static let needsPlan = false
 
-    public let number: Int
+    package let number: Int
 
-    public init(number: Int) {
+    package init(number: Int) {
         self.number = number
     }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard let total = context.unitLessons else {
             throw CommandError("This session is a single lesson, not a unit; /unit N writes a unit of N lessons.")
         }
@@ -27,7 +27,7 @@ public struct LessonCommand: Command, Equatable {
         return Self(number: number)
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         do {
             let version = try await run.engine.selectLesson(number)
             let title = await run.engine.state.unit.flatMap { $0.outline.indices.contains(number - 1) ? $0.outline[number - 1].title : nil } ?? ""

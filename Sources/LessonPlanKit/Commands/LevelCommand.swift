@@ -2,19 +2,19 @@ import Foundation
 import LessonPlanCore
 
 /// `/level`: the reading level of the current plan's student-facing text against its band.
-public struct LevelCommand: PlanReportCommand, Equatable {
-    public static let name = "level"
-    public static let usage = "/level"
-    public static let summary = "reading level (Flesch–Kincaid) of what students read, against the band's range"
-    public static let details = """
+package struct LevelCommand: PlanReportCommand, Equatable {
+    package static let name = "level"
+    package static let usage = "/level"
+    package static let summary = "reading level (Flesch–Kincaid) of what students read, against the band's range"
+    package static let details = """
         Expected ranges, after the Common Core text-complexity bands: K–2 up to 2.5, 3–5 2–5.5, 6–8 6–10, 9–12 8–14.
         /regrade measures the new plan and, if it misses its band's range, asks once more with the measured level.
         """
 
-    public init() {}
+    package init() {}
 
     /// What `/level` prints, naming only the sections it measured.
-    public static func report(of version: PlanVersion, framework: Framework) -> StyledText {
+    package static func report(of version: PlanVersion, framework: Framework) -> StyledText {
         let document = framework.document(of: version.text)
         let measure = ReadingMeasure(studentText: framework.studentFacingText(of: document), band: version.inputs.grade)
         let sections = ReadingLevel.measuredSections(of: document, studentFacing: framework.studentFacingHeadings)

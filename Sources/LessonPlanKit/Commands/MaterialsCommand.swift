@@ -2,24 +2,24 @@ import Foundation
 import LessonPlanCore
 
 /// `/materials`: the plan's student handouts, with nothing meant only for the teacher.
-public struct MaterialsCommand: RequestCommand, Equatable {
-    public static let name = "materials"
-    public static let templates = ["materials"]
-    public static let usage = "/materials"
-    public static let summary = "student handouts from the plan (tasks, questions, exit ticket), no teacher notes"
-    public static let details = "The handouts are kept beside the plan, not as a version of it; /export materials md|html|json [FILE] writes them."
+package struct MaterialsCommand: RequestCommand, Equatable {
+    package static let name = "materials"
+    package static let templates = ["materials"]
+    package static let usage = "/materials"
+    package static let summary = "student handouts from the plan (tasks, questions, exit ticket), no teacher notes"
+    package static let details = "The handouts are kept beside the plan, not as a version of it; /export materials md|html|json [FILE] writes them."
 
-    public let refinement: Refinement
+    package let refinement: Refinement
 
-    public init(refinement: Refinement) { self.refinement = refinement }
+    package init(refinement: Refinement) { self.refinement = refinement }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
         return Self(refinement: Refinement(.materials, inputs: context.inputs))
     }
 
     /// Sends the request, then checks the handouts for anything meant only for the teacher.
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         let (outcome, result) = await run.requestResult(refinement, waiting: "writing the handouts…")
         guard result.first.status == .completed else { return outcome }
         let plan = await run.engine.state.current
@@ -37,8 +37,8 @@ public struct MaterialsCommand: RequestCommand, Equatable {
 }
 
 /// The `/materials` check's findings in words: what each teacher-only part is.
-public enum MaterialsNotes {
-    public static func describe(_ note: TeacherNote) -> String {
+package enum MaterialsNotes {
+    package static func describe(_ note: TeacherNote) -> String {
         switch note.reason {
         case .heading:
             let under = note.linesUnder == 0 ? "" : note.linesUnder == 1 ? " and the line under it" : " and the \(note.linesUnder) lines under it"

@@ -2,19 +2,19 @@ import Foundation
 import LessonPlanCore
 
 /// `/pacing`: the current plan's pacing as a timeline against the lesson's length.
-public struct PacingCommand: Command, Equatable {
-    public static let name = "pacing"
-    public static let usage = "/pacing"
-    public static let summary = "draw the lesson as a timeline: one bar per section, labelled with its minutes"
+package struct PacingCommand: Command, Equatable {
+    package static let name = "pacing"
+    package static let usage = "/pacing"
+    package static let summary = "draw the lesson as a timeline: one bar per section, labelled with its minutes"
 
-    public init() {}
+    package init() {}
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
         return Self()
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         guard let (current, framework) = await run.currentPlanAndFramework() else { return .failed }
         let document = framework.document(of: current.text)
         var text = StyledText("── pacing of v\(current.number) · \(current.inputs.minutes)-minute lesson\n", style: .dim)

@@ -3,12 +3,12 @@ import LessonPlanCore
 
 /// `/quiz [starter|exit] [N]`: a multiple-choice quiz from the plan with its answer key, checked and repaired once,
 /// kept beside the plan version it was made from.
-public struct QuizCommand: Command, Equatable {
-    public static let name = "quiz"
-    public static let asksTheModel = true
-    public static let usage = "/quiz [starter|exit] [N]; /quiz again; /quiz forms N [starter|exit]; /quiz item N [what to change]"
-    public static let summary = "a multiple-choice quiz from the plan with its answer key (default: exit, 5 items)"
-    public static let details = """
+package struct QuizCommand: Command, Equatable {
+    package static let name = "quiz"
+    package static let asksTheModel = true
+    package static let usage = "/quiz [starter|exit] [N]; /quiz again; /quiz forms N [starter|exit]; /quiz item N [what to change]"
+    package static let summary = "a multiple-choice quiz from the plan with its answer key (default: exit, 5 items)"
+    package static let details = """
         exit tests what this lesson teaches; starter tests only what students should know before it and lists the
         misconceptions they may bring. N is 3 to 15. Each item has one answer and 2 or 3 wrong ones, each built on a
         named misconception (for the teacher) and with feedback written to the student who picks it (what a
@@ -28,21 +28,21 @@ public struct QuizCommand: Command, Equatable {
         same answer as the quiz's, and every export gives each form with its own key (one file per form for a
         learning platform).
         """
-    public static let argumentCompletions = ["exit", "starter", "again", "forms"]
-    public static let templates = ["quiz", "quiz-repair", "quiz-item"]
+    package static let argumentCompletions = ["exit", "starter", "again", "forms"]
+    package static let templates = ["quiz", "quiz-repair", "quiz-item"]
 
-    public let kind: Quiz.Kind
-    public let items: Int
+    package let kind: Quiz.Kind
+    package let items: Int
     /// For `/quiz item N`: the item to write again and what to change; nil for a new quiz.
-    public let item: (number: Int, request: String)?
+    package let item: (number: Int, request: String)?
     /// `/quiz again`: the quiz that no longer fits the plan (else the latest) written again, same kind and length.
-    public let again: Bool
+    package let again: Bool
     /// `/quiz forms N`: how many parallel forms of the latest quiz to make; nil for a new quiz.
-    public let forms: Int?
+    package let forms: Int?
     /// With `forms`: whether `kind` was named (`/quiz forms 2 exit`); else the plan's latest quiz of either kind.
-    public let formsOfKind: Bool
+    package let formsOfKind: Bool
 
-    public init(
+    package init(
         kind: Quiz.Kind = .exit, items: Int = Quiz.defaultItems, item: (number: Int, request: String)? = nil, again: Bool = false,
         forms: Int? = nil, formsOfKind: Bool = false
     ) {
@@ -54,12 +54,12 @@ public struct QuizCommand: Command, Equatable {
         self.forms = forms
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.kind == rhs.kind && lhs.items == rhs.items && lhs.item?.number == rhs.item?.number
             && lhs.item?.request == rhs.item?.request && lhs.again == rhs.again && lhs.forms == rhs.forms && lhs.formsOfKind == rhs.formsOfKind
     }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         let words = arguments.split(whereSeparator: \.isWhitespace).map(String.init)
         if words.first?.lowercased() == "item" {
             guard words.count >= 2, let number = Int(words[1]), Quiz.itemRange.upperBound >= number, number >= 1 else {
@@ -100,7 +100,7 @@ public struct QuizCommand: Command, Equatable {
         return Self(kind: kind ?? .exit, items: items ?? Quiz.defaultItems)
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         if let item { return await redoItem(item.number, request: item.request, run) }
         if let forms { return await makeForms(forms, run) }
         guard again else { return await make(kind: kind, items: items, run) }

@@ -3,11 +3,11 @@ import LessonPlanCore
 
 /// `/redo SECTION [what to change]`: one section of the plan written again, every other section kept byte for
 /// byte, so a teacher pays for and waits through one section, not ten.
-public struct RedoCommand: Command, Equatable {
-    public static let name = "redo"
-    public static let usage = "/redo SECTION [what to change]"
-    public static let summary = "write one section again (by name, prefix or number); the rest stays exactly as it is"
-    public static let details = """
+package struct RedoCommand: Command, Equatable {
+    package static let name = "redo"
+    package static let usage = "/redo SECTION [what to change]"
+    package static let summary = "write one section again (by name, prefix or number); the rest stays exactly as it is"
+    package static let details = """
         SECTION is a heading (warm-up, exit ticket), an unambiguous start of one (dir), or its number (6). The
         model is asked for that section alone, with the whole plan as context and the section's time and rules;
         its answer is put in place of the old section, and every other section is checked by code to be the same
@@ -15,13 +15,13 @@ public struct RedoCommand: Command, Equatable {
         that would break the pacing is refused before anything is sent (use /shorten or /lengthen). The new
         plan is checked like any other, but not repaired whole unasked; /repair asks for that.
         """
-    public static let asksTheModel = true
-    public static let templates = ["redo"]
+    package static let asksTheModel = true
+    package static let templates = ["redo"]
 
     /// What was typed after `/redo`: the section, then what to change.
-    public let arguments: String
+    package let arguments: String
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard !arguments.isEmpty else {
             throw CommandError("/redo needs a section, e.g. /redo warm-up more hands-on, /redo exit ticket or /redo 6.")
         }
@@ -31,7 +31,7 @@ public struct RedoCommand: Command, Equatable {
         return Self(arguments: arguments)
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         let state = await run.engine.state
         guard let current = state.current, let framework = try? await run.engine.framework(of: current) else {
             run.host.error("There is no plan yet; type /generate to write one.")

@@ -2,19 +2,19 @@ import Foundation
 import LessonPlanCore
 
 /// `/regrade <band>`: the same lesson for another grade band.
-public struct RegradeCommand: RequestCommand, Equatable {
-    public let refinement: Refinement
+package struct RegradeCommand: RequestCommand, Equatable {
+    package let refinement: Refinement
 
-    public init(refinement: Refinement) { self.refinement = refinement }
+    package init(refinement: Refinement) { self.refinement = refinement }
 
-    public static let name = "regrade"
-    public static let templates = ["regrade", "level"]
-    public static let usage = "/regrade <band>"
-    public static let summary = "rewrite for another grade band: objective, vocabulary, tasks, examples, questions"
-    public static let details = "The band is written as K–2, 3–5, 6–8 or 9–12 (3-5, 3 to 5 or a single grade such as 4 work too)."
-    public static var argumentCompletions: [String] { GradeBand.allCases.map(\.rawValue) }
+    package static let name = "regrade"
+    package static let templates = ["regrade", "level"]
+    package static let usage = "/regrade <band>"
+    package static let summary = "rewrite for another grade band: objective, vocabulary, tasks, examples, questions"
+    package static let details = "The band is written as K–2, 3–5, 6–8 or 9–12 (3-5, 3 to 5 or a single grade such as 4 work too)."
+    package static var argumentCompletions: [String] { GradeBand.allCases.map(\.rawValue) }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard !arguments.isEmpty else {
             throw CommandError("/regrade needs a grade band; type e.g. /regrade 3–5 (K–2, 3–5, 6–8 or 9–12).")
         }

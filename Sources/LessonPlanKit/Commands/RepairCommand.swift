@@ -2,28 +2,28 @@ import Foundation
 import LessonPlanCore
 
 /// `/repair [on|off]`: fix the plan's problems now, or turn the automatic repair on or off.
-public struct RepairCommand: Command, Equatable {
-    public static let name = "repair"
-    public static let asksTheModel = true
-    public static let templates = ["repair"]
-    public static let usage = "/repair [on|off]"
-    public static let summary = "fix what the plan check found, once (kept only if it checks better); on/off: automatic repair"
-    public static let details = """
+package struct RepairCommand: Command, Equatable {
+    package static let name = "repair"
+    package static let asksTheModel = true
+    package static let templates = ["repair"]
+    package static let usage = "/repair [on|off]"
+    package static let summary = "fix what the plan check found, once (kept only if it checks better); on/off: automatic repair"
+    package static let details = """
         A plan with a structure or content problem is repaired once automatically, unless the session was
         started with --no-repair or /repair off was typed (saved with the session: resume and replay --rerun
         keep it). Advice is never sent on its own; /repair sends the problems and the advice. The repaired
         plan replaces the draft only if it checks better; one that does not is not shown (/show repair shows it).
         """
-    public static let argumentCompletions = ["on", "off"]
+    package static let argumentCompletions = ["on", "off"]
     // `/repair on|off` works before the first plan; a repair itself needs one, checked in `parse`.
-    public static let needsPlan = false
+    package static let needsPlan = false
 
     /// nil: repair now; true or false: turn the automatic repair on or off.
-    public let automatic: Bool?
+    package let automatic: Bool?
 
-    public init(automatic: Bool?) { self.automatic = automatic }
+    package init(automatic: Bool?) { self.automatic = automatic }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         switch arguments.lowercased() {
         case "on": return Self(automatic: true)
         case "off": return Self(automatic: false)
@@ -38,7 +38,7 @@ public struct RepairCommand: Command, Equatable {
         }
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         if let automatic {
             run.settings.followUps.repair = automatic
             await run.engine.setAutomaticRepair(automatic)

@@ -5,13 +5,13 @@ import LessonPlanStore
 /// `/reteach`: tomorrow's plan written around the misconceptions a quiz's results showed (`lessonplan results`):
 /// the warm-up on the most chosen one, small groups by misconception, an exit ticket that checks them again. The
 /// counts are the tool's, written into the plan by code as a teacher's note under the warm-up.
-public struct ReteachCommand: Command, Equatable {
-    public static let name = "reteach"
-    public static let asksTheModel = true
-    public static let templates = ["reteach"]
-    public static let usage = "/reteach"
-    public static let summary = "tomorrow's plan around the misconceptions the quiz results showed (lessonplan results first)"
-    public static let details = """
+package struct ReteachCommand: Command, Equatable {
+    package static let name = "reteach"
+    package static let asksTheModel = true
+    package static let templates = ["reteach"]
+    package static let usage = "/reteach"
+    package static let summary = "tomorrow's plan around the misconceptions the quiz results showed (lessonplan results first)"
+    package static let details = """
         Reads the latest results saved with `lessonplan results SESSION FILE` (how many students chose each option),
         ranks the wrong answers' misconceptions by count, and asks for the next plan built on the top three: a
         warm-up on the most chosen, small groups by misconception, an exit ticket that checks each again. The counts
@@ -21,14 +21,14 @@ public struct ReteachCommand: Command, Equatable {
     /// How many misconceptions the plan is built around, the most chosen first.
     static let top = 3
 
-    public init() {}
+    package init() {}
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
         return Self()
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         let state = await run.engine.state
         guard let current = state.current else {
             run.host.error("There is no plan yet; type /generate to write one.")

@@ -4,12 +4,12 @@ import LessonPlanCore
 /// `/review`: a second opinion on the current plan from the model, against published criteria
 /// (`prompts/review-rubric.txt`), one row per criterion with a score and the sentence of the plan it rests on;
 /// each quoted sentence is checked by code against the plan, and one that is not in it is marked.
-public struct ReviewCommand: Command, Equatable {
-    public static let name = "review"
-    public static let asksTheModel = true
-    public static let usage = "/review"
-    public static let summary = "a second opinion on the plan against published criteria, each score resting on a quoted sentence"
-    public static let details = """
+package struct ReviewCommand: Command, Equatable {
+    package static let name = "review"
+    package static let asksTheModel = true
+    package static let usage = "/review"
+    package static let summary = "a second opinion on the plan against published criteria, each score resting on a quoted sentence"
+    package static let details = """
         The built-in criteria are adapted from the Achieve OER Rubrics (CC BY 3.0; see prompts/review-rubric.txt), scored
         0 to 3 or N/A. Every sentence the model quotes is checked by code against the plan (ignoring case, spacing and curly
         quotes); a row whose quotation is not in the plan is marked “evidence not found in the plan”. The review is
@@ -17,16 +17,16 @@ public struct ReviewCommand: Command, Equatable {
         carry it on the teacher's copy, never on handouts or slides. A score off the scale (7 of 3) is not kept, and a
         criterion not among the criteria, or scored twice, is marked; otherwise the scores are the model's opinion.
         """
-    public static let templates = ["review"]
+    package static let templates = ["review"]
 
-    public init() {}
+    package init() {}
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
         return Self()
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         guard let plan = await run.currentPlan() else { return .failed }
         guard let rubric = ReviewRubric(parsing: run.engine.prompts.reviewRubricText) else {
             run.host.error(ReviewRubric.unusable)

@@ -3,12 +3,12 @@ import LessonPlanCore
 
 /// `/rubric [levels]`: a criteria × levels rubric for the plan's independent task, with a version for students,
 /// checked and repaired once, kept beside the plan version it was made from.
-public struct RubricCommand: Command, Equatable {
-    public static let name = "rubric"
-    public static let asksTheModel = true
-    public static let usage = "/rubric [levels]; /rubric again; /rubric row N [what to change]"
-    public static let summary = "a rubric for the plan's independent task, shown as a table (default: 4 levels)"
-    public static let details = """
+package struct RubricCommand: Command, Equatable {
+    package static let name = "rubric"
+    package static let asksTheModel = true
+    package static let usage = "/rubric [levels]; /rubric again; /rubric row N [what to change]"
+    package static let summary = "a rubric for the plan's independent task, shown as a table (default: 4 levels)"
+    package static let details = """
         levels is 2 to 6, lowest first, each with its points. The rubric is checked (the level count, every cell
         filled, levels in order, no criterion twice) and, when it fails, repaired once. It is kept beside the plan
         version it was made from: /show rubric prints it; exports of that version carry it (the students' “I can …”
@@ -18,23 +18,23 @@ public struct RubricCommand: Command, Equatable {
         current plan with as many levels (after a revision, a rubric written for an earlier version that no longer
         fits it is named, with why).
         """
-    public static let templates = ["rubric", "rubric-repair", "rubric-row"]
+    package static let templates = ["rubric", "rubric-repair", "rubric-row"]
 
-    public let levels: Int
+    package let levels: Int
     /// For `/rubric row N`: the row to write again and what to change; nil for a new rubric.
-    public let row: Int?
-    public let request: String
+    package let row: Int?
+    package let request: String
     /// `/rubric again`: the latest rubric written again from the current plan, with as many levels.
-    public let again: Bool
+    package let again: Bool
 
-    public init(levels: Int = Rubric.defaultLevels, row: Int? = nil, request: String = "", again: Bool = false) {
+    package init(levels: Int = Rubric.defaultLevels, row: Int? = nil, request: String = "", again: Bool = false) {
         self.levels = levels
         self.row = row
         self.request = request
         self.again = again
     }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         let typed = arguments.split(whereSeparator: \.isWhitespace).map(String.init)
         if typed.first?.lowercased() == "row" {
             guard typed.count >= 2, let number = Int(typed[1]), number >= 1 else {
@@ -58,7 +58,7 @@ public struct RubricCommand: Command, Equatable {
         return Self(levels: number)
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         if let row { return await redoRow(row, run) }
         var levels = levels
         if again {

@@ -3,25 +3,25 @@ import LessonPlanCore
 import LessonPlanStore
 
 /// `/save [name]`: write anything a full disk kept in memory, and name the session so it can be resumed by name.
-public struct SaveCommand: Command, Equatable {
-    public static let name = "save"
-    public static let usage = "/save [name]"
-    public static let summary = "name this session to resume it by name; alone, write what a full disk kept unsaved"
-    public static let needsPlan = false
+package struct SaveCommand: Command, Equatable {
+    package static let name = "save"
+    package static let usage = "/save [name]"
+    package static let summary = "name this session to resume it by name; alone, write what a full disk kept unsaved"
+    package static let needsPlan = false
 
     /// The session's new name, if one was given.
-    public let sessionName: String?
+    package let sessionName: String?
 
-    public init(sessionName: String?) { self.sessionName = sessionName }
+    package init(sessionName: String?) { self.sessionName = sessionName }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard !arguments.isEmpty else { return Self(sessionName: nil) }
         do { return Self(sessionName: try SessionStore.validName(arguments)) } catch {
             throw CommandError(error.errorDescription ?? "That name cannot be used.")
         }
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         do {
             let written = try await run.engine.save()
             if written > 0 {

@@ -2,21 +2,21 @@ import Foundation
 import LessonPlanCore
 
 /// One recorded turn in a re-run: sent again, or skipped with the reason.
-public struct RerunStep: Sendable {
-    public var turn: Int
-    public var command: String
-    public var recordedStatus: TurnStatus?
-    public var recordedOutput: String
+package struct RerunStep: Sendable {
+    package var turn: Int
+    package var command: String
+    package var recordedStatus: TurnStatus?
+    package var recordedOutput: String
     /// Nil when the turn was not sent again (its reason is in `note`).
-    public var outcome: TurnOutcome?
+    package var outcome: TurnOutcome?
     /// The automatic turns that followed it this time (a repair, a reading-level retry).
-    public var followUps: [TurnOutcome] = []
-    public var note: String?
+    package var followUps: [TurnOutcome] = []
+    package var note: String?
 }
 
 /// `replay --rerun`: the requests behind a session's versions, sent again against today's model
 /// and templates into a new session, through the same ``CommandRunner`` as the REPL.
-public enum SessionRerun {
+package enum SessionRerun {
     /// What a re-run does with one recorded event.
     enum Plan: Equatable {
         /// Send this command again (the completed attempt behind a version or handouts).
@@ -38,10 +38,10 @@ public enum SessionRerun {
     }
 
     /// A re-run that sends more requests than this asks first (or needs `--yes`).
-    public static let sendsWithoutAsking = 3
+    package static let sendsWithoutAsking = 3
 
     /// How many requests a re-run sends before any repairs: one per command sent again.
-    public static func requestCount(_ recorded: SessionState, through: Int? = nil) -> Int {
+    package static func requestCount(_ recorded: SessionState, through: Int? = nil) -> Int {
         plan(recorded, through: through).count { if case .send = $0 { true } else { false } }
     }
 
@@ -117,7 +117,7 @@ public enum SessionRerun {
     /// - Parameters:
     ///   - only: with `--turn N`, the one turn to compare; the turns before it run to rebuild its plan.
     ///   - announce: called once as each turn starts.
-    public static func run(
+    package static func run(
         _ recorded: SessionState, runner: CommandRunner, only: Int? = nil, announce: @Sendable (Int, String) -> Void = { _, _ in }
     ) async -> [RerunStep] {
         var steps: [RerunStep] = []

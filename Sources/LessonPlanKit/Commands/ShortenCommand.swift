@@ -2,19 +2,19 @@ import Foundation
 import LessonPlanCore
 
 /// `/shorten [minutes]`: the same lesson in less time.
-public struct ShortenCommand: RequestCommand, Equatable {
-    public let refinement: Refinement
+package struct ShortenCommand: RequestCommand, Equatable {
+    package let refinement: Refinement
 
-    public init(refinement: Refinement) { self.refinement = refinement }
+    package init(refinement: Refinement) { self.refinement = refinement }
 
-    public static let name = "shorten"
-    public static let templates = ["shorten"]
-    public static let usage = "/shorten [minutes]"
-    public static let summary = "the same lesson in fewer minutes (default: about two thirds)"
-    public static let details =
+    package static let name = "shorten"
+    package static let templates = ["shorten"]
+    package static let usage = "/shorten [minutes]"
+    package static let summary = "the same lesson in fewer minutes (default: about two thirds)"
+    package static let details =
         "Without a number the new length is two thirds of the current one, rounded to 5 and at least 10. All headings stay and the pacing re-sums to the new length."
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         let current = context.inputs.minutes
         let target: Int
         if arguments.isEmpty {

@@ -3,14 +3,14 @@ import LessonPlanCore
 
 /// `/show [N|quiz [N]|rubric [N]|review [N]|repair]`: print the current plan, version N, a quiz (with its key),
 /// rubric or review, the latest by default, or the latest repair that was not kept.
-public struct ShowCommand: Command, Equatable {
-    public static let name = "show"
-    public static let usage = "/show [N|quiz [N|starter|exit]|rubric [N]|review [N]|repair]"
-    public static let summary = "print the current plan, version N, a quiz (with its key), rubric or review (the latest unless you give its number), or the last repair not kept"
-    public static let argumentCompletions = ["quiz", "rubric", "review", "repair"]
+package struct ShowCommand: Command, Equatable {
+    package static let name = "show"
+    package static let usage = "/show [N|quiz [N|starter|exit]|rubric [N]|review [N]|repair]"
+    package static let summary = "print the current plan, version N, a quiz (with its key), rubric or review (the latest unless you give its number), or the last repair not kept"
+    package static let argumentCompletions = ["quiz", "rubric", "review", "repair"]
 
     /// What is printed.
-    public enum Subject: Equatable, Sendable {
+    package enum Subject: Equatable, Sendable {
         /// A plan version; nil for the current one.
         case plan(Int?)
         /// A quiz by its number or kind (the newest starter or exit quiz); nil for the latest.
@@ -23,16 +23,16 @@ public struct ShowCommand: Command, Equatable {
         case repair
     }
 
-    public let subject: Subject
+    package let subject: Subject
 
     /// The version to print; nil for the current one (or for a quiz or rubric).
-    public var version: Int? { if case .plan(let number) = subject { number } else { nil } }
+    package var version: Int? { if case .plan(let number) = subject { number } else { nil } }
 
-    public init(version: Int?) { subject = .plan(version) }
+    package init(version: Int?) { subject = .plan(version) }
 
-    public init(_ subject: Subject) { self.subject = subject }
+    package init(_ subject: Subject) { self.subject = subject }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard !arguments.isEmpty else { return Self(version: nil) }
         let words = arguments.lowercased().split(separator: " ").map(String.init)
         if words == ["repair"] { return Self(.repair) }
@@ -64,7 +64,7 @@ public struct ShowCommand: Command, Equatable {
         return number
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         let state = await run.engine.state
         switch subject {
         case .quiz(let choice):
@@ -142,7 +142,7 @@ public struct ShowCommand: Command, Equatable {
 
     /// A quiz with its key (the teacher's view) under a one-line label, its check's problems, and a warning when
     /// the plan has moved on from the version it was made from.
-    public static func render(_ quiz: QuizVersion, current: Int?) -> StyledText {
+    package static func render(_ quiz: QuizVersion, current: Int?) -> StyledText {
         let from = quiz.planVersion.map { " · from v\($0)" } ?? ""
         let label = "── quiz \(quiz.number) · \(quiz.quiz.kind.rawValue) · \(counted(quiz.quiz.items.count, "item"))\(from)"
         let body = quiz.quiz.items.isEmpty ? quiz.text : AssessmentText.quiz(quiz.quiz, withKey: true)
@@ -151,7 +151,7 @@ public struct ShowCommand: Command, Equatable {
 
     /// A rubric as a table `width` columns wide (and the students' version under it) under a one-line label, its
     /// check's problems, and a warning when the plan has moved on from the version it was made from.
-    public static func render(_ rubric: RubricVersion, current: Int?, width: Int) -> StyledText {
+    package static func render(_ rubric: RubricVersion, current: Int?, width: Int) -> StyledText {
         let from = rubric.planVersion.map { " · from v\($0)" } ?? ""
         let task = rubric.rubric.task.isEmpty ? "" : " · \(rubric.rubric.task)"
         let label = "── rubric \(rubric.number)\(task) · \(counted(rubric.rubric.levels.count, "level"))\(from)"
@@ -164,7 +164,7 @@ public struct ShowCommand: Command, Equatable {
 
     /// A review under a one-line label, and a warning when the plan has moved on from the version it reviewed (its
     /// quotations were checked against that version, not the current one).
-    public static func render(_ review: ReviewVersion, current: Int?, width: Int) -> StyledText {
+    package static func render(_ review: ReviewVersion, current: Int?, width: Int) -> StyledText {
         let from = review.planVersion.map { " · of v\($0)" } ?? ""
         let label = "── review \(review.number) · \(counted(review.review.rows.count, "criterion", "criteria"))\(from)"
         let body = review.review.rows.isEmpty ? review.text : ReviewText.render(review.review, source: review.source, width: width)
@@ -206,7 +206,7 @@ public struct ShowCommand: Command, Equatable {
     }
 
     /// One version under a one-line label.
-    public static func render(_ version: PlanVersion) -> StyledText {
+    package static func render(_ version: PlanVersion) -> StyledText {
         let lost = version.parentLost ? " · made from v\(version.parent ?? 0), whose line is damaged" : ""
         var text = StyledText(
             "── v\(version.number) · \(version.command) · \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min\(lost)\n",

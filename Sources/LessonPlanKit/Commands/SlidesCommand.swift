@@ -1,11 +1,11 @@
 import Foundation
 
 /// `/slides [FILE.pptx] [--force]`: the plan as PowerPoint slides, written as `/export pptx` writes them.
-public struct SlidesCommand: Command, Equatable {
-    public static let name = "slides"
-    public static let usage = "/slides [FILE.pptx] [--force]"
-    public static let summary = "the plan as PowerPoint slides: a slide per section, its quiz one item a slide, teacher notes as speaker notes"
-    public static let details = """
+package struct SlidesCommand: Command, Equatable {
+    package static let name = "slides"
+    package static let usage = "/slides [FILE.pptx] [--force]"
+    package static let summary = "the plan as PowerPoint slides: a slide per section, its quiz one item a slide, teacher notes as speaker notes"
+    package static let details = """
         Without FILE the slides go to <topic>-v<N>.pptx in the current folder. The quiz and rubric made from this
         plan version come after the sections (answers and misconceptions in the speaker notes, the students'
         rubric). An existing file is kept: at a terminal you are asked whether to replace it; elsewhere add --force.
@@ -13,13 +13,13 @@ public struct SlidesCommand: Command, Equatable {
         """
 
     /// The export that writes the slides.
-    public let export: ExportCommand
+    package let export: ExportCommand
 
-    public init(path: String? = nil, force: Bool = false) {
+    package init(path: String? = nil, force: Bool = false) {
         export = ExportCommand(format: .pptx, path: path, force: force)
     }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         var words = arguments.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let force = words.contains("--force")
         words.removeAll { $0 == "--force" }
@@ -33,7 +33,7 @@ public struct SlidesCommand: Command, Equatable {
         return Self(path: path.isEmpty ? nil : path, force: force)
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         await export.run(run)
     }
 }

@@ -7,15 +7,15 @@ import LessonPlanCore
 /// The rule: a line without a slash of one or two words is small talk when its first word is a shell
 /// command below, or when every word is one of the words below. Anything else is an instruction and is
 /// sent (`shorter`, `more hands-on`, `add a game`), and `/revise …` always is.
-public enum SmallTalk {
+package enum SmallTalk {
     /// Shell commands a person types into the wrong window; the word after them does not matter.
-    public static let shellCommands: Set<String> = [
+    package static let shellCommands: Set<String> = [
         "ls", "ll", "la", "dir", "cd", "pwd", "cls", "clear", "git", "vim", "vi", "nano", "emacs", "sudo",
         "whoami", "mkdir", "rm", "cp", "mv", "python", "python3", "swift", "npm", "node", "logout", "reset",
     ]
 
     /// Greetings, thanks, acknowledgements and the like: a line made only of these says nothing to change.
-    public static let words: Set<String> = [
+    package static let words: Set<String> = [
         "thanks", "thank", "thankyou", "thx", "ty", "cheers", "you", "so", "much", "very",
         "ok", "okay", "k", "kk", "fine", "great", "good", "nice", "cool", "perfect", "awesome", "excellent",
         "wonderful", "lovely", "brilliant", "super", "got", "it", "alright", "sure", "right",
@@ -25,7 +25,7 @@ public enum SmallTalk {
     ]
 
     /// Whether `line` is small talk by the rule above.
-    public static func matches(_ line: String) -> Bool {
+    package static func matches(_ line: String) -> Bool {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.hasPrefix("/") else { return false }
         let words = trimmed.lowercased().split(whereSeparator: \.isWhitespace).map {
@@ -38,12 +38,12 @@ public enum SmallTalk {
     }
 
     /// The question a terminal gets before small talk is sent as a revision.
-    public static func question(_ line: String) -> String {
+    package static func question(_ line: String) -> String {
         "Send “\(TerminalSanitizer.cleanLine(line.trimmingCharacters(in: .whitespacesAndNewlines), limit: 40))” to the model as a revision? [y/N] "
     }
 
     /// Why small talk is refused where nobody can be asked (a script, `--then`).
-    public static func refusal(_ line: String) -> String {
+    package static func refusal(_ line: String) -> String {
         let shown = TerminalSanitizer.cleanLine(line.trimmingCharacters(in: .whitespacesAndNewlines), limit: 40)
         return "not sent: it does not read as a change to the plan; write /revise \(shown) to send it."
     }

@@ -3,28 +3,28 @@ import LessonPlanCore
 
 /// `/source FILE` adds a source the plans are grounded in and their quotations checked against;
 /// `/source` lists them; `/source remove N` takes one away.
-public struct SourceCommand: Command, Equatable {
-    public static let name = "source"
-    public static let usage = "/source [FILE | remove N]"
-    public static let summary = "ground the plans in your own text (PDF, docx, odt, txt, md); alone, list the sources"
-    public static let details = """
+package struct SourceCommand: Command, Equatable {
+    package static let name = "source"
+    package static let usage = "/source [FILE | remove N]"
+    package static let summary = "ground the plans in your own text (PDF, docx, odt, txt, md); alone, list the sources"
+    package static let details = """
         Each request then carries the source's pages (a long one cut to the pages nearest the topic), and every
         quotation in a plan is checked against them: verified, on the wrong page, or not in the source.
         """
-    public static let needsPlan = false
-    public static let templates = ["sources"]
+    package static let needsPlan = false
+    package static let templates = ["sources"]
 
-    public enum Action: Equatable, Sendable {
+    package enum Action: Equatable, Sendable {
         case list
         case add(String)
         case remove(Int)
     }
 
-    public let action: Action
+    package let action: Action
 
-    public init(_ action: Action) { self.action = action }
+    package init(_ action: Action) { self.action = action }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         let trimmed = arguments.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return Self(.list) }
         let words = trimmed.split(separator: " ", omittingEmptySubsequences: true)
@@ -42,7 +42,7 @@ public struct SourceCommand: Command, Equatable {
         return Self(.add(path))
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         switch action {
         case .list:
             let sources = await run.engine.sources

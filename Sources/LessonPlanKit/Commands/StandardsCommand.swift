@@ -2,12 +2,12 @@ import Foundation
 import LessonPlanCore
 
 /// `/standards <text>`: align the plan to standards, quoted word for word, each tied to an activity.
-public struct StandardsCommand: RequestCommand, Equatable {
-    public static let name = "standards"
-    public static let templates = ["standards"]
-    public static let usage = "/standards <text>"
-    public static let summary = "align the plan to these standards, quoted word for word, each with its activity"
-    public static let details = """
+package struct StandardsCommand: RequestCommand, Equatable {
+    package static let name = "standards"
+    package static let templates = ["standards"]
+    package static let usage = "/standards <text>"
+    package static let summary = "align the plan to these standards, quoted word for word, each with its activity"
+    package static let details = """
         Separate several standards with “;” or put each on its own line. A Common Core or NGSS code (4.NF.1,
         RL.5.2, MS-LS1-6) is looked up first and sent with its real text; a code that is no standard, or is for
         another grade band, is named before anything is sent, and you choose whether to send it anyway (a script
@@ -15,19 +15,19 @@ public struct StandardsCommand: RequestCommand, Equatable {
         whether each is quoted word for word.
         """
 
-    public let refinement: Refinement
+    package let refinement: Refinement
     /// What the lookup found wrong with the codes typed, one sentence each, asked about before sending.
-    public let concerns: [String]
+    package let concerns: [String]
     /// The standards' texts the plan must quote word for word.
-    public let quotable: [String]
+    package let quotable: [String]
 
-    public init(refinement: Refinement, concerns: [String] = [], quotable: [String]? = nil) {
+    package init(refinement: Refinement, concerns: [String] = [], quotable: [String]? = nil) {
         self.refinement = refinement
         self.concerns = concerns
         self.quotable = quotable ?? StandardsAlignment.items(refinement.inputs.standards)
     }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard !arguments.isEmpty else {
             throw CommandError("/standards needs the standards' text, e.g. /standards CCSS.MATH.4.NF.A.1 Explain why a fraction a/b is equivalent to (n × a)/(n × b).")
         }
@@ -46,7 +46,7 @@ public struct StandardsCommand: RequestCommand, Equatable {
 
     /// Says what is wrong with the codes and asks before sending; then sends the request and says whether every
     /// standard is quoted word for word in the plan it left.
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         if !concerns.isEmpty {
             for sentence in concerns { run.host.show(StyledText(TerminalSanitizer.cleanLine(sentence, limit: 400))) }
             guard run.host.confirm("Send these standards anyway? [y/N] ") else {

@@ -3,27 +3,27 @@ import LessonPlanCore
 
 /// `/switch N` and `/fork [N]`: versions are a tree (each made from the one that was current), and these move
 /// along it, so two directions can be tried from one version and compared with `/diff`.
-public struct SwitchCommand: Command, Equatable {
-    public static let name = "switch"
-    public static let usage = "/switch N"
-    public static let summary = "make version N current (any branch); the next command revises it"
-    public static let details = """
+package struct SwitchCommand: Command, Equatable {
+    package static let name = "switch"
+    package static let usage = "/switch N"
+    package static let summary = "make version N current (any branch); the next command revises it"
+    package static let details = """
         Every version remembers the one it was made from, so the versions are a tree: /history draws it, with
         the current version marked. /switch N makes version N current, on whatever branch it is; /undo then
         walks back along that branch, /diff A B compares any two versions, exports take the current one, and
         resume opens the version you last had. /fork N does the same to start a new branch from N.
         """
 
-    public let version: Int
+    package let version: Int
     /// `/fork` rather than `/switch`: the same move, said as the start of a branch.
-    public let forks: Bool
+    package let forks: Bool
 
-    public init(version: Int, forks: Bool = false) {
+    package init(version: Int, forks: Bool = false) {
         self.version = version
         self.forks = forks
     }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         Self(version: try versionNumber(arguments, usage: usage))
     }
 
@@ -36,7 +36,7 @@ public struct SwitchCommand: Command, Equatable {
         return number
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         let command = forks ? "/fork \(version)" : "/switch \(version)"
         do {
             let target = try await run.engine.switchTo(version, command: command)
@@ -57,25 +57,25 @@ public struct SwitchCommand: Command, Equatable {
 
 /// `/fork [N]`: start a branch from version N (default: the current one): the next command's plan is made
 /// from N, and the versions after N on the branch it leaves stay, reachable with `/switch`.
-public struct ForkCommand: Command, Equatable {
-    public static let name = "fork"
-    public static let usage = "/fork [N]"
-    public static let summary = "start a new branch from version N (default: the current one)"
-    public static let details = """
+package struct ForkCommand: Command, Equatable {
+    package static let name = "fork"
+    package static let usage = "/fork [N]"
+    package static let summary = "start a new branch from version N (default: the current one)"
+    package static let details = """
         The next command's plan is made from version N, and the versions after N stay where they are: /history
         draws them as branches, /switch moves between them, /diff compares across them.
         """
 
-    public let version: Int?
+    package let version: Int?
 
-    public init(version: Int?) { self.version = version }
+    package init(version: Int?) { self.version = version }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard !arguments.trimmingCharacters(in: .whitespaces).isEmpty else { return Self(version: nil) }
         return Self(version: try SwitchCommand.versionNumber(arguments, usage: usage))
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         guard let version, await run.engine.state.currentVersion != version else {
             let current = await run.engine.state.currentVersion ?? 0
             run.host.show(StyledText("The next command starts a new branch from v\(current), the current version; /history shows the branches."))

@@ -2,19 +2,19 @@ import Foundation
 import LessonPlanCore
 
 /// `/undo`: back to the version the current one was made from.
-public struct UndoCommand: Command, Equatable {
-    public static let name = "undo"
-    public static let usage = "/undo"
-    public static let summary = "go back to the previous version (kept in the transcript)"
+package struct UndoCommand: Command, Equatable {
+    package static let name = "undo"
+    package static let usage = "/undo"
+    package static let summary = "go back to the previous version (kept in the transcript)"
 
-    public init() {}
+    package init() {}
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
         return Self()
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         do {
             let target = try await run.engine.undo()
             // Automatic turns are recorded as "(auto repair)"; do not wrap them in a second pair.

@@ -4,11 +4,11 @@ import LessonPlanCore
 /// `/unit`: the session's unit of lessons. Alone it shows the overview with each lesson's check; `/unit N` writes a
 /// unit of N lessons from the session's inputs; `/unit continue` writes the lessons still missing. `/unit overview N`
 /// and `/unit lesson K` write one turn each: they are what a unit's turns record, so `replay --rerun` sends them again.
-public struct UnitCommand: Command, Equatable {
-    public static let name = "unit"
-    public static let usage = "/unit [N | continue | lesson K]"
-    public static let summary = "show the unit's overview and each lesson's check; /unit N writes a unit of N lessons"
-    public static let details = """
+package struct UnitCommand: Command, Equatable {
+    package static let name = "unit"
+    package static let usage = "/unit [N | continue | lesson K]"
+    package static let summary = "show the unit's overview and each lesson's check; /unit N writes a unit of N lessons"
+    package static let details = """
         /unit shows the unit's goal, essential questions and each lesson: its check (✓ or ✗), its objective, which \
         lesson is current, and lessons possibly out of step with an earlier lesson whose objective changed.
         /unit N (2–15) writes a unit from this session's inputs: an overview checked by code and repaired once, then \
@@ -16,13 +16,13 @@ public struct UnitCommand: Command, Equatable {
         /unit continue (or /continue) writes the lessons still missing, e.g. after Ctrl-C.
         /unit lesson K writes lesson K again from the overview, as a new version of that lesson.
         """
-    public static let argumentCompletions = ["continue", "lesson"]
-    public static let needsPlan = false
-    public static let asksTheModel = true
-    public static let templates = ["unit-instructions", "unit-overview", "unit-overview-repair", "unit-lesson"]
+    package static let argumentCompletions = ["continue", "lesson"]
+    package static let needsPlan = false
+    package static let asksTheModel = true
+    package static let templates = ["unit-instructions", "unit-overview", "unit-overview-repair", "unit-lesson"]
 
     /// What the line asks for.
-    public enum Action: Equatable, Sendable {
+    package enum Action: Equatable, Sendable {
         case show
         /// An overview and then every lesson.
         case write(lessons: Int)
@@ -34,13 +34,13 @@ public struct UnitCommand: Command, Equatable {
         case rest
     }
 
-    public let action: Action
+    package let action: Action
 
-    public init(_ action: Action) {
+    package init(_ action: Action) {
         self.action = action
     }
 
-    public static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
+    package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         let words = arguments.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         let unit = context.unitLessons
         func lessons(_ text: String) throws(CommandError) -> Int {
@@ -79,7 +79,7 @@ public struct UnitCommand: Command, Equatable {
         }
     }
 
-    public func run(_ run: CommandRun) async -> CommandOutcome {
+    package func run(_ run: CommandRun) async -> CommandOutcome {
         switch action {
         case .show:
             run.host.show(await Self.view(run.engine))
@@ -157,7 +157,7 @@ public struct UnitCommand: Command, Equatable {
     }
 
     /// The overview with each lesson's check, objective and state: what `/unit` shows and `lessonplan unit` prints.
-    public static func view(_ engine: SessionEngine) async -> StyledText {
+    package static func view(_ engine: SessionEngine) async -> StyledText {
         let state = await engine.state
         guard let unit = state.unit else { return StyledText("This session is a single lesson, not a unit.") }
         let outOfStep = await engine.lessonsOutOfStep

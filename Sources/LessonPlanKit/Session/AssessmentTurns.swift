@@ -4,12 +4,12 @@ import LessonPlanStore
 
 /// What `/quiz` or `/rubric` asks the model for: the parameters its prompt, its check and its transcript
 /// lines share.
-public enum AssessmentRequest: Sendable, Equatable {
+package enum AssessmentRequest: Sendable, Equatable {
     case quiz(kind: Quiz.Kind, items: Int)
     case rubric(levels: Int)
 
     /// The kind of turn that carries it.
-    public var turnKind: TurnKind {
+    package var turnKind: TurnKind {
         switch self {
         case .quiz: .quiz
         case .rubric: .rubric
@@ -17,16 +17,16 @@ public enum AssessmentRequest: Sendable, Equatable {
     }
 
     /// `quiz` or `rubric`, as sentences name it.
-    public var noun: String { turnKind.rawValue }
+    package var noun: String { turnKind.rawValue }
 
     /// The template that writes it.
-    public var template: String { noun }
+    package var template: String { noun }
 
     /// The template that repairs it once when it fails its check.
-    public var repairTemplate: String { noun + "-repair" }
+    package var repairTemplate: String { noun + "-repair" }
 
     /// The placeholder values its templates use beside the plan's own.
-    public var values: [String: String] {
+    package var values: [String: String] {
         switch self {
         case .quiz(let kind, let items): AssessmentPrompts.quizValues(kind: kind, items: items)
         case .rubric(let levels): AssessmentPrompts.rubricValues(levels: levels)
@@ -38,7 +38,7 @@ public enum AssessmentRequest: Sendable, Equatable {
     ///   - lesson: the plan it was made from, whose topic and text a quiz must be about.
     ///   - feedbackAsked: whether the quiz's prompt asked for student feedback (the turn's `quiz_feedback`); a quiz
     ///     made before feedback was asked for is not failed for lacking it.
-    public func problems(in text: String, lesson: PlanVersion?, feedbackAsked: Bool) -> [String] {
+    package func problems(in text: String, lesson: PlanVersion?, feedbackAsked: Bool) -> [String] {
         switch self {
         case .quiz(let kind, let items):
             Self.quizProblems(
@@ -70,19 +70,19 @@ extension AssessmentRequest {
 }
 
 /// A quiz `/quiz` made, kept beside the plan version it was made from (not a version itself).
-public struct QuizVersion: Equatable, Sendable {
-    public var number: Int
+package struct QuizVersion: Equatable, Sendable {
+    package var number: Int
     /// The model's answer as it came; ``quiz`` is read from it.
-    public var text: String
-    public var quiz: Quiz
+    package var text: String
+    package var quiz: Quiz
     /// How many items were asked for.
-    public var expectedItems: Int
+    package var expectedItems: Int
     /// What the check found, one sentence each; empty when it passed.
-    public var problems: [String]
+    package var problems: [String]
     /// The plan version it was made from.
-    public var planVersion: Int?
-    public var inputs: LessonInputs
-    public var createdAt: Date
+    package var planVersion: Int?
+    package var inputs: LessonInputs
+    package var createdAt: Date
 
     init(number: Int, text: String, started: TurnStarted, lesson: PlanVersion?, createdAt: Date) {
         let kind = started.quizKind ?? .exit
@@ -100,17 +100,17 @@ public struct QuizVersion: Equatable, Sendable {
 }
 
 /// A rubric `/rubric` made, kept beside the plan version it was made from (not a version itself).
-public struct RubricVersion: Equatable, Sendable {
-    public var number: Int
+package struct RubricVersion: Equatable, Sendable {
+    package var number: Int
     /// The model's answer as it came; ``rubric`` is read from it.
-    public var text: String
-    public var rubric: Rubric
+    package var text: String
+    package var rubric: Rubric
     /// What the check found, one sentence each; empty when it passed.
-    public var problems: [String]
+    package var problems: [String]
     /// The plan version it was made from.
-    public var planVersion: Int?
-    public var inputs: LessonInputs
-    public var createdAt: Date
+    package var planVersion: Int?
+    package var inputs: LessonInputs
+    package var createdAt: Date
 
     init(number: Int, text: String, started: TurnStarted, createdAt: Date) {
         self.number = number
@@ -125,7 +125,7 @@ public struct RubricVersion: Equatable, Sendable {
 
 extension SessionState {
     /// The quiz `choice` names, as `/show quiz` and `results --quiz` read it: by number, or the newest of a kind.
-    public func quiz(_ choice: QuizChoice) -> QuizVersion? {
+    package func quiz(_ choice: QuizChoice) -> QuizVersion? {
         switch choice {
         case .number(let number): quizzes.first { $0.number == number }
         case .kind(let kind): quizzes.last { $0.quiz.kind == kind }
@@ -133,19 +133,19 @@ extension SessionState {
     }
 
     /// A quiz as exports give it: its parallel forms when `/quiz forms` made some, else the quiz itself.
-    public func forms(of quiz: QuizVersion) -> [Quiz] {
+    package func forms(of quiz: QuizVersion) -> [Quiz] {
         guard let record = forms[quiz.number], record.forms >= 2 else { return [quiz.quiz] }
         return QuizForms.make(quiz.quiz, count: record.forms, seed: record.seed)
     }
 
     /// The newest quiz made from plan version `number` (the one an export of that version carries).
-    public func quiz(madeFrom number: Int?) -> QuizVersion? {
+    package func quiz(madeFrom number: Int?) -> QuizVersion? {
         guard let number else { return nil }
         return quizzes.last { $0.planVersion == number }
     }
 
     /// The newest rubric made from plan version `number` (the one an export of that version carries).
-    public func rubric(madeFrom number: Int?) -> RubricVersion? {
+    package func rubric(madeFrom number: Int?) -> RubricVersion? {
         guard let number else { return nil }
         return rubrics.last { $0.planVersion == number }
     }
@@ -155,7 +155,7 @@ extension SessionState {
     ///
     /// - Returns: those versions, nearest first, and the version whose command changed the lesson (a `/regrade`,
     ///   `/shorten`, `/revise` …) where the walk stopped, if it stopped at one.
-    public func lesson(of number: Int) -> (versions: [Int], changedBy: PlanVersion?) {
+    package func lesson(of number: Int) -> (versions: [Int], changedBy: PlanVersion?) {
         var versions: [Int] = []
         var at = version(number)
         while let here = at, !versions.contains(here.number) {
@@ -175,7 +175,7 @@ extension SessionState {
     }
 
     /// How a quiz or rubric made from plan version `made` stands with plan version `number`.
-    public enum Standing: Equatable, Sendable {
+    package enum Standing: Equatable, Sendable {
         /// Made from this lesson: the version itself, or one it only corrected (``lesson(of:)``).
         case sameLesson
         /// Written for an earlier version of this plan and checked by code against it (``AssessmentFit``): it fits.
@@ -186,7 +186,7 @@ extension SessionState {
         case elsewhere
 
         /// Whether an export of the plan carries it.
-        public var isCarried: Bool {
+        package var isCarried: Bool {
             switch self {
             case .sameLesson, .fits: true
             case .doesNotFit, .elsewhere: false
@@ -195,7 +195,7 @@ extension SessionState {
     }
 
     /// How what was made from `made` (with `quiz`'s items, for a quiz) stands with plan version `number`.
-    public func standing(madeFrom made: Int?, quiz: Quiz? = nil, plan number: Int) -> Standing {
+    package func standing(madeFrom made: Int?, quiz: Quiz? = nil, plan number: Int) -> Standing {
         guard let made else { return .elsewhere }
         if lesson(of: number).versions.contains(made) { return .sameLesson }
         guard line(of: number).contains(made), let old = version(made), let new = version(number) else { return .elsewhere }
@@ -207,7 +207,7 @@ extension SessionState {
 
     /// The quizzes an export of plan version `number` carries: for each kind the newest one of this plan's line,
     /// when it is this lesson's or still fits it (``standing(madeFrom:quiz:plan:)``), the starter quiz first.
-    public func quizzes(for number: Int?) -> [QuizVersion] {
+    package func quizzes(for number: Int?) -> [QuizVersion] {
         guard let number else { return [] }
         return Quiz.Kind.allCases.compactMap { kind in
             newestInLine(of: kind, plan: number).flatMap { carries($0, plan: number) ? $0 : nil }
@@ -224,31 +224,31 @@ extension SessionState {
     }
 
     /// The newest quiz of `kind` made from plan version `number`'s line (itself or a version before it).
-    public func newestInLine(of kind: Quiz.Kind, plan number: Int) -> QuizVersion? {
+    package func newestInLine(of kind: Quiz.Kind, plan number: Int) -> QuizVersion? {
         let line = line(of: number)
         return quizzes.last { $0.quiz.kind == kind && $0.planVersion.map(line.contains) == true }
     }
 
     /// Whether an export of plan version `number` may carry `quiz`: made from that lesson, or it still fits it.
-    public func carries(_ quiz: QuizVersion, plan number: Int) -> Bool {
+    package func carries(_ quiz: QuizVersion, plan number: Int) -> Bool {
         standing(madeFrom: quiz.planVersion, quiz: quiz.quiz, plan: number).isCarried
     }
 
     /// The newest rubric of plan version `number`'s line (itself or a version before it).
-    public func newestRubricInLine(plan number: Int) -> RubricVersion? {
+    package func newestRubricInLine(plan number: Int) -> RubricVersion? {
         let line = line(of: number)
         return rubrics.last { $0.planVersion.map(line.contains) == true }
     }
 
     /// The newest rubric of plan version `number`'s line, when it is this lesson's or still fits it.
-    public func rubric(for number: Int?) -> RubricVersion? {
+    package func rubric(for number: Int?) -> RubricVersion? {
         guard let number, let newest = newestRubricInLine(plan: number) else { return nil }
         return standing(madeFrom: newest.planVersion, plan: number).isCarried ? newest : nil
     }
 
     /// One sentence for each newest quiz or rubric that an export of `number` leaves out: written for an earlier
     /// version and no longer fitting it (why, and `/quiz again`), or made from another branch or lesson.
-    public func assessmentsLeftOut(exporting number: Int?) -> [String] {
+    package func assessmentsLeftOut(exporting number: Int?) -> [String] {
         guard let number else { return [] }
         var notes = followingSentences(plan: number).filter { !$0.carried }.map(\.sentence)
         let changedBy = lesson(of: number).changedBy
@@ -267,7 +267,7 @@ extension SessionState {
 
     /// For the newest quiz of each kind and the newest rubric written for an earlier version of plan `number`: that
     /// it still fits (checked by code) and goes with it, or why it does not; nothing for those made from its lesson.
-    public func followingSentences(plan number: Int) -> [(carried: Bool, sentence: String)] {
+    package func followingSentences(plan number: Int) -> [(carried: Bool, sentence: String)] {
         var sentences: [(Bool, String)] = []
         for kind in Quiz.Kind.allCases {
             guard let quiz = newestInLine(of: kind, plan: number) else { continue }

@@ -3,7 +3,7 @@ import LessonPlanCore
 import LessonPlanStore
 
 /// Why a plan is about to be asked for again without the teacher typing anything.
-public enum FollowUp: Sendable, Equatable {
+package enum FollowUp: Sendable, Equatable {
     /// The draft failed the plan check; the problems, worded in the framework's section names, go to the model.
     case repair(draft: Int, problems: [String])
     /// After `/regrade`, the draft's student-facing text missed the band's reading level.
@@ -15,7 +15,7 @@ public enum FollowUp: Sendable, Equatable {
 
     /// Whether the follow-up's answer replaces the draft only if it is better, so a front end holds it back
     /// until its verdict instead of streaming an answer that may not be kept.
-    public var isJudged: Bool {
+    package var isJudged: Bool {
         switch self {
         case .repair, .readingLevel, .assessmentRepair: true
         case .reask: false
@@ -24,7 +24,7 @@ public enum FollowUp: Sendable, Equatable {
 }
 
 /// What the front end hears while a request and its automatic follow-ups run.
-public enum RequestProgress: Sendable, Equatable {
+package enum RequestProgress: Sendable, Equatable {
     /// Progress of the turn that is running.
     case turn(TurnProgress)
     /// A turn ended (the request's own, or a follow-up).
@@ -34,33 +34,33 @@ public enum RequestProgress: Sendable, Equatable {
 }
 
 /// The switches for the automatic turns that may follow a request.
-public struct FollowUpOptions: Sendable, Equatable {
+package struct FollowUpOptions: Sendable, Equatable {
     /// Repair a plan that fails the check, once (`--no-repair`, `/repair off` turn it off).
-    public var repair: Bool
+    package var repair: Bool
     /// After `/regrade`, ask once more when the reading level misses the band.
-    public var readingLevel: Bool
+    package var readingLevel: Bool
 
-    public init(repair: Bool = true, readingLevel: Bool = true) {
+    package init(repair: Bool = true, readingLevel: Bool = true) {
         self.repair = repair
         self.readingLevel = readingLevel
     }
 }
 
 /// A request and what followed it.
-public struct RequestResult: Sendable, Equatable {
+package struct RequestResult: Sendable, Equatable {
     /// The request's own turn first, then any follow-ups, in order.
-    public var outcomes: [TurnOutcome]
+    package var outcomes: [TurnOutcome]
     /// For a request that measures reading level: the plan's level before it.
-    public var levelBefore: ReadingMeasure?
+    package var levelBefore: ReadingMeasure?
     /// For a request that measures reading level: the current plan's level after it and its follow-ups.
-    public var levelAfter: ReadingMeasure?
+    package var levelAfter: ReadingMeasure?
 
     /// The request's own turn.
-    public var first: TurnOutcome { outcomes.first ?? TurnOutcome(notSent: nil) }
+    package var first: TurnOutcome { outcomes.first ?? TurnOutcome(notSent: nil) }
 }
 
 /// When the plan of a follow-up turn replaces the current one.
-public enum KeepRule: Sendable, Equatable {
+package enum KeepRule: Sendable, Equatable {
     /// Every completed plan becomes the current version (a turn the teacher asked for).
     case always
     /// Only a plan that checks strictly better than the draft's report (a repair).
@@ -74,7 +74,7 @@ public enum KeepRule: Sendable, Equatable {
     case groundedBetter(than: PlanCheckReport, quoteProblems: Int)
 
     /// One sentence on the decision about the plan that would replace version `draft`.
-    public func note(kept: Bool, draft: Int, level: ReadingMeasure?) -> String? {
+    package func note(kept: Bool, draft: Int, level: ReadingMeasure?) -> String? {
         switch self {
         case .always, .fewerProblems:
             return nil
@@ -91,7 +91,7 @@ public enum KeepRule: Sendable, Equatable {
     }
 
     /// Whether a plan with this check and reading level is kept.
-    public func keeps(check: PlanCheckReport, level: ReadingMeasure?) -> Bool {
+    package func keeps(check: PlanCheckReport, level: ReadingMeasure?) -> Bool {
         switch self {
         case .always:
             return true
@@ -108,14 +108,14 @@ public enum KeepRule: Sendable, Equatable {
     }
 
     /// Whether a plan with this check, reading level and number of unverified quotations is kept.
-    public func keeps(check: PlanCheckReport, level: ReadingMeasure?, quoteProblems: Int) -> Bool {
+    package func keeps(check: PlanCheckReport, level: ReadingMeasure?, quoteProblems: Int) -> Bool {
         guard case .groundedBetter(let draft, let draftQuotes) = self else { return keeps(check: check, level: level) }
         if quoteProblems < draftQuotes { return !draft.isBetter(than: check) }
         return quoteProblems == draftQuotes && check.isBetter(than: draft)
     }
 
     /// Whether a quiz or rubric with this many problems is kept.
-    public func keeps(problems: Int) -> Bool {
+    package func keeps(problems: Int) -> Bool {
         switch self {
         case .fewerProblems(let draft): problems < draft
         default: true

@@ -2,9 +2,9 @@ import Foundation
 import LessonPlanCore
 
 /// Formats the lines after a turn: version, tokens, seconds and the plan check, then one line per problem and note.
-public enum Footer {
+package enum Footer {
     /// The footer line of a turn.
-    public static func text(for outcome: TurnOutcome) -> String {
+    package static func text(for outcome: TurnOutcome) -> String {
         let still = outcome.current.map { "still v\($0)" } ?? "no plan yet"
         var parts: [String] = []
         switch outcome.status {
@@ -52,7 +52,7 @@ public enum Footer {
     }
 
     /// The footer, then the plan check's problems one short line each, then why a follow-up was kept or not.
-    public static func lines(for outcome: TurnOutcome) -> [String] {
+    package static func lines(for outcome: TurnOutcome) -> [String] {
         // A follow-up not kept is one line: it was tried, and why it did not replace the draft.
         if outcome.kept == false, outcome.status == .completed, let note = outcome.keepNote {
             return [text(for: outcome) + " · " + note]
@@ -70,7 +70,7 @@ public enum Footer {
     }
 
     /// The line announcing an automatic turn.
-    public static func text(for followUp: FollowUp) -> String {
+    package static func text(for followUp: FollowUp) -> String {
         switch followUp {
         case .repair(let draft, let problems):
             let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
@@ -85,7 +85,7 @@ public enum Footer {
     }
 
     /// The reading levels of the plan a /regrade started from and of the one it ended with, a line each.
-    public static func levels(before: ReadingMeasure?, after: ReadingMeasure?) -> String? {
+    package static func levels(before: ReadingMeasure?, after: ReadingMeasure?) -> String? {
         guard let after else { return nil }
         func describe(_ measure: ReadingMeasure) -> String {
             let mark = measure.grade == nil ? "" : measure.inRange ? " ✓" : " ✗"
@@ -97,7 +97,7 @@ public enum Footer {
         return lines.joined(separator: "\n")
     }
 
-    public static func grouped(_ number: Int) -> String {
+    package static func grouped(_ number: Int) -> String {
         let digits = String(number)
         var result = ""
         for (index, character) in digits.enumerated() {

@@ -3,17 +3,17 @@ import LessonPlanCore
 import LessonPlanStore
 
 /// One request to the model: why it goes out, the inputs the resulting plan is for, and the command's own values.
-public struct Refinement: Equatable, Sendable {
+package struct Refinement: Equatable, Sendable {
     /// Why the turn goes out; it names the template and the kind of answer.
-    public var purpose: TurnPurpose
+    package var purpose: TurnPurpose
     /// The inputs of the plan this turn should produce (a `/regrade` changes the band, a `/shorten` the minutes).
-    public var inputs: LessonInputs
+    package var inputs: LessonInputs
     /// The command's own placeholder values, e.g. `focus` or `request`.
-    public var values: [String: String]
+    package var values: [String: String]
     /// The framework the resulting plan is written in; nil keeps the current plan's framework.
-    public var framework: String?
+    package var framework: String?
 
-    public init(_ purpose: TurnPurpose, inputs: LessonInputs, values: [String: String] = [:], framework: String? = nil) {
+    package init(_ purpose: TurnPurpose, inputs: LessonInputs, values: [String: String] = [:], framework: String? = nil) {
         self.purpose = purpose
         self.inputs = inputs
         self.values = values
@@ -21,19 +21,19 @@ public struct Refinement: Equatable, Sendable {
     }
 
     /// The template under `prompts/` the request is written with.
-    public var template: String { purpose.template }
+    package var template: String { purpose.template }
 
     /// What the turn produces: a plan version, or something kept beside one.
-    public var kind: TurnKind { purpose.kind }
+    package var kind: TurnKind { purpose.kind }
 
     /// Whether this turn starts from nothing rather than revising the current plan.
-    public var isGeneration: Bool { purpose.startsFresh }
+    package var isGeneration: Bool { purpose.startsFresh }
 
     /// Whether the turn's plan is measured for reading level and retried once when it misses the band.
-    public var measuresReadingLevel: Bool { purpose.measuresReadingLevel }
+    package var measuresReadingLevel: Bool { purpose.measuresReadingLevel }
 
     /// The placeholder values for rendering, with the current plan and its inputs as context.
-    public func promptValues(currentPlan: String?, currentInputs: LessonInputs?) -> [String: String] {
+    package func promptValues(currentPlan: String?, currentInputs: LessonInputs?) -> [String: String] {
         var all: [String: String] = [
             "grade": inputs.grade.rawValue,
             "grade_level": inputs.gradeText,

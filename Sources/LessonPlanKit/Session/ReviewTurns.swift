@@ -3,16 +3,16 @@ import LessonPlanCore
 import LessonPlanStore
 
 /// A review `/review` made of one plan version, kept beside it (not a version itself).
-public struct ReviewVersion: Equatable, Sendable {
-    public var number: Int
+package struct ReviewVersion: Equatable, Sendable {
+    package var number: Int
     /// The model's answer as it came; ``review`` is read from it.
-    public var text: String
+    package var text: String
     /// The rows, each quotation checked against the plan version reviewed.
-    public var review: LessonReview
+    package var review: LessonReview
     /// The plan version it reviewed.
-    public var planVersion: Int?
-    public var inputs: LessonInputs
-    public var createdAt: Date
+    package var planVersion: Int?
+    package var inputs: LessonInputs
+    package var createdAt: Date
 
     init(number: Int, text: String, plan: String?, rubric: ReviewRubric?, started: TurnStarted, createdAt: Date) {
         self.number = number
@@ -25,7 +25,7 @@ public struct ReviewVersion: Equatable, Sendable {
 
     /// Where the criteria come from, when they are the built-in ones (whose licence asks that it be said); nil for a
     /// prompts folder's own criteria, which the built-in source does not describe.
-    public var source: String? {
+    package var source: String? {
         guard let rubric = ReviewRubric(parsing: PromptLibrary.builtIn.reviewRubricText), rubric.covers(review) else { return nil }
         return rubric.source
     }
@@ -34,13 +34,13 @@ public struct ReviewVersion: Equatable, Sendable {
 extension SessionState {
     /// The newest review of plan version `number` exactly: its quotations were checked against that text, so a
     /// review never follows a plan into an edit or a repair.
-    public func review(of number: Int?) -> ReviewVersion? {
+    package func review(of number: Int?) -> ReviewVersion? {
         guard let number else { return nil }
         return reviews.last { $0.planVersion == number }
     }
 
     /// A sentence when the newest review is of another version than `number`, which an export of `number` leaves out.
-    public func reviewLeftOut(exporting number: Int?) -> String? {
+    package func reviewLeftOut(exporting number: Int?) -> String? {
         guard let number, let last = reviews.last, review(of: number) == nil, let made = last.planVersion else { return nil }
         return "Review \(last.number) is of v\(made), not v\(number), so it is left out; type /review to review v\(number)."
     }

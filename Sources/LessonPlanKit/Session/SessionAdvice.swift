@@ -2,16 +2,16 @@ import Foundation
 import LessonPlanCore
 
 /// What to do next when a session cannot go on here and now, naming the session to come back to.
-public enum SessionAdvice {
+package enum SessionAdvice {
     /// How to name the session to `lessonplan resume`: its name (quoted when it has spaces), else its id's first 8 digits.
-    public static func resumeReference(_ state: SessionState) -> String {
+    package static func resumeReference(_ state: SessionState) -> String {
         guard let name = state.name else { return String(state.header.id.prefix(8)) }
         let shown = TerminalSanitizer.cleanLine(name, limit: 60)
         return shown.contains(" ") ? "\"\(shown)\"" : shown
     }
 
     /// A request without a key: nothing was sent, and the way out is to set the key and resume, not to try again.
-    public static func noKey(in state: SessionState) -> String {
+    package static func noKey(in state: SessionState) -> String {
         "No API key is set, so nothing was sent; the session is saved. Set the key (export OPENAI_API_KEY=…, "
             + "or api_key in the settings file; or use --endpoint with a proxy that holds it), then "
             + "`lessonplan resume \(resumeReference(state))` goes on from here."
@@ -21,7 +21,7 @@ public enum SessionAdvice {
     /// - Parameters:
     ///   - settingsFile: the settings file's path for this environment.
     ///   - resuming: the session being resumed, which is kept; nil when nothing was saved.
-    public static func noKeyWaysOn(settingsFile: String, resuming: SessionState? = nil) -> String {
+    package static func noKeyWaysOn(settingsFile: String, resuming: SessionState? = nil) -> String {
         let saved = resuming == nil ? ", and nothing was saved" : ""
         let then = resuming.map { "Then `lessonplan resume \(resumeReference($0))` goes on from here." } ?? "Then run the same command again."
         return """
@@ -39,7 +39,7 @@ public enum SessionAdvice {
 
     /// The line before a session's first offline plan: what the model is, what it is for, and the way to real plans.
     /// - Parameter model: the model name `--local` asks for (the installed one, see ``OfflineModel``).
-    public static func offlineIntro(model: String) -> String {
+    package static func offlineIntro(model: String) -> String {
         guard model.hasPrefix("Qwen2.5-Coder-1.5B") else {
             return "Offline model: SmolLM2-135M, a tiny model running on this machine, for trying the tool, not for class "
                 + "(its plans have the right shape and rough content). For plans you can teach from, set OPENAI_API_KEY, "
@@ -51,7 +51,7 @@ public enum SessionAdvice {
     }
 
     /// Why a command that needs a plan cannot run when no request can be sent either: where to get a model.
-    public static let noPlanNoKey =
+    package static let noPlanNoKey =
         "there is no plan yet, and writing one needs a model: set OPENAI_API_KEY (or api_key in the settings file), "
         + "or leave and start again with --local or --endpoint; then /generate."
 }

@@ -7,10 +7,10 @@ import LessonPlanStore
 ///
 /// Every change is appended to the transcript and flushed before it is applied to the state,
 /// so what the user sees is always what a resumed session will show.
-public actor SessionEngine {
-    public private(set) var state: SessionState
-    public nonisolated let prompts: PromptLibrary
-    public let client: ModelClient
+package actor SessionEngine {
+    package private(set) var state: SessionState
+    package nonisolated let prompts: PromptLibrary
+    package let client: ModelClient
     let store: SessionStore
     let writer: TranscriptWriter
     let now: @Sendable () -> Date
@@ -21,18 +21,18 @@ public actor SessionEngine {
     let timerClock: any RetryClock
 
     /// The teacher's sources the session's plans are grounded in, in the order added (kept in the transcript).
-    public var sources: [SourceDocument] { state.sources }
+    package var sources: [SourceDocument] { state.sources }
 
     /// Warnings from reading the transcript when it was resumed (a torn last line, say).
-    public nonisolated let openingWarnings: [String]
+    package nonisolated let openingWarnings: [String]
     /// Whether the transcript had damaged lines when it was resumed, for the summary.
     private let damaged: Bool
     /// The transcript being written.
-    public nonisolated let transcriptURL: URL
+    package nonisolated let transcriptURL: URL
 
     /// Starts a new session and writes its header.
     /// - Throws: ``StoreError`` when the data directory or transcript cannot be written.
-    public init(
+    package init(
         newSessionWith inputs: LessonInputs, name: String?, store: SessionStore, prompts: PromptLibrary,
         client: ModelClient, toolVersion: String, framework: String = Framework.defaultName,
         now: @escaping @Sendable () -> Date = Date.init, retryClock: any RetryClock = SystemRetryClock(),
@@ -76,7 +76,7 @@ public actor SessionEngine {
     /// Earlier turns' prompts are not kept (``TranscriptReader/Prompts/skipped``): a session
     /// goes on from its versions, and they are most of a long transcript's bytes.
     /// - Throws: ``StoreError`` for a locked, missing, newer-format or non-transcript file.
-    public init(
+    package init(
         resuming url: URL, store: SessionStore, prompts: PromptLibrary, client: ModelClient,
         now: @escaping @Sendable () -> Date = Date.init, retryClock: any RetryClock = SystemRetryClock(),
         timerClock: any RetryClock = SystemRetryClock()
@@ -105,30 +105,30 @@ public actor SessionEngine {
 
     /// The framework a version is written in (the session's before the first plan).
     /// - Throws: ``PromptError`` when the prompt templates lack it or its `checks.txt` is broken.
-    public func framework(of version: PlanVersion?) throws(PromptError) -> Framework {
+    package func framework(of version: PlanVersion?) throws(PromptError) -> Framework {
         try prompts.framework(version?.framework ?? state.currentFramework)
     }
 
     /// The plan check of a version, by its framework's rules.
     /// - Throws: ``PromptError`` when the framework cannot be read.
-    public func check(_ version: PlanVersion) throws(PromptError) -> PlanCheckReport {
+    package func check(_ version: PlanVersion) throws(PromptError) -> PlanCheckReport {
         try framework(of: version).check(version.text, lessonMinutes: version.inputs.minutes, topic: version.inputs.topic, grade: version.inputs.grade)
     }
 
     /// Every quotation of a text checked against the session's sources (empty without sources).
-    public func quotes(in text: String) -> QuoteReport {
+    package func quotes(in text: String) -> QuoteReport {
         QuoteChecker.check(text, against: sources)
     }
 
     /// Adds a source for the turns that follow, kept whole in the transcript.
-    public func addSource(_ source: SourceDocument) {
+    package func addSource(_ source: SourceDocument) {
         append(.sourceAdded(SourceRecord(at: now(), source: source)))
     }
 
     /// Removes source `number` (1 = the first added).
     /// - Throws: ``SessionError`` when there is no such source.
     @discardableResult
-    public func removeSource(_ number: Int) throws -> SourceDocument {
+    package func removeSource(_ number: Int) throws -> SourceDocument {
         guard number >= 1, number <= sources.count else {
             throw SessionError(sources.isEmpty
                 ? "There are no sources to remove; /source FILE adds one."
@@ -141,7 +141,7 @@ public actor SessionEngine {
 
     /// The reading level of a version's student-facing text against its band.
     /// - Throws: ``PromptError`` when the framework cannot be read.
-    public func readingLevel(_ version: PlanVersion) throws(PromptError) -> ReadingMeasure {
+    package func readingLevel(_ version: PlanVersion) throws(PromptError) -> ReadingMeasure {
         ReadingMeasure(studentText: try framework(of: version).studentFacingText(of: version.text), band: version.inputs.grade)
     }
 
@@ -149,7 +149,7 @@ public actor SessionEngine {
     ///
     /// Cancelling the calling task cancels the request; the turn is then recorded as cancelled
     /// and the current version stays as it was.
-    public func run(
+    package func run(
         command: String, refinement: Refinement, progress: @escaping @Sendable (TurnProgress) -> Void
     ) async -> TurnOutcome {
         let base = refinement.isGeneration ? nil : state.current
@@ -161,7 +161,7 @@ public actor SessionEngine {
     /// check, and after `/regrade` one retry when the reading level misses the band.
     ///
     /// Every turn is recorded on its own; a follow-up's plan replaces the draft only when its ``KeepRule`` says so.
-    public func request(
+    package func request(
         command: String, refinement: Refinement, options: FollowUpOptions = FollowUpOptions(),
         progress: @escaping @Sendable (RequestProgress) -> Void
     ) async -> RequestResult {
@@ -211,7 +211,7 @@ public actor SessionEngine {
     /// An automatic repair stands in for its draft (``TurnStarted/follows``); a `/repair` the teacher typed
     /// is an ordinary step that `/undo` takes back to the plan it repaired.
     /// - Returns: nil when there is no plan or it passes the check (nothing to repair).
-    public func repair(
+    package func repair(
         command: String = "/repair", automatic: Bool = false, progress: @escaping @Sendable (RequestProgress) -> Void
     ) async -> TurnOutcome? {
         guard let current = state.current, let chosen = try? framework(of: current) else { return nil }
@@ -234,7 +234,7 @@ public actor SessionEngine {
     /// `/quiz item N` and `/rubric row N`: asks for one part of a quiz or rubric again (`purpose`) and keeps it with
     /// that part replaced as a new quiz or rubric, checked as `assessment` says; not repaired unasked (that would
     /// write the other parts again).
-    public func redoPart(
+    package func redoPart(
         command: String, purpose: TurnPurpose, assessment: AssessmentRequest,
         progress: @escaping @Sendable (RequestProgress) -> Void
     ) async -> RequestResult {
@@ -252,7 +252,7 @@ public actor SessionEngine {
     /// asks once more with the problems listed; the repair is kept only when it has fewer problems.
     ///
     /// Both are turns of their own; what they make is kept beside the plan version, numbered on its own.
-    public func assess(
+    package func assess(
         command: String, _ assessment: AssessmentRequest, repair: Bool,
         progress: @escaping @Sendable (RequestProgress) -> Void
     ) async -> RequestResult {
@@ -332,7 +332,7 @@ public actor SessionEngine {
 
     /// `/retry`: sends the last request that did not complete again, built from the same plan
     /// version with the same prompt, and records it as a new turn with `retry_of`.
-    public func retry(progress: @escaping @Sendable (TurnProgress) -> Void) async -> TurnOutcome {
+    package func retry(progress: @escaping @Sendable (TurnProgress) -> Void) async -> TurnOutcome {
         guard var target = state.retryTarget else {
             return failedBeforeSending("Nothing to retry: the last request completed (or none was sent yet).")
         }
@@ -363,7 +363,7 @@ public actor SessionEngine {
 
     /// `/continue`: asks the model to finish the draft the last turn left when it stopped early,
     /// and makes draft plus rest one new version.
-    public func continueDraft(progress: @escaping @Sendable (TurnProgress) -> Void) async -> TurnOutcome {
+    package func continueDraft(progress: @escaping @Sendable (TurnProgress) -> Void) async -> TurnOutcome {
         guard let draft = state.draft else {
             return failedBeforeSending(
                 "Nothing to continue: /continue finishes a plan that stopped early, and the last answer did not.")
@@ -468,7 +468,7 @@ public actor SessionEngine {
     /// it can be written, when the disk is full; ``unsavedRecords`` says so).
     /// - Throws: ``SessionError`` when there is nothing to undo.
     @discardableResult
-    public func undo() throws -> PlanVersion {
+    package func undo() throws -> PlanVersion {
         guard let from = state.currentVersion else { throw SessionError("There is no plan yet, so nothing to undo.") }
         guard let to = state.undoTarget, let target = state.version(to) else {
             if let draft = state.current?.draft {
@@ -483,7 +483,7 @@ public actor SessionEngine {
     /// `/switch N` and `/fork N`: makes version N current, so the next command revises it and its plan starts (or
     /// goes on along) N's branch; recorded as a move of the current version with the command as typed.
     /// - Throws: ``SessionError`` for a version that does not exist, is current already, or is another lesson's.
-    public func switchTo(_ number: Int, command: String) throws -> PlanVersion {
+    package func switchTo(_ number: Int, command: String) throws -> PlanVersion {
         guard let from = state.currentVersion else { throw SessionError("There is no plan yet; type /generate first.") }
         guard let target = state.version(number) else {
             throw SessionError("There is no v\(number); /history lists the versions (v1 to v\(state.versions.count)).")
@@ -500,7 +500,7 @@ public actor SessionEngine {
     /// - Returns: the new version, or nil when the text did not change.
     /// - Throws: ``SessionError`` without a plan. A record that cannot be written is kept in memory.
     @discardableResult
-    public func handEdit(_ text: String, command: String = "/edit") throws -> PlanVersion? {
+    package func handEdit(_ text: String, command: String = "/edit") throws -> PlanVersion? {
         guard let current = state.current else { throw SessionError("There is no plan to edit yet; type /generate first.") }
         guard text != current.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         let number = state.nextVersionNumber
@@ -515,17 +515,17 @@ public actor SessionEngine {
 
     /// Saves whether a plan with problems is repaired once automatically, so `resume` and `replay --rerun` honour it.
     /// Saves parallel forms of a quiz: only their number and seed, from which they are made again.
-    public func addForms(_ forms: Int, of quiz: Int, seed: UInt64) {
+    package func addForms(_ forms: Int, of quiz: Int, seed: UInt64) {
         append(.forms(FormsRecord(at: now(), quiz: quiz, forms: forms, seed: seed)))
     }
 
     /// Ties the session to a class from here on: its names go out as pseudonyms, and the transcript says which class.
-    public func tie(to roster: ClassRoster, map: NameMap) {
+    package func tie(to roster: ClassRoster, map: NameMap) {
         client.names.set(roster: roster, map: map)
         append(.setting(SettingRecord(at: now(), repair: nil, className: roster.name)))
     }
 
-    public func setAutomaticRepair(_ on: Bool) {
+    package func setAutomaticRepair(_ on: Bool) {
         guard state.automaticRepair != on else { return }
         append(.setting(SettingRecord(at: now(), repair: on)))
     }
@@ -535,7 +535,7 @@ public actor SessionEngine {
     /// The name is taken under the store's name lock and only once it is on disk, after
     /// anything still unwritten: a name kept only in memory could be taken by another session.
     /// - Throws: ``StoreError`` for a bad or taken name, or one that cannot be written.
-    public func rename(_ text: String) throws(StoreError) {
+    package func rename(_ text: String) throws(StoreError) {
         let name = try SessionStore.validName(text)
         let record = TranscriptRecord.named(NameRecord(at: now(), name: name))
         let id = state.header.id
@@ -548,17 +548,17 @@ public actor SessionEngine {
     }
 
     /// How many changes are kept in memory because they could not be written (a full disk).
-    public var unsavedRecords: Int { writer.pendingCount }
+    package var unsavedRecords: Int { writer.pendingCount }
 
     /// Why the changes kept in memory could not be written; nil when everything is on disk.
-    public private(set) var saveProblem: StoreError?
+    package private(set) var saveProblem: StoreError?
 
 
     /// `/save`: writes the changes kept in memory.
     /// - Returns: how many were written.
     /// - Throws: ``StoreError/notSaved(path:reason:)`` when they still cannot be written.
     @discardableResult
-    public func save() throws(StoreError) -> Int {
+    package func save() throws(StoreError) -> Int {
         let written: Int
         do { written = try writer.flushPending() } catch {
             saveProblem = error

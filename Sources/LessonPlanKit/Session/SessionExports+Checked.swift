@@ -4,23 +4,23 @@ import LessonPlanDocuments
 
 /// The quizzes and rubric a teacher asks for by name (`--with rubric`), to print them although they did not pass
 /// their check: without that, a failed one is left out of every export, never printed as if it passed.
-public struct ExportAsked: Equatable, Sendable {
-    public var rubric: Bool
-    public var quizzes: Set<Quiz.Kind>
+package struct ExportAsked: Equatable, Sendable {
+    package var rubric: Bool
+    package var quizzes: Set<Quiz.Kind>
 
-    public init(rubric: Bool = false, quizzes: Set<Quiz.Kind> = []) {
+    package init(rubric: Bool = false, quizzes: Set<Quiz.Kind> = []) {
         self.rubric = rubric
         self.quizzes = quizzes
     }
 
     /// Nothing asked for: every export leaves out what failed.
-    public static let none = ExportAsked()
+    package static let none = ExportAsked()
 
     /// What `--with` takes, as a sentence names it.
-    public static let names = "rubric, quiz (both quizzes), starter or exit, or several joined by commas"
+    package static let names = "rubric, quiz (both quizzes), starter or exit, or several joined by commas"
 
     /// Reads `rubric`, `quiz`, `starter`, `exit` (any case), several joined by commas; nil for anything else.
-    public init?(text: String) {
+    package init?(text: String) {
         self.init()
         let words = text.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         guard !words.isEmpty else { return nil }
@@ -102,7 +102,7 @@ extension SessionReview {
     /// Refuses an export whose failed quiz or rubric was asked for by name but cannot be printed: there is none made
     /// from this lesson, or it has nothing to print (a rubric with no rows is never printed as an empty table).
     /// - Throws: ``ExportError`` in one sentence; nothing is written.
-    public static func checkAsked(_ state: SessionState, materials: Bool, asked: ExportAsked) throws(ExportError) {
+    package static func checkAsked(_ state: SessionState, materials: Bool, asked: ExportAsked) throws(ExportError) {
         guard asked != .none else { return }
         let number = materials ? state.materials.last?.planVersion : state.currentVersion
         let lesson = number.map { "v\($0)" } ?? "this plan"

@@ -10,7 +10,7 @@ extension SessionReview {
     /// Everything an export needs from a session, read once with the plan's framework: sections, pacing, check.
     /// - Parameter showModel: Name the model in the teacher's header.
     /// - Parameter asked: The failed quizzes and rubric to print anyway, marked on the teacher's copy.
-    public static func document(_ state: SessionState, framework: Framework, showModel: Bool = false, asked: ExportAsked = .none) -> (
+    package static func document(_ state: SessionState, framework: Framework, showModel: Bool = false, asked: ExportAsked = .none) -> (
         export: ExportDocument, plan: PlanDocument
     )? {
         guard let current = state.current else { return nil }
@@ -67,7 +67,7 @@ extension SessionReview {
 
     /// The bytes of an export in `format`, reading the plan under its framework's headings.
     /// - Throws: ``ExportError`` when there is no plan yet.
-    public static func export(
+    package static func export(
         _ state: SessionState, format: ExportFormat, framework: Framework, showModel: Bool = false, asked: ExportAsked = .none
     ) throws -> Data {
         guard let (document, plan) = document(state, framework: framework, showModel: showModel, asked: asked) else {
@@ -79,7 +79,7 @@ extension SessionReview {
     /// What an export should tell the teacher before it is written: handouts made from an older plan, and a
     /// newer quiz or rubric left out because it was made from another plan version than the exported one, and a
     /// quiz or rubric left out because it did not pass its check (unless `asked` names it).
-    public static func exportNotes(_ state: SessionState, materials: Bool, asked: ExportAsked = .none) -> [String] {
+    package static func exportNotes(_ state: SessionState, materials: Bool, asked: ExportAsked = .none) -> [String] {
         var notes: [String] = []
         if materials, let stale = staleHandouts(state) {
             notes.append(
@@ -94,7 +94,7 @@ extension SessionReview {
 
     /// Whether the latest handouts were made from an older plan version than the current one.
     /// - Returns: the plan version they were made from and the current one, or nil when they match.
-    public static func staleHandouts(_ state: SessionState) -> (madeFrom: Int, current: Int)? {
+    package static func staleHandouts(_ state: SessionState) -> (madeFrom: Int, current: Int)? {
         guard let materials = state.materials.last, let made = materials.planVersion, let current = state.currentVersion,
             made != current
         else { return nil }
@@ -103,7 +103,7 @@ extension SessionReview {
 
     /// The bytes of the latest student handouts in `format`, read with the framework of the plan they came from.
     /// - Throws: ``ExportError`` when `/materials` has not made any yet.
-    public static func exportMaterials(
+    package static func exportMaterials(
         _ state: SessionState, format: ExportFormat, framework: Framework? = nil, asked: ExportAsked = .none
     ) throws -> Data {
         let (document, plan) = try materialsDocument(state, framework: framework, asked: asked)
@@ -112,7 +112,7 @@ extension SessionReview {
 
     /// Everything an export of the latest student handouts needs, read with the framework of the plan they came from.
     /// - Throws: ``CommandError`` when `/materials` has not made any yet.
-    public static func materialsDocument(_ state: SessionState, framework: Framework? = nil, asked: ExportAsked = .none) throws
+    package static func materialsDocument(_ state: SessionState, framework: Framework? = nil, asked: ExportAsked = .none) throws
         -> (export: ExportDocument, plan: PlanDocument)
     {
         guard let materials = state.materials.last else {
@@ -141,7 +141,7 @@ extension DocumentExport {
     /// - Parameters:
     ///   - prompts: Where the reference document for `format` comes from.
     /// - Throws: ``CommandError`` when there is no plan (or no handouts) yet, ``DocumentError`` when pandoc fails.
-    public static func render(
+    package static func render(
         _ state: SessionState, format: DocumentFormat, framework: Framework, materials: Bool = false,
         showModel: Bool = false, asked: ExportAsked = .none, prompts: PromptLibrary, pandoc: Pandoc?
     ) async throws -> Data {
@@ -163,7 +163,7 @@ extension LMSExport {
     /// The quizzes exported, each one the current plan carries (``SessionState/quizzes(for:)``): the one `choice`
     /// names (a number, `starter`, `exit`); without a choice, the newest, or in a cartridge (`all`) one of each kind.
     /// - Throws: ``ExportError`` in one sentence when there is no plan, no such quiz, or it is not this plan's.
-    public static func quizzes(_ state: SessionState, choice: QuizChoice?, all: Bool = false) throws(ExportError) -> [QuizVersion] {
+    package static func quizzes(_ state: SessionState, choice: QuizChoice?, all: Bool = false) throws(ExportError) -> [QuizVersion] {
         guard let current = state.currentVersion else {
             throw ExportError("There is no plan yet, so there is no quiz to export; generate a plan, then type /quiz to make one.")
         }
@@ -203,7 +203,7 @@ extension LMSExport {
     /// The file's bytes in `format` and the notes to show before writing it.
     /// - Throws: ``ExportError`` (no quiz, an item a platform cannot score, a text over the format's limits, a tool
     ///   missing) or ``PromptError`` when the plan's framework cannot be read.
-    public static func render(
+    package static func render(
         _ state: SessionState, format: LMSFormat, choice: QuizChoice? = nil, prompts: PromptLibrary, tools: LMSTools
     ) async throws -> Result {
         let chosen = try quizzes(state, choice: choice, all: format == .imscc)

@@ -4,22 +4,22 @@ import LessonPlanCore
 import LessonPlanDocuments
 
 /// Options for walking a transcript with `lessonplan replay`.
-public struct ReplayOptions: Sendable {
+package struct ReplayOptions: Sendable {
     /// Print whole plans instead of diffs.
-    public var full = false
+    package var full = false
     /// Only this turn number.
-    public var turn: Int?
+    package var turn: Int?
 
-    public init(full: Bool = false, turn: Int? = nil) {
+    package init(full: Bool = false, turn: Int? = nil) {
         self.full = full
         self.turn = turn
     }
 }
 
 /// Turns a session into text for review: replay blocks, and the document for exports.
-public enum SessionReview {
+package enum SessionReview {
     /// One block of text per turn, undo and hand edit, in order; `--turn` keeps one turn.
-    public static func replay(_ state: SessionState, options: ReplayOptions) -> [StyledText] {
+    package static func replay(_ state: SessionState, options: ReplayOptions) -> [StyledText] {
         var blocks: [StyledText] = []
         var plans = PlanLines()
         var shownLesson: Int?
@@ -161,7 +161,7 @@ public enum SessionReview {
 
     /// A local date and time (the `TZ` of the machine) to the second, e.g. `2026-11-29 12:31:18`,
     /// or to the minute without `seconds`. UTC stays in the transcript and JSON only.
-    public static func timestamp(_ date: Date, seconds: Bool = true) -> String {
+    package static func timestamp(_ date: Date, seconds: Bool = true) -> String {
         let text = timestampFormatter.withLock { $0.string(from: date) }
         return seconds ? text : String(text.dropLast(3))
     }
@@ -169,7 +169,7 @@ public enum SessionReview {
     /// The line `resume` opens with: which session, its topic, its versions, and when it started and
     /// last changed in local time; a session without a plan says how to get one.
     /// - Parameter canSend: whether a request can be sent (a key is set); without one, /generate is not offered.
-    public static func resumeNote(_ state: SessionState, canSend: Bool = true) -> String {
+    package static func resumeNote(_ state: SessionState, canSend: Bool = true) -> String {
         let label = state.name.map { "“\(TerminalSanitizer.cleanLine($0))”" } ?? String(state.header.id.prefix(8))
         let times = [state.header.created] + state.versions.map(\.createdAt) + state.turns.map { $0.ended?.at ?? $0.started.at }
         let changed = times.max() ?? state.header.created

@@ -7,7 +7,7 @@ import LessonPlanStore
 
 extension TranscriptReader {
     /// Folds a transcript's records into the session state.
-    public static func state(of transcript: LoadedTranscript) -> SessionState? {
+    package static func state(of transcript: LoadedTranscript) -> SessionState? {
         guard case .header(let header) = transcript.records.first else { return nil }
         var state = SessionState(header: header)
         for record in transcript.records.dropFirst() { state.apply(record) }
@@ -17,7 +17,7 @@ extension TranscriptReader {
 
 extension SessionSummary {
     /// What `lessonplan sessions` shows for `state`, written for a transcript of `transcriptBytes`.
-    public init(state: SessionState, transcriptBytes: Int, damaged: Bool = false) {
+    package init(state: SessionState, transcriptBytes: Int, damaged: Bool = false) {
         self.init(
             id: state.header.id, name: state.name, created: state.header.created, grade: state.currentInputs.grade,
             minutes: state.currentInputs.minutes, topic: state.currentInputs.topic, versions: state.versions.count,
@@ -28,7 +28,7 @@ extension SessionSummary {
 extension SessionStore {
     /// The sessions folder in `directory`, whose listing rebuilds a stale summary by folding the transcript into
     /// the session state, as `resume` reads it.
-    public init(directory: DataDirectory) {
+    package init(directory: DataDirectory) {
         self.init(directory: directory) { loaded in
             TranscriptReader.state(of: loaded).map {
                 SessionSummary(state: $0, transcriptBytes: loaded.size, damaged: loaded.isDamaged)
@@ -39,7 +39,7 @@ extension SessionStore {
 
 extension TurnStarted {
     /// What a quiz or rubric turn asked for; nil for other turns.
-    public var assessment: AssessmentRequest? {
+    package var assessment: AssessmentRequest? {
         switch kind {
         case .quiz: .quiz(kind: quizKind ?? .exit, items: quizItems ?? Quiz.defaultItems)
         case .rubric: .rubric(levels: rubricLevels ?? Rubric.defaultLevels)

@@ -3,50 +3,50 @@ import LessonPlanCore
 import LessonPlanStore
 
 /// One version of the plan and how it came to be.
-public struct PlanVersion: Equatable, Sendable {
-    public var number: Int
-    public var text: String
+package struct PlanVersion: Equatable, Sendable {
+    package var number: Int
+    package var text: String
     /// The command as typed that produced it.
-    public var command: String
+    package var command: String
     /// The inputs this version was written for.
-    public var inputs: LessonInputs
+    package var inputs: LessonInputs
     /// The version `/undo` goes back to: the one it was made from, or for a plan that replaced a draft
     /// automatically, the draft's own parent; nil for the first plan.
-    public var parent: Int?
-    public var createdAt: Date
+    package var parent: Int?
+    package var createdAt: Date
     /// The framework the plan is written in.
-    public var framework: String = Framework.defaultName
+    package var framework: String = Framework.defaultName
     /// The plan check recorded with it; nil in transcripts older than the check.
-    public var check: PlanCheckReport?
+    package var check: PlanCheckReport?
     /// The draft this version replaced when an automatic repair or retry made it.
-    public var draft: Int?
+    package var draft: Int?
     /// The version it was made from is on a damaged line of the transcript, so it cannot be shown.
-    public var parentLost: Bool = false
+    package var parentLost: Bool = false
     /// The line that started its turn is damaged: its command is unknown and its inputs are
     /// those of the plan before it.
-    public var startLost: Bool = false
+    package var startLost: Bool = false
     /// In a unit: the lesson this is a version of; nil outside a unit.
-    public var lesson: Int? = nil
+    package var lesson: Int? = nil
 }
 
 /// Student handouts made from a plan version by `/materials`; they are not a plan version themselves.
-public struct MaterialsVersion: Equatable, Sendable {
-    public var number: Int
-    public var text: String
+package struct MaterialsVersion: Equatable, Sendable {
+    package var number: Int
+    package var text: String
     /// The plan version they were made from.
-    public var planVersion: Int?
-    public var inputs: LessonInputs
-    public var createdAt: Date
+    package var planVersion: Int?
+    package var inputs: LessonInputs
+    package var createdAt: Date
 }
 
 /// A turn as the transcript tells it, for `/history`, `replay` and `sessions`.
-public struct TurnSummary: Equatable, Sendable {
-    public var started: TurnStarted
-    public var ended: TurnEnded?
+package struct TurnSummary: Equatable, Sendable {
+    package var started: TurnStarted
+    package var ended: TurnEnded?
 }
 
 /// Something that changed the session, in order.
-public enum SessionEvent: Equatable, Sendable {
+package enum SessionEvent: Equatable, Sendable {
     /// A turn, by its index in ``SessionState/turns``.
     case turn(Int)
     case undo(UndoRecord)
@@ -61,64 +61,64 @@ public enum SessionEvent: Equatable, Sendable {
 ///
 /// There is no other source of truth: the REPL appends a record, then applies it here, so a
 /// resumed session is exactly what the user last saw.
-public struct SessionState: Sendable {
-    public private(set) var header: SessionHeader
-    public private(set) var name: String?
-    public private(set) var versions: [PlanVersion] = []
+package struct SessionState: Sendable {
+    package private(set) var header: SessionHeader
+    package private(set) var name: String?
+    package private(set) var versions: [PlanVersion] = []
     /// The number of the current version; nil before the first plan.
-    public private(set) var currentVersion: Int?
-    public private(set) var turns: [TurnSummary] = []
+    package private(set) var currentVersion: Int?
+    package private(set) var turns: [TurnSummary] = []
     /// Handouts made by `/materials`, oldest first.
-    public private(set) var materials: [MaterialsVersion] = []
+    package private(set) var materials: [MaterialsVersion] = []
     /// Quizzes made by `/quiz` (and kept repairs of them), oldest first.
-    public private(set) var quizzes: [QuizVersion] = []
+    package private(set) var quizzes: [QuizVersion] = []
     /// Rubrics made by `/rubric` (and kept repairs of them), oldest first.
-    public private(set) var rubrics: [RubricVersion] = []
+    package private(set) var rubrics: [RubricVersion] = []
     /// Reviews made by `/review`, oldest first, each checked against the plan version it reviewed.
-    public private(set) var reviews: [ReviewVersion] = []
+    package private(set) var reviews: [ReviewVersion] = []
     /// The criteria and scale reviews are read against: the session's prompts' (``reviewing(with:)``), or nil
     /// when not known (a transcript read on its own), when only what a review says of itself is checked.
-    public private(set) var reviewRubric: ReviewRubric?
+    package private(set) var reviewRubric: ReviewRubric?
     /// The teacher's sources the plans are grounded in, in the order added, as the transcript keeps them.
-    public private(set) var sources: [SourceDocument] = []
+    package private(set) var sources: [SourceDocument] = []
     /// Turns, undos, hand edits and sources in the order they happened, for `replay`.
-    public private(set) var events: [SessionEvent] = []
+    package private(set) var events: [SessionEvent] = []
     /// The unit's overview when the session is a unit of lessons; nil for a single lesson.
-    public private(set) var unit: UnitRecord?
+    package private(set) var unit: UnitRecord?
     /// In a unit: the lesson whose plan is current (``current``).
-    public private(set) var currentLesson: Int?
+    package private(set) var currentLesson: Int?
     /// In a unit: each written lesson's current version, by lesson number.
-    public private(set) var lessonVersions: [Int: Int] = [:]
+    package private(set) var lessonVersions: [Int: Int] = [:]
     /// The automatic repair as `/repair on|off` (or `--no-repair`) last set it; nil when never set in the session.
-    public private(set) var automaticRepair: Bool?
+    package private(set) var automaticRepair: Bool?
     /// The class the session is tied to (`--class`, then `/class`): its name only.
-    public private(set) var className: String?
+    package private(set) var className: String?
     /// Counts of what students chose on a quiz (`lessonplan results`), oldest first.
-    public private(set) var results: [ResultsRecord] = []
+    package private(set) var results: [ResultsRecord] = []
     /// Each quiz's parallel forms (`/quiz forms N`), the latest asked for, by quiz number.
-    public private(set) var forms: [Int: FormsRecord] = [:]
+    package private(set) var forms: [Int: FormsRecord] = [:]
 
-    public init(header: SessionHeader) {
+    package init(header: SessionHeader) {
         self.header = header
         self.name = header.name
         self.className = header.className
     }
 
     /// The current plan, if there is one.
-    public var current: PlanVersion? { currentVersion.flatMap(version) }
+    package var current: PlanVersion? { currentVersion.flatMap(version) }
 
     /// The inputs of the current plan, or the session's starting inputs before the first plan.
-    public var currentInputs: LessonInputs { current?.inputs ?? header.inputs }
+    package var currentInputs: LessonInputs { current?.inputs ?? header.inputs }
 
     /// The framework of the current plan, or the one the session started with before the first plan.
-    public var currentFramework: String { current?.framework ?? header.framework ?? Framework.defaultName }
+    package var currentFramework: String { current?.framework ?? header.framework ?? Framework.defaultName }
 
     /// Version `number`, if it exists.
     ///
     /// Versions are numbered 1, 2, 3 …; a damaged line can leave a gap, so the number is looked
     /// up when it is not at its place.
     /// Reads every review, and those to come, against `rubric`'s scale and criteria.
-    public mutating func reviewing(with rubric: ReviewRubric?) {
+    package mutating func reviewing(with rubric: ReviewRubric?) {
         reviewRubric = rubric
         reviews = reviews.map { review in
             var review = review
@@ -127,7 +127,7 @@ public struct SessionState: Sendable {
         }
     }
 
-    public func version(_ number: Int) -> PlanVersion? {
+    package func version(_ number: Int) -> PlanVersion? {
         if versions.indices.contains(number - 1), versions[number - 1].number == number { return versions[number - 1] }
         var low = 0
         var high = versions.count
@@ -139,32 +139,32 @@ public struct SessionState: Sendable {
     }
 
     /// The number the next plan version gets.
-    public var nextVersionNumber: Int { (versions.last?.number ?? 0) + 1 }
+    package var nextVersionNumber: Int { (versions.last?.number ?? 0) + 1 }
 
     /// The number the next handouts get.
-    public var nextMaterialsNumber: Int { (materials.last?.number ?? 0) + 1 }
+    package var nextMaterialsNumber: Int { (materials.last?.number ?? 0) + 1 }
 
     /// The number the next quiz gets.
-    public var nextQuizNumber: Int { (quizzes.last?.number ?? 0) + 1 }
+    package var nextQuizNumber: Int { (quizzes.last?.number ?? 0) + 1 }
 
     /// The number the next rubric gets.
-    public var nextRubricNumber: Int { (rubrics.last?.number ?? 0) + 1 }
+    package var nextRubricNumber: Int { (rubrics.last?.number ?? 0) + 1 }
 
     /// The number the next review gets.
-    public var nextReviewNumber: Int { (reviews.last?.number ?? 0) + 1 }
+    package var nextReviewNumber: Int { (reviews.last?.number ?? 0) + 1 }
 
     /// The command shown for a turn whose starting line is damaged.
-    public static let lostCommand = "(unknown: its line in the transcript is damaged)"
+    package static let lostCommand = "(unknown: its line in the transcript is damaged)"
 
     /// The number the next turn gets.
-    public var nextTurnNumber: Int { (turns.last?.started.turn ?? 0) + 1 }
+    package var nextTurnNumber: Int { (turns.last?.started.turn ?? 0) + 1 }
 
     /// The last command typed, for `sessions`.
-    public var lastCommand: String? { turns.last?.started.command }
+    package var lastCommand: String? { turns.last?.started.command }
 
     /// Applies one record. Records that contradict the state (an undo to a version that does
     /// not exist, say) are ignored rather than trusted.
-    public mutating func apply(_ record: TranscriptRecord) {
+    package mutating func apply(_ record: TranscriptRecord) {
         switch record {
         case .header(let header):
             self.header = header
@@ -300,11 +300,11 @@ public struct SessionState: Sendable {
     }
 
     /// Where `/undo` goes from the current version, or nil when there is nothing to undo.
-    public var undoTarget: Int? { current?.parent }
+    package var undoTarget: Int? { current?.parent }
 
     /// The request `/retry` sends again: the last turn, when it did not complete (failed,
     /// cancelled, stopped early, or never ended because the process died).
-    public var retryTarget: TurnStarted? {
+    package var retryTarget: TurnStarted? {
         guard let last = turns.last, last.ended?.status != .completed else { return nil }
         return last.started
     }
@@ -312,7 +312,7 @@ public struct SessionState: Sendable {
     /// What `/continue` finishes: the partial plan of the last turn, when it stopped early
     /// (`response.incomplete`, e.g. at the output limit) with some text. Handouts, a quiz or a rubric
     /// that stopped early are not a plan to finish: `/retry` asks for them again.
-    public var draft: Draft? {
+    package var draft: Draft? {
         // A section that `/redo` asked for and that stopped early is no plan to finish either.
         guard let last = turns.last, (last.started.kind ?? .plan) == .plan, !TurnPurpose.partTemplates.contains(last.started.template),
             let ended = last.ended, ended.status == .incomplete,
@@ -324,23 +324,23 @@ public struct SessionState: Sendable {
     }
 
     /// The output of turn `number` so far, as recorded when it ended.
-    public func output(ofTurn number: Int) -> String? {
+    package func output(ofTurn number: Int) -> String? {
         turns.last { $0.started.turn == number }?.ended?.output
     }
 }
 
 /// A plan that stopped before it was finished, kept so `/continue` can finish it.
-public struct Draft: Equatable, Sendable {
+package struct Draft: Equatable, Sendable {
     /// The turn that wrote it.
-    public var turn: Int
+    package var turn: Int
     /// The partial plan.
-    public var text: String
+    package var text: String
     /// The command that asked for it.
-    public var command: String
+    package var command: String
     /// The inputs the plan is for.
-    public var inputs: LessonInputs
+    package var inputs: LessonInputs
     /// The version that turn revised; nil for a first plan.
-    public var baseVersion: Int?
+    package var baseVersion: Int?
     /// In a unit: the lesson the plan is for.
-    public var lesson: Int? = nil
+    package var lesson: Int? = nil
 }

@@ -8,9 +8,9 @@ import LessonPlanCore
 /// counts in order while it writes; a schema-constrained answer cannot leave a part out, and the rest is
 /// arithmetic. The result is the same plain text a free-text answer is, so the check, pacing, exports
 /// and transcript read it the same way.
-public struct StructuredPlan: Equatable, Sendable {
+package struct StructuredPlan: Equatable, Sendable {
     /// What a part holds, which decides how many items the schema asks for and how they are listed.
-    public enum Role: Equatable, Sendable {
+    package enum Role: Equatable, Sendable {
         /// Steps, notes or items, as a bulleted list.
         case content
         /// The questions that check understanding: numbered, at least `minimum`.
@@ -20,7 +20,7 @@ public struct StructuredPlan: Equatable, Sendable {
     }
 
     /// How much an answer may hold, which decides the schema's limits and the counts the prompt states.
-    public enum Size: Equatable, Sendable {
+    package enum Size: Equatable, Sendable {
         /// Counts only: OpenAI's strict mode takes a subset of JSON Schema (no string lengths, no patterns).
         case counted
         /// For llama-server, which enforces string lengths: fewer and shorter items, so the longest answer the
@@ -33,10 +33,10 @@ public struct StructuredPlan: Equatable, Sendable {
         case sentences
 
         /// The most items a content part may have.
-        public var mostItems: Int { self == .counted ? StructuredPlan.mostItems : StructuredPlan.mostBoundedItems }
+        package var mostItems: Int { self == .counted ? StructuredPlan.mostItems : StructuredPlan.mostBoundedItems }
 
         /// The longest item the schema allows; nil when it states no length.
-        public var longestItem: Int? {
+        package var longestItem: Int? {
             switch self {
             case .counted: nil
             case .bounded: StructuredPlan.longestItem
@@ -45,28 +45,28 @@ public struct StructuredPlan: Equatable, Sendable {
         }
 
         /// The size for a local model (llama-server, which enforces string lengths) of this name.
-        public static func local(model: String) -> Size {
+        package static func local(model: String) -> Size {
             model == StructuredPlan.sentenceModel ? .sentences : .bounded
         }
     }
 
     /// One heading of the plan and what the tool decided about it.
-    public struct Part: Equatable, Sendable {
+    package struct Part: Equatable, Sendable {
         /// The framework's heading.
-        public var heading: String
+        package var heading: String
         /// The JSON member the model fills, e.g. `warm_up` for `Warm-Up (5 min)`.
-        public var key: String
-        public var role: Role
+        package var key: String
+        package var role: Role
         /// Where the part sits on the lesson's clock; nil for a part that takes no class time.
-        public var start: Int?
-        public var end: Int?
+        package var start: Int?
+        package var end: Int?
         /// The most items a content part may have (``Size/mostItems``).
         var mostContentItems = StructuredPlan.mostItems
         /// Whether the part is the objective, asked for as one item in a ``Size/sentences`` answer.
         var isSingleObjective = false
 
         /// The fewest items the schema allows.
-        public var minItems: Int {
+        package var minItems: Int {
             switch role {
             case .content: 1
             case .questions(let minimum): minimum
@@ -76,7 +76,7 @@ public struct StructuredPlan: Equatable, Sendable {
 
         /// The most items the schema allows: enough for a real section, few enough that a model
         /// looping on one part cannot fill the output limit (a free-text plan once listed 26 materials).
-        public var maxItems: Int {
+        package var maxItems: Int {
             switch role {
             case .content: isSingleObjective ? 1 : mostContentItems
             case .questions(let minimum): minimum + 1
@@ -85,46 +85,46 @@ public struct StructuredPlan: Equatable, Sendable {
         }
 
         /// The heading line as the plan writes it: the framework's heading with the part's times.
-        public var title: String {
+        package var title: String {
             guard let start, let end else { return heading }
             return "\(StructuredPlan.withoutStatedTime(heading)) (\(start)–\(end) min)"
         }
     }
 
     /// The most items a content part may have.
-    public static let mostItems = 4
+    package static let mostItems = 4
     /// The most items a content part may have in a ``Size/bounded`` answer.
-    public static let mostBoundedItems = 3
+    package static let mostBoundedItems = 3
     /// The shortest item a ``Size/bounded`` schema allows, so an empty or one-word part cannot come back.
-    public static let shortestItem = 12
+    package static let shortestItem = 12
     /// The longest item a ``Size/bounded`` schema allows: one sentence. With ``mostBoundedItems`` the longest
     /// answer is 31 items of the default framework, about 1,000 tokens of the offline model's.
-    public static let longestItem = 100
+    package static let longestItem = 100
     /// The longest item a ``Size/sentences`` schema allows: one full sentence of a plan, as the 1.5B writes them.
-    public static let longestSentence = 220
+    package static let longestSentence = 220
     /// The offline model that gets ``Size/sentences`` (`scripts/local-model install --model 1.5b`).
-    public static let sentenceModel = "Qwen2.5-Coder-1.5B-Instruct"
+    package static let sentenceModel = "Qwen2.5-Coder-1.5B-Instruct"
     /// The prompt templates a structured turn renders besides the command's own.
-    public static let templates = ["structured", "structured-instructions"]
+    package static let templates = ["structured", "structured-instructions"]
     /// The name the schema is sent under.
-    public static let schemaName = "lesson_plan"
+    package static let schemaName = "lesson_plan"
 
-    public let framework: Framework
-    public let inputs: LessonInputs
+    package let framework: Framework
+    package let inputs: LessonInputs
     /// What the schema lets the answer hold.
-    public let size: Size
+    package let size: Size
     /// The framework's headings in order, each with its role and times.
-    public let parts: [Part]
+    package let parts: [Part]
     /// Parts the tool writes itself, by member key: their one item is not asked for (a unit's lesson takes its
     /// objective from the unit's overview, so the plan states the objective the overview gave it).
-    public private(set) var given: [String: String] = [:]
+    package private(set) var given: [String: String] = [:]
 
     /// Lays out a plan of `framework` for `inputs`: which parts are timed and for how long.
     ///
     /// The warm-up takes the framework's warm-up minutes; the other timed parts share the rest, the
     /// check for understanding and the exit ticket half as much as a teaching part, in whole minutes
     /// that add up exactly to the lesson (largest remainders first, ties to the earlier part).
-    public init(framework: Framework, inputs: LessonInputs, size: Size = .counted) {
+    package init(framework: Framework, inputs: LessonInputs, size: Size = .counted) {
         self.framework = framework
         self.inputs = inputs
         self.size = size
@@ -151,7 +151,7 @@ public struct StructuredPlan: Equatable, Sendable {
 
     /// The same layout with the objective part written by the tool as `objective`; unchanged when the framework
     /// names no objective heading or `objective` is empty.
-    public func giving(objective: String) -> StructuredPlan {
+    package func giving(objective: String) -> StructuredPlan {
         let objective = Self.clean(objective)
         guard !objective.isEmpty, let heading = framework.objectiveHeading,
             let part = parts.first(where: { $0.heading == heading })
@@ -232,7 +232,7 @@ public struct StructuredPlan: Equatable, Sendable {
 
     /// The JSON schema of the answer, its members in the plan's order (a model writes them in that order), with
     /// the limits of its ``size``.
-    public func schema() -> String {
+    package func schema() -> String {
         // No pattern forces a question's "?": with one, the tiny model ended cut-off sentences with "?", which the
         // content check would count as questions when they are not.
         var item = [("type", JSONText.string("string"))]
@@ -259,7 +259,7 @@ public struct StructuredPlan: Equatable, Sendable {
     }
 
     /// One line per part for the prompt's `{{sections}}`: the member, its heading, its minutes and how many items.
-    public var promptSections: String {
+    package var promptSections: String {
         asked.map { part in
             var line = "- \"\(part.key)\": \(Self.withoutStatedTime(part.heading))"
             if let start = part.start, let end = part.end { line += " (\(end - start) min)" }
@@ -276,7 +276,7 @@ public struct StructuredPlan: Equatable, Sendable {
 
     /// The plan as plain text from the model's JSON answer.
     /// - Throws: ``StructuredPlanError`` when the answer is not the JSON object the schema asks for.
-    public func render(json answer: String) throws(StructuredPlanError) -> String {
+    package func render(json answer: String) throws(StructuredPlanError) -> String {
         var text = answer.trimmingCharacters(in: .whitespacesAndNewlines)
         // A server that ignores the schema may still wrap its JSON in a code fence or a sentence.
         if let open = text.firstIndex(of: "{"), let close = text.lastIndex(of: "}"), open < close {
@@ -307,7 +307,7 @@ public struct StructuredPlan: Equatable, Sendable {
 
     /// The plan as plain text from content already read: each part's heading with its times, then its items.
     /// Items are cleaned as ``clean(_:)`` cleans them; a part without items gets none.
-    public func render(content: [String: [String]]) -> String {
+    package func render(content: [String: [String]]) -> String {
         var blocks: [String] = []
         for part in parts {
             let items = (content[part.key] ?? []).map(Self.clean).filter { !$0.isEmpty }.prefix(part.maxItems)
@@ -378,7 +378,7 @@ public struct StructuredPlan: Equatable, Sendable {
 }
 
 /// Why a structured answer could not be made into a plan, in one sentence that says what to do.
-public enum StructuredPlanError: Error, Equatable, Sendable, LocalizedError {
+package enum StructuredPlanError: Error, Equatable, Sendable, LocalizedError {
     case empty
     case notJSON
     case missingPart(heading: String)
@@ -386,7 +386,7 @@ public enum StructuredPlanError: Error, Equatable, Sendable, LocalizedError {
     /// The answer stopped at the output limit before its JSON was complete.
     case cutShort
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         let next = "/retry asks again (or start with --free-text for a plan the model structures itself)."
         return switch self {
         case .empty:

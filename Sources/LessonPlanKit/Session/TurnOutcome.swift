@@ -4,7 +4,7 @@ import LessonPlanCore
 import LessonPlanStore
 
 /// What the REPL hears while a turn runs.
-public enum TurnProgress: Sendable, Equatable {
+package enum TurnProgress: Sendable, Equatable {
     /// The request is out; nothing has come back yet.
     case waiting
     /// More plan text to show.
@@ -20,66 +20,66 @@ public enum TurnProgress: Sendable, Equatable {
 
 /// How a turn ended, for the footer and the exit status of the one-shot form: the `turn_ended` line as written, and
 /// what the REPL shows beside it (the check's sentences in the framework's names, the keep note, the quotations).
-public struct TurnOutcome: Sendable, Equatable {
+package struct TurnOutcome: Sendable, Equatable {
     /// The turn's `turn_ended` record as it was written; nil for a turn that never went out.
-    public var ended: TurnEnded?
+    package var ended: TurnEnded?
     /// Why a turn that never went out did not (a broken template, no key, a disk that cannot be written).
     private var notSentReason: String?
 
-    public var status: TurnStatus { ended?.status ?? .failed }
+    package var status: TurnStatus { ended?.status ?? .failed }
     /// The version the turn created, if it completed.
-    public var version: Int? { ended?.version }
-    public var usage: Usage? { ended?.usage }
+    package var version: Int? { ended?.version }
+    package var usage: Usage? { ended?.usage }
     /// How long the turn took; 0 for one that never went out.
-    public var seconds: Double { Double(ended?.durationMs ?? 0) / 1000 }
+    package var seconds: Double { Double(ended?.durationMs ?? 0) / 1000 }
     /// The one-sentence reason for anything but `completed`.
-    public var message: String? { ended.map(\.error) ?? notSentReason }
+    package var message: String? { ended.map(\.error) ?? notSentReason }
     /// The answer text received (partial unless completed).
-    public var text: String { ended?.output ?? "" }
+    package var text: String { ended?.output ?? "" }
     /// The plan check of a completed plan turn's answer.
-    public var check: PlanCheckReport? { ended?.check }
+    package var check: PlanCheckReport? { ended?.check }
     /// The reading level of a completed plan turn's answer.
-    public var readingLevel: ReadingMeasure? { ended?.readingLevel }
+    package var readingLevel: ReadingMeasure? { ended?.readingLevel }
     /// For a turn whose plan replaces the current one only when better: whether it did; nil for other turns.
-    public var kept: Bool? { ended?.kept }
+    package var kept: Bool? { ended?.kept }
     /// The number of the handouts a `/materials` turn made.
-    public var materials: Int? { ended?.materials }
+    package var materials: Int? { ended?.materials }
     /// The number of the quiz a `/quiz` turn (or its kept repair) made.
-    public var quiz: Int? { ended?.quiz }
+    package var quiz: Int? { ended?.quiz }
     /// The number of the rubric a `/rubric` turn (or its kept repair) made.
-    public var rubric: Int? { ended?.rubric }
+    package var rubric: Int? { ended?.rubric }
     /// The number of the review a `/review` turn made.
-    public var review: Int? { ended?.review }
+    package var review: Int? { ended?.review }
     /// Whether the answer came as a stream; false when a proxy sent it whole.
-    public var streamed: Bool { ended?.streamed ?? true }
+    package var streamed: Bool { ended?.streamed ?? true }
     /// Whether the turn went out: a request was sent and its `turn_ended` line written.
-    public var wentOut: Bool { ended != nil }
+    package var wentOut: Bool { ended != nil }
 
     /// What the turn produced: a plan, handouts, a quiz, a rubric or a review.
-    public var kind: TurnKind = .plan
+    package var kind: TurnKind = .plan
     /// A structured answer that did not fit the plan's parts (not JSON, too few usable items): asked once more.
-    public var unfittingStructure = false
+    package var unfittingStructure = false
     /// For a completed quiz or rubric turn: its check's problems, one sentence each; for a review, each quotation
     /// that is not in the plan.
-    public var assessmentProblems: [String] = []
+    package var assessmentProblems: [String] = []
     /// The framework the answer was checked against.
-    public var framework: String = Framework.defaultName
+    package var framework: String = Framework.defaultName
     /// The check's problems in one sentence each, in the framework's own section names.
-    public var problems: [String] = []
+    package var problems: [String] = []
     /// For a plan turn of a session with sources: every quotation checked against them.
-    public var quotes: QuoteReport?
+    package var quotes: QuoteReport?
     /// For a turn that carried sources cut to the budget: one line per source naming the pages sent.
-    public var sourceCuts: [String] = []
+    package var sourceCuts: [String] = []
     /// The content check's problems in one sentence each.
-    public var notes: [String] = []
+    package var notes: [String] = []
     /// The content check's advice in one sentence each: shown, never sent on its own.
-    public var advice: [String] = []
+    package var advice: [String] = []
     /// The current version once the turn is over.
-    public var current: Int?
+    package var current: Int?
     /// For a follow-up turn: one sentence on why its plan was kept or not.
-    public var keepNote: String?
+    package var keepNote: String?
     /// Why the turn's records are not on disk yet (kept in memory to be written later); nil when saved.
-    public var notSaved: String?
+    package var notSaved: String?
 
     /// A turn that went out and ended as `ended` records.
     init(ended: TurnEnded) { self.ended = ended }
@@ -89,7 +89,7 @@ public struct TurnOutcome: Sendable, Equatable {
 
     /// Whether the turn produced a plan with structure or content problems, so the one automatic repair should go
     /// out; advice alone never sends one.
-    public var needsRepair: Bool {
+    package var needsRepair: Bool {
         status == .completed && kept != false && version != nil
             && (check?.needsRepair == true || quotes?.problems.isEmpty == false)
     }
@@ -210,8 +210,8 @@ final class DeadlineFlag: Sendable {
 
 /// Something the session cannot do right now (undo past the first plan, edit before one), in one
 /// sentence that says what to do instead.
-public struct SessionError: Error, Equatable, Sendable, LocalizedError {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var errorDescription: String? { message }
+package struct SessionError: Error, Equatable, Sendable, LocalizedError {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var errorDescription: String? { message }
 }

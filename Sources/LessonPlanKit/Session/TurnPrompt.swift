@@ -4,7 +4,7 @@ import LessonPlanCore
 /// The one place a turn's request is written, for every purpose: the instructions, the input rendered from
 /// the purpose's template with the current plan as context, the structure the tool writes when it writes one,
 /// and the teacher's sources where the purpose carries them.
-public struct TurnPrompt {
+package struct TurnPrompt {
     let prompts: PromptLibrary
     /// The teacher's sources; the pages nearest the request go with it.
     let sources: [SourceDocument]
@@ -91,7 +91,7 @@ public struct TurnPrompt {
     /// The body of the request a new session sends for its first plan, exactly as it would go out (the class's
     /// pseudonyms in it), for `doctor --show-request`; nothing is sent.
     /// - Throws: ``PromptError`` when a template is missing or broken.
-    public static func firstPlanBody(
+    package static func firstPlanBody(
         inputs: LessonInputs, framework: String, prompts: PromptLibrary, client: ModelClient
     ) throws -> Data {
         let settings = client.settings

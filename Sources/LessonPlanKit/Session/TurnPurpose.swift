@@ -5,7 +5,7 @@ import LessonPlanStore
 /// Why a turn goes out, as the command that sends it says: the one value the prompt builder and the
 /// product that judges the answer read. Behaviour follows the purpose, never a template's name; the
 /// template is what the purpose is written with.
-public enum TurnPurpose: Equatable, Sendable {
+package enum TurnPurpose: Equatable, Sendable {
     /// A new plan from the inputs alone (`/generate`, the first plan, `/framework NAME` before a plan).
     case generate
     /// The current plan rewritten the way a command asks.
@@ -37,7 +37,7 @@ public enum TurnPurpose: Equatable, Sendable {
     case part(PartRedo)
 
     /// The ways a command rewrites the current plan, each with its template of the same name.
-    public enum Revision: String, Sendable, CaseIterable {
+    package enum Revision: String, Sendable, CaseIterable {
         case shorten, lengthen, differentiate, regrade, revise, standards
         /// `/reteach`: tomorrow's plan around the misconceptions a quiz's results showed.
         case reteach
@@ -46,7 +46,7 @@ public enum TurnPurpose: Equatable, Sendable {
     }
 
     /// The template under `prompts/` the request is written with.
-    public var template: String {
+    package var template: String {
         switch self {
         case .generate: "generate"
         case .revise(let revision): revision.rawValue
@@ -66,7 +66,7 @@ public enum TurnPurpose: Equatable, Sendable {
     }
 
     /// What the answer is: a plan, or something kept beside one.
-    public var kind: TurnKind {
+    package var kind: TurnKind {
         switch self {
         case .generate, .revise, .repair, .readingLevel, .finish, .lesson, .redo: .plan
         case .unitOverview, .unitOverviewRepair: .overview
@@ -78,7 +78,7 @@ public enum TurnPurpose: Equatable, Sendable {
     }
 
     /// The placeholder values the purpose itself carries (the problems, the draft, the level asked for).
-    public var values: [String: String] {
+    package var values: [String: String] {
         switch self {
         case .generate, .revise, .materials, .review: [:]
         case .repair(let problems): ["problems": problems.map { "- \($0)" }.joined(separator: "\n")]
@@ -97,7 +97,7 @@ public enum TurnPurpose: Equatable, Sendable {
     }
 
     /// Whether the turn starts from nothing rather than from the current plan.
-    public var startsFresh: Bool {
+    package var startsFresh: Bool {
         switch self {
         case .generate, .unitOverview, .unitOverviewRepair, .lesson: true
         default: false
@@ -106,11 +106,11 @@ public enum TurnPurpose: Equatable, Sendable {
 
     /// Whether the plan is measured for reading level and retried once when it misses the band: only a change
     /// of grade band sets out to change how hard the text is.
-    public var measuresReadingLevel: Bool { self == .revise(.regrade) }
+    package var measuresReadingLevel: Bool { self == .revise(.regrade) }
 
     /// Whether the tool may write the plan's structure and ask only for its content: plans, but not the rest
     /// of a free-text draft.
-    public var canBeStructured: Bool {
+    package var canBeStructured: Bool {
         switch self {
         case .finish, .redo: return false
         default: return kind == .plan
@@ -119,17 +119,17 @@ public enum TurnPurpose: Equatable, Sendable {
 
     /// The templates of turns that write one part again (a section, a quiz item, a rubric row): their answer is
     /// put into what they were asked from, so `/retry` and `/continue` never send one on its own.
-    public static let partTemplates: Set<String> = ["redo", "accommodate", "quiz-item", "rubric-row"]
+    package static let partTemplates: Set<String> = ["redo", "accommodate", "quiz-item", "rubric-row"]
 
     /// For `/redo`: the section the answer replaces, as the framework spells its heading.
-    public var redoneHeading: String? {
+    package var redoneHeading: String? {
         if case .redo(let redo) = self { return redo.heading }
         return nil
     }
 
     /// Whether the request carries the session's sources: everything that writes anew; not a review, which
     /// judges the plan alone, nor the rest of a draft, which goes on from its own text.
-    public var carriesSources: Bool {
+    package var carriesSources: Bool {
         switch self {
         case .review, .finish: false
         default: true
@@ -138,21 +138,21 @@ public enum TurnPurpose: Equatable, Sendable {
 }
 
 /// What `/redo` asks for: one section written again with the whole plan as context, its time and its rules.
-public struct SectionRedo: Equatable, Sendable {
+package struct SectionRedo: Equatable, Sendable {
     /// The section's heading as the plan writes it (`Warm-Up (0–5 min)`), which the answer is asked to repeat.
-    public var section: String
+    package var section: String
     /// The heading as the framework spells it, which the answer is put in under.
-    public var heading: String
+    package var heading: String
     /// The section's minutes, which the new section keeps; nil for one with no time of its own.
-    public var minutes: Int?
+    package var minutes: Int?
     /// What the teacher asked for; empty for "write it again".
-    public var request: String
+    package var request: String
     /// The framework's rules for this section (counts, numbering), one per line, or empty.
-    public var rules: String
+    package var rules: String
     /// The template it is written with: `redo`, or `accommodate` for `/accommodate`'s table of supports.
-    public var template: String
+    package var template: String
 
-    public init(section: String, heading: String, minutes: Int?, request: String, rules: String, template: String = "redo") {
+    package init(section: String, heading: String, minutes: Int?, request: String, rules: String, template: String = "redo") {
         self.section = section
         self.heading = heading
         self.minutes = minutes
@@ -175,21 +175,21 @@ public struct SectionRedo: Equatable, Sendable {
 
 /// What `/quiz item N` and `/rubric row N` ask for: one item of a quiz or one criterion's row of a rubric (with
 /// its student version's row) written again, with the plan and the whole quiz or rubric as context.
-public struct PartRedo: Equatable, Sendable {
+package struct PartRedo: Equatable, Sendable {
     /// Which kind of part: each has its template and its splice.
-    public enum Part: Equatable, Sendable {
+    package enum Part: Equatable, Sendable {
         case quizItem, rubricRow
     }
 
-    public var part: Part
+    package var part: Part
     /// The quiz's or rubric's text as it was made.
-    public var text: String
+    package var text: String
     /// The item's or row's number, from 1.
-    public var number: Int
+    package var number: Int
     /// What the teacher asked for; empty for "write it again".
-    public var request: String
+    package var request: String
 
-    public init(_ part: Part, text: String, number: Int, request: String) {
+    package init(_ part: Part, text: String, number: Int, request: String) {
         self.part = part
         self.text = text
         self.number = number

@@ -8,7 +8,7 @@ import LessonPlanDocuments
 extension UnitExport {
     /// The unit's document in `format`.
     /// - Throws: ``ExportError`` outside a unit, with no lesson written or for json/pptx; ``DocumentError`` from pandoc.
-    public static func render(
+    package static func render(
         _ state: SessionState, format: ExportFormat, prompts: PromptLibrary, showModel: Bool = false, pandoc: Pandoc?,
         timeZone: TimeZone = .current
     ) async throws -> Data {
@@ -22,7 +22,7 @@ extension UnitExport {
     /// The unit as a Common Cartridge: the overview and each written lesson as a page (``cartridge(_:lessons:identifier:tools:timeZone:)``).
     /// - Throws: ``ExportError`` outside a unit, with no lesson written or when `zip` is missing or fails;
     ///   ``PromptError`` when a lesson's framework cannot be read.
-    public static func cartridge(
+    package static func cartridge(
         _ state: SessionState, prompts: PromptLibrary, showModel: Bool = false, tools: LMSTools, timeZone: TimeZone = .current
     ) async throws -> Data {
         guard let unit = state.unit else {
@@ -35,7 +35,7 @@ extension UnitExport {
 
     /// What a unit's export tells the teacher before it is written: each lesson's quiz or rubric that did not pass
     /// its check and is left out, said as a single lesson's export says it, with the lesson's number.
-    public static func leftOutNotes(_ state: SessionState) -> [String] {
+    package static func leftOutNotes(_ state: SessionState) -> [String] {
         guard let unit = state.unit else { return [] }
         var notes: [String] = []
         for number in 1...max(1, unit.outline.count) {

@@ -4,14 +4,14 @@ import LessonPlanCore
 /// A unit's overview asked for as JSON under a schema, for a model that cannot keep to a text layout (the offline
 /// one, whose plans are structured for the same reason): the answer's fields are written back into the overview's
 /// layout (``UnitPlan/text``), which the reader and its check then read as they read any overview.
-public struct UnitOverviewSchema: Equatable, Sendable {
-    public static let schemaName = "unit_overview"
+package struct UnitOverviewSchema: Equatable, Sendable {
+    package static let schemaName = "unit_overview"
     /// How many lessons the unit has: the schema asks for exactly that many.
-    public let lessons: Int
+    package let lessons: Int
     /// The verb each lesson's objective starts with, in order (``steps(lessons:progression:)``); none when empty.
-    public let steps: [String]
+    package let steps: [String]
 
-    public init(lessons: Int, steps: [String] = []) {
+    package init(lessons: Int, steps: [String] = []) {
         self.lessons = lessons
         self.steps = steps.count == lessons ? steps : []
     }
@@ -19,7 +19,7 @@ public struct UnitOverviewSchema: Equatable, Sendable {
     /// `lessons` verbs from `progression` (the list in `prompts/unit-progression.txt`, least demanding first),
     /// spread evenly from its first to its last so the lessons climb it; empty when the list is shorter than the
     /// unit (steps would repeat) or holds anything but plain words.
-    public static func steps(lessons: Int, progression: [String]) -> [String] {
+    package static func steps(lessons: Int, progression: [String]) -> [String] {
         guard lessons >= 1, progression.count >= lessons,
             progression.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isLetter } })
         else { return [] }
@@ -29,7 +29,7 @@ public struct UnitOverviewSchema: Equatable, Sendable {
 
     /// The steps as the prompt states them (`{{progression}}`): each lesson's objective and its first words; empty
     /// without steps.
-    public var promptLine: String {
+    package var promptLine: String {
         guard !steps.isEmpty else { return "" }
         let each = steps.enumerated().map { "lesson \($0.offset + 1)'s starts \"Students will \($0.element)\"" }
         return "The lessons climb from one to the next: " + each.joined(separator: ", ") + "."
@@ -38,7 +38,7 @@ public struct UnitOverviewSchema: Equatable, Sendable {
     /// The JSON schema of the answer: a goal, two to four essential questions, and exactly `lessons` lessons.
     /// - Parameter lengthLimits: string lengths, and each lesson's objective starting with its step, which
     ///   llama-server enforces (`pattern`, `prefixItems`) and OpenAI's strict mode does not take.
-    public func schema(lengthLimits: Bool) -> String {
+    package func schema(lengthLimits: Bool) -> String {
         func text(_ shortest: Int, _ longest: Int) -> JSONText {
             var members = [("type", JSONText.string("string"))]
             if lengthLimits { members += [("minLength", .number(shortest)), ("maxLength", .number(longest))] }
@@ -81,7 +81,7 @@ public struct UnitOverviewSchema: Equatable, Sendable {
 
     /// The overview in its text layout from the model's JSON answer; what the JSON lacks is left for the check to name.
     /// - Throws: ``StructuredPlanError`` when the answer is not a JSON object.
-    public func render(json answer: String) throws(StructuredPlanError) -> String {
+    package func render(json answer: String) throws(StructuredPlanError) -> String {
         var text = answer.trimmingCharacters(in: .whitespacesAndNewlines)
         if let open = text.firstIndex(of: "{"), let close = text.lastIndex(of: "}"), open < close {
             text = String(text[open...close])

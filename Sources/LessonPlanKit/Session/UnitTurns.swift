@@ -12,17 +12,17 @@ enum OverviewProduct: TurnProduct {
 
 /// What one lesson of a unit is written from: its place in the unit, its outline, the whole overview and what
 /// the lessons before it teach, so each plan builds on the ones before it rather than starting over.
-public struct UnitLesson: Equatable, Sendable {
-    public var number: Int
+package struct UnitLesson: Equatable, Sendable {
+    package var number: Int
     /// How many lessons the unit has.
-    public var of: Int
-    public var outline: UnitLessonOutline
+    package var of: Int
+    package var outline: UnitLessonOutline
     /// The overview in its layout (``UnitPlan/text``).
-    public var overview: String
+    package var overview: String
     /// One line per earlier lesson: its title and the objective its current plan states.
-    public var earlier: [String]
+    package var earlier: [String]
 
-    public init(number: Int, of: Int, outline: UnitLessonOutline, overview: String, earlier: [String]) {
+    package init(number: Int, of: Int, outline: UnitLessonOutline, overview: String, earlier: [String]) {
         self.number = number
         self.of = of
         self.outline = outline
@@ -78,12 +78,12 @@ extension TurnPurpose {
 }
 
 /// How writing a unit's overview went: the turns it took, and the `unit` line written, or why there is none.
-public struct UnitOverviewResult: Sendable {
-    public var outcomes: [TurnOutcome]
+package struct UnitOverviewResult: Sendable {
+    package var outcomes: [TurnOutcome]
     /// The overview taken; nil when none passed its check (or the turn failed).
-    public var unit: UnitRecord?
+    package var unit: UnitRecord?
     /// Why there is no unit, in one sentence that says what to do.
-    public var failure: String?
+    package var failure: String?
 }
 
 extension SessionEngine {
@@ -99,7 +99,7 @@ extension SessionEngine {
     /// Asks for a unit's overview, checks it by code (``UnitPlan/problems(expected:)``), repairs it once when it
     /// fails and `repair` is on, and writes the `unit` line for the overview taken: the first that passes, else
     /// none, so no lesson is written from an overview with lessons missing or alike.
-    public func writeOverview(
+    package func writeOverview(
         lessons: Int, inputs: LessonInputs, framework: String, repair: Bool,
         progress: @escaping @Sendable (RequestProgress) -> Void
     ) async -> UnitOverviewResult {
@@ -151,7 +151,7 @@ extension SessionEngine {
 
     /// Writes lesson `number` of the unit as a whole plan, with the overview and the lessons before it as context,
     /// checked and repaired like any plan (``request(command:refinement:options:progress:)``).
-    public func writeLesson(
+    package func writeLesson(
         _ number: Int, options: FollowUpOptions, progress: @escaping @Sendable (RequestProgress) -> Void
     ) async -> RequestResult {
         guard let unit = state.unit, unit.outline.indices.contains(number - 1) else {
@@ -173,7 +173,7 @@ extension SessionEngine {
     /// `/lesson N`: makes lesson N's current version the current plan, and records it so `resume` reopens there.
     /// - Throws: ``SessionError`` outside a unit, or for a lesson not written yet.
     @discardableResult
-    public func selectLesson(_ number: Int) throws -> PlanVersion {
+    package func selectLesson(_ number: Int) throws -> PlanVersion {
         guard let unit = state.unit else {
             throw SessionError("This session is a single lesson, not a unit; `lessonplan unit` or /unit N writes a unit.")
         }
@@ -188,7 +188,7 @@ extension SessionEngine {
     }
 
     /// The objective a plan states (its framework's objective section), normalised to one line; nil when it has none.
-    public func objective(of version: PlanVersion) -> String? {
+    package func objective(of version: PlanVersion) -> String? {
         guard let framework = try? framework(of: version), let heading = framework.objectiveHeading,
             let section = framework.document(of: version.text).section(heading)
         else { return nil }
@@ -200,14 +200,14 @@ extension SessionEngine {
     }
 
     /// The lessons that may be out of step with an earlier lesson whose objective changed after they were written.
-    public var lessonsOutOfStep: Set<Int> {
+    package var lessonsOutOfStep: Set<Int> {
         state.lessonsOutOfStep { self.objective(of: $0).map(UnitPlan.comparable) }
     }
 }
 
 extension SessionState {
     /// In a unit: the lessons with no version yet, in order; empty outside a unit.
-    public var lessonsMissing: [Int] {
+    package var lessonsMissing: [Int] {
         guard let unit else { return [] }
         return (1...max(unit.lessons, 1)).filter { lessonVersions[$0] == nil }
     }
@@ -215,7 +215,7 @@ extension SessionState {
     /// The lessons written after an earlier lesson's objective changed: a version on that lesson's current line whose
     /// objective differs from its parent's, made after the later lesson's current version.
     /// - Parameter objective: a version's objective as compared (normalised), nil when it states none.
-    public func lessonsOutOfStep(objective: (PlanVersion) -> String?) -> Set<Int> {
+    package func lessonsOutOfStep(objective: (PlanVersion) -> String?) -> Set<Int> {
         guard let unit else { return [] }
         var flagged: Set<Int> = []
         for lesson in 1...max(unit.lessons, 1) {

@@ -2,26 +2,26 @@ import Foundation
 import LessonPlanCore
 
 /// What `lessonplan doctor` found when it asked the model for one word.
-public struct ConnectionCheckResult: Sendable, Equatable {
+package struct ConnectionCheckResult: Sendable, Equatable {
     /// Whether the server took the request and answered as a model stream.
-    public var ok: Bool
+    package var ok: Bool
     /// Seconds until the status and headers arrived; nil when they never did.
-    public var secondsToHead: Double?
+    package var secondsToHead: Double?
     /// Seconds until the answer ended or the check failed.
-    public var seconds: Double
+    package var seconds: Double
     /// The answer text (usually `OK`; may be empty when a reasoning model spent the few tokens thinking).
-    public var reply: String
+    package var reply: String
     /// A remark on a successful check, e.g. that the answer stopped at the tiny output limit.
-    public var note: String?
+    package var note: String?
     /// The error sentence when the check failed.
-    public var message: String?
+    package var message: String?
 }
 
 /// One tiny request that proves the settings reach a model: same URL, headers and wire format as
 /// a plan, but a one-word prompt and a 16-token limit, sent once without retries.
-public enum ConnectionCheck {
-    public static let instructions = "You are checking a connection. Reply with the single word OK."
-    public static let input = "Say OK."
+package enum ConnectionCheck {
+    package static let instructions = "You are checking a connection. Reply with the single word OK."
+    package static let input = "Say OK."
     /// Whether the check's few tokens all went to reasoning, which still proves the connection.
     static func spentOnReasoning(_ failure: ModelError?) -> Bool {
         if case .nothingWritten = failure { return true }
@@ -29,10 +29,10 @@ public enum ConnectionCheck {
     }
 
     /// The smallest limit the Responses API accepts.
-    public static let maxOutputTokens = 16
+    package static let maxOutputTokens = 16
 
     /// Sends the check and reads the answer to its end.
-    public static func run(_ client: ModelClient) async -> ConnectionCheckResult {
+    package static func run(_ client: ModelClient) async -> ConnectionCheckResult {
         let clock = ContinuousClock()
         let started = clock.now
         var machine = TurnStateMachine(maxOutputTokens: maxOutputTokens)
@@ -85,7 +85,7 @@ public enum ConnectionCheck {
 extension ResolvedSettings {
     /// The effective settings as `doctor` prints them, label and value; the key only masked.
     /// - Parameter environment: for the proxy variables libcurl will read.
-    public func summary(environment: [String: String]) -> [(label: String, value: String)] {
+    package func summary(environment: [String: String]) -> [(label: String, value: String)] {
         let model = self.model
         let key: String
         if let apiKey = model.apiKey, !apiKey.isEmpty {

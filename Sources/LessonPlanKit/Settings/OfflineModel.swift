@@ -3,15 +3,15 @@ import Foundation
 /// The offline model `scripts/local-model install` put in the data directory, as the first line of its
 /// `local-model/install.stamp` names it (`model: 1.5b Qwen2.5-Coder-1.5B-Instruct`): `--local` asks the server
 /// for it by name, and `doctor` says which one is there.
-public struct OfflineModel: Sendable, Equatable {
+package struct OfflineModel: Sendable, Equatable {
     /// What `--model` picked: `1.5b` or `tiny`.
-    public let choice: String
+    package let choice: String
     /// The name the server answers to.
-    public let name: String
+    package let name: String
 
     /// The installed model, or nil when there is no stamp or its first line is not one the script writes. The file
     /// is not the tool's own text: only a known choice and a plain model name (letters, digits, `.`, `_`, `-`) are taken.
-    public static func installed(in dataDirectory: URL) -> OfflineModel? {
+    package static func installed(in dataDirectory: URL) -> OfflineModel? {
         let stamp = dataDirectory.appending(path: "local-model/install.stamp")
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: stamp.path),
             attributes[.type] as? FileAttributeType == .typeRegular, (attributes[.size] as? Int ?? 0) < 4096,
@@ -27,7 +27,7 @@ public struct OfflineModel: Sendable, Equatable {
     }
 
     /// What `doctor` says about the offline model in `dataDirectory`.
-    public static func description(in dataDirectory: URL) -> String {
+    package static func description(in dataDirectory: URL) -> String {
         guard let model = installed(in: dataDirectory) else { return "not installed (scripts/local-model install)" }
         return "\(model.name), installed (scripts/local-model install --model \(model.choice))"
     }

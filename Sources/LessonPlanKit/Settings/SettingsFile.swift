@@ -10,27 +10,27 @@ import LessonPlanCore
 /// and blank lines, at `$XDG_CONFIG_HOME/lessonplan/config` (default `~/.config/lessonplan/config`).
 ///
 /// It holds secrets, so it is read only when it is a regular file of this user with mode 0600.
-public struct SettingsFile: Sendable, Equatable {
+package struct SettingsFile: Sendable, Equatable {
     /// Where it was read from, for messages and `doctor`.
-    public var path: String
-    public var apiKey: String?
+    package var path: String
+    package var apiKey: String?
     /// A teacher's token for a school's proxy, sent instead of the API key.
-    public var token: String?
+    package var token: String?
     /// The header the token goes in; nil means `Authorization: Bearer <token>`.
-    public var tokenHeader: String?
-    public var endpoint: String?
-    public var baseURL: String?
-    public var model: String?
+    package var tokenHeader: String?
+    package var endpoint: String?
+    package var baseURL: String?
+    package var model: String?
     /// `Name: value` lines, in file order.
-    public var headers: [String] = []
+    package var headers: [String] = []
 
     /// The keys the file may set, in the order the documentation lists them.
-    public static let keys = ["api_key", "token", "token_header", "endpoint", "base_url", "model", "header"]
+    package static let keys = ["api_key", "token", "token_header", "endpoint", "base_url", "model", "header"]
 
-    public init(path: String) { self.path = path }
+    package init(path: String) { self.path = path }
 
     /// Where the file is for this environment.
-    public static func location(environment: [String: String]) -> URL {
+    package static func location(environment: [String: String]) -> URL {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
             return URL(fileURLWithPath: config, isDirectory: true).appending(path: "lessonplan/config")
         }
@@ -41,13 +41,13 @@ public struct SettingsFile: Sendable, Equatable {
     /// Reads the file for this environment; nil when there is none.
     /// - Throws: ``SettingsError`` when it is not a private regular file of this user, cannot be
     ///   read, or has a line it does not understand.
-    public static func load(environment: [String: String]) throws(SettingsError) -> SettingsFile? {
+    package static func load(environment: [String: String]) throws(SettingsError) -> SettingsFile? {
         try load(from: location(environment: environment))
     }
 
     /// Reads the file at `url`; nil when there is none.
     /// - Throws: ``SettingsError`` as ``load(environment:)``.
-    public static func load(from url: URL) throws(SettingsError) -> SettingsFile? {
+    package static func load(from url: URL) throws(SettingsError) -> SettingsFile? {
         let path = url.path
         // Opened first and checked through the descriptor, so the file checked is the file read.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -154,13 +154,13 @@ public struct SettingsFile: Sendable, Equatable {
 }
 
 /// Where one setting's value came from, for `doctor`.
-public enum SettingOrigin: Sendable, Equatable, CustomStringConvertible {
+package enum SettingOrigin: Sendable, Equatable, CustomStringConvertible {
     case flag(String)
     case environment(String)
     case file(String)
     case builtIn
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .flag(let name): "flag \(name)"
         case .environment(let name): "environment \(name)"
@@ -186,14 +186,14 @@ public enum SettingOrigin: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Where each connection setting came from: flag, environment, the settings file, or the default.
-public struct SettingOrigins: Sendable, Equatable {
-    public var apiKey: SettingOrigin = .builtIn
-    public var token: SettingOrigin = .builtIn
-    public var baseURL: SettingOrigin = .builtIn
-    public var endpoint: SettingOrigin = .builtIn
-    public var model: SettingOrigin = .builtIn
+package struct SettingOrigins: Sendable, Equatable {
+    package var apiKey: SettingOrigin = .builtIn
+    package var token: SettingOrigin = .builtIn
+    package var baseURL: SettingOrigin = .builtIn
+    package var endpoint: SettingOrigin = .builtIn
+    package var model: SettingOrigin = .builtIn
     /// One per place headers came from (the file, flags), in that order.
-    public var headers: [SettingOrigin] = []
+    package var headers: [SettingOrigin] = []
 
-    public init() {}
+    package init() {}
 }

@@ -3,39 +3,39 @@ import LessonPlanCore
 import LessonPlanStore
 
 /// The connection-related flags as typed, before any checking.
-public struct ConnectionFlags: Sendable, Equatable {
-    public var model: String?
-    public var maxOutputTokens: String?
-    public var prompts: String?
-    public var endpoint: String?
-    public var headers: [String] = []
-    public var api: String?
-    public var timeout: String?
-    public var deadline: String?
-    public var maxRetries: String?
-    public var allowInsecure = false
+package struct ConnectionFlags: Sendable, Equatable {
+    package var model: String?
+    package var maxOutputTokens: String?
+    package var prompts: String?
+    package var endpoint: String?
+    package var headers: [String] = []
+    package var api: String?
+    package var timeout: String?
+    package var deadline: String?
+    package var maxRetries: String?
+    package var allowInsecure = false
     /// `--local`: the offline model that `scripts/local-model start` runs on this machine.
-    public var local = false
+    package var local = false
     /// `--structured`: the tool writes the structure, the model only the content (the default with `--local`).
-    public var structured = false
+    package var structured = false
     /// `--free-text`: the model writes the whole plan, also with `--local`.
-    public var freeText = false
+    package var freeText = false
 
-    public init() {}
+    package init() {}
 }
 
 /// Everything a run needs to know about where things are, resolved once at start.
-public struct ResolvedSettings: Sendable {
-    public var model: ModelSettings
-    public var dataDirectory: DataDirectory
+package struct ResolvedSettings: Sendable {
+    package var model: ModelSettings
+    package var dataDirectory: DataDirectory
     /// The override folder for prompt templates, or nil for the built-in ones.
-    public var promptsDirectory: URL?
+    package var promptsDirectory: URL?
     /// Where the connection settings came from, for `doctor`.
-    public var origins = SettingOrigins()
+    package var origins = SettingOrigins()
 
     /// The prompt templates these settings name.
     /// - Throws: ``PromptError`` for a missing folder or an unreadable file.
-    public func prompts() throws(PromptError) -> PromptLibrary {
+    package func prompts() throws(PromptError) -> PromptLibrary {
         guard let promptsDirectory else { return .builtIn }
         return try PromptLibrary.load(directory: promptsDirectory)
     }
@@ -44,7 +44,7 @@ public struct ResolvedSettings: Sendable {
     /// - Parameter file: the teacher's settings file (``SettingsFile/load(environment:)``), if any;
     ///   `--local` ignores it, since it names its own server and needs no key.
     /// - Throws: ``SettingsError`` naming the flag, variable or file line that is wrong.
-    public static func resolve(flags: ConnectionFlags, environment: [String: String], file: SettingsFile? = nil)
+    package static func resolve(flags: ConnectionFlags, environment: [String: String], file: SettingsFile? = nil)
         throws(SettingsError) -> ResolvedSettings
     {
         let file = flags.local ? nil : file

@@ -98,6 +98,22 @@ import Testing
         #expect(blocking.isEmpty, "\(blocking.sorted())")
     }
 
+    /// No one outside the package uses the library, so nothing in it is `public`: what a target above needs is
+    /// `package`, and the rest stays internal.
+    @Test func nothingIsPublic() throws {
+        let modifier = /(?m)^\s*(?:@\w+(?:\([^)]*\))?\s+|nonisolated\s+|final\s+|static\s+)*public\s/
+        var declaring: [String] = []
+        for folder in ["Sources", "Tests"] {
+            let enumerator = FileManager.default.enumerator(at: Self.root.appending(path: folder), includingPropertiesForKeys: nil)
+            while let url = enumerator?.nextObject() as? URL {
+                guard url.pathExtension == "swift" else { continue }
+                let code = try String(contentsOf: url, encoding: .utf8).replacing(/\/\/[^\n]*/, with: "")
+                if code.contains(modifier) { declaring.append(url.lastPathComponent) }
+            }
+        }
+        #expect(declaring.isEmpty, "\(declaring.sorted())")
+    }
+
     @Test func everyFolderUsesOnlyTheLayersBelowIt() throws {
         let sources = try Self.sources().files
         #expect(Set(sources.keys) == Set(Self.layers.joined()), "a new folder needs a place in the layers")
