@@ -26,60 +26,65 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["PromptEmbedder"]
         ),
-        // The library is four targets, one way up, so the compiler refuses an arrow the wrong way; `package`
+        // The library is five targets, one way up, so the compiler refuses an arrow the wrong way; `package`
         // access lets a layer use what the ones above may not see from outside. Nothing in them prints.
-        // The plan and its check, the prompts, quizzes and rubrics, the model's wire, HTTP, text utilities.
+        // The plan and its check, the prompts, quizzes and rubrics, standards, class lists, text utilities.
         .target(
             name: "LessonPlanCore",
-            dependencies: ["CCurl"],
             plugins: ["EmbedPrompts"]
+        ),
+        // The model's wire (Responses and Chat Completions, retries, the turn's state machine) and HTTP over
+        // libcurl: the only target that links it.
+        .target(
+            name: "LessonPlanModel",
+            dependencies: ["LessonPlanCore", "CCurl"]
         ),
         // The transcript on disk (JSONL) and the sessions folder.
         .target(
             name: "LessonPlanStore",
-            dependencies: ["LessonPlanCore"]
+            dependencies: ["LessonPlanCore", "LessonPlanModel"]
         ),
         // Exports made from plain values: Markdown, HTML, pandoc's documents, quiz files for learning platforms.
         .target(
             name: "LessonPlanDocuments",
-            dependencies: ["LessonPlanCore", "LessonPlanStore"]
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore"]
         ),
         // The engine, settings, slash commands and subcommands: every decision lives here.
         .target(
             name: "LessonPlanKit",
-            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments"]
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments"]
         ),
         // The terminal: the libedit line editor, Ctrl-C, the editor in the foreground, and the one door
         // (Console) through which text leaves for stdout and stderr. Its one client is the executable.
         .target(
             name: "Terminal",
-            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "CEditLine"]
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "CEditLine"]
         ),
         // The thin executable: picks the subcommand, wires flags to the library and the library to the terminal.
         .executableTarget(
             name: "lessonplan",
-            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "Terminal"]
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "Terminal"]
         ),
         // Writes scripts/bench's transcript fixtures through the tool's own writer; not installed.
         .executableTarget(
             name: "lessonplan-bench-fixture",
-            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit"]
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit"]
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit"],
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit"],
             path: "Tests/TestSupport",
             resources: [.copy("fake_openai.py"), .copy("worker_host.mjs")]
         ),
         .testTarget(
             name: "LessonPlanKitTests",
-            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "TestSupport"],
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "TestSupport"],
             // The good-plan corpus, read from the source tree by GoodPlanCorpusTests (plain text, not a resource).
             exclude: ["Plan/GoodPlans"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["LessonPlanCore", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "TestSupport", "lessonplan"]
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "TestSupport", "lessonplan"]
         ),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 // Every field of every transcript line is declared once, as a column of its record type: its key
 // (``TranscriptField``), whether it may be absent, and the property that holds it. The writer, the full

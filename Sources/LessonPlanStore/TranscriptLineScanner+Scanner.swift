@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 // The byte-level half of the fast path: TranscriptLineScanner.swift says what it reads and why.
 extension TranscriptLineScanner {

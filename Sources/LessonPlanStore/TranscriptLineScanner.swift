@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// Reads a transcript line as this tool writes it straight from its bytes, because `JSONDecoder`
 /// with snake-case keys took about 0.6 s of CPU for the 20,000 lines of a 10,000-turn session,

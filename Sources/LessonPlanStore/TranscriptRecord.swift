@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 
 /// What a turn produces: a plan version, or something made from one and kept beside it: student

@@ -9,6 +9,7 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
+import LessonPlanModel
 import LessonPlanStore
 
 let topics = [

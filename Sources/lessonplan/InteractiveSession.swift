@@ -1,6 +1,7 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
+import LessonPlanModel
 import LessonPlanStore
 import Terminal
 

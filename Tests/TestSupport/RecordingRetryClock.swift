@@ -1,6 +1,7 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
+import LessonPlanModel
 import Synchronization
 
 /// A retry clock for tests: a fixed time and jitter, and waits that are recorded instead of slept,

@@ -1,6 +1,7 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
+import LessonPlanModel
 
 /// How a fixture writes JSON strings, so tests can cover the escapes different servers choose.
 package struct JSONEscaping: Sendable, Equatable {

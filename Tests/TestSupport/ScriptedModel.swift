@@ -1,6 +1,7 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
+import LessonPlanModel
 import Synchronization
 
 /// An in-memory model server for the engine's tests: a queue of steps, each answering one request as the

@@ -1,6 +1,7 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
+import LessonPlanModel
 import Synchronization
 
 /// An in-memory ``HTTPTransport``: each request is answered by a closure, as a Responses API

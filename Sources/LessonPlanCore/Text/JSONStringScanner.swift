@@ -209,7 +209,7 @@ package enum JSONStringScanner {
     /// JSON text with every escaped lone surrogate replaced by `\uFFFD`, so a strict parser reads
     /// the rest of it; nil when there was none. Reads escapes in order exactly as ``decode`` does
     /// under ``Escapes/replacing``, so the full decoder and the fast path agree.
-    static func replacingLoneSurrogates(_ json: String) -> String? {
+    package static func replacingLoneSurrogates(_ json: String) -> String? {
         var bytes = Array(json.utf8)
         var changed = false
         bytes.withUnsafeMutableBufferPointer { buffer in
@@ -236,7 +236,7 @@ package enum JSONStringScanner {
     }
 
     /// `text` with every NUL replaced by U+FFFD, as ``decode`` reads `\u0000` under ``Escapes/replacing``.
-    static func replacingNUL(_ text: String) -> String {
+    package static func replacingNUL(_ text: String) -> String {
         guard text.utf8.contains(0) else { return text }
         return text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// One command-line flag, described once for parsing and for `--help`.
 package struct FlagSpec: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// The text of `lessonplan --help`, built from the same tables as parsing: ``SubcommandTable`` for the
 /// subcommands (whose own pages are ``Subcommand/help``), ``Flags`` and ``CommandTable``.

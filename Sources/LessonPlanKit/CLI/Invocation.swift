@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 import LessonPlanStore
 
 /// One run of `lessonplan`: its flags and environment read into settings, prompt templates and

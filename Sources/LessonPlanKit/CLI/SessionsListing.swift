@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 import LessonPlanStore
 import LessonPlanDocuments
 

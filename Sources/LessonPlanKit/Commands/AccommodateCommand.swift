@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// `/accommodate`: for each student of the session's class with needs, one support in each timed activity, as a
 /// table in the Differentiation section; the model sees pseudonyms and needs only, and every other section is

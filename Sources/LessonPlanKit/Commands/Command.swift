@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import LessonPlanCore
+import LessonPlanModel
 import LessonPlanDocuments
 
 /// What the session looks like when a command is parsed, so commands can validate against it.

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// `/materials`: the plan's student handouts, with nothing meant only for the teacher.
 package struct MaterialsCommand: RequestCommand, Equatable {

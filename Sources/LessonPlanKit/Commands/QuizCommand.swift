@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// `/quiz [starter|exit] [N]`: a multiple-choice quiz from the plan with its answer key, checked and repaired once,
 /// kept beside the plan version it was made from.

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// `/redo SECTION [what to change]`: one section of the plan written again, every other section kept byte for
 /// byte, so a teacher pays for and waits through one section, not ten.

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// `/repair [on|off]`: fix the plan's problems now, or turn the automatic repair on or off.
 package struct RepairCommand: Command, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 import LessonPlanStore
 
 /// `/reteach`: tomorrow's plan written around the misconceptions a quiz's results showed (`lessonplan results`):

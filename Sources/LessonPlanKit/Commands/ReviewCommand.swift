@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// `/review`: a second opinion on the current plan from the model, against published criteria
 /// (`prompts/review-rubric.txt`), one row per criterion with a score and the sentence of the plan it rests on;

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// `/rubric [levels]`: a criteria × levels rubric for the plan's independent task, with a version for students,
 /// checked and repaired once, kept beside the plan version it was made from.

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// One recorded turn in a re-run: sent again, or skipped with the reason.
 package struct RerunStep: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// `/standards <text>`: align the plan to standards, quoted word for word, each tied to an activity.
 package struct StandardsCommand: RequestCommand, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// `/unit`: the session's unit of lessons. Alone it shows the overview with each lesson's check; `/unit N` writes a
 /// unit of N lessons from the session's inputs; `/unit continue` writes the lessons still missing. `/unit overview N`

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// Formats the lines after a turn: version, tokens, seconds and the plan check, then one line per problem and note.
 package enum Footer {

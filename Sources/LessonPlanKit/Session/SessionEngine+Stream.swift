@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 // A turn on the wire: the answer streamed into the turn state machine, retried and timed out as the settings
 // say on the engine's injected clocks, then read (a structured answer rendered) for the product to judge.

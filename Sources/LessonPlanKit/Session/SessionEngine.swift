@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import LessonPlanCore
+import LessonPlanModel
 import LessonPlanStore
 
 /// One session: its transcript on disk, its state, and the turns that change it.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import LessonPlanCore
+import LessonPlanModel
 import LessonPlanStore
 
 /// What the REPL hears while a turn runs.

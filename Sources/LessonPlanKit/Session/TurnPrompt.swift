@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// The one place a turn's request is written, for every purpose: the instructions, the input rendered from
 /// the purpose's template with the current plan as context, the structure the tool writes when it writes one,

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 import LessonPlanStore
 
 /// A unit's overview: kept as the turn's output; the engine reads and checks it (``UnitPlan``) and writes the

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 
 /// What `lessonplan doctor` found when it asked the model for one word.
 package struct ConnectionCheckResult: Sendable, Equatable {

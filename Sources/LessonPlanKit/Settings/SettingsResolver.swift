@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 import LessonPlanStore
 
 /// The connection-related flags as typed, before any checking.

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanModel
 import Testing
 
 /// The sentence each HTTP failure gets: a 413 and a 429 both read the body for the model's token limit, and only

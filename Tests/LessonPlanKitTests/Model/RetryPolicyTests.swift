@@ -1,6 +1,7 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
+import LessonPlanModel
 import Testing
 
 /// The retry rules of the official OpenAI SDKs, checked as plain values: no network, no sleeping.

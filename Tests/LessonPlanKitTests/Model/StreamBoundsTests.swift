@@ -1,6 +1,7 @@
 import Foundation
 @testable import LessonPlanKit
 @testable import LessonPlanCore
+@testable import LessonPlanModel
 import TestSupport
 import Testing
 

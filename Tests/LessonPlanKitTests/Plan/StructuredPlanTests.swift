@@ -4,6 +4,7 @@ import Testing
 
 @testable import LessonPlanKit
 @testable import LessonPlanCore
+@testable import LessonPlanModel
 
 @Suite struct StructuredPlanTests {
     static let frameworks = PromptLibrary.builtIn.frameworkNames

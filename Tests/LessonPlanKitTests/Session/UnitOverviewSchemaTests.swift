@@ -1,6 +1,7 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanCore
+import LessonPlanModel
 import Testing
 
 /// A unit's overview under a schema (the offline model's way, as its plans are structured): the schema asks for

@@ -1,6 +1,7 @@
 import Foundation
 @testable import LessonPlanKit
 @testable import LessonPlanCore
+@testable import LessonPlanModel
 import Testing
 
 /// Flags over environment over defaults, and the settings that are refused.

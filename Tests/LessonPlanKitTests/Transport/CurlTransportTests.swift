@@ -2,6 +2,7 @@ import CCurl
 import Foundation
 @testable import LessonPlanKit
 @testable import LessonPlanCore
+@testable import LessonPlanModel
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import LessonPlanKit
 @testable import LessonPlanCore
+@testable import LessonPlanModel
 import Testing
 
 /// The redirect rules ``CurlTransport`` follows itself: at most five, https only to https,

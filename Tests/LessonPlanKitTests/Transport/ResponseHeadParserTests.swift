@@ -1,5 +1,6 @@
 @testable import LessonPlanKit
 @testable import LessonPlanCore
+@testable import LessonPlanModel
 import Testing
 
 /// The head parser with the lines libcurl hands over, including the answers it skips past.

@@ -1,3 +1,4 @@
+import LessonPlanCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

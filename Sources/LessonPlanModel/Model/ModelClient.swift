@@ -1,4 +1,5 @@
 import Foundation
+import LessonPlanCore
 
 /// Sends one prompt to the model and reads the answer as it streams.
 ///

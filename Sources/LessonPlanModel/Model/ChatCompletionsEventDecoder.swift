@@ -1,4 +1,5 @@
 import Foundation
+import LessonPlanCore
 
 /// Reads the OpenAI Chat Completions stream, as OpenAI, llama-server, Ollama and vLLM send it.
 ///

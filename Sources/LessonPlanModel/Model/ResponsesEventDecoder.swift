@@ -1,4 +1,5 @@
 import Foundation
+import LessonPlanCore
 
 /// Reads the OpenAI Responses API stream (and llama-server's, Ollama's and vLLM's imitations of it).
 ///
