@@ -1,4 +1,5 @@
 import Foundation
+import LessonPlanCore
 import LessonPlanKit
 import Testing
 import TestSupport

@@ -13,6 +13,7 @@ import Testing
         ["Text", "Grounding", "Privacy"],
         ["Plan"],
         ["Prompts", "Assessments", "Standards"],
+        ["Schemas"],
         ["Transport"],
         ["Model"],
         ["Store"],

@@ -1,6 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanModel
 
 /// A plan whose structure the tool writes itself: the model supplies only what goes under each heading,
 /// as JSON under a schema, and the tool adds the headings, the minutes and the numbering.
@@ -225,7 +224,7 @@ package struct StructuredPlan: Equatable, Sendable {
     }
 
     /// A heading without a trailing stated time such as ` (5 min)`.
-    static func withoutStatedTime(_ heading: String) -> String {
+    package static func withoutStatedTime(_ heading: String) -> String {
         heading.replacing(/\s*[(\[][^()\[\]]*\d+\s*(?:min|minutes?)[^()\[\]]*[)\]]\s*$/.ignoresCase(), with: "")
     }
 
