@@ -266,15 +266,18 @@ package enum MinuteText {
         SharedRegex(/(?i)(\d{1,3})\s*(?:[-–—]|to)\s*(\d{1,3})\s*min(?:ute)?s?\b/),
         SharedRegex(/(?i)\bmin(?:ute)?s?\s*(\d{1,3})\s*(?:[-–—]|to)\s*(\d{1,3})/),
     ]
-    private static let clockPattern = SharedRegex(/(?:^|[^\d:])(\d):(\d\d)\s*[-–—]\s*(\d):(\d\d)(?![\d:])/)
+    // A clock range may close with a colon (`0:05–0:10: Show …`), never with more digits (`0:05–0:10:30`).
+    private static let clockPattern = SharedRegex(/(?:^|[^\d:])(\d{1,2}):(\d\d)\s*[-–—]\s*(\d{1,2}):(\d\d)(?!\d|:\d)/)
     private static let durationPattern = SharedRegex(/(?i)(?:^|[^\d\-–—.:])(\d{1,3})\s*min(?:ute)?s?\b/)
-    /// A time that opens a line: `0–5 min:`, `(5 min)`, `[10 minutes]`, `0:05–0:17`, `minutes 5-15 -`, `5 min –`.
+    /// A time that opens a line: `0–5 min:`, `(5 min)`, `[10 minutes]`, `0:05–0:17`, `(0:05–0:17)`, `9:05–9:10`,
+    /// `minutes 5-15 -`, `5 min –`.
     private static let leadingStamp = SharedRegex(#/
             (?i) ^ \s* (?:
                 [(\[] \s* [^()\[\]]{0,12}? \d{1,3} \s* min(?:ute)?s? \s* [)\]]
               | \d{1,3} \s* (?: [\-–—] | to ) \s* \d{1,3} \s* min(?:ute)?s? \b \.?
               | min(?:ute)?s? \s* \d{1,3} \s* (?: [\-–—] | to ) \s* \d{1,3}
-              | \d : \d\d \s* [\-–—] \s* \d : \d\d (?: \s* min(?:ute)?s? )?
+              | \d{1,2} : \d\d \s* [\-–—] \s* \d{1,2} : \d\d (?: \s* min(?:ute)?s? )?
+              | [(\[] \s* \d{1,2} : \d\d \s* [\-–—] \s* \d{1,2} : \d\d (?: \s* min(?:ute)?s? )? \s* [)\]]
               | \d{1,3} \s* min(?:ute)?s? \b \.? (?= \s* [:\-–—|] )
             ) \s* [:\-–—|]? \s*
             /#)
@@ -305,7 +308,8 @@ package enum MinuteText {
         return (span.upperBound - span.lowerBound, span, match.range.lowerBound)
     }
 
-    /// Minute ranges (`0–5 min`, `minutes 5-15`, `0:05–0:17`) and plain durations (`10 minutes`) in one body line.
+    /// Minute ranges (`0–5 min`, `minutes 5-15`, `0:05–0:17`) and plain durations (`10 minutes`) in one body line;
+    /// a wall-clock range (`9:05–9:10`, outside `clock`) counts as a duration, since it says how long but not when.
     package static func times(in line: String, clock: ClockRule = .firstHour) -> (ranges: [ClosedRange<Int>], durations: [Int]) {
         // Every pattern needs an ASCII digit (only those parse as Int) and "min" or a colon: most lines have
         // none of them, and the patterns are the costly part of reading a plan.
@@ -314,16 +318,21 @@ package enum MinuteText {
         let hasColon = line.utf8.contains(UInt8(ascii: ":"))
         guard hasMinutes || hasColon else { return ([], []) }
         var ranges: [ClosedRange<Int>] = []
+        var wallClock: [Int] = []
         var rest = line
         if hasColon {
             for match in rest.matches(of: clockPattern) {
-                if let span = clockSpan(match.1, match.2, match.3, match.4), clock.reads(startHour: span.hour) {
+                guard let span = clockSpan(match.1, match.2, match.3, match.4) else { continue }
+                // A wall clock (`9:05–9:10`) places nothing on the lesson's clock but still says how long.
+                if clock.reads(startHour: span.hour) {
                     ranges.append(span.range)
+                } else {
+                    wallClock.append(span.range.upperBound - span.range.lowerBound)
                 }
             }
             rest = rest.replacing(clockPattern, with: " ")
         }
-        guard hasMinutes else { return (ranges, []) }
+        guard hasMinutes else { return (ranges, wallClock) }
         for pattern in rangePatterns {
             for match in rest.matches(of: pattern) {
                 if let low = Int(match.1), let high = Int(match.2), low < high, high <= 600 {
@@ -332,7 +341,7 @@ package enum MinuteText {
             }
             rest = rest.replacing(pattern, with: " ")
         }
-        var durations: [Int] = []
+        var durations = wallClock
         for match in rest.matches(of: durationPattern) {
             if let minutes = Int(match.1), minutes > 0 {
                 durations.append(minutes)

@@ -109,6 +109,11 @@ import TestSupport
         (["Students have 10 minutes to sort the cards.", "Give them about 6 minutes more if needed."], 10),
         (["20–30 min: sort cards", "Give 2 min of think time first."], 10),
         (["Partners talk for 4 minutes.", "Total time: 45 minutes"], 4),
+        // A wall clock places nothing on the lesson's clock, but says how long.
+        (["10:00–10:15 Model the steps."], 15),
+        (["(9:05–9:10) Show the pose.", "(9:10–9:16) Try it."], 11),
+        (["(0:05–0:10) Show the pose.", "Hold it for 5 seconds."], 5),
+        (["0:05–0:10: Show the pose."], 5),
     ] as [([String], Int)])
     func bodyTimesGiveMinutes(body: [String], minutes: Int) {
         #expect(PlanDocument.bodyMinutes(body) == minutes)
@@ -116,7 +121,7 @@ import TestSupport
 
     @Test(arguments: [
         ["Watch a 5-minute video."], ["Read pages 5-15."], ["Work in groups of 3-4."],
-        ["10:00–10:15 Model the steps."], ["Objective: compare fractions."], [],
+        ["Objective: compare fractions."], [],
     ])
     func otherNumbersAreNotTimes(body: [String]) {
         #expect(PlanDocument.bodyMinutes(body) == nil)
@@ -285,7 +290,7 @@ import TestSupport
             ## Independent Practice
             1:05–1:20 later work
             ## Exit Ticket
-            10:00–10:15 is a wall clock; 5 minutes.
+            10:00–10:15 is a wall clock, 15 minutes; 5 minutes inside the words are not.
             """
         let document = PlanDocument(parsing: plan, headings: headings)
         #expect(document.title == ["Fractions (Grade 3–5, 60 minutes)"])
@@ -296,14 +301,14 @@ import TestSupport
         #expect(times[2] == [10, nil, nil])
         // Once the plan counts from 0:00, later hours are lesson time too.
         #expect(times[3] == [15, 65, 80])
-        #expect(times[4] == [5, nil, nil])
+        #expect(times[4] == [15, nil, nil])
         let segments = Pacing.segments(of: document)
         #expect(segments.map(\.stated) == [true, true, false, true, false])
         #expect(segments[2] == PacingSegment(heading: "Guided Practice", start: 17, end: 27))
         #expect(
             Pacing.notes(segments, lessonMinutes: 60) == [
                 .gap(after: "Guided Practice", before: "Independent Practice", from: 27, to: 65),
-                .overrun(lessonMinutes: 60, end: 85),
+                .overrun(lessonMinutes: 60, end: 95),
             ])
         #expect(try #require(PlanDocument.matchHeading("Explore (0:05–0:25)", in: ["Explore"])).span == 5...25)
     }
