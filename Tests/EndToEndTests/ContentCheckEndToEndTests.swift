@@ -117,4 +117,27 @@ import TestSupport
         #expect(out.contains("/repair asks once for a plan without them; it is kept only if it checks better."))
         #expect(try await server.requests().count == 1)
     }
+
+    /// The ✓ line says what was checked; it never claims a rule passed that left advice below it.
+    @Test func checkWithOnlyAdviceClaimsNoMoreThanNoProblems() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let withStatement = PlanFixtures.passing(minutes: 45)
+            .replacingOccurrences(of: "3. Where could you see this outside school?", with: "3. Tides happen twice a day.")
+        try await server.script([.text(withStatement), .text(PlanFixtures.passing(minutes: 45))])
+        let result = try await binary.run(
+            ["--grade", "6-8", "--topic", "Tides", "--minutes", "45", "--free-text"],
+            input: "/check\n/revise same again\n/check\n/quit\n")
+        let out = result.stdout
+        let checks = out.components(separatedBy: "── plan check of ")
+        #expect(checks.count == 3, "\(out)")
+        let first = checks.count > 1 ? checks[1] : ""
+        #expect(first.contains("✓ No content problems. Checked: "), "\(first)")
+        #expect(first.contains("Advice (never sent on its own):\n  • Check for Understanding: “Tides happen twice a day.”"), "\(first)")
+        #expect(!first.contains("no advice"))
+        let second = checks.count > 2 ? checks[2] : ""
+        #expect(second.contains("✓ No content problems and no advice. Checked: "), "\(second)")
+        #expect(!second.contains("Advice ("))
+    }
 }

@@ -45,7 +45,9 @@ package struct CheckCommand: PlanReportCommand, Equatable {
         let problems = report.contentProblems
         let advice = report.advice
         if problems.isEmpty {
-            lines.append("✓ No content problems: \(framework.contentChecker.checks.joined(separator: "; ")).")
+            // The ✓ says what was looked at; whether each passed or left advice is the advice's to say.
+            let checked = framework.contentChecker.checks.joined(separator: "; ")
+            lines.append(advice.isEmpty ? "✓ No content problems and no advice. Checked: \(checked)." : "✓ No content problems. Checked: \(checked).")
         } else {
             lines.append("✗ \(counted(problems.count, "content problem")):")
             lines += problems.map { "  ✗ \(framework.describe($0))" }
