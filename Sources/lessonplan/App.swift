@@ -24,7 +24,9 @@ struct App {
 }
 
 extension App: SubcommandHost {
-    func page(_ text: String) { console.prose(text) }
+    /// A page ends with a newline (a slash command's help is written without one), so the shell's prompt that
+    /// follows starts its own line.
+    func page(_ text: String) { console.prose(text.hasSuffix("\n") ? text : text + "\n") }
     func line(_ text: String) { console.line(text) }
     func error(_ message: String) { console.error(message) }
 

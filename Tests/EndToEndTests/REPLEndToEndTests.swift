@@ -176,6 +176,10 @@ import TestSupport
         defer { binary.removeHome() }
         let atEighty = try await binary.run(["help", "review"])
         #expect(atEighty.status == 0)
+        // Ended by a newline, as every page is, so the shell's prompt starts a line of its own.
+        #expect(atEighty.stdout.hasSuffix(".\n"), "\(atEighty.stdout.suffix(40).debugDescription)")
+        let subcommand = try await binary.run(["help", "replay"])
+        #expect(subcommand.stdout.hasSuffix("\n") && !subcommand.stdout.hasSuffix("\n\n\n"))
         let lines = atEighty.stdout.split(separator: "\n")
         #expect(lines.count > 4 && lines.allSatisfy { $0.count <= 80 }, "\(atEighty.stdout)")
         // Filled, not ragged: each line but a paragraph's last reaches past 60 columns.

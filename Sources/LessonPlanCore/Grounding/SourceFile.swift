@@ -8,7 +8,7 @@ import Foundation
 ///
 /// A source is sent to the model, so a file that holds keys or system secrets must never become one, however it
 /// is named: the path is resolved through every link first, and refused when it is (or leads to) a file in a
-/// hidden folder of the home directory (`~/.ssh`, `~/.gnupg`, `~/.config`, which holds lessonplan's own key …) or a
+/// hidden folder of a home directory (the teacher's, reached by any link, root's or another user's) (`~/.ssh`, `~/.gnupg`, `~/.config`, which holds lessonplan's own key …) or a
 /// hidden file there (`~/.netrc`), or a file under a system folder (`/etc`, `/proc`, `/sys`, `/dev`, `/run`, `/boot`,
 /// `/var/lib`, `/var/log` …). A link is otherwise followed wherever it leads: a teacher's textbook linked
 /// from a synced folder is an ordinary case. Only a regular file is read, its size taken from the opened file (a
@@ -69,12 +69,35 @@ struct SourceFile {
         for folder in systemFolders where resolved == folder || resolved.hasPrefix(folder + "/") {
             return "the system folder \(folder)"
         }
-        let base = home.hasSuffix("/") ? String(home.dropLast()) : home
-        guard !base.isEmpty, resolved.hasPrefix(base + "/") else { return nil }
-        let inside = resolved.dropFirst(base.count + 1).split(separator: "/")
-        guard let hidden = inside.firstIndex(where: { $0.hasPrefix(".") }) else { return nil }
-        let kind = hidden == inside.count - 1 ? "file" : "folder"
-        return "~/" + inside[...hidden].joined(separator: "/") + ", a hidden \(kind) of your home"
+        for base in homes(home: home, of: resolved) where resolved.hasPrefix(base.path + "/") {
+            let inside = resolved.dropFirst(base.path.count + 1).split(separator: "/")
+            guard let hidden = inside.firstIndex(where: { $0.hasPrefix(".") }) else { continue }
+            let kind = hidden == inside.count - 1 ? "file" : "folder"
+            let named = base.yours ? "~/" : base.path + "/"
+            return named + inside[...hidden].joined(separator: "/") + ", a hidden \(kind) of \(base.yours ? "your" : "a") home"
+        }
+        return nil
+    }
+
+    /// The home folders a resolved path may lie in: the teacher's as `HOME` names it and as its links resolve
+    /// (`/home` is often a link to `/var/home`), root's, and any user's folder under `/home` or `/var/home`.
+    static func homes(home: String, of resolved: String) -> [(path: String, yours: Bool)] {
+        var homes: [(path: String, yours: Bool)] = []
+        let named = home.hasSuffix("/") ? String(home.dropLast()) : home
+        if !named.isEmpty {
+            homes.append((named, true))
+            if let real = realpath(named, nil) {
+                homes.append((String(cString: real), true))
+                free(real)
+            }
+        }
+        homes.append(("/root", false))
+        for parent in ["/home/", "/var/home/"] where resolved.hasPrefix(parent) {
+            if let user = resolved.dropFirst(parent.count).split(separator: "/").first {
+                homes.append((parent + user, false))
+            }
+        }
+        return homes
     }
 }
 
@@ -87,8 +110,9 @@ enum ZipSizes {
     /// document's XML packs about tenfold, its pictures hardly at all, while a 24 KB file of 8 MB of repeated XML
     /// held pandoc for seconds and a gigabyte before it could be refused for its text.
     static let mostUnpackedPerByte = 64
-    /// Below this, any packing is let through: a short document may pack its XML further.
-    static let smallestDense = 8 * 1024 * 1024
+    /// Below this, any packing is let through: a short document may pack its XML further. At 8 MB a 16 KB file of
+    /// 7.8 MB of repeated XML still held pandoc for 50 s and 1.2 GB; a real document packed 64-fold is rare below this.
+    static let smallestDense = 1024 * 1024
     /// More entries than this is no document.
     static let mostEntries = 20_000
 

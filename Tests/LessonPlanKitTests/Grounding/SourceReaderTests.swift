@@ -1,6 +1,6 @@
 import Foundation
 import LessonPlanKit
-import LessonPlanCore
+@testable import LessonPlanCore
 import TestSupport
 import Testing
 
@@ -198,5 +198,55 @@ import Testing
         let lesson = home.appending(path: "lesson.txt")
         try Data("The tide rises twice a day.".utf8).write(to: lesson)
         #expect(await failure(lesson) == nil)
+    }
+
+    /// A home reached through a link (`/home` → `/var/home`) hides its keys no less, and so do root's and
+    /// another user's.
+    @Test func keysBehindALinkedHomeOrAnotherHomeAreNeverSources() async throws {
+        let folder = try SourceFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let real = folder.appending(path: "var-home")
+        let ssh = real.appending(path: ".ssh")
+        try FileManager.default.createDirectory(at: ssh, withIntermediateDirectories: true)
+        let key = ssh.appending(path: "id_ed25519")
+        try Data("-----BEGIN OPENSSH PRIVATE KEY-----\n".utf8).write(to: key)
+        let linkedHome = folder.appending(path: "home")
+        #expect(symlink(real.path, linkedHome.path) == 0)
+        let reader = SourceReader(environment: ["HOME": linkedHome.path, "PATH": "/usr/bin:/bin"])
+        let named = linkedHome.appending(path: ".ssh/id_ed25519")
+        do {
+            _ = try await reader.read(named)
+            Issue.record("the key was read")
+        } catch {
+            #expect(error == .sensitive(named.path, resolved: key.path, place: "~/.ssh, a hidden folder of your home"))
+        }
+        #expect(SourceFile.sensitivePlace(of: "/home/ann/.ssh/id_rsa", home: "/nowhere") == "/home/ann/.ssh, a hidden folder of a home")
+        #expect(SourceFile.sensitivePlace(of: "/root/.netrc", home: "/nowhere") == "/root/.netrc, a hidden file of a home")
+        #expect(SourceFile.sensitivePlace(of: "/home/ann/lessons/tides.txt", home: "/nowhere") == nil)
+    }
+
+    /// A small file that unpacks to a few megabytes of repeated XML is refused too: just under the old 8 MB line
+    /// one held pandoc for 50 s and 1.2 GB.
+    @Test func aSmallDocxThatUnpacksToMegabytesIsRefused() async throws {
+        let folder = try SourceFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bomb = folder.appending(path: "small-bomb.docx")
+        let script = """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+                z.writestr("[Content_Types].xml", "<Types/>")
+                z.writestr("word/document.xml", b"<w:p><w:r><w:t>tide</w:t></w:r></w:p>" * 210000)
+            """
+        let made = try await Python.write(script, to: bomb)
+        #expect(made.status == 0, "\(made.output)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: bomb.path)[.size] as? Int)
+        #expect(size < 64 * 1024)
+        do {
+            _ = try await SourceReader().read(bomb)
+            Issue.record("the zip bomb was read")
+        } catch {
+            guard case .expandsTooMuch(_, let bytes) = error else { Issue.record("\(error)"); return }
+            #expect(bytes > 7_000_000 && bytes < 8 * 1024 * 1024)
+        }
     }
 }
