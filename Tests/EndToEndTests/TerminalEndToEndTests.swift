@@ -118,7 +118,7 @@ import TestSupport
     @Test func aSentenceNamingOneSectionIsOfferedAsARedo() async throws {
         try await inSession() { setup, terminal in
             try terminal.type("make the warm-up more hands-on")
-            try await terminal.waitFor("write only the Warm-Up again, every other section kept as it is? [y/N]")
+            try await terminal.waitFor("Write only the Warm-Up again, keeping the rest as it is? [y/N]")
             try terminal.type("y")
             try await terminal.waitFor("changed: Warm-Up; 9 sections unchanged")
             try await terminal.waitFor("v2]>")
@@ -126,6 +126,13 @@ import TestSupport
             #expect(requests.count == 2)
             #expect(requests.last?.inputText?.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("Reply with the Warm-Up (5 min) section only, under its heading.") == true)
             #expect(requests.last?.inputText?.contains("make the warm-up more hands-on") == true)
+            // A command typed at the question is not an answer: nothing is sent, and the command is not run.
+            try terminal.type("make the exit ticket harder")
+            try await terminal.waitFor("Write only the Exit Ticket again, keeping the rest as it is? [y/N]")
+            try terminal.type("/history")
+            try await terminal.waitFor("Not sent: the question had no yes or no. Type the sentence again to send it.")
+            try await terminal.waitFor("v2]>", count: 2)
+            #expect(try await setup.server.requests().count == 2)
             try terminal.type("shorten the exit ticket and the warm-up")
             try await terminal.waitFor("v3]>")
             #expect(try await setup.server.requests().last?.inputText?.contains("Revise the plan to make that change") == true, "two sections: a revision")
@@ -182,7 +189,7 @@ import TestSupport
             #expect(try await setup.server.requests().count == 1, "the paste alone sent nothing")
             try terminal.keys("Enter")
             // It names the warm-up alone, so /redo of it is offered first; no keeps it a revision of the plan.
-            try await terminal.waitFor("write only the Warm-Up again, every other section kept as it is? [y/N]")
+            try await terminal.waitFor("Write only the Warm-Up again, keeping the rest as it is? [y/N]")
             try terminal.type("n")
             try await terminal.waitFor("v2]>")
             let requests = try await setup.server.requests()

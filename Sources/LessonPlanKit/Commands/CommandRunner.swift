@@ -45,11 +45,17 @@ package final class CommandRunner: Sendable {
             }
             trimmed = "/revise " + trimmed
         }
-        // "make the warm-up more hands-on": a sentence that names one section is offered as /redo of it alone.
-        if host.place.isTerminal, !trimmed.hasPrefix("/"), let (number, heading) = await sectionNamed(in: trimmed),
-            host.confirm("That names one section: write only the \(heading) again, every other section kept as it is? [y/N] ")
-        {
-            trimmed = "/redo \(number) \(trimmed)"
+        // "make the warm-up more hands-on": a sentence that names one section is offered as /redo of it alone. No
+        // (or Enter) keeps it a revision of the whole plan; anything else (a command, Ctrl-C) sends nothing.
+        if host.place.isTerminal, !trimmed.hasPrefix("/"), let (number, heading) = await sectionNamed(in: trimmed) {
+            let answer = host.answer("Write only the \(heading) again, keeping the rest as it is? [y/N] ")
+            switch answer?.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "y", "yes": trimmed = "/redo \(number) \(trimmed)"
+            case "", "n", "no": break
+            default:
+                host.note(StyledText("Not sent: the question had no yes or no. Type the sentence again to send it."))
+                return .done
+            }
         }
         let command: any Command
         do {
