@@ -16,7 +16,7 @@ package struct CitedQuotation: Equatable, Sendable {
 }
 
 /// Finds quotations in an answer: words in quotation marks of any of the usual kinds ("…", “…”, „…“, «…»,
-/// »…«, '…', ‘…’), 4 words or more, straight after a cite in parentheses that names a page: `(p. 3)`,
+/// »…«, '…', ‘…’), 2 words or more, straight after a cite in parentheses that names a page: `(p. 3)`,
 /// `(page 3)`, `(pp. 2-3)`, `(book.pdf p. 3)`, `(book.pdf, p. 3)`.
 ///
 /// The search runs from each cite back to the opening mark that matches the closing one, never past the
@@ -25,7 +25,7 @@ package struct CitedQuotation: Equatable, Sendable {
 /// silence.
 package enum QuoteFinder {
     /// Fewer words than this in quotation marks is a term or a title, not a quotation.
-    package static let fewestWords = 4
+    package static let fewestWords = 2
     /// A cite of more pages than this (`pp. 1-400`) would verify anything; it is not accepted.
     package static let widestRange = 3
     /// The longest quotation looked for, in characters; a quotation mark further back is another's.

@@ -18,7 +18,7 @@ extension CheckCommand {
     static func quoteLines(_ report: QuoteReport, sources: [SourceDocument]) -> String {
         var lines = ["Quotations checked against \(sources.map(\.name).joined(separator: ", ")):"]
         if report.verdicts.isEmpty {
-            lines.append("  The plan quotes nothing (a quotation is 4 words or more in quotation marks, then a page).")
+            lines.append("  The plan quotes nothing (a quotation is 2 words or more in quotation marks, then a page).")
         } else {
             lines.append("  " + (report.footer ?? ""))
             lines += report.verdicts.map { "  \($0.result == .verified ? "✓" : "✗") \($0.sentence)" }

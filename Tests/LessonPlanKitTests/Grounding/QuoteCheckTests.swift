@@ -48,9 +48,15 @@ import Testing
         #expect(QuoteChecker.check(spanning, against: [pages]).verdicts.map { $0.result } == [.verified])
     }
 
-    @Test func shortQuotedWordsAndUncitedQuotesAreNotQuotations() {
-        let answer = #"The word "neap tides" (p. 3) and "a spring tide" (p. 1) and "The gravity of the moon pulls" with no page."#
-        #expect(QuoteChecker.check(answer, against: [book]).verdicts.isEmpty)
+    /// One quoted word is a term; two or three words with a page are a quotation like any other, so an invented
+    /// one beside a real one is never hidden behind "✓ 1 quote verified".
+    @Test func oneQuotedWordAndUncitedQuotesAreNotQuotationsButShortCitedOnesAre() {
+        let terms = #"The word "neap" (p. 3) and "The gravity of the moon pulls" with no page."#
+        #expect(QuoteChecker.check(terms, against: [book]).verdicts.isEmpty)
+        let short = #"The book says "neap tides" (p. 3) and "a spring tide" (p. 1)."#
+        let report = QuoteChecker.check(short, against: [book])
+        #expect(report.verdicts.map(\.result) == [.verified, .notInSource])
+        #expect(report.footer != "✓ 1 quote verified")
     }
 
     @Test func ellipsisPartsMustAllBeOnThePageInOrder() {
