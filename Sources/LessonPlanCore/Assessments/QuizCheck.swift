@@ -122,7 +122,8 @@ package enum QuizCheck {
 
     private static func problems(_ item: QuizItem, number: Int) -> [QuizProblem] {
         var problems: [QuizProblem] = []
-        if item.stem.trimmingCharacters(in: .whitespaces).isEmpty { problems.append(.emptyStem(item: number)) }
+        // A stem of punctuation alone ("?") asks nothing, and a platform such as Moodle skips the item.
+        if !item.stem.contains(where: { $0.isLetter || $0.isNumber }) { problems.append(.emptyStem(item: number)) }
         if let letter = QuizLeaks.letterGivenAway(inStem: item.stem, letters: item.options.map(\.letter)) {
             problems.append(.answerInStem(item: number, letter: letter))
         }

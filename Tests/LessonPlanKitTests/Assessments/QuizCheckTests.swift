@@ -22,6 +22,14 @@ import TestSupport
         #expect(asExit[0].description == "The quiz has 3 items, not 5; write exactly 5.")
     }
 
+    /// A stem of punctuation alone asks nothing (and Moodle's Aiken import skips it): a problem, like no stem.
+    @Test func aStemOfPunctuationAloneIsNoQuestion() {
+        let text = AssessmentCorpus.starter.replacingOccurrences(of: "What gas do animals breathe out?", with: "?")
+        let quiz = QuizReader.read(text, kind: .starter)
+        #expect(quiz.items.count == 3)
+        #expect(QuizCheck.problems(quiz, expectedItems: 3, kind: .starter) == [.emptyStem(item: 3)])
+    }
+
     @Test func theUsualDriftStillReads() {
         let quiz = QuizReader.read(AssessmentCorpus.driftingExit, kind: .starter)
         #expect(quiz.kind == .exit)
@@ -67,7 +75,7 @@ import TestSupport
         ("1. Q?\nA) x\nB) y\nC) None of the above.\nAnswer: A\nWhy B: b\n", [.allOrNone(item: 1, letter: "C")]),
         // An option left empty, and an item with no stem.
         ("1. Q?\nA) x\nB) y\nC) z\nAnswer: A\nWhy B: b\nWhy C: c\n\n2. ?\nA) x\nB) .\nC) z\nAnswer: A\nWhy B: b\nWhy C: c\n",
-         [.emptyOption(item: 2, letter: "B")]),
+         [.emptyStem(item: 2), .emptyOption(item: 2, letter: "B")]),
         ("Here are the items.\n", [.noItems]),
     ])
     func eachRuleOnItsOwn(text: String, expected: [QuizProblem]) {
