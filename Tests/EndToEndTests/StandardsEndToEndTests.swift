@@ -75,6 +75,21 @@ import TestSupport
         #expect(!all.contains("4.NF.A.1 is not"))
     }
 
+    /// A plan that cites an NGSS expectation itself (not given by --standards): the quiz is asked with its boundary.
+    @Test func aQuizIsAskedWithTheBoundaryOfAnExpectationThePlanCites() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let plan = PlanFixtures.passing(minutes: 45, topic: "Photosynthesis").replacingOccurrences(
+            of: "Materials\n", with: "Standards: MS-LS1-6\n\nMaterials\n")
+        try await server.script([.text(plan)])
+        let result = try await binary.run(["--grade", "6-8", "--topic", "Photosynthesis", "--no-repair"], input: "/quiz exit 3\n/quit\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        let quizPrompt = try await server.requests().last?.inputText ?? ""
+        #expect(quizPrompt.contains("MS-LS1-6 (cited by the plan): Construct a scientific explanation"), "\(quizPrompt)")
+        #expect(quizPrompt.contains("(Assessment boundary: Assessment does not include the biochemical mechanisms of photosynthesis.)"))
+    }
+
     /// The teacher's copy lists each standard with its published text, looked up, and says when one is for another
     /// band; the handouts never carry it.
     @Test func theTeachersCopyCarriesEachStandardsPublishedText() async throws {

@@ -102,5 +102,34 @@ import TestSupport
         let listed = try await binary.run(["sessions"])
         #expect(listed.stdout.contains("failed unit (no overview): Fractions"), "\(listed.stdout)")
     }
+
+    /// An overview that cites a code that is no standard fails its check, and its repair is told which code.
+    @Test func anOverviewCitingAnInventedCodeIsRepaired() async throws {
+        let server = try await FakeOpenAIServer()
+        let invented = """
+            Goal: Students compare fractions with unlike denominators (4.NF.9, 4.NF.A.2).
+            Essential questions:
+            - When are two fractions the same amount?
+
+            Lesson 1: Fractions: Equivalent forms
+            Objective: Students will generate equivalent fractions using area models.
+            Builds on: what students already know
+
+            Lesson 2: Fractions: Comparing
+            Objective: Students will compare two fractions with different denominators and justify the comparison.
+            Builds on: Lesson 1
+            """
+        try await server.script([.text(invented)])
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        let result = try await binary.run(["unit", "--grade", "3-5", "--topic", "Fractions", "--lessons", "2", "--minutes", "45"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let shown = result.stdout + result.stderr
+        #expect(shown.contains("4.NF.9 is not a Common Core standard"), "\(shown)")
+        let requests = try await server.requests()
+        #expect(requests.count == 4, "overview, its repair, two lessons")
+        #expect(requests.count > 1 && requests[1].inputText?.contains("4.NF.9 is not a Common Core standard") == true)
+        #expect(requests.count > 1 && requests[1].inputText?.contains("4.NF.A.2 is not") != true)
+    }
 }
 

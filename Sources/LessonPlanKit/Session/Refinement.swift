@@ -40,7 +40,7 @@ package struct Refinement: Equatable, Sendable {
             "from_grade_level": (currentInputs ?? inputs).gradeText,
             "topic": inputs.topic,
             "minutes": String(inputs.minutes),
-            "standards": inputs.standards,
+            "standards": Self.standards(inputs.standards, citedIn: kind == .quiz || kind == .rubric ? currentPlan : nil),
             "constraints": inputs.constraints,
             // Handouts are written from the plan without its tables of supports: no row about a student reaches them.
             "plan": (purpose == .materials ? currentPlan.map(AccommodationTable.withoutTables) : currentPlan) ?? "",
@@ -50,5 +50,17 @@ package struct Refinement: Equatable, Sendable {
         all.merge(purpose.values) { _, new in new }
         all.merge(values) { _, new in new }
         return all
+    }
+
+    /// The lesson's standards as given; for a quiz or rubric also each NGSS expectation the plan cites beyond them,
+    /// with its assessment boundary, so the assessment is asked to stay inside what the plan is aligned to.
+    static func standards(_ given: String, citedIn plan: String?) -> String {
+        guard let plan else { return given }
+        let catalog = StandardsCatalog.builtIn
+        let named = Set(catalog.cited(in: given).compactMap { $0.standard?.code })
+        let bounded = catalog.cited(in: plan).compactMap(\.standard).filter { !$0.boundary.isEmpty && !named.contains($0.code) }
+        guard !bounded.isEmpty else { return given }
+        let lines = bounded.map { "\($0.code) (cited by the plan): \($0.text) (Assessment boundary: \($0.boundary))" }
+        return ([given].filter { !$0.isEmpty } + lines).joined(separator: "\n")
     }
 }

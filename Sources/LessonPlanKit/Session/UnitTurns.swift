@@ -97,9 +97,9 @@ extension SessionEngine {
         return state.currentLesson
     }
 
-    /// Asks for a unit's overview, checks it by code (``UnitPlan/problems(expected:)``), repairs it once when it
-    /// fails and `repair` is on, and writes the `unit` line for the overview taken: the first that passes, else
-    /// none, so no lesson is written from an overview with lessons missing or alike.
+    /// Asks for a unit's overview, checks it by code (``UnitPlan/problems(expected:)``, and the standards it cites),
+    /// repairs it once when it fails and `repair` is on, and writes the `unit` line for the overview taken: the
+    /// first that passes, else none, so no lesson is written from an overview with lessons missing or alike.
     package func writeOverview(
         lessons: Int, inputs: LessonInputs, framework: String, repair: Bool,
         progress: @escaping @Sendable (RequestProgress) -> Void
@@ -122,7 +122,8 @@ extension SessionEngine {
             var plan: UnitPlan?
             if outcome.status == .completed {
                 let read = UnitPlan(reading: outcome.text)
-                outcome.assessmentProblems = read.problems(expected: lessons)
+                // A code the overview cites that is no standard is a problem, as in a plan, quiz or rubric.
+                outcome.assessmentProblems = read.problems(expected: lessons) + StandardsFindings.problems(in: outcome.text)
                 plan = read
             }
             progress(.ended(outcome))
