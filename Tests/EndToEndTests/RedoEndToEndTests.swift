@@ -149,4 +149,30 @@ extension RedoEndToEndTests {
         #expect(again.stdout.contains("  └ v3  3–5 · 60 min  /lengthen 60 (from v1)"), "\(again.stdout)")
         #expect(again.stdout.contains("→ └ v2  3–5 · 30 min  /shorten 30 (from v1)"), "\(again.stdout)")
     }
+
+    /// A transcript written before branches has no `/fork` or `/switch` lines: a line of versions reads as one
+    /// branch, `/undo` walks it back, and a version made after an `/undo` hangs from the version it returned to.
+    @Test func aTranscriptWithoutBranchMovesReadsAsOneBranch() async throws {
+        let server = try await FakeOpenAIServer()
+        let binary = try LessonplanBinary(baseURL: server.baseURL)
+        defer { binary.removeHome() }
+        _ = try await binary.run(
+            ["--grade", "4", "--topic", "Tides", "--minutes", "45", "--name", "line", "--no-repair"],
+            input: "/shorten 30\n/lengthen 60\n/quit\n")
+        let moves = try binary.transcriptLines().filter { $0["type"] as? String == "undo" }
+        #expect(moves.isEmpty)
+        let line = try await binary.run(["resume", "line"], input: "/history\n/undo\n/undo\n/undo\n/quit\n")
+        #expect(!line.stdout.contains("└"), "one branch is a list, not a tree: \(line.stdout)")
+        let said = line.stdout + line.stderr
+        let undos = said.matches(of: /Back to (v\d)/).map { String($0.1) }
+        #expect(undos == ["v2", "v1"], "\(said)")
+        #expect(said.contains("Nothing to undo"), "\(said)")
+
+        _ = try await binary.run(
+            ["--grade", "4", "--topic", "Tides", "--minutes", "45", "--name", "undone", "--no-repair"],
+            input: "/shorten 30\n/undo\n/lengthen 60\n/quit\n")
+        let undone = try await binary.run(["resume", "undone"], input: "/history\n/undo\n/quit\n")
+        #expect(undone.stdout.contains("→ └ v3  3–5 · 60 min  /lengthen 60 (from v1)"), "\(undone.stdout)")
+        #expect((undone.stdout + undone.stderr).contains("Back to v1"))
+    }
 }
