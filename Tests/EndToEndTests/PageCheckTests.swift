@@ -79,7 +79,7 @@ import TestSupport
     }
 
     /// The check fails where it should: an item whose options are on the next page, a blank page, a page of one line.
-    @Test func theCheckFindsASplitItemABlankPageAndAStrayLine() async throws {
+    @Test func theCheckFindsASplitItemTicketAndRowABlankPageAndAStrayLine() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "page-check-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -91,6 +91,10 @@ import TestSupport
             <p style="break-before: page">Alone on its page.</p>
             <div style="break-before: page; height: 2in"></div>
             <p style="break-before: page">One more</p><p>and another line.</p>
+            <h2 style="break-before: page">Exit Ticket</h2><ol><li>Name one force.</li>
+            <li style="break-before: page">Draw the moon.</li><li>Explain a tide.</li></ol>
+            <table class="rubric-table" style="break-before: page"><tr><th>Criterion</th><th>Beginning (1)</th></tr>
+            <tr><td>Gives an example of tides</td><td><div style="height: 12in"></div>Names a tide</td></tr></table>
             </body></html>
             """
         let html = folder.appending(path: "sample.html")
@@ -113,6 +117,8 @@ import TestSupport
             #expect(result.output.contains("\(paper): page 3 holds a single line (“Alone on its page.”)"), "\(result.output)")
             #expect(result.output.contains("\(paper): page 4 is blank"), "\(result.output)")
             #expect(!result.output.contains("\(paper): page 5"), "two lines are not a stray line: \(result.output)")
+            #expect(result.output.contains("\(paper): the exit ticket “Exit Ticket” spans pages 6–7"), "\(result.output)")
+            #expect(result.output.contains("\(paper): the rubric row “Gives an example of tides” spans pages 8–"), "\(result.output)")
         }
     }
 }
