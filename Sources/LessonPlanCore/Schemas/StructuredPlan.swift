@@ -1,5 +1,4 @@
 import Foundation
-import LessonPlanCore
 
 /// A plan whose structure the tool writes itself: the model supplies only what goes under each heading,
 /// as JSON under a schema, and the tool adds the headings, the minutes and the numbering.

@@ -1,5 +1,4 @@
 import Foundation
-import LessonPlanCore
 
 /// A unit's overview asked for as JSON under a schema, for a model that cannot keep to a text layout (the offline
 /// one, whose plans are structured for the same reason): the answer's fields are written back into the overview's

@@ -1,6 +1,5 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanModel
 
 /// Reads an answer that came as one JSON object instead of a stream, because a proxy such as the
 /// original demo's worker drops `stream` and returns the whole Responses API object: it is still

@@ -117,6 +117,22 @@ import Testing
         #expect(declaring.isEmpty, "\(declaring.sorted())")
     }
 
+    /// A file that imports its own module is a warning, and CI builds with warnings as errors: a file moved
+    /// into the target it used to import keeps that line unless someone looks.
+    @Test func noFileImportsItsOwnTarget() throws {
+        var importing: [String] = []
+        for (name, _) in Self.targets {
+            let base = Self.root.appending(path: "Sources/\(name)")
+            let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
+            while let url = enumerator?.nextObject() as? URL {
+                guard url.pathExtension == "swift" else { continue }
+                let code = try String(contentsOf: url, encoding: .utf8)
+                if code.contains(try Regex("(?m)^import \(name)$")) { importing.append("\(name)/\(url.lastPathComponent)") }
+            }
+        }
+        #expect(importing.isEmpty, "\(importing.sorted())")
+    }
+
     @Test func everyFolderUsesOnlyTheLayersBelowIt() throws {
         let sources = try Self.sources().files
         #expect(Set(sources.keys) == Set(Self.layers.joined()), "a new folder needs a place in the layers")
