@@ -100,7 +100,7 @@ package struct StructuredPlan: Equatable, Sendable {
     /// answer is 31 items of the default framework, about 1,000 tokens of the offline model's.
     package static let longestItem = 100
     /// The longest item a ``Size/sentences`` schema allows: one full sentence of a plan, as the 1.5B writes them.
-    package static let longestSentence = 220
+    package static let longestSentence = 300
     /// The offline model that gets ``Size/sentences`` (`scripts/local-model install --model 1.5b`).
     package static let sentenceModel = "Qwen2.5-Coder-1.5B-Instruct"
     /// The prompt templates a structured turn renders besides the command's own.
@@ -291,7 +291,8 @@ package struct StructuredPlan: Equatable, Sendable {
             }
             guard let member = members[part.key] else { throw .missingPart(heading: Self.withoutStatedTime(part.heading)) }
             let raw: [JSONValue] = member.arrayValue ?? [member]
-            var items = raw.compactMap { $0.stringValue }.map(Self.clean).filter { !$0.isEmpty }
+            var items = raw.compactMap { $0.stringValue }.map { Self.clean(Self.uncut($0, bound: size.longestItem)) }
+                .filter { !$0.isEmpty }
             if part.role != .content {
                 // A labelled line (`Answer: …`) is the teacher's, not a question: it would not be counted.
                 items.removeAll { TeacherLabel.isLabelled($0) }
@@ -326,6 +327,23 @@ package struct StructuredPlan: Equatable, Sendable {
         }
         return blocks.joined(separator: "\n\n") + "\n"
     }
+
+    /// An item that ran into the schema's length bound, cut back to its last whole sentence: llama-server ends the
+    /// string at the bound wherever the model was, and the model closes it mid-sentence ("…What were some of.").
+    /// An item under the bound, or one with no earlier sentence end, is returned as it came.
+    static func uncut(_ item: String, bound: Int?) -> String {
+        let text = item.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let bound, item.unicodeScalars.count >= bound - 1 else { return item }
+        let ends = text.ranges(of: /[.!?][”"’)]?(?=\s)/).filter { range in
+            let before = text[..<range.lowerBound].split(separator: " ").last.map { $0.lowercased() } ?? ""
+            return !abbreviations.contains(before + text[range].prefix(1)) && before.count > 1
+        }
+        guard let last = ends.last, text.distance(from: text.startIndex, to: last.upperBound) >= shortestItem else { return item }
+        return String(text[..<last.upperBound])
+    }
+
+    /// Words ending in a full stop that end no sentence, so ``uncut(_:bound:)`` does not stop at them.
+    private static let abbreviations: Set<String> = ["e.g.", "i.e.", "etc.", "mr.", "mrs.", "ms.", "dr.", "vs.", "st.", "p.", "pp.", "no."]
 
     /// One item as one line the plan reader takes as an item: whitespace runs and line breaks become
     /// one space, a list marker the model added and code fences go, and it ends as a sentence (a line

@@ -226,6 +226,25 @@ import Testing
         #expect(try #require(JSONValue.parse(bounded.schema()))["properties"]?["learning_objective"]?["maxItems"] == .number(3))
     }
 
+    /// llama-server closes a string at its length bound wherever the model was; the 1.5B then ends it with a full
+    /// stop mid-sentence. Such an item is cut back to its last whole sentence; one under the bound is kept whole.
+    @Test func anItemCutAtTheLengthBoundIsCutBackToItsLastSentence() throws {
+        let bound = StructuredPlan.longestSentence
+        let whole = "Students place 1/4, 1/2 and 3/4 on a number line, e.g. with fraction strips, and explain each choice."
+        let cut = whole + " " + String(repeating: "Then they compare their lines with a partner and ", count: 10)
+        let atBound = String(cut.prefix(bound - 1)) + "."
+        #expect(StructuredPlan.uncut(atBound, bound: bound) == whole)
+        #expect(StructuredPlan.uncut(whole, bound: bound) == whole, "an item under the bound is kept whole")
+        #expect(StructuredPlan.uncut(atBound, bound: nil) == atBound, "a schema with no bound cuts nothing")
+        let oneSentence = String(String(repeating: "long words ", count: 40).prefix(bound - 1)) + "."
+        #expect(StructuredPlan.uncut(oneSentence, bound: bound) == oneSentence, "with no earlier sentence end it stays")
+
+        let counted = try Self.layout("default")
+        let plan = StructuredPlan(framework: counted.framework, inputs: counted.inputs, size: .sentences)
+        let text = try plan.render(json: Self.answer(plan) { part, n in part.key == "materials" ? atBound : "What does step \(n) show?" })
+        #expect(text.contains("- \(whole)\n") && !text.contains("compare their lines"))
+    }
+
     @Test func thePromptNamesEveryPartWithItsMinutes() throws {
         let plan = try Self.layout("default", minutes: 30)
         let sections = plan.promptSections
