@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "LessonPlanBuilder",
     products: [
-        .executable(name: "lessonplan", targets: ["lessonplan"]),
+        .executable(name: "lessonplan", targets: ["lessonplan"])
     ],
     targets: [
         // The only C in the project: non-variadic shims over libedit and libcurl.
@@ -84,7 +84,9 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "TestSupport", "lessonplan"]
+            dependencies: [
+                "LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "TestSupport", "lessonplan",
+            ]
         ),
     ]
 )

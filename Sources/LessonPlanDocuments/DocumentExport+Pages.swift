@@ -17,10 +17,15 @@ extension DocumentExport {
     static func newPage(_ block: PandocBlock, format: DocumentFormat) -> [PandocBlock] {
         switch (block, format) {
         case (.header(let level, let inlines), .docx) where level <= 2:
-            return [.raw(format: "openxml", "<w:p><w:pPr><w:pStyle w:val=\"Heading\(level)\"/><w:pageBreakBefore/></w:pPr>\(openXMLRuns(inlines))</w:p>")]
+            return [
+                .raw(format: "openxml", "<w:p><w:pPr><w:pStyle w:val=\"Heading\(level)\"/><w:pageBreakBefore/></w:pPr>\(openXMLRuns(inlines))</w:p>")
+            ]
         case (.header(let level, let inlines), .odt) where level <= 2:
-            return [.raw(format: "opendocument",
-                "<text:h text:style-name=\"\(Pandoc.pageHeadingName)\(level)\" text:outline-level=\"\(level)\">\(odfText(inlines))</text:h>")]
+            return [
+                .raw(
+                    format: "opendocument",
+                    "<text:h text:style-name=\"\(Pandoc.pageHeadingName)\(level)\" text:outline-level=\"\(level)\">\(odfText(inlines))</text:h>")
+            ]
         case (.para(let inlines), .docx):
             return [.raw(format: "openxml", "<w:p><w:pPr><w:pStyle w:val=\"BodyText\"/><w:pageBreakBefore/></w:pPr>\(openXMLRuns(inlines))</w:p>")]
         case (.para(let inlines), .odt):
@@ -45,13 +50,15 @@ extension DocumentExport {
             func row(_ cells: [String], header: Bool) -> String {
                 let properties = "<w:trPr><w:cantSplit/>" + (header ? "<w:tblHeader/>" : "") + "</w:trPr>"
                 let padded = cells + Array(repeating: "", count: max(0, columns - cells.count))
-                return "<w:tr>" + properties + padded.enumerated().map { column, text in
-                    "<w:tc><w:tcPr><w:tcW w:w=\"\(shares[column])\" w:type=\"pct\"/></w:tcPr>"
-                        + "<w:p><w:pPr><w:pStyle w:val=\"Compact\"/></w:pPr>"
-                        + openXMLRuns(header ? [.strong([.text(text)])] : [.text(text)]) + "</w:p></w:tc>"
-                }.joined() + "</w:tr>"
+                return "<w:tr>" + properties
+                    + padded.enumerated().map { column, text in
+                        "<w:tc><w:tcPr><w:tcW w:w=\"\(shares[column])\" w:type=\"pct\"/></w:tcPr>"
+                            + "<w:p><w:pPr><w:pStyle w:val=\"Compact\"/></w:pPr>"
+                            + openXMLRuns(header ? [.strong([.text(text)])] : [.text(text)]) + "</w:p></w:tc>"
+                    }.joined() + "</w:tr>"
             }
-            var xml = "<w:tbl><w:tblPr><w:tblStyle w:val=\"Table\"/><w:tblW w:w=\"5000\" w:type=\"pct\"/>"
+            var xml =
+                "<w:tbl><w:tblPr><w:tblStyle w:val=\"Table\"/><w:tblW w:w=\"5000\" w:type=\"pct\"/>"
                 + "<w:tblLook w:firstRow=\"1\" w:lastRow=\"0\" w:firstColumn=\"0\" w:lastColumn=\"0\" w:noHBand=\"0\" w:noVBand=\"0\"/></w:tblPr>"
                 + "<w:tblGrid>" + shares.map { "<w:gridCol w:w=\"\($0 * 9360 / 5000)\"/>" }.joined() + "</w:tblGrid>"
             if !header.isEmpty { xml += row(header, header: true) }

@@ -357,11 +357,13 @@ package enum DocumentExport {
                 var blocks: [PandocBlock] = [.para([.strong([.text(item.keyText)])])]
                 let reasons = item.explainedDistractors
                 if !reasons.isEmpty {
-                    blocks.append(.bulletList(reasons.map { option in
-                        var line: [PandocInline] = [.text("\(option.letter)) \(option.text): \(option.misconceptionShown)")]
-                        if !option.feedback.isEmpty { line += [.lineBreak, .text(QuizOption.feedbackLabel + option.feedback)] }
-                        return [.plain(line)]
-                    }))
+                    blocks.append(
+                        .bulletList(
+                            reasons.map { option in
+                                var line: [PandocInline] = [.text("\(option.letter)) \(option.text): \(option.misconceptionShown)")]
+                                if !option.feedback.isEmpty { line += [.lineBreak, .text(QuizOption.feedbackLabel + option.feedback)] }
+                                return [.plain(line)]
+                            }))
                 }
                 return blocks
             })
@@ -425,7 +427,9 @@ package enum DocumentExport {
             let page = body.isEmpty ? [] : PlanExport.pageBlocks(document: body)
             let shown = planBlocks(page, handout: false)
             if shown.isEmpty {
-                if sections.isEmpty { orphanNotes += ["\(heading):"] + notes } else {
+                if sections.isEmpty {
+                    orphanNotes += ["\(heading):"] + notes
+                } else {
                     sections[sections.count - 1].notes += ["\(heading):"] + notes
                 }
             } else {
@@ -452,9 +456,11 @@ package enum DocumentExport {
                 notes.append(ListMarker.plain(plan.lines[index]))
             } else if case .heading(let heading) = block, heading.teacher == .minuteStamp {
                 // A sub-heading stamped with a time: students see the words, the teacher the time.
-                body.append(.heading(PlanHeading(
-                    text: heading.plainText, plainText: heading.plainText, framework: nil, opensSection: false,
-                    minutes: nil, teacher: nil)))
+                body.append(
+                    .heading(
+                        PlanHeading(
+                            text: heading.plainText, plainText: heading.plainText, framework: nil, opensSection: false,
+                            minutes: nil, teacher: nil)))
                 notes.append(heading.text)
             } else {
                 if block.teacher == .minuteStamp { notes.append(ListMarker.plain(plan.lines[index])) }
@@ -463,7 +469,8 @@ package enum DocumentExport {
         }
         flush()
         if sections.isEmpty, !orphanNotes.isEmpty {
-            sections.append(Slide(title: document.topic, body: [.para([.text("Grades \(document.grade) · \(document.minutes) minutes")])], notes: orphanNotes))
+            sections.append(
+                Slide(title: document.topic, body: [.para([.text("Grades \(document.grade) · \(document.minutes) minutes")])], notes: orphanNotes))
         }
         // Quotations not verified against the sources: for the teacher, in the first section's speaker notes.
         if let check = document.check, !check.quotations.isEmpty, !sections.isEmpty {
@@ -471,15 +478,7 @@ package enum DocumentExport {
         }
         slides += sections
         slides += document.laterQuizzes.flatMap(quizSlides)
-        if let rubric = document.rubric?.forStudents {
-            let heading = rubric.task.isEmpty ? "How your work is marked" : rubric.task
-            for (index, criterion) in rubric.criteria.enumerated() {
-                let levels = zip(rubric.levels, criterion.cells).map { level, cell in [PandocBlock.plain([.strong([.text(level.title + ": ")]), .text(cell)])] }
-                slides.append(Slide(
-                    title: "\(heading) · \(criterion.name) (\(index + 1) of \(rubric.criteria.count))",
-                    body: [.bulletList(levels)], notes: []))
-            }
-        }
+        if let rubric = document.rubric?.forStudents { slides += rubricSlides(rubric) }
         var blocks: [PandocBlock] = []
         for slide in slides {
             blocks.append(.header(1, [.text(slide.title)]))
@@ -488,6 +487,18 @@ package enum DocumentExport {
         }
         let subtitle = "Grades \(document.grade) · \(document.minutes) minutes"
         return PandocDocument(title: document.topic, subtitle: subtitle, blocks: blocks)
+    }
+
+    /// A slide per rubric criterion, its levels as a list, for the students' copy of the rubric.
+    static func rubricSlides(_ rubric: Rubric) -> [Slide] {
+        let heading = rubric.task.isEmpty ? "How your work is marked" : rubric.task
+        return rubric.criteria.enumerated().map { index, criterion in
+            let levels = zip(rubric.levels, criterion.cells).map { level, cell in
+                [PandocBlock.plain([.strong([.text(level.title + ": ")]), .text(cell)])]
+            }
+            return Slide(
+                title: "\(heading) · \(criterion.name) (\(index + 1) of \(rubric.criteria.count))", body: [.bulletList(levels)], notes: [])
+        }
     }
 
     /// A slide per quiz item: the stem, its options lettered `A) ` as plain text (so the space after the letter is

@@ -18,7 +18,9 @@ package struct ExportVersion: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case number, command, createdAt = "created", text
+        case number, command
+        case createdAt = "created"
+        case text
     }
 }
 

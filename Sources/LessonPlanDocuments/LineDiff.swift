@@ -1,4 +1,3 @@
-
 /// One line of a line diff, so a teacher can see what a revision kept, added and dropped.
 package enum DiffLine: Equatable, Sendable {
     case same(String)
@@ -170,7 +169,9 @@ package enum LineDiff {
         for range in ranges {
             while position < range.lowerBound {
                 switch lines[position] {
-                case .same: oldBefore += 1; newBefore += 1
+                case .same:
+                    oldBefore += 1
+                    newBefore += 1
                 case .removed: oldBefore += 1
                 case .added: newBefore += 1
                 }

@@ -2,7 +2,6 @@ import Foundation
 import LessonPlanCore
 import LessonPlanStore
 
-
 /// Why a document could not be made, in one sentence that says what to do.
 package enum DocumentError: Error, Equatable, Sendable, LocalizedError {
     case pandocMissing(DocumentFormat)

@@ -77,9 +77,12 @@ indirect enum PandocBlock: Equatable, Sendable {
                 return [["t": "AlignDefault"], width]
             }
             func row(_ cells: [String]) -> Any {
-                [Self.noAttributes, cells.map { cell in
-                    [Self.noAttributes, ["t": "AlignDefault"], 1, 1, [PandocBlock.plain([.text(cell)]).json()]] as [Any]
-                }] as [Any]
+                [
+                    Self.noAttributes,
+                    cells.map { cell in
+                        [Self.noAttributes, ["t": "AlignDefault"], 1, 1, [PandocBlock.plain([.text(cell)]).json()]] as [Any]
+                    },
+                ] as [Any]
             }
             let head: [Any] = [Self.noAttributes, [row(header)]]
             let body: [Any] = [Self.noAttributes, 0, [] as [Any], rows.map(row)]

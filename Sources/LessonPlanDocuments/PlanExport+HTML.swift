@@ -262,7 +262,8 @@ extension PlanExport {
             out.append(contentsOf: ["<section class=\"answer-key\">", "<h2>\(quiz.keyTitle)</h2>", "<ol>"])
             for item in quiz.items {
                 let reasons = item.explainedDistractors.map { option in
-                    let feedback = option.feedback.isEmpty
+                    let feedback =
+                        option.feedback.isEmpty
                         ? "" : "<br><span class=\"student-feedback\">\(htmlEscape(QuizOption.feedbackLabel + option.feedback))</span>"
                     return "<li>\(htmlEscape("\(option.letter)) \(option.text): \(option.misconceptionShown)"))\(feedback)</li>"
                 }.joined()
@@ -333,11 +334,13 @@ extension PlanExport {
             let past = max(0, end - max(start, lesson))
             var bars = ""
             if inside > 0 {
-                bars += "<div class=\"timeline-bar\" style=\"left: \(percent(start, of: total))%; "
+                bars +=
+                    "<div class=\"timeline-bar\" style=\"left: \(percent(start, of: total))%; "
                     + "width: \(percent(inside, of: total))%\"></div>"
             }
             if past > 0 {
-                bars += "<div class=\"timeline-bar timeline-over\" style=\"left: \(percent(max(start, lesson), of: total))%; "
+                bars +=
+                    "<div class=\"timeline-bar timeline-over\" style=\"left: \(percent(max(start, lesson), of: total))%; "
                     + "width: \(percent(past, of: total))%\"></div>"
             }
             out.append(

@@ -23,28 +23,7 @@ extension PlanExport {
             out.append("Name: ______________________   Date: ____________   Class: ____________")
             out.append("")
         } else {
-            if let check = document.check, !check.passed {
-                out.append("> **⚠ \(bannerTitle(check))**")
-                for problem in check.problems { out.append("> - \(problem)") }
-                out.append("")
-            }
-            if let check = document.check, !check.quotations.isEmpty {
-                out.append("> **⚠ \(ExportCheck.quotationsTitle(check.quotations.count))**")
-                for quotation in check.quotations { out.append("> - \(quotation)") }
-                out.append("")
-            }
-            for note in document.teacherNotes { out.append("> **Note:** \(note)"); out.append("") }
-            for (label, value) in inputRows(document, timeZone: timeZone) {
-                out.append("- **\(label):** \(markdownText(value))")
-            }
-            out.append("")
-            out.append(contentsOf: markdownPacing(document))
-            // After the pacing, which is what a teacher glances at first; never on a handout.
-            if let check = document.check, !check.notes.isEmpty {
-                out.append("> **\(ExportCheck.notesTitle)**")
-                for note in check.notes { out.append("> - \(note)") }
-                out.append("")
-            }
+            out.append(contentsOf: markdownTeacherHeader(document, timeZone: timeZone))
         }
         out.append(contentsOf: ["---", ""])
 
@@ -93,6 +72,37 @@ extension PlanExport {
             out.append(contentsOf: ["", "---", "", "*\(handoutFooter(document, timeZone: timeZone))*"])
         }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The teacher's copy's header: the check's banners, notes, the lesson's details, the pacing and the content notes.
+    private static func markdownTeacherHeader(_ document: ExportDocument, timeZone: TimeZone) -> [String] {
+        var out: [String] = []
+        if let check = document.check, !check.passed {
+            out.append("> **⚠ \(bannerTitle(check))**")
+            for problem in check.problems { out.append("> - \(problem)") }
+            out.append("")
+        }
+        if let check = document.check, !check.quotations.isEmpty {
+            out.append("> **⚠ \(ExportCheck.quotationsTitle(check.quotations.count))**")
+            for quotation in check.quotations { out.append("> - \(quotation)") }
+            out.append("")
+        }
+        for note in document.teacherNotes {
+            out.append("> **Note:** \(note)")
+            out.append("")
+        }
+        for (label, value) in inputRows(document, timeZone: timeZone) {
+            out.append("- **\(label):** \(markdownText(value))")
+        }
+        out.append("")
+        out.append(contentsOf: markdownPacing(document))
+        // After the pacing, which is what a teacher glances at first; never on a handout.
+        if let check = document.check, !check.notes.isEmpty {
+            out.append("> **\(ExportCheck.notesTitle)**")
+            for note in check.notes { out.append("> - \(note)") }
+            out.append("")
+        }
+        return out
     }
 
     /// Adds one empty line unless the output already ends with one, so blocks are separated once.
@@ -144,7 +154,9 @@ extension PlanExport {
             switch character {
             case "\\", "`", "*", "<", "[", "]":
                 out += "\\" + String(character)
-            case "&" where characters[(index + 1)...].prefix(32).contains(";") && characters.dropFirst(index + 1).first.map { $0.isLetter || $0 == "#" } == true:
+            case "&"
+            where characters[(index + 1)...].prefix(32).contains(";")
+                && characters.dropFirst(index + 1).first.map { $0.isLetter || $0 == "#" } == true:
                 out += "\\&"
             case "_":
                 var run = 1

@@ -45,7 +45,8 @@ package enum PlanExport {
         case .json: return try renderJSON(document)
         case .docx, .odt, .pptx:
             // Editable documents are made through pandoc (`ExportCommand.document`), not here.
-            throw ExportError("A .\(format.rawValue) is made through pandoc; use /export \(format.rawValue) FILE or lessonplan export --format \(format.rawValue).")
+            throw ExportError(
+                "A .\(format.rawValue) is made through pandoc; use /export \(format.rawValue) FILE or lessonplan export --format \(format.rawValue).")
         }
     }
 

@@ -19,7 +19,8 @@ package enum UnitExport {
     ) async throws -> Data {
         guard formats.contains(format) else {
             throw ExportError(
-                "A unit exports as \(Format.names); /export unit docx, say, writes the whole unit as one document, /export unit imscc as a Common Cartridge.")
+                "A unit exports as \(Format.names); /export unit docx, say, writes the whole unit as one document, /export unit imscc as a Common Cartridge."
+            )
         }
         guard !lessons.isEmpty else { throw ExportError("No lesson of the unit is written yet; /unit continue writes them.") }
         switch format {
@@ -128,10 +129,11 @@ package enum UnitExport {
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">", "<title>\(title)</title>",
             "<style>",
         ]
-        out += style + [
-            "</style>", "</head>", "<body class=\"teacher\">", "<main>", "<h1>\(title)</h1>", "<p>\(escape(subtitle))</p>",
-            "<h2>Overview</h2>",
-        ]
+        out +=
+            style + [
+                "</style>", "</head>", "<body class=\"teacher\">", "<main>", "<h1>\(title)</h1>", "<p>\(escape(subtitle))</p>",
+                "<h2>Overview</h2>",
+            ]
         if !unit.goal.isEmpty { out.append("<p><strong>Goal:</strong> \(escape(unit.goal))</p>") }
         if !questions.isEmpty {
             out.append("<p><strong>Essential questions:</strong></p>")
@@ -197,4 +199,3 @@ package enum UnitExport {
         }
     }
 }
-

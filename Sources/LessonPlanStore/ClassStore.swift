@@ -116,7 +116,8 @@ package struct ClassStore: Sendable {
         } catch {
             var kept = transcript
             kept.warnings.append(
-                "This session was tied to the class “\(TerminalSanitizer.cleanLine(name, limit: 40))”, which is not on this machine, so its students show as their pseudonyms (Student A …).")
+                "This session was tied to the class “\(TerminalSanitizer.cleanLine(name, limit: 40))”, which is not on this machine, so its students show as their pseudonyms (Student A …)."
+            )
             return kept
         }
     }

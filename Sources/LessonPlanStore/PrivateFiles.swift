@@ -124,7 +124,8 @@ package enum PrivateFiles {
     ///   ``StoreError/io(path:reason:)`` when it cannot be written (nothing partial is left behind).
     package static func write(_ data: Data, to url: URL, replace: Bool) throws(StoreError) {
         let path = url.path
-        let target = replace
+        let target =
+            replace
             ? url.deletingLastPathComponent().appending(path: ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp").path
             : path
         let fd = Glibc.open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)

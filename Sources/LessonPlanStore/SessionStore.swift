@@ -165,7 +165,8 @@ package struct SessionStore: Sendable {
             let loaded = try TranscriptReader.read(transcript, prompts: .skipped, followLinks: false)
             guard let summary = summarize(loaded) else { return .failure(.notATranscript(path: transcript.path)) }
             guard Self.isSessionID(id) else {
-                return .failure(.unsafeFile(path: transcript.path, reason: "is not named like a session (16 hex digits and .jsonl), so it is not listed"))
+                return .failure(
+                    .unsafeFile(path: transcript.path, reason: "is not named like a session (16 hex digits and .jsonl), so it is not listed"))
             }
             return .success(summary)
         } catch {

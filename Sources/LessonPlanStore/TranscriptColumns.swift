@@ -215,7 +215,8 @@ extension FormsRecord {
 
 extension SettingRecord {
     static let columns = TranscriptColumns(
-        unread: SettingRecord(at: .distantPast, repair: true), [.required(.at, \.at), .optional(.repair, \.repair), .optional(.className, \.className)])
+        unread: SettingRecord(at: .distantPast, repair: true),
+        [.required(.at, \.at), .optional(.repair, \.repair), .optional(.className, \.className)])
 }
 
 // MARK: - Every record type reads and writes through its columns

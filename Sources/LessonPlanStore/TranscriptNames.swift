@@ -11,7 +11,8 @@ package enum TranscriptNames {
         out.reserveCapacity(bytes.count)
         var index = 0
         var copiedFrom = 0
-        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        let quote = UInt8(ascii: "\"")
+        let backslash = UInt8(ascii: "\\")
         while index < bytes.count {
             guard bytes[index] == quote else {
                 index += 1
@@ -22,7 +23,8 @@ package enum TranscriptNames {
             guard end < bytes.count else { break }
             let literal = bytes[index...end]
             // A string without escapes is its bytes; only one with escapes needs the decoder.
-            let text = literal.contains(backslash)
+            let text =
+                literal.contains(backslash)
                 ? try? JSONDecoder().decode(String.self, from: Data(literal))
                 : String(decoding: literal.dropFirst().dropLast(), as: UTF8.self)
             if let text {

@@ -120,7 +120,8 @@ package enum TranscriptReader {
             if isFirst, !record.isHeader {
                 headerLost = true
                 damaged.append(lineNumber)
-                warnings.append("Line \(lineNumber) of \(path) should be the session line but is not; the session is pieced together from the lines there are.")
+                warnings.append(
+                    "Line \(lineNumber) of \(path) should be the session line but is not; the session is pieced together from the lines there are.")
             }
             records.append(record)
         }
@@ -143,10 +144,14 @@ package enum TranscriptReader {
         for record in records {
             switch record {
             case .header(let header): return header
-            case .turnStarted(let turn): started = started ?? turn; first = first ?? turn.at
+            case .turnStarted(let turn):
+                started = started ?? turn
+                first = first ?? turn.at
             case .turnEnded(let ended): first = first ?? ended.at
             case .undo(let undo): first = first ?? undo.at
-            case .named(let named): first = first ?? named.at; name = named.name
+            case .named(let named):
+                first = first ?? named.at
+                name = named.name
             case .handEdit(let edit): first = first ?? edit.at
             case .sourceAdded(let added): first = first ?? added.at
             case .sourceRemoved(let removed): first = first ?? removed.at

@@ -2,7 +2,6 @@ import Foundation
 import LessonPlanCore
 import LessonPlanModel
 
-
 /// What a turn produces: a plan version, or something made from one and kept beside it: student
 /// handouts, a quiz, a rubric, a review of the plan.
 package enum TurnKind: String, Codable, Sendable {

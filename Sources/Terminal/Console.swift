@@ -1,7 +1,7 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
 import LessonPlanDocuments
+import LessonPlanKit
 import Synchronization
 
 #if canImport(Glibc)
@@ -168,7 +168,8 @@ package final class Console: @unchecked Sendable {
         timer.setEventHandler {
             let seconds = Int(Date().timeIntervalSince(started))
             let detail = self.detail.withLock { $0 }
-            Self.write(2, "\r\(frames[tick % frames.count]) \(shownLabel) \(seconds)s\(detail.isEmpty ? "" : " · " + detail)  (Ctrl-C cancels)\u{1B}[K")
+            Self.write(
+                2, "\r\(frames[tick % frames.count]) \(shownLabel) \(seconds)s\(detail.isEmpty ? "" : " · " + detail)  (Ctrl-C cancels)\u{1B}[K")
             tick += 1
         }
         timer.schedule(deadline: .now(), repeating: .milliseconds(100))

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Synchronization
 
 /// Where commands run in this process: the REPL (at a terminal or reading a script), `generate --then`
@@ -113,7 +113,10 @@ package final class ConsoleHost: CommandHost, @unchecked Sendable {
         case .turn(.notice(let message)): console.note(message)
         case .ended(let outcome):
             console.stopWaiting()
-            if let answer = held.withLock({ buffer -> String? in defer { buffer = nil }; return buffer }),
+            if let answer = held.withLock({ buffer -> String? in
+                defer { buffer = nil }
+                return buffer
+            }),
                 outcome.kept != false, !answer.isEmpty
             {
                 printed.record(answer)

@@ -76,8 +76,8 @@ package struct Editor {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -95,7 +95,8 @@ package struct Editor {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, envp)
         guard spawned == 0 else {
-            throw UsageError(message: "Cannot start the editor “\(command)” (\(String(cString: strerror(spawned)))); set VISUAL or EDITOR to one that works.")
+            throw UsageError(
+                message: "Cannot start the editor “\(command)” (\(String(cString: strerror(spawned)))); set VISUAL or EDITOR to one that works.")
         }
         started(pid)
         var status: Int32 = 0

@@ -1,7 +1,7 @@
 import CEditLine
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 
 /// What one prompt produced, so the REPL can tell a typed line from Ctrl-C and from Ctrl-D.
 package enum LineReadResult: Equatable {
@@ -224,7 +224,8 @@ package final class EditLineReader: LineReader {
         let promptWidth = Self.displayWidth(Self.visiblePart(ofPrompt: promptText))
         let cursorRow = (promptWidth + Self.displayWidth(before)) / width
         let lastRow = (promptWidth + Self.displayWidth(before) + Self.displayWidth(after)) / width
-        let text = String(repeating: "\n", count: lastRow - cursorRow + 1)
+        let text =
+            String(repeating: "\n", count: lastRow - cursorRow + 1)
             + Completion.columns(choices, width: width)
             + String(repeating: "\n", count: cursorRow)
         fputs(text, terminal)
@@ -304,8 +305,9 @@ package final class EditLineReader: LineReader {
             if !text.isEmpty, el_insertstr(editLine, text) != 0 { return UInt8(CC_ERROR) }
             return UInt8(CC_REFRESH)
         }
-        let placeholder = Self.placeholder(lines: text.split(separator: "\n", omittingEmptySubsequences: false).count,
-                                           taken: pastes.map(\.placeholder))
+        let placeholder = Self.placeholder(
+            lines: text.split(separator: "\n", omittingEmptySubsequences: false).count,
+            taken: pastes.map(\.placeholder))
         if el_insertstr(editLine, placeholder) != 0 { return UInt8(CC_ERROR) }
         pastes.append((placeholder, text))
         return UInt8(CC_REFRESH)

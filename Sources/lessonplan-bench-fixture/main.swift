@@ -7,8 +7,8 @@
 //
 // The plan text on stdin (scripts/bench_server.py's PLAN) is the answer every turn revises a little.
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
 import LessonPlanStore
 

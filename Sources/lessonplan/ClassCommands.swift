@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanStore
 import Terminal
 
@@ -34,7 +34,9 @@ struct ClassCommands {
             if console.stdinIsTTY { console.note("Type or paste the class, one student a line (name, then needs after a comma); Ctrl-D ends it.") }
             text = String(decoding: FileHandle.standardInput.readData(ofLength: 1 << 20), as: UTF8.self)
         } else {
-            do { text = String(decoding: try PrivateFiles.read(URL(fileURLWithPath: source), followLinks: true, limit: 1 << 20), as: UTF8.self) } catch {
+            do {
+                text = String(decoding: try PrivateFiles.read(URL(fileURLWithPath: source), followLinks: true, limit: 1 << 20), as: UTF8.self)
+            } catch {
                 console.error(error.message)
                 return 1
             }
@@ -47,7 +49,8 @@ struct ClassCommands {
             try classes.save(roster)
             let added = roster.students.count - before
             console.line(
-                "Class \(roster.name): \(counted(roster.students.count, "student")) (\(added) added), \(roster.withNeeds.count) with needs; kept in \(classes.folder.path), readable by you only. Tie a session to it with --class \(roster.name) or /class \(roster.name).")
+                "Class \(roster.name): \(counted(roster.students.count, "student")) (\(added) added), \(roster.withNeeds.count) with needs; kept in \(classes.folder.path), readable by you only. Tie a session to it with --class \(roster.name) or /class \(roster.name)."
+            )
             return 0
         } catch {
             console.error(error.message)

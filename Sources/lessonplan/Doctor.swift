@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Terminal
 
 /// `lessonplan doctor`: the effective settings, then one tiny request to prove they work.
@@ -26,7 +26,8 @@ struct Doctor {
         let zone = TimeZone.current
         let offset = zone.secondsFromGMT()
         let utc = String(format: "UTC%@%02d:%02d", offset < 0 ? "-" : "+", abs(offset) / 3600, abs(offset) % 3600 / 60)
-        let rows = settings.summary(environment: app.environment)
+        let rows =
+            settings.summary(environment: app.environment)
             + [(label: "local time", value: "\(SessionReview.timestamp(Date())) \(zone.identifier) (\(utc))")]
         let width = (rows.map(\.label.count).max() ?? 0) + 2
         for row in rows {
@@ -60,7 +61,9 @@ struct Doctor {
         do { body = try TurnPrompt.firstPlanBody(inputs: inputs, framework: framework, prompts: prompts, client: client) } catch {
             throw UsageError(message: error.localizedDescription)
         }
-        console.note("The body of the first request a session with these flags would send to \(settings.model.redactedURL), as it would go out; nothing was sent, and the headers (which carry the key) are left out.")
+        console.note(
+            "The body of the first request a session with these flags would send to \(settings.model.redactedURL), as it would go out; nothing was sent, and the headers (which carry the key) are left out."
+        )
         console.document(body, format: .json)
         return 0
     }

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanDocuments
+import LessonPlanKit
 import Terminal
 
 extension Exporter {

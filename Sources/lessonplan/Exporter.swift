@@ -1,7 +1,7 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
 import LessonPlanDocuments
+import LessonPlanKit
 import Terminal
 
 /// `lessonplan export`: writes an export to a file (never over an existing one unless forced) or to stdout.

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
 import LessonPlanStore
 import Terminal
@@ -292,7 +292,9 @@ final class InteractiveSession: @unchecked Sendable {
         let path = engine.transcriptURL.path
         if console.stdinIsTTY, !again, !warnedUnsaved {
             warnedUnsaved = true
-            console.error("Could not write \(counted(unsaved, "change")) to \(path), lost if you quit now; free some space and type /save, or /export md FILE to keep the plan elsewhere, or /quit again to leave without them.")
+            console.error(
+                "Could not write \(counted(unsaved, "change")) to \(path), lost if you quit now; free some space and type /save, or /export md FILE to keep the plan elsewhere, or /quit again to leave without them."
+            )
             return nil
         }
         console.error("Could not write \(counted(unsaved, "change")) to \(path)\(reason); \(unsaved == 1 ? "it is" : "they are") lost.")

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanStore
 import Terminal
 
@@ -17,7 +17,8 @@ struct OneShot {
         let sources: [SourceDocument]
         do {
             guard parsed.positionals.isEmpty else {
-                throw UsageError(message: "generate: unexpected “\(parsed.positionals[0])”; quote values with spaces, e.g. --topic \"The water cycle\".")
+                throw UsageError(
+                    message: "generate: unexpected “\(parsed.positionals[0])”; quote values with spaces, e.g. --topic \"The water cycle\".")
             }
             steps = parsed.all("then")
             let problems = CommandRunner.precheck(steps, place: .then)
@@ -34,7 +35,8 @@ struct OneShot {
             sources = try await Flags.sources(from: parsed, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             engine = try SessionEngine(
                 newSessionWith: inputs, name: app.invocation.sessionName(parsed), store: SessionStore(directory: settings.dataDirectory),
-                prompts: prompts, client: try app.invocation.sessionClient(for: settings, parsed: parsed, inputs: inputs, prompts: prompts, ask: nil), toolVersion: App.version, framework: framework)
+                prompts: prompts, client: try app.invocation.sessionClient(for: settings, parsed: parsed, inputs: inputs, prompts: prompts, ask: nil),
+                toolVersion: App.version, framework: framework)
         } catch {
             console.error(error.message)
             return 2
@@ -43,14 +45,17 @@ struct OneShot {
         let model = await engine.client.settings
         if model.isLocal { console.note(SessionAdvice.offlineIntro(model: model.model)) }
         let host = ConsoleHost(place: .then, console: console, interrupts: Interrupts(whenIdle: {}), environment: app.environment)
-        let runner = CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: Flags.followUps(from: parsed), sendsNamesAsTyped: parsed.has("yes")))
+        let runner = CommandRunner(
+            engine: engine, host: host, settings: SessionSettings(followUps: Flags.followUps(from: parsed), sendsNamesAsTyped: parsed.has("yes")))
         let id = await engine.state.header.id.prefix(8)
         for step in ["/generate"] + steps {
             console.note("→ \(TerminalSanitizer.cleanLine(step, limit: 80))")
             let outcome = await runner.run(step)
             if outcome.status == .quit { break }
             if outcome.status == .failed {
-                console.note("Stopped at “\(TerminalSanitizer.cleanLine(step, limit: 60))”; session \(id) is saved and `lessonplan resume \(id)` continues it.")
+                console.note(
+                    "Stopped at “\(TerminalSanitizer.cleanLine(step, limit: 60))”; session \(id) is saved and `lessonplan resume \(id)` continues it."
+                )
                 return 1
             }
         }

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanStore
 import Terminal
 
@@ -18,7 +18,8 @@ struct ResultsCommand {
         let quiz: QuizVersion
         do {
             guard (1...2).contains(parsed.positionals.count) else {
-                throw UsageError(message: "results needs a session and the counts: lessonplan results SESSION FILE (a CSV of item,option,count), or - for stdin.")
+                throw UsageError(
+                    message: "results needs a session and the counts: lessonplan results SESSION FILE (a CSV of item,option,count), or - for stdin.")
             }
             url = try store.locate(parsed.positionals[0])
             let loaded = try store.read(url, prompts: .skipped)
@@ -43,17 +44,25 @@ struct ResultsCommand {
             console.error(error.message)
             return 1
         }
-        console.line("Quiz \(quiz.number) (\(quiz.quiz.kind.rawValue), \(counted(quiz.quiz.items.count, "item"))): results saved with the session (counts only).")
+        console.line(
+            "Quiz \(quiz.number) (\(quiz.quiz.kind.rawValue), \(counted(quiz.quiz.items.count, "item"))): results saved with the session (counts only)."
+        )
         for line in ResultsAnalysis(results, quiz: quiz.quiz).lines { console.line(line) }
-        console.note("`lessonplan resume \(state.name ?? String(state.header.id.prefix(8)))`, then /reteach, writes tomorrow's plan around the top misconceptions.")
+        console.note(
+            "`lessonplan resume \(state.name ?? String(state.header.id.prefix(8)))`, then /reteach, writes tomorrow's plan around the top misconceptions."
+        )
         return 0
     }
 
     /// The quiz the results are for: the one `--quiz` names, else the newest of the current plan, else the newest.
     static func quiz(_ state: SessionState, choice text: String?) throws(UsageError) -> QuizVersion {
         if let text {
-            guard let choice = QuizChoice(text: text) else { throw UsageError(message: "--quiz takes a quiz's number, starter or exit, e.g. --quiz 2.") }
-            guard let found = state.quiz(choice) else { throw UsageError(message: "This session has no quiz \(text); `lessonplan replay` lists its quizzes.") }
+            guard let choice = QuizChoice(text: text) else {
+                throw UsageError(message: "--quiz takes a quiz's number, starter or exit, e.g. --quiz 2.")
+            }
+            guard let found = state.quiz(choice) else {
+                throw UsageError(message: "This session has no quiz \(text); `lessonplan replay` lists its quizzes.")
+            }
             return found
         }
         guard let quiz = state.quizzes(for: state.currentVersion).max(by: { $0.number < $1.number }) ?? state.quizzes.last else {

@@ -1,9 +1,9 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanDocuments
+import LessonPlanKit
 import LessonPlanModel
 import LessonPlanStore
-import LessonPlanDocuments
 import Terminal
 
 /// `sessions`, `sessions rm`, `replay` and `export`: looking back at saved sessions. None needs a key.
@@ -20,7 +20,8 @@ struct SessionCommands {
         if parsed.positionals.first == "rm" { return remove(parsed) }
         if parsed.positionals.first == "prune" { return prune(parsed) }
         if let extra = parsed.positionals.first {
-            console.error("sessions: unexpected “\(extra)”; use `lessonplan sessions`, `lessonplan sessions rm <session>` or `lessonplan sessions prune`.")
+            console.error(
+                "sessions: unexpected “\(extra)”; use `lessonplan sessions`, `lessonplan sessions rm <session>` or `lessonplan sessions prune`.")
             return 2
         }
         let list: SessionList
@@ -102,7 +103,9 @@ struct SessionCommands {
         }
         let outcome = store.prune(empty.map(\.id))
         if !outcome.removed.isEmpty {
-            console.line("Removed \(counted(outcome.removed.count, "session")) without a plan: \(outcome.removed.map { String($0.prefix(8)) }.joined(separator: ", ")).")
+            console.line(
+                "Removed \(counted(outcome.removed.count, "session")) without a plan: \(outcome.removed.map { String($0.prefix(8)) }.joined(separator: ", "))."
+            )
         }
         for (id, error) in outcome.kept { console.error("Kept \(id.prefix(8)): \(error.message)") }
         return outcome.kept.isEmpty ? 0 : 1
@@ -147,7 +150,9 @@ struct SessionCommands {
         if parsed.has("rerun") { return await rerun(state, parsed: parsed, only: options.turn) }
         let inputs = state.header.inputs
         let blocks = SessionReview.replay(state, options: options)
-        console.line("Session \(label) · started \(SessionReview.timestamp(state.header.created)) · \(inputs.grade.rawValue) · \(inputs.minutes) min · \(inputs.topic)")
+        console.line(
+            "Session \(label) · started \(SessionReview.timestamp(state.header.created)) · \(inputs.grade.rawValue) · \(inputs.minutes) min · \(inputs.topic)"
+        )
         let step = parsed.has("step") && console.stdinIsTTY && console.stdoutIsTTY
         let plain = parsed.has("plain")
         for (index, block) in blocks.enumerated() {
@@ -179,7 +184,8 @@ struct SessionCommands {
             if let refusal = rerunRefusal(recorded, only: only, model: model, yes: parsed.has("yes")) { return refusal }
             engine = try SessionEngine(
                 newSessionWith: recorded.header.inputs, name: nil, store: SessionStore(directory: settings.dataDirectory),
-                prompts: prompts, client: try app.invocation.client(for: settings, className: recorded.className, prompts: prompts), toolVersion: App.version,
+                prompts: prompts, client: try app.invocation.client(for: settings, className: recorded.className, prompts: prompts),
+                toolVersion: App.version,
                 framework: recorded.header.framework ?? Framework.defaultName)
         } catch {
             console.error(error.message)
@@ -187,7 +193,9 @@ struct SessionCommands {
         }
         let id = await engine.state.header.id
         let scope = only.map { "turn \($0) (after the turns it revised)" } ?? counted(recorded.turns.count, "turn")
-        console.note("Re-running \(scope) of \(recorded.header.id.prefix(8)) with \(TerminalSanitizer.cleanLine(model, limit: 40)) into new session \(id.prefix(8))…")
+        console.note(
+            "Re-running \(scope) of \(recorded.header.id.prefix(8)) with \(TerminalSanitizer.cleanLine(model, limit: 40)) into new session \(id.prefix(8))…"
+        )
         let interrupts = Interrupts(whenIdle: {})
         let console = self.console
         let host = ConsoleHost(place: .rerun, console: console, interrupts: interrupts, environment: app.environment)

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanStore
 import Terminal
 
@@ -30,7 +30,8 @@ struct UnitRun {
             sources = try await Flags.sources(from: parsed, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             engine = try SessionEngine(
                 newSessionWith: inputs, name: app.invocation.sessionName(parsed), store: SessionStore(directory: settings.dataDirectory),
-                prompts: prompts, client: try app.invocation.sessionClient(for: settings, parsed: parsed, inputs: inputs, prompts: prompts, ask: nil), toolVersion: App.version, framework: framework)
+                prompts: prompts, client: try app.invocation.sessionClient(for: settings, parsed: parsed, inputs: inputs, prompts: prompts, ask: nil),
+                toolVersion: App.version, framework: framework)
         } catch {
             console.error(error.message)
             return 2
@@ -39,7 +40,8 @@ struct UnitRun {
         let model = await engine.client.settings
         if model.isLocal { console.note(SessionAdvice.offlineIntro(model: model.model)) }
         let host = ConsoleHost(place: .then, console: console, interrupts: Interrupts(whenIdle: {}), environment: app.environment)
-        let runner = CommandRunner(engine: engine, host: host, settings: SessionSettings(followUps: Flags.followUps(from: parsed), sendsNamesAsTyped: parsed.has("yes")))
+        let runner = CommandRunner(
+            engine: engine, host: host, settings: SessionSettings(followUps: Flags.followUps(from: parsed), sendsNamesAsTyped: parsed.has("yes")))
         let id = await engine.state.header.id.prefix(8)
         let outcome = await runner.run("/unit \(lessons)")
         if await engine.unsavedRecords > 0 {
@@ -55,7 +57,9 @@ struct UnitRun {
             if await engine.state.unit != nil, !missing.isEmpty {
                 console.note("Session \(id) is saved with the lessons written so far; `lessonplan resume \(id)` and then /continue writes the rest.")
             } else {
-                console.note("Session \(id) is saved, but nothing was written as a unit; `lessonplan sessions prune` removes it, or run `lessonplan unit` again.")
+                console.note(
+                    "Session \(id) is saved, but nothing was written as a unit; `lessonplan sessions prune` removes it, or run `lessonplan unit` again."
+                )
             }
             return 1
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `/quiz`, `/rubric` and `/slides` through the built binary against the fake server: a script, the
 /// transcript, `replay`, `export` and `generate --then`.
@@ -85,8 +85,13 @@ import TestSupport
         let resumed = try await binary.run(["resume", "tides"], input: "/regrade 3-5\n/show quiz\n/export md\n/quit\n")
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stdout.contains("This quiz was made from v1, but the plan is now v2; type /quiz to make one from v2."))
-        #expect(resumed.stdout.contains("It does not fit v2: it was written for grades 6–8, and v2 is for grades 3–5; /quiz again writes it again."), "\(resumed.stdout)")
-        #expect(resumed.stderr.contains("Quiz 2 (starter) was written for v1 and does not fit v2: it was written for grades 6–8, and v2 is for grades 3–5; type /quiz again to rewrite it."), "\(resumed.stderr)")
+        #expect(
+            resumed.stdout.contains("It does not fit v2: it was written for grades 6–8, and v2 is for grades 3–5; /quiz again writes it again."),
+            "\(resumed.stdout)")
+        #expect(
+            resumed.stderr.contains(
+                "Quiz 2 (starter) was written for v1 and does not fit v2: it was written for grades 6–8, and v2 is for grades 3–5; type /quiz again to rewrite it."
+            ), "\(resumed.stderr)")
     }
 
     @Test func generateThenQuizPrintsTheQuizWithItsKey() async throws {
@@ -130,4 +135,3 @@ import TestSupport
         #expect(!result.stdout.contains("7 of 3\n"))
     }
 }
-

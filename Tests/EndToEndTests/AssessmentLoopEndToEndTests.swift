@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The assessment loop through the built binary (issue #39): the quiz chosen for the platform, student feedback
 /// and never the teacher's note, a quiz that follows the lesson, parallel forms with their own keys, and results
@@ -41,7 +41,9 @@ import TestSupport
         // A longer plan of the same lesson keeps the quiz, and says it was checked.
         #expect(session.stderr.contains("Quiz 1 (exit) was written for v1 and checked against v2 by code"), "\(session.stderr)")
         // Two forms, a file each, each key the same answer as the quiz's, read back by an independent reader.
-        for (format, name, suffix) in [("gift", "exit", "gift"), ("qti", "exit", "zip"), ("moodle", "forms", "xml"), ("aiken", "forms", "txt"), ("blackboard", "board", "txt")] {
+        for (format, name, suffix) in [
+            ("gift", "exit", "gift"), ("qti", "exit", "zip"), ("moodle", "forms", "xml"), ("aiken", "forms", "txt"), ("blackboard", "board", "txt"),
+        ] {
             let a = try await LMSReader.read(format, file("\(name)-form-A.\(suffix)"))
             let b = try await LMSReader.read(format, file("\(name)-form-B.\(suffix)"))
             #expect(Set(a.items.map(\.stem)) == Set(b.items.map(\.stem)) && a.items.map(\.stem) != b.items.map(\.stem), "\(format)")
@@ -53,10 +55,13 @@ import TestSupport
         let page = try String(contentsOf: file("plan.html"), encoding: .utf8)
         #expect(page.contains("Answer key: exit quiz, form B") && page.contains("Quiz 1 (exit) was written for v1 and checked against v2 by code"))
         let document = try await OfficeDocument.paragraphs(of: file("plan.docx")).map(\.text)
-        #expect(document.contains("Answer key: exit quiz, form A") && document.contains("Answer key: exit quiz, form B"), "\(document.filter { $0.hasPrefix("Answer") })")
+        #expect(
+            document.contains("Answer key: exit quiz, form A") && document.contains("Answer key: exit quiz, form B"),
+            "\(document.filter { $0.hasPrefix("Answer") })")
 
         // Counts in: a CSV with a column of names that is never read; ranked by code.
-        try "item,option,count,teacher\n1,B,18,Ms Rivera\n1,A,2,\n2,A,9,\n2,B,4,\n2,C,7,\n".write(to: file("counts.csv"), atomically: true, encoding: .utf8)
+        try "item,option,count,teacher\n1,B,18,Ms Rivera\n1,A,2,\n2,A,9,\n2,B,4,\n2,C,7,\n".write(
+            to: file("counts.csv"), atomically: true, encoding: .utf8)
         let results = try await binary.run(["results", "loop", file("counts.csv").path, "--quiz", "exit"])
         #expect(results.status == 0, "\(results.stderr)")
         #expect(results.stdout.contains("Item 2: 7 of 20 right (35%)"), "\(results.stdout)")
@@ -70,6 +75,9 @@ import TestSupport
         #expect(sent.contains("1. a student who picks A mixes up idea 2. (item 2, option A)"), "\(sent)")
         let plan = try await binary.run(["export", "loop", "--format", "md"])
         let warmUp = try #require(plan.stdout.components(separatedBy: "## Warm-Up").last)
-        #expect(warmUp.hasPrefix(" (5 min)\n\nTeacher note: quiz 1 results (20 students, counted by lessonplan): 9 of 20 chose A on item 2 (a student who picks A mixes up idea 2)"), "\(warmUp.prefix(300))")
+        #expect(
+            warmUp.hasPrefix(
+                " (5 min)\n\nTeacher note: quiz 1 results (20 students, counted by lessonplan): 9 of 20 chose A on item 2 (a student who picks A mixes up idea 2)"
+            ), "\(warmUp.prefix(300))")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The built binary against the loopback fake, one way of failing at a time: the sentence on
 /// stderr, the exit status, the version left current, and what the transcript recorded.
@@ -90,7 +90,8 @@ import TestSupport
             step: .error(status: 401, message: "Incorrect API key provided: sk-test-***9z8y.", code: "invalid_api_key"),
             sentence: "The API key was rejected (key ending …6w5v); check OPENAI_API_KEY"),
         Failure(step: .error(status: 403), sentence: "The key is not allowed to do this (403: You are not allowed to sample from this model.)"),
-        Failure(step: .error(status: 404), sentence: "The model “gpt-5.2” was not found or this key cannot use it (404); choose another with --model"),
+        Failure(
+            step: .error(status: 404), sentence: "The model “gpt-5.2” was not found or this key cannot use it (404); choose another with --model"),
         Failure(
             step: .error(status: 400, message: "Invalid 'max_output_tokens': integer below minimum value."),
             sentence: "The server refused the request (400: Invalid 'max_output_tokens': integer below minimum value.)"),
@@ -248,7 +249,8 @@ import TestSupport
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("the partial text is kept as a draft: /continue finishes it"))
         #expect(result.stdout.contains("incomplete, still v1"))
-        #expect(result.stdout.contains("── v2 · /continue · 6–8 · 30 min\nLearning Objective\nStudents will explain the tides.\nMaterials\n- A globe\n"))
+        #expect(
+            result.stdout.contains("── v2 · /continue · 6–8 · 30 min\nLearning Objective\nStudents will explain the tides.\nMaterials\n- A globe\n"))
         let starts = try starts(binary)
         #expect(starts.last?["command"] as? String == "/continue")
         #expect(starts.last?["template"] as? String == "continue")
@@ -369,15 +371,18 @@ import TestSupport
         let server = try await FakeOpenAIServer()
         let binary = try LessonplanBinary(baseURL: server.baseURL)
         defer { binary.removeHome() }
-        let response = #"{"id":"resp_9","object":"response","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"max_output_tokens":100,"usage":{"input_tokens":900,"output_tokens":100,"output_tokens_details":{"reasoning_tokens":100}}}"#
-        let body = "data: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_9\"}}\n\n"
+        let response =
+            #"{"id":"resp_9","object":"response","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"max_output_tokens":100,"usage":{"input_tokens":900,"output_tokens":100,"output_tokens_details":{"reasoning_tokens":100}}}"#
+        let body =
+            "data: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_9\"}}\n\n"
             + "data: {\"type\":\"response.incomplete\",\"response\":\(response)}\n\n"
         try await server.script([.raw(headers: ["Content-Type": "text/event-stream"], body: body)])
         let result = try await binary.run(Self.lesson, input: "/continue\n/quit\n")
         #expect(result.status == 1, "\(result.stderr)")
         #expect(
             result.stderr.contains(
-                "The model used the output limit of 100 tokens the response states before writing any text (its reasoning counts against the limit), so there is no draft to continue; the plan is unchanged; that limit is not the one this tool asked for"),
+                "The model used the output limit of 100 tokens the response states before writing any text (its reasoning counts against the limit), so there is no draft to continue; the plan is unchanged; that limit is not the one this tool asked for"
+            ),
             "\(result.stderr)")
         #expect(!result.stderr.contains("8192"), "\(result.stderr)")
         #expect(!result.stderr.contains("/continue finishes it"), "\(result.stderr)")
@@ -392,10 +397,13 @@ import TestSupport
     /// Money spent, or a request bigger than the per-minute limit: waiting cannot help, so no /retry and no
     /// automatic retry, whether the API says it as a status or inside the stream.
     @Test(arguments: [
-        FakeOpenAIServer.Step.errorEvent(message: "You exceeded your current quota, please check your plan and billing details.", code: "insufficient_quota"),
+        FakeOpenAIServer.Step.errorEvent(
+            message: "You exceeded your current quota, please check your plan and billing details.", code: "insufficient_quota"),
         .failed(message: "You exceeded your current quota.", code: "insufficient_quota"),
         .error(status: 429, message: "You exceeded your current quota.", code: "insufficient_quota"),
-        .error(status: 429, message: "Request too large for gpt-5.2 in organization org-1 on tokens per min (TPM): Limit 30000, Requested 45000.", code: "rate_limit_exceeded"),
+        .error(
+            status: 429, message: "Request too large for gpt-5.2 in organization org-1 on tokens per min (TPM): Limit 30000, Requested 45000.",
+            code: "rate_limit_exceeded"),
         .errorEvent(message: "Request too large for gpt-5.2 on tokens per min (TPM): Limit 30000, Requested 45000.", code: "rate_limit_exceeded"),
     ])
     func quotaAndSizeErrorsNeverSuggestRetry(step: FakeOpenAIServer.Step) async throws {
@@ -446,7 +454,10 @@ import TestSupport
         let result = try await binary.run(["generate", "--topic", "Tides", "--local"])
         #expect(result.status == 0, "\(result.stderr)")
         // The first offline plan is introduced honestly, once.
-        #expect(result.stderr.components(separatedBy: "Offline model: SmolLM2-135M, a tiny model running on this machine, for trying the tool, not for class").count == 2)
+        #expect(
+            result.stderr.components(
+                separatedBy: "Offline model: SmolLM2-135M, a tiny model running on this machine, for trying the tool, not for class"
+            ).count == 2)
         #expect(result.stderr.contains("set OPENAI_API_KEY, use your school's --endpoint, or install the larger offline model"))
         let request = try #require(try await server.requests().first)
         // Structured by default: Chat Completions, where llama-server enforces the schema.

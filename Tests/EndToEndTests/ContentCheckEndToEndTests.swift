@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The content check end to end: the footer, /check, the automatic repair and the transcript, through the built tool.
 @Suite(.serialized) struct ContentCheckEndToEndTests {

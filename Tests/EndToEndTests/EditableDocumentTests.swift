@@ -1,10 +1,10 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
-import LessonPlanStore
 import LessonPlanDocuments
-import Testing
+import LessonPlanKit
+import LessonPlanStore
 import TestSupport
+import Testing
 
 /// The docx, odt and pptx exports made by the real pandoc, opened as packages and printed by LibreOffice
 /// headless: what is asserted is what a teacher's word processor shows. `scripts/render-docs` runs this suite
@@ -98,15 +98,19 @@ import TestSupport
         let headings = paragraphs.filter { $0.style == heading1 }.map(\.text)
         let framework = try PromptLibrary.builtIn.framework(Framework.defaultName)
         // Every section is a real Heading 1, in the plan's order, after the pacing; then quiz, rubric, key.
-        let expected = ["Pacing"] + framework.headings.map(plainHeading)
+        let expected =
+            ["Pacing"] + framework.headings.map(plainHeading)
             + ["Exit quiz", "Rubric: Float or sink investigation", "Answer key: exit quiz"]
         #expect(headings.count == expected.count, "\(headings)")
         for (heading, wanted) in zip(headings, expected) { #expect(heading.hasPrefix(wanted), "\(headings)") }
         let texts = paragraphs.map(\.text)
-        #expect(Self.inOrder(
-            ["Predict: will a grape float?", "Explain why a steel ship floats.", "Draw an object that sinks.",
-             "Why does a steel ship float?", "Its shape pushes aside", "Predictions", "A prediction tied to density.",
-             "B) Its shape pushes aside a lot of water", "Materials float or sink whatever their shape."], in: texts), "\(texts)")
+        #expect(
+            Self.inOrder(
+                [
+                    "Predict: will a grape float?", "Explain why a steel ship floats.", "Draw an object that sinks.",
+                    "Why does a steel ship float?", "Its shape pushes aside", "Predictions", "A prediction tied to density.",
+                    "B) Its shape pushes aside a lot of water", "Materials float or sink whatever their shape.",
+                ], in: texts), "\(texts)")
 
         let pdf = try await OfficeDocument.pdf(of: file)
         let text = try await PrintedPage.text(of: pdf)
@@ -137,7 +141,10 @@ import TestSupport
         let texts = try await OfficeDocument.paragraphs(of: file).map(\.text)
         #expect(texts.contains { $0.hasPrefix("Name: ___") })
         #expect(Self.inOrder(["Why does a steel ship float?", "I can predict.", "I used density."], in: texts), "\(texts)")
-        for hidden in ["Answer key", "Misconception", "Materials float or sink", "A prediction tied to density.", "Pacing", "Student feedback", "A lump of steel"] {
+        for hidden in [
+            "Answer key", "Misconception", "Materials float or sink", "A prediction tied to density.", "Pacing", "Student feedback",
+            "A lump of steel",
+        ] {
             #expect(!texts.contains { $0.contains(hidden) }, "the handout shows \(hidden)")
         }
         let text = try await PrintedPage.text(of: try await OfficeDocument.pdf(of: file))
@@ -154,10 +161,11 @@ import TestSupport
         // Differentiation, gets none: its lines go to the notes of the slide before), one per quiz item, one per
         // rubric criterion.
         let (_, plan) = try Self.document()
-        let teacherOnly = Set(plan.blocks.compactMap { block -> String? in
-            if case .heading(let heading) = block, heading.opensSection, heading.teacher == .heading { return plainHeading(heading.plainText) }
-            return nil
-        })
+        let teacherOnly = Set(
+            plan.blocks.compactMap { block -> String? in
+                if case .heading(let heading) = block, heading.opensSection, heading.teacher == .heading { return plainHeading(heading.plainText) }
+                return nil
+            })
         #expect(teacherOnly == ["Materials", "Differentiation"], "\(teacherOnly)")
         let shown = framework.headings.map(plainHeading).filter { !teacherOnly.contains($0) }
         #expect(slides.count == 1 + shown.count + 2 + 2, "\(slides)")
@@ -221,7 +229,9 @@ import TestSupport
         let slides = binary.home.appending(path: "tides.pptx")
         let missing = try await binary.run(["export", "tides", "--format", "pptx", "-o", slides.path])
         #expect(missing.status == 1)
-        #expect(missing.stderr.contains("Making a .pptx needs pandoc, which is not installed; install it (on Debian or Ubuntu: sudo apt-get install pandoc) and try again."))
+        #expect(
+            missing.stderr.contains(
+                "Making a .pptx needs pandoc, which is not installed; install it (on Debian or Ubuntu: sudo apt-get install pandoc) and try again."))
         #expect(!FileManager.default.fileExists(atPath: slides.path))
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
-import Testing
+import LessonPlanKit
 import TestSupport
+import Testing
 
 /// Text the tool did not write reaches the terminal as text, never as commands; output that
 /// cannot be written ends the run with a sentence and a failing status.
@@ -22,7 +22,8 @@ import TestSupport
             ($0.value < 0x20 && $0.value != 0x0A && $0.value != 0x09) || (0x7F...0x9F).contains($0.value)
                 || [0x202E, 0x2066, 0x200F].contains($0.value)
         }
-        #expect(bad.isEmpty, "\(label) printed raw controls: \(bad.map { String($0.value, radix: 16) })",
+        #expect(
+            bad.isEmpty, "\(label) printed raw controls: \(bad.map { String($0.value, radix: 16) })",
             sourceLocation: sourceLocation)
     }
 
@@ -46,8 +47,10 @@ import TestSupport
         #expect(raw.contains("\\u001b]52;c;SGFja2Vk\\u0007"))
         #expect(!raw.contains("\u{1B}") && !raw.contains("\u{07}"), "JSON escapes C0 controls in the file")
 
-        for arguments in [["replay", "tides"], ["replay", "tides", "--full"], ["replay", "tides", "--plain"],
-                          ["sessions"], ["export", "tides", "--format", "md"], ["resume", "tides"]] {
+        for arguments in [
+            ["replay", "tides"], ["replay", "tides", "--full"], ["replay", "tides", "--plain"],
+            ["sessions"], ["export", "tides", "--format", "md"], ["resume", "tides"],
+        ] {
             let result = try await binary.run(arguments, input: "/show\n/quit\n")
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             Self.assertInert(result.stdout, "\(arguments) stdout")

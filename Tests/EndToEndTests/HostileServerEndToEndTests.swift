@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The built binary against servers that misbehave on purpose (issue 9, §5 and §6): headers and
 /// keys that would inject, redirects and proxies that would carry credentials away, servers
@@ -126,7 +126,9 @@ import TestSupport
         // The largest output limit, so the largest answer limit: 4 MB.
         let (result, peak) = try await binary.runMeasuringPeakMemory(
             ["generate", "--topic", "Tides", "--max-output-tokens", "128000", "--no-repair"], timeout: .seconds(180))
-        #expect(result.stderr.contains("The answer passed 4 MB, far longer than any lesson plan, so it was stopped; the text so far is kept as a draft"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("The answer passed 4 MB, far longer than any lesson plan, so it was stopped; the text so far is kept as a draft"),
+            "\(result.stderr)")
         #expect(result.status != 0)
         #expect(peak < 150, "peak RSS \(peak) MiB")
         let ended = try #require(try ends(binary).first)

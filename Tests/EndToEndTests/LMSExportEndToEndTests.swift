@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `/export quiz FORMAT` and `lessonplan export --quiz` through the built binary against the fake server: a quiz
 /// whose text holds every format's special characters, exported in all seven formats, each file read back by
@@ -77,7 +77,10 @@ import TestSupport
         let binary = try LessonplanBinary(baseURL: server.baseURL)
         defer { binary.removeHome() }
         let work = binary.home.appending(path: "work")
-        let formats = ["qti": "quiz.zip", "imscc": "lesson.imscc", "gift": "quiz.gift", "moodle": "quiz.xml", "aiken": "aiken.txt", "blackboard": "bb.txt", "kahoot": "kahoot.xlsx"]
+        let formats = [
+            "qti": "quiz.zip", "imscc": "lesson.imscc", "gift": "quiz.gift", "moodle": "quiz.xml", "aiken": "aiken.txt", "blackboard": "bb.txt",
+            "kahoot": "kahoot.xlsx",
+        ]
         let exports = formats.sorted { $0.key < $1.key }.map { "/export quiz \($0.key) \($0.value)" }.joined(separator: "\n")
         let result = try await binary.run(
             ["--grade", "6-8", "--topic", "Tides", "--minutes", "45", "--name", "tides"],
@@ -95,7 +98,8 @@ import TestSupport
         #expect(err.contains("There is no quiz to export yet; type /quiz to make one from the plan."), "\(err)")
         #expect(!FileManager.default.fileExists(atPath: work.appending(path: "early.gift").path))
         // What a format leaves out is said by item number, before the file is written.
-        let aikenLoss = try #require(err.range(of: "Aiken has no feedback for an answer: the student feedback on the wrong answers of items 1, 2 and 3 is left out."))
+        let aikenLoss = try #require(
+            err.range(of: "Aiken has no feedback for an answer: the student feedback on the wrong answers of items 1, 2 and 3 is left out."))
         let aikenWrote = try #require(err.range(of: "Wrote an Aiken file of quiz 1 (from v1) to \(work.path)/aiken.txt."))
         #expect(aikenLoss.upperBound <= aikenWrote.lowerBound)
         #expect(err.contains("Kahoot keeps a question and each answer on one line: the line breaks and tabs in item 2 become spaces."))
@@ -154,7 +158,10 @@ import TestSupport
         #expect(resumed.stderr.contains("Wrote a GIFT file of quiz 1 (from v1)"), "\(resumed.stderr)")
         // Another grade band is not: it is named, nothing is written, and /quiz again is what to type.
         let regraded = try await binary.run(["resume", "tides"], input: "/regrade 3-5\n/export quiz gift stale.gift\n/quit\n")
-        #expect(regraded.stderr.contains("Quiz 1 (exit) was written for v1 and does not fit v3: it was written for grades 6–8, and v3 is for grades 3–5; type /quiz again to rewrite it."), "\(regraded.stderr)")
+        #expect(
+            regraded.stderr.contains(
+                "Quiz 1 (exit) was written for v1 and does not fit v3: it was written for grades 6–8, and v3 is for grades 3–5; type /quiz again to rewrite it."
+            ), "\(regraded.stderr)")
         #expect(!FileManager.default.fileExists(atPath: work.appending(path: "stale.gift").path))
         let shell = try await binary.run(["export", "tides", "--quiz", "1", "--format", "qti", "-o", "stale.zip"])
         #expect(shell.status == 1 && shell.stderr.contains("does not fit the current v3 (it was written for grades 6–8"), "\(shell.stderr)")
@@ -169,9 +176,15 @@ import TestSupport
         let work = binary.home.appending(path: "work")
         let result = try await binary.run(
             ["--grade", "6-8", "--topic", "Tides", "--minutes", "45", "--name", "named"],
-            input: "/quiz 3\n/export quiz qti quiz2.qti\n/export quiz kahoot quiz.kahoot\n/export quiz qti quiz2.zip\n/quit\n", timeout: .seconds(120))
-        #expect(result.stderr.contains("A QTI 1.2 zip needs a name ending in .zip, which is what Canvas imports; “quiz2.qti” would not be offered for upload, so nothing was written: name it quiz2.zip, or leave the name out."), "\(result.stderr)")
-        #expect(result.stderr.contains("A Kahoot spreadsheet needs a name ending in .xlsx, which is what Kahoot imports; “quiz.kahoot”"), "\(result.stderr)")
+            input: "/quiz 3\n/export quiz qti quiz2.qti\n/export quiz kahoot quiz.kahoot\n/export quiz qti quiz2.zip\n/quit\n", timeout: .seconds(120)
+        )
+        #expect(
+            result.stderr.contains(
+                "A QTI 1.2 zip needs a name ending in .zip, which is what Canvas imports; “quiz2.qti” would not be offered for upload, so nothing was written: name it quiz2.zip, or leave the name out."
+            ), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("A Kahoot spreadsheet needs a name ending in .xlsx, which is what Kahoot imports; “quiz.kahoot”"),
+            "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: work.appending(path: "quiz2.qti").path))
         #expect(!FileManager.default.fileExists(atPath: work.appending(path: "quiz.kahoot").path))
         #expect(FileManager.default.fileExists(atPath: work.appending(path: "quiz2.zip").path), "\(result.stderr)")
@@ -193,7 +206,9 @@ import TestSupport
             ["--grade", "6-8", "--topic", "Tides", "--minutes", "45"],
             input: "/quiz 3\n/export quiz gift off.gift\n/quit\n", timeout: .seconds(120))
         #expect(result.stdout.contains("✗ quiz check: 1 problem") || result.stderr.contains("✗ quiz check: 1 problem"), "\(result.stdout)")
-        let said = try #require(result.stderr.range(of: "Quiz 1 did not pass its check (Items 1, 2 and 3 share no word with the lesson's topic and plan"), "\(result.stderr)")
+        let said = try #require(
+            result.stderr.range(of: "Quiz 1 did not pass its check (Items 1, 2 and 3 share no word with the lesson's topic and plan"),
+            "\(result.stderr)")
         let wrote = try #require(result.stderr.range(of: "Wrote a GIFT file of quiz 1"))
         #expect(said.upperBound <= wrote.lowerBound)
         #expect(FileManager.default.fileExists(atPath: work.appending(path: "off.gift").path))
@@ -225,7 +240,8 @@ import TestSupport
         binary.environment["TMPDIR"] = temporary.path
         let ended = try await binary.run(["export", "term", "--quiz", "--format", "kahoot", "-o", "k.xlsx"])
         #expect(ended.status != 0 && !ended.stderr.contains("Wrote"), "\(ended.status): \(ended.stderr)")
-        let folder = try String(contentsOf: URL(fileURLWithPath: log.path + ".folder"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let folder = try String(contentsOf: URL(fileURLWithPath: log.path + ".folder"), encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(folder.hasPrefix(temporary.path + "/lessonplan-lms-"), "\(folder)")
         #expect(try String(contentsOf: URL(fileURLWithPath: log.path + ".files"), encoding: .utf8).contains("quiz.fods"))
         #expect(!FileManager.default.fileExists(atPath: folder), "the scratch folder is removed")
@@ -233,7 +249,9 @@ import TestSupport
         let pid = try String(contentsOf: URL(fileURLWithPath: log.path + ".pid"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         // The tool was told to end: its process is gone (or only waits to be reaped) within a few seconds.
         func running() -> Bool {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
+                return false
+            }
             return stat[close...].dropFirst(2).first != "Z"
         }
         for _ in 0..<300 where running() { try await Task.sleep(for: .milliseconds(10)) }
@@ -252,7 +270,9 @@ import TestSupport
             ["--grade", "6-8", "--topic", "Tides", "--minutes", "45", "--name", "long"], input: "/quiz 3\n/export quiz kahoot k.xlsx\n/quit\n",
             timeout: .seconds(120))
         #expect(result.stderr.contains("Kahoot takes questions of at most 120 characters"), "\(result.stderr)")
-        #expect(result.stderr.contains("item 3's question (\(long.trimmingCharacters(in: .whitespaces).utf16.count) characters); nothing written, nothing cut."))
+        #expect(
+            result.stderr.contains(
+                "item 3's question (\(long.trimmingCharacters(in: .whitespaces).utf16.count) characters); nothing written, nothing cut."))
         #expect(!FileManager.default.fileExists(atPath: binary.home.appending(path: "work/k.xlsx").path))
     }
 }

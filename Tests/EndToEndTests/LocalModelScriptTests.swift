@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `scripts/local-model` trusts nothing it did not start: a pid file naming another program, or a port that is
 /// not a port, gets a sentence and no harm (issue #20). No model is installed for these: they run before any.
@@ -178,7 +178,9 @@ import TestSupport
         let home = FileManager.default.temporaryDirectory.appending(path: "lp-lease-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let port = Int.random(in: 20_000..<29_000)
-        let first = try Self.session(), second = try Self.session(), third = try Self.session()
+        let first = try Self.session()
+        let second = try Self.session()
+        let third = try Self.session()
         defer { for process in [first, second, third] where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         defer { if let started = Self.server(in: home), started.running { kill(started.pid, SIGKILL) } }
         func local(_ arguments: String...) async throws -> ChildProcess.Result {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Where the 1.5B offline model is installed: `LESSONPLAN_OFFLINE_HOME` (a data directory), else this user's own
 /// data directory, when its `local-model/install.stamp` names the 1.5b. CI installs only the tiny model
@@ -61,7 +61,8 @@ struct OfflineModelEndToEndTests {
         #expect(result.stderr.contains("✓ structure"), "\(result.stderr)")
         let started = try binary.transcriptLines().first { $0["type"] as? String == "turn_started" }
         #expect(started?["model"] as? String == "Qwen2.5-Coder-1.5B-Instruct", "\(String(describing: started))")
-        let objective = result.stdout.components(separatedBy: "\nMaterials").first?
+        let objective =
+            result.stdout.components(separatedBy: "\nMaterials").first?
             .components(separatedBy: "Learning Objective").last ?? ""
         #expect(objective.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.count == 1, "\(objective)")
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `scripts/page-check` on real sessions, as a teacher prints them: every export (plan, handouts, unit; html, docx,
 /// odt, pptx) on Letter and on A4, read page by page; and the check itself catching a split item, a blank page and a
@@ -20,7 +20,8 @@ import TestSupport
         }
         lines += ["", "Student version:", "| I can … | \(header) |", "| --- | --- | --- | --- | --- |"]
         for criterion in ["I can explain", "I can use the words", "I can give an example", "I can draw it", "I can cite evidence", "I can present"] {
-            lines.append("| \(criterion) | " + levels.map { "\(criterion): \($0), with the moon and the sea in my own words" }.joined(separator: " | ") + " |")
+            lines.append(
+                "| \(criterion) | " + levels.map { "\(criterion): \($0), with the moon and the sea in my own words" }.joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n")
     }()

@@ -1,9 +1,9 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
 import LessonPlanDocuments
-import Testing
+import LessonPlanKit
 import TestSupport
+import Testing
 
 /// The HTML exports printed by headless Chromium and read back with `pdftotext`: what is asserted is what
 /// prints. `scripts/render-docs` runs this suite with `LESSONPLAN_DOCS_DIR` set to keep the first page of
@@ -13,9 +13,11 @@ import TestSupport
     static let overPlan = PlanFixtures.overrunningTides
 
     /// Every framework the built-in templates offer, the default included.
-    static let frameworks: [String] = [Framework.defaultName] + PromptLibrary.builtIn.frameworkNames.filter {
-        $0 != Framework.defaultName
-    }
+    static let frameworks: [String] =
+        [Framework.defaultName]
+        + PromptLibrary.builtIn.frameworkNames.filter {
+            $0 != Framework.defaultName
+        }
 
     /// A plan in `framework` with stated times filling `minutes`, CFU questions, and final prompts written
     /// `10. 11. 12.` as if continuing an earlier list: on paper they must read 1, 2, 3.

@@ -1,9 +1,9 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
 import LessonPlanDocuments
-import Testing
+import LessonPlanKit
 import TestSupport
+import Testing
 
 /// Issue 24's whole session, as a teacher makes and prints it: a plan, handouts, an exit and a starter quiz of
 /// 15 items each and a rubric, the plan hand-edited once (`/edit` in a real terminal), then every export in
@@ -24,7 +24,8 @@ import TestSupport
         return (pattern?.matches(in: html, range: range) ?? []).compactMap { match in
             guard let level = Range(match.range(at: 1), in: html), let text = Range(match.range(at: 2), in: html) else { return nil }
             let unescaped = String(html[text]).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&#39;", with: "'")
-                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(
+                    of: "&gt;", with: ">")
             return (Int(html[level]) ?? 0, unescaped)
         }
     }
@@ -184,10 +185,14 @@ import TestSupport
             if case .heading(let heading) = block, heading.opensSection { return heading.text }
             return nil
         }
-        let planParts = ["Pacing"] + planSections
+        let planParts =
+            ["Pacing"] + planSections
             + ["Starter quiz", "Exit quiz", rubricTitle, "Answer key: starter quiz", "Answer key: exit quiz"]
         let exitTicket: [String] = {
-            guard let start = handoutPlan.blocks.firstIndex(where: { if case .heading(let h) = $0 { h.plainText.lowercased().contains("exit ticket") } else { false } })
+            guard
+                let start = handoutPlan.blocks.firstIndex(where: {
+                    if case .heading(let h) = $0 { h.plainText.lowercased().contains("exit ticket") } else { false }
+                })
             else { return [] }
             return handoutPlan.blocks[(start + 1)...].prefix { if case .heading = $0 { false } else { true } }.compactMap {
                 if case .item(let item) = $0 { item.text } else { nil }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Names never leave the machine (issue #42), through the built binary against the scripted server: a class of 25,
 /// names typed in commands and flags, a source that names two students, /quiz, /review, /accommodate, a unit and
@@ -24,7 +24,8 @@ import TestSupport
     /// The forms of listed names found in `text` as whole words.
     static func leaks(in text: String) -> [String] {
         students.flatMap { forms($0.name) }.filter { form in
-            text.range(of: "(?<![\\p{L}\\p{N}])\(NSRegularExpression.escapedPattern(for: form))(?![\\p{L}\\p{N}])", options: .regularExpression) != nil
+            text.range(of: "(?<![\\p{L}\\p{N}])\(NSRegularExpression.escapedPattern(for: form))(?![\\p{L}\\p{N}])", options: .regularExpression)
+                != nil
         }
     }
 
@@ -34,7 +35,8 @@ import TestSupport
         defer { binary.removeHome() }
         try FileManager.default.createDirectory(at: binary.home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let csv = binary.home.appending(path: "class.csv")
-        try ("name,needs\n" + Self.students.map { "\($0.name),\($0.needs)" }.joined(separator: "\n")).write(to: csv, atomically: true, encoding: .utf8)
+        try ("name,needs\n" + Self.students.map { "\($0.name),\($0.needs)" }.joined(separator: "\n")).write(
+            to: csv, atomically: true, encoding: .utf8)
         let added = try await binary.run(["class", "add", "4B", csv.path])
         #expect(added.status == 0 && added.stdout.contains("Class 4B: 25 students (25 added), 5 with needs"), "\(added)")
         let file = binary.home.appending(path: "classes/4B.json")
@@ -45,8 +47,10 @@ import TestSupport
             .write(to: notes, atomically: true, encoding: .utf8)
         let out = binary.home.appending(path: "plan.html")
         let session = try await binary.run(
-            ["--grade", "4", "--topic", "Tides with Maria's group", "--minutes", "45", "--class", "4B", "--name", "tides", "--no-repair",
-             "--constraints", "JONAH needs extended time"],
+            [
+                "--grade", "4", "--topic", "Tides with Maria's group", "--minutes", "45", "--class", "4B", "--name", "tides", "--no-repair",
+                "--constraints", "JONAH needs extended time",
+            ],
             input: """
                 /source \(notes.path)
                 /revise pair maria lopez with Mateo, and give Dev's group sentence frames
@@ -81,14 +85,17 @@ import TestSupport
 
         // Every request: the body as sent and its text decoded, searched for every name in every form.
         let requests = try await server.requests()
-        #expect(requests.count >= 13, "plan, revision, quiz, review, accommodations; the unit's overview and two lessons; the five again: \(requests.count)")
+        #expect(
+            requests.count >= 13,
+            "plan, revision, quiz, review, accommodations; the unit's overview and two lessons; the five again: \(requests.count)")
         for request in requests {
             let sent = (request.rawBody ?? "") + (request.instructions ?? "") + (request.inputText ?? "")
             #expect(Self.leaks(in: sent).isEmpty, "request \(request.number) carries \(Self.leaks(in: sent))")
         }
         let source = try #require(requests.first { ($0.inputText ?? "").contains("measured the tide table") }?.inputText)
         #expect(source.contains("Student A and Student B measured the tide table") && source.contains("Student B's group"))
-        #expect(requests.contains { ($0.inputText ?? "").contains("- Student A: ELL; IEP: extended time") }, "/accommodate sends pseudonyms and needs")
+        #expect(
+            requests.contains { ($0.inputText ?? "").contains("- Student A: ELL; IEP: extended time") }, "/accommodate sends pseudonyms and needs")
         // Every transcript holds what was sent: pseudonyms, no names.
         let sessions = binary.home.appending(path: "sessions")
         for name in try FileManager.default.contentsOfDirectory(atPath: sessions.path) where name.hasSuffix(".jsonl") {
@@ -175,8 +182,13 @@ extension UnlistedNameEndToEndTests {
             ["--grade", "4", "--topic", "Tides", "--minutes", "30", "--no-repair", "--yes"],
             input: "/class\n/revise pair Maria with Dev\n/class 4b\n/class\n/revise pair Maria with Dev\n/accommodate\n/quit\n")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("This session has no class, so what you type goes out as typed. Tie it to one with /class NAME (4B)."), "\(result.stdout)")
-        #expect(result.stdout.contains("Tied to class 4B (2 students): from here on their names go out as pseudonyms (Student A …) and come back as names. Turns before this one went out as they were typed."))
+        #expect(
+            result.stdout.contains("This session has no class, so what you type goes out as typed. Tie it to one with /class NAME (4B)."),
+            "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "Tied to class 4B (2 students): from here on their names go out as pseudonyms (Student A …) and come back as names. Turns before this one went out as they were typed."
+            ))
         #expect(result.stdout.contains("This session is tied to class 4B (2 students)"))
         let inputs = try await server.requests().map { $0.inputText ?? "" }
         #expect(inputs.count == 4)

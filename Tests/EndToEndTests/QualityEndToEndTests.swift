@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The plan check, automatic repair, reading level, pacing, frameworks, standards and handouts, end to end.
 @Suite(.serialized) struct QualityEndToEndTests {
@@ -115,7 +115,9 @@ import TestSupport
         let requests = try await server.requests()
         #expect(requests.count == 4)
         let repairPrompt = try #require(requests[1].inputText)
-        #expect(repairPrompt.contains("A check found these problems:\n- Pacing adds up to 50 min, not 45.\n- Exit Ticket has 1 prompt; it needs exactly 3."))
+        #expect(
+            repairPrompt.contains(
+                "A check found these problems:\n- Pacing adds up to 50 min, not 45.\n- Exit Ticket has 1 prompt; it needs exactly 3."))
         #expect(repairPrompt.contains("Students explain why the moon causes tides."))
 
         let lines = try binary.transcriptLines()
@@ -385,7 +387,8 @@ import TestSupport
         #expect(out.contains("── handouts 1 · "))
         #expect(
             out.contains(
-                "✓ Checked the handouts for answers and answer keys, look-fors, teacher notes, teacher-only sections (differentiation, materials, pacing) and minute stamps: none found."))
+                "✓ Checked the handouts for answers and answer keys, look-fors, teacher notes, teacher-only sections (differentiation, materials, pacing) and minute stamps: none found."
+            ))
         let text = try String(contentsOf: handout, encoding: .utf8)
         #expect(text.hasPrefix("# Student materials: Tides\n"))
         #expect(text.contains("Name: ______________") && text.contains("Exit ticket"))
@@ -394,8 +397,14 @@ import TestSupport
         let requests = try await server.requests()
         #expect(requests.count == 3)
         let standards = try #require(requests[1].inputText)
-        #expect(standards.contains("Align the plan to these standards:\n4-ESS2-1: Make observations and/or measurements to provide evidence of the effects of weathering"))
-        #expect(standards.contains("(Assessment boundary: Assessment is limited to a single form of weathering or erosion.) — Make observations of the effects of weathering\nRI.4.1: Refer to details and examples in a text when explaining"))
+        #expect(
+            standards.contains(
+                "Align the plan to these standards:\n4-ESS2-1: Make observations and/or measurements to provide evidence of the effects of weathering"
+            ))
+        #expect(
+            standards.contains(
+                "(Assessment boundary: Assessment is limited to a single form of weathering or erosion.) — Make observations of the effects of weathering\nRI.4.1: Refer to details and examples in a text when explaining"
+            ))
         #expect(standards.contains("quoted word for word"))
         let materials = try #require(requests[2].inputText)
         #expect(materials.contains("Turn it into student handouts") && materials.contains("Leave out everything meant only for the teacher"))
@@ -403,7 +412,8 @@ import TestSupport
         let starts = Self.startedTurns(lines)
         #expect(starts[2]["kind"] as? String == "materials" && starts[2]["base_version"] as? Int == 2)
         let saved = try #require((starts[1]["inputs"] as? [String: Any])?["standards"] as? String)
-        #expect(saved.hasPrefix("4-ESS2-1: Make observations and/or measurements") && saved.contains("\nRI.4.1: Refer to details and examples in a text"))
+        #expect(
+            saved.hasPrefix("4-ESS2-1: Make observations and/or measurements") && saved.contains("\nRI.4.1: Refer to details and examples in a text"))
         let ends = Self.endedTurns(lines)
         #expect(ends[2]["materials"] as? Int == 1 && ends[2]["version"] == nil && ends[2]["check"] == nil)
 
@@ -412,7 +422,8 @@ import TestSupport
         #expect(page.status == 0 && page.stdout.contains("<title>Student materials: Tides</title>") && !page.stdout.contains("Pacing"))
         try await HTMLCheck.parses(page.stdout)
         try await server.script([
-            .text(Self.overPaced.replacingOccurrences(of: "Materials\n- Globe", with: "Materials\n- Globe\nStandards: make observations of weathering")),
+            .text(
+                Self.overPaced.replacingOccurrences(of: "Materials\n- Globe", with: "Materials\n- Globe\nStandards: make observations of weathering")),
             .text(
                 "Tides handout\nName: ____\n1. What pulls the ocean?\n- Answer: the moon\nTeacher note: collect these.\n\n"
                     + "7) Differentiation\n- Support: a word bank\n\nExit Ticket (5 min)\n1. Name the force.\n"),
@@ -464,6 +475,7 @@ import TestSupport
         // /level names only the sections it measured, and says which are missing.
         #expect(
             resumed.stdout.contains(
-                "── reading level of v1 · measured: no student-facing section · not in the plan: Guided Practice, Independent Practice, Check for Understanding, Exit Ticket"))
+                "── reading level of v1 · measured: no student-facing section · not in the plan: Guided Practice, Independent Practice, Check for Understanding, Exit Ticket"
+            ))
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -115,7 +115,10 @@ import TestSupport
         let server = try await FakeOpenAIServer()
         let binary = try LessonplanBinary(baseURL: server.baseURL)
         defer { binary.removeHome() }
-        try await server.script([.plan, .error(status: 401, message: "Incorrect API key provided: sk-test-***9z8y.", type: "invalid_request_error", code: "invalid_api_key")])
+        try await server.script([
+            .plan,
+            .error(status: 401, message: "Incorrect API key provided: sk-test-***9z8y.", type: "invalid_request_error", code: "invalid_api_key"),
+        ])
         let result = try await binary.run(["generate", "--topic", "Tides", "--then", "/shorten"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("The API key was rejected (key ending …6w5v)"))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `/redo SECTION` through the built binary against the scripted server (issue #38): one request whose answer
 /// is one section, a version that differs from its parent in that section alone, and a change of its time
@@ -20,7 +20,9 @@ import TestSupport
         let requests = try await server.requests()
         #expect(requests.count == 2, "the refused ones sent nothing")
         let input = try #require(requests.last?.inputText)
-        #expect(input.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("Reply with the Warm-Up (5 min) section only, under its heading."), "\(input.suffix(200))")
+        #expect(
+            input.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("Reply with the Warm-Up (5 min) section only, under its heading."),
+            "\(input.suffix(200))")
         #expect(input.contains("more hands-on"))
 
         // The saved version is the first plan with its warm-up replaced, and nothing else.
@@ -127,7 +129,9 @@ extension RedoEndToEndTests {
             input: "/shorten 30\n/fork 1\n/lengthen 60\n/history\n/switch 2\n/diff 2 3\n/switch 9\n/quit\n")
         let all = session.stdout + session.stderr
         #expect(all.contains("Now at v1 (/generate); the next command starts a new branch from it."), "\(all)")
-        #expect(all.contains("  v1  3–5 · 45 min  /generate\n  └ v2  3–5 · 30 min  /shorten 30 (from v1)\n→ └ v3  3–5 · 60 min  /lengthen 60 (from v1)"), "\(all)")
+        #expect(
+            all.contains("  v1  3–5 · 45 min  /generate\n  └ v2  3–5 · 30 min  /shorten 30 (from v1)\n→ └ v3  3–5 · 60 min  /lengthen 60 (from v1)"),
+            "\(all)")
         #expect(all.contains("Now at v2 (/shorten 30)"))
         #expect(all.contains("There is no v9; /history lists the versions (v1 to v3)."))
         #expect(all.contains("60 minutes in total") || all.contains("60 min"), "the diff shows the other branch's plan")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Input that cannot make a sensible request is refused with one sentence before anything is sent.
 @Suite(.serialized) struct RefusedBeforeSendingEndToEndTests {
@@ -19,7 +19,8 @@ import TestSupport
         let result = try await binary.run(["generate", "--topic", "Tides", "--prompts", folder.path])
         #expect(result.status == 2, "\(result.stderr)")
         #expect(
-            result.stderr == "\(generate.path), line 1: a placeholder opens with {{ but is not closed with }} on that line; close it, e.g. {{topic}}.\n",
+            result.stderr
+                == "\(generate.path), line 1: a placeholder opens with {{ but is not closed with }} on that line; close it, e.g. {{topic}}.\n",
             "\(result.stderr)")
         #expect(try await server.requests().isEmpty)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import LessonPlanKit
-import Testing
 import TestSupport
+import Testing
 
 /// The built binary through the original demo's own proxy, its worker run unchanged under Node 20
 /// (cut from the seed text at run time) with the project's scripted server standing in for
@@ -85,7 +85,8 @@ struct SeedWorkerEndToEndTests {
 
         // The first answer stopped early (a turn that did not complete), so the script exits 1.
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("the proxy at --endpoint may set max_output_tokens itself (the original demo's worker uses 900 when none is sent"))
+        #expect(
+            result.stderr.contains("the proxy at --endpoint may set max_output_tokens itself (the original demo's worker uses 900 when none is sent"))
         #expect(result.stderr.contains("/continue finishes it"))
         #expect(result.stdout.contains("incomplete, no plan yet"))
         let ends = try ends(binary)
@@ -104,7 +105,10 @@ struct SeedWorkerEndToEndTests {
         let result = try await binary.run(["generate"] + Self.lesson + ["--endpoint", url])
 
         #expect(result.status == 1)
-        #expect(result.stderr.contains("Nothing answers at \(url) (404 “Not found”): the endpoint's URL path is probably wrong; the original demo's worker answers only at /lessonplan"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "Nothing answers at \(url) (404 “Not found”): the endpoint's URL path is probably wrong; the original demo's worker answers only at /lessonplan"
+            ), "\(result.stderr)")
         #expect(try await upstream.requests().isEmpty)
         await worker.stop()
     }
@@ -115,7 +119,9 @@ struct SeedWorkerEndToEndTests {
         let result = try await binary.run(["generate"] + Self.lesson + ["--endpoint", endpoint(worker), "--api", "chat"])
 
         #expect(result.status == 1)
-        #expect(result.stderr.contains("found no input in the request (400 “Missing input”); it takes the Responses API body, so leave out --api chat"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("found no input in the request (400 “Missing input”); it takes the Responses API body, so leave out --api chat"),
+            "\(result.stderr)")
         #expect(!result.stderr.contains("{\"error\""))
         #expect(try await upstream.requests().isEmpty)
         await worker.stop()
@@ -171,4 +177,3 @@ struct SeedWorkerEndToEndTests {
         await worker.stop()
     }
 }
-

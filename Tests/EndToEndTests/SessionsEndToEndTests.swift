@@ -1,8 +1,8 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
-import Testing
+import LessonPlanKit
 import TestSupport
+import Testing
 
 /// Sessions made by one process, looked at by another: list, resume, replay, re-run, export.
 @Suite(.serialized) struct SessionsEndToEndTests {
@@ -101,7 +101,8 @@ import TestSupport
         let folder = binary.home.appending(path: "sessions")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (id, topic, name, planned) in sessions {
-            let text = Transcripts.header(id: id, topic: topic, name: name) + (planned ? Transcripts.completedTurn(1, text: "A plan", topic: topic) : "")
+            let text =
+                Transcripts.header(id: id, topic: topic, name: name) + (planned ? Transcripts.completedTurn(1, text: "A plan", topic: topic) : "")
             try text.write(to: folder.appending(path: "\(id).jsonl"), atomically: true, encoding: .utf8)
         }
     }
@@ -109,10 +110,12 @@ import TestSupport
     @Test func namesMatchInAnyCaseAndByAUniquePrefixLikeIds() async throws {
         let binary = try LessonplanBinary(baseURL: nil)
         defer { binary.removeHome() }
-        try writeSessions(binary, [
-            ("aaa1000000000000", "Photosynthesis", "Photo week", true), ("bbb2000000000000", "Light", "photo lab", true),
-            ("ccc3000000000000", "Tides", nil, true),
-        ])
+        try writeSessions(
+            binary,
+            [
+                ("aaa1000000000000", "Photosynthesis", "Photo week", true), ("bbb2000000000000", "Light", "photo lab", true),
+                ("ccc3000000000000", "Tides", nil, true),
+            ])
         for reference in ["Photo week", "PHOTO WEEK", "photo w", "aaa1", "AAA1"] {
             let found = try await binary.run(["replay", reference, "--plain"])
             #expect(found.status == 0 && found.stdout.hasPrefix("Session “Photo week”"), "\(reference): \(found.stderr)")
@@ -150,12 +153,16 @@ import TestSupport
     @Test func sessionsWithoutAPlanAreListedAsEmptyAndPruned() async throws {
         let binary = try LessonplanBinary(baseURL: nil)
         defer { binary.removeHome() }
-        try writeSessions(binary, [
-            ("aaa1000000000000", "Tides", nil, true), ("bbb2000000000000", "Volcanoes", nil, false),
-            ("ccc3000000000000", "Magnets", nil, false),
-        ])
+        try writeSessions(
+            binary,
+            [
+                ("aaa1000000000000", "Tides", nil, true), ("bbb2000000000000", "Volcanoes", nil, false),
+                ("ccc3000000000000", "Magnets", nil, false),
+            ])
         let list = try await binary.run(["sessions"])
-        #expect(list.stderr.contains("2 sessions with 0 versions never got a plan; `lessonplan resume <id>` goes on with one, `lessonplan sessions prune` removes them."))
+        #expect(
+            list.stderr.contains(
+                "2 sessions with 0 versions never got a plan; `lessonplan resume <id>` goes on with one, `lessonplan sessions prune` removes them."))
         let piped = try await binary.run(["sessions", "prune"])
         #expect(piped.status == 2 && piped.stderr.contains("pass --yes when not at a terminal"))
         let pruned = try await binary.run(["sessions", "prune", "--yes"])
@@ -170,10 +177,12 @@ import TestSupport
     @Test func theSessionsTableFitsTheWidth() async throws {
         let binary = try LessonplanBinary(baseURL: nil)
         defer { binary.removeHome() }
-        try writeSessions(binary, [
-            ("aaa1000000000000", "The water cycle and why clouds form over warm seas", "a session name of 20", true),
-            ("bbb2000000000000", "分数と小数のくらべかた、図をつかって", "分数", true),
-        ])
+        try writeSessions(
+            binary,
+            [
+                ("aaa1000000000000", "The water cycle and why clouds form over warm seas", "a session name of 20", true),
+                ("bbb2000000000000", "分数と小数のくらべかた、図をつかって", "分数", true),
+            ])
         let piped = try await binary.runAtTerminal(["sessions"])
         let lines = piped.stdout.split(separator: "\n")
         #expect(lines.count == 3)
@@ -186,7 +195,9 @@ import TestSupport
         #expect(wide.stdout.contains("LAST COMMAND") && wide.stdout.contains("a session name of 20"))
         let narrow = try await binary.runAtTerminal(["sessions"], columns: 100)
         #expect(narrow.stdout.split(separator: "\n").allSatisfy { DisplayWidth.of($0) <= 100 }, "\(narrow.stdout)")
-        #expect(narrow.stdout.contains("LAST COMMAND") && narrow.stdout.contains("The water cycle and…"), "topics give way before the last command: \(narrow.stdout)")
+        #expect(
+            narrow.stdout.contains("LAST COMMAND") && narrow.stdout.contains("The water cycle and…"),
+            "topics give way before the last command: \(narrow.stdout)")
     }
 
     @Test func aMistypedSubcommandGetsDidYouMeanAndExits2() async throws {
@@ -194,7 +205,9 @@ import TestSupport
         defer { binary.removeHome() }
         let typo = try await binary.run(["sesions"])
         #expect(typo.status == 2)
-        #expect(typo.stderr == "“sesions” is not a lessonplan command; did you mean `lessonplan sessions`? Run `lessonplan --help` to see them all.\n", "\(typo.stderr)")
+        #expect(
+            typo.stderr == "“sesions” is not a lessonplan command; did you mean `lessonplan sessions`? Run `lessonplan --help` to see them all.\n",
+            "\(typo.stderr)")
         let far = try await binary.run(["banana"])
         #expect(far.status == 2 && far.stderr.contains("run `lessonplan --help` to see them.") && !far.stderr.contains("did you mean"))
     }
@@ -202,10 +215,12 @@ import TestSupport
     @Test func pipedSessionsAreWholeTabSeparatedRowsThatGrepFinds() async throws {
         let binary = try LessonplanBinary(baseURL: nil)
         defer { binary.removeHome() }
-        try writeSessions(binary, [
-            ("aaa1000000000000", "Fractions on a number line with friendly denominators", "my fractions", true),
-            ("bbb2000000000000", "Tides", nil, false),
-        ])
+        try writeSessions(
+            binary,
+            [
+                ("aaa1000000000000", "Fractions on a number line with friendly denominators", "my fractions", true),
+                ("bbb2000000000000", "Tides", nil, false),
+            ])
         let piped = try await binary.run(["sessions"])
         #expect(piped.status == 0)
         let rows = piped.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
@@ -251,7 +266,8 @@ import TestSupport
         #expect(missing.status == 2 && missing.stderr.contains("has no turn 9"))
 
         // A transcript file can be replayed by path.
-        let file = try #require(FileManager.default.contentsOfDirectory(atPath: binary.home.appending(path: "sessions").path).first { $0.hasSuffix(".jsonl") })
+        let file = try #require(
+            FileManager.default.contentsOfDirectory(atPath: binary.home.appending(path: "sessions").path).first { $0.hasSuffix(".jsonl") })
         let byPath = try await offline.run(["replay", binary.home.appending(path: "sessions/\(file)").path, "--plain"])
         #expect(byPath.status == 0 && byPath.stdout.contains("── turn 3"))
     }
@@ -362,13 +378,19 @@ import TestSupport
         try await HTMLCheck.parses(paced.stdout)
 
         let bad = try await binary.run(["export", "fr", "--format", "pdf"])
-        #expect(bad.status == 2 && bad.stderr.contains("PDF is not offered; export the printable page with --format html -o plan.html, open it in a browser and print it"), "\(bad.stderr)")
+        #expect(
+            bad.status == 2
+                && bad.stderr.contains(
+                    "PDF is not offered; export the printable page with --format html -o plan.html, open it in a browser and print it"),
+            "\(bad.stderr)")
         let unknown = try await binary.run(["export", "fr", "--format", "rtf"])
         #expect(unknown.status == 2 && unknown.stderr.contains("--format md, html, json, docx, odt or pptx"))
 
         let inSession = try await binary.run(["resume", "fr"], input: "/export md\n/export pdf\n/export\n/quit\n")
         #expect(inSession.stdout.contains("## Materials"))
-        #expect(inSession.stderr.contains("PDF is not offered; export the printable page with /export html, open it in a browser and print it"), "\(inSession.stderr)")
+        #expect(
+            inSession.stderr.contains("PDF is not offered; export the printable page with /export html, open it in a browser and print it"),
+            "\(inSession.stderr)")
         #expect(inSession.stderr.contains("/export needs a format"))
     }
 
@@ -409,7 +431,8 @@ import TestSupport
         try FileManager.default.createDirectory(at: sessions, withIntermediateDirectories: true)
 
         // Torn last line: opens, reported once.
-        let torn = Transcripts.header(id: "1000000000000000", topic: "Torn") + Transcripts.completedTurn(1, text: "The plan")
+        let torn =
+            Transcripts.header(id: "1000000000000000", topic: "Torn") + Transcripts.completedTurn(1, text: "The plan")
             + "{\"type\":\"turn_started\",\"v\":1,\"turn\":2,\"comm"
         try torn.write(to: sessions.appending(path: "1000000000000000.jsonl"), atomically: true, encoding: .utf8)
         let replay = try await binary.run(["replay", "1000", "--plain"])
@@ -420,7 +443,8 @@ import TestSupport
         #expect(resumed.status == 0 && resumed.stdout.contains("The plan"))
 
         // Unknown line type: skipped with a warning.
-        let unknown = Transcripts.header(id: "2000000000000000", topic: "Unknown") + "{\"type\":\"sticker\",\"v\":1}\n"
+        let unknown =
+            Transcripts.header(id: "2000000000000000", topic: "Unknown") + "{\"type\":\"sticker\",\"v\":1}\n"
             + Transcripts.completedTurn(1, text: "Still here")
         try unknown.write(to: sessions.appending(path: "2000000000000000.jsonl"), atomically: true, encoding: .utf8)
         let skipped = try await binary.run(["replay", "2000", "--plain"])
@@ -442,7 +466,10 @@ import TestSupport
         // Listing does not fail on what it cannot read: it lists it below the table, with the reason.
         let list = try await binary.run(["sessions"])
         #expect(list.status == 0 && list.stdout.contains("10000000"), "\(list.stdout)")
-        #expect(list.stderr.contains("Cannot list 3000000000000000.jsonl in \(binary.home.path)/sessions: was written by a newer lessonplan (transcript format 7)"), "\(list.stderr)")
+        #expect(
+            list.stderr.contains(
+                "Cannot list 3000000000000000.jsonl in \(binary.home.path)/sessions: was written by a newer lessonplan (transcript format 7)"),
+            "\(list.stderr)")
     }
 
     /// `/edit` and `/copy` need a teacher at a terminal: a piped script is told so at the line, and
@@ -474,12 +501,14 @@ import TestSupport
 enum Transcripts {
     static func header(id: String, topic: String, name: String? = nil) -> String {
         let named = name.map { "\"name\":\"\($0)\"," } ?? ""
-        return "{\"type\":\"session\",\"v\":1,\"id\":\"\(id)\",\(named)\"created\":\"2026-11-28T09:00:00.000Z\",\"inputs\":{\"grade\":\"6–8\",\"topic\":\"\(topic)\",\"minutes\":45,\"standards\":\"\",\"constraints\":\"\"},\"model\":\"gpt-5.2\",\"base_url\":\"https://api.openai.com/v1\",\"tool_version\":\"0.1.0\"}\n"
+        return
+            "{\"type\":\"session\",\"v\":1,\"id\":\"\(id)\",\(named)\"created\":\"2026-11-28T09:00:00.000Z\",\"inputs\":{\"grade\":\"6–8\",\"topic\":\"\(topic)\",\"minutes\":45,\"standards\":\"\",\"constraints\":\"\"},\"model\":\"gpt-5.2\",\"base_url\":\"https://api.openai.com/v1\",\"tool_version\":\"0.1.0\"}\n"
     }
 
     static func completedTurn(_ turn: Int, text: String, topic: String = "x") -> String {
         let inputs = "{\"grade\":\"6–8\",\"topic\":\"\(topic)\",\"minutes\":45,\"standards\":\"\",\"constraints\":\"\"}"
-        return "{\"type\":\"turn_started\",\"v\":1,\"turn\":\(turn),\"at\":\"2026-11-28T09:00:01.000Z\",\"command\":\"/generate\",\"template\":\"generate\",\"inputs\":\(inputs),\"model\":\"gpt-5.2\",\"instructions\":\"i\",\"input\":\"p\",\"max_output_tokens\":8192}\n"
+        return
+            "{\"type\":\"turn_started\",\"v\":1,\"turn\":\(turn),\"at\":\"2026-11-28T09:00:01.000Z\",\"command\":\"/generate\",\"template\":\"generate\",\"inputs\":\(inputs),\"model\":\"gpt-5.2\",\"instructions\":\"i\",\"input\":\"p\",\"max_output_tokens\":8192}\n"
             + "{\"type\":\"turn_ended\",\"v\":1,\"turn\":\(turn),\"at\":\"2026-11-28T09:00:02.000Z\",\"status\":\"completed\",\"output\":\"\(text)\",\"version\":\(turn),\"duration_ms\":1000}\n"
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -72,7 +72,8 @@ import TestSupport
             let result = try await binary.run(["generate", "--topic", "Tides"])
             #expect(result.status == 2, "\(name): \(result.stderr)")
             #expect(
-                result.stderr == "The settings file \(file.path), line 3, names \(name) for token_header, which is reserved (lessonplan sets it itself); name another header, e.g. token_header = X-Teacher-Token.\n",
+                result.stderr
+                    == "The settings file \(file.path), line 3, names \(name) for token_header, which is reserved (lessonplan sets it itself); name another header, e.g. token_header = X-Teacher-Token.\n",
                 "\(result.stderr)")
         }
         #expect(try await server.requests().isEmpty)

@@ -1,7 +1,7 @@
 import Foundation
 import LessonPlanKit
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -165,7 +165,9 @@ import TestSupport
 
         let replay = try await binary.run(["replay", "aaaa", "--plain"])
         #expect(replay.status == 0, "\(replay.stderr)")
-        #expect(replay.stderr.contains("says its id is “../victims/victim”, but a session's id is its file's name, so it is aaaa000000000000 here."), "\(replay.stderr)")
+        #expect(
+            replay.stderr.contains("says its id is “../victims/victim”, but a session's id is its file's name, so it is aaaa000000000000 here."),
+            "\(replay.stderr)")
         #expect(replay.stdout.hasPrefix("Session aaaa0000 "), "\(replay.stdout)")
 
         for id in ["bbbb", "cccc", "dddd"] {

@@ -1,8 +1,8 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanKit
-import Testing
 import TestSupport
+import Testing
 
 /// Structured plans end to end: the built tool sends a JSON schema, the scripted server answers JSON for
 /// it, and the plan the tool renders from that answer is what the screen, the check and the transcript see.
@@ -22,7 +22,10 @@ import TestSupport
         ])
         #expect(result.status == 0, "\(result.stderr)")
         // stdout is the rendered 30-minute plan: the tool's headings and times, the model's items.
-        #expect(result.stdout.hasPrefix("Learning Objective\n- Plan #2 — grade band 3–5: Students predict what they will learn about Fractions on a number line in learning objective, step 1"))
+        #expect(
+            result.stdout.hasPrefix(
+                "Learning Objective\n- Plan #2 — grade band 3–5: Students predict what they will learn about Fractions on a number line in learning objective, step 1"
+            ))
         #expect(result.stdout.contains("\nWarm-Up (0–5 min)\n- Students explain in their own words Fractions on a number line in warm up, step 1.\n"))
         #expect(result.stdout.contains("\nExit Ticket (27–30 min)\n1. What is one idea"))
         #expect(!result.stdout.contains("{") && !result.stdout.contains("\"exit_ticket\""))
@@ -93,8 +96,9 @@ import TestSupport
             let prompt = request.body?["messages"]?.arrayValue?.compactMap { $0["content"]?.stringValue }.joined() ?? ""
             #expect(prompt.contains("1 to \(StructuredPlan.mostBoundedItems) items") && !prompt.contains("1 to 4 items"))
         }
-        #expect(requests.last?.body?["response_format"]?["json_schema"]?["schema"]?["required"]?.arrayValue?
-            .compactMap(\.stringValue) == ["desired_results", "evidence", "learning_plan"])
+        #expect(
+            requests.last?.body?["response_format"]?["json_schema"]?["schema"]?["required"]?.arrayValue?
+                .compactMap(\.stringValue) == ["desired_results", "evidence", "learning_plan"])
         let ends = QualityEndToEndTests.endedTurns(try binary.transcriptLines())
         #expect(ends.count == 1 || ends.count == 2)
     }
@@ -129,8 +133,10 @@ import TestSupport
             input: "/retry\n/check\n/quit\n")
         // The first answer and its automatic re-ask failed before /retry made the plan: the exit status says so.
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr.contains(
-            "The model's answer is not the JSON object of the plan's parts that was asked for; /retry asks again (or start with --free-text for a plan the model structures itself)."))
+        #expect(
+            result.stderr.contains(
+                "The model's answer is not the JSON object of the plan's parts that was asked for; /retry asks again (or start with --free-text for a plan the model structures itself)."
+            ))
         #expect(result.stderr.contains("The model's answer has nothing for “Materials”; /retry asks again"))
         #expect(result.stdout.contains("the answer did not fit the plan's parts; asking once more, automatically"))
         #expect(!result.stdout.contains(prose))

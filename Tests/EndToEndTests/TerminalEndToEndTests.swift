@@ -1,8 +1,8 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
-import Testing
+import LessonPlanKit
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -49,7 +49,7 @@ import TestSupport
     }
 
     @Test func editWithTheDefaultViGetsTheTerminalSurvivesCtrlCAndCleansUp() async throws {
-        try await inSession() { setup, terminal in
+        try await inSession { setup, terminal in
             try terminal.type("/edit")
             try await terminal.waitFor("plan-v1.txt")
             // The editor is in the foreground, not stopped (T), and its copy of the plan is private.
@@ -116,7 +116,7 @@ import TestSupport
 
     /// A sentence that names one section is offered as `/redo` of it alone (issue #38); no keeps it a revision.
     @Test func aSentenceNamingOneSectionIsOfferedAsARedo() async throws {
-        try await inSession() { setup, terminal in
+        try await inSession { setup, terminal in
             try terminal.type("make the warm-up more hands-on")
             try await terminal.waitFor("Write only the Warm-Up again, keeping the rest as it is? [y/N]")
             try terminal.type("y")
@@ -124,7 +124,9 @@ import TestSupport
             try await terminal.waitFor("v2]>")
             let requests = try await setup.server.requests()
             #expect(requests.count == 2)
-            #expect(requests.last?.inputText?.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("Reply with the Warm-Up (5 min) section only, under its heading.") == true)
+            #expect(
+                requests.last?.inputText?.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix(
+                    "Reply with the Warm-Up (5 min) section only, under its heading.") == true)
             #expect(requests.last?.inputText?.contains("make the warm-up more hands-on") == true)
             // A command typed at the question is not an answer: nothing is sent, and the command is not run.
             try terminal.type("make the exit ticket harder")
@@ -135,7 +137,9 @@ import TestSupport
             #expect(try await setup.server.requests().count == 2)
             try terminal.type("shorten the exit ticket and the warm-up")
             try await terminal.waitFor("v3]>")
-            #expect(try await setup.server.requests().last?.inputText?.contains("Revise the plan to make that change") == true, "two sections: a revision")
+            #expect(
+                try await setup.server.requests().last?.inputText?.contains("Revise the plan to make that change") == true, "two sections: a revision"
+            )
         }
     }
 
@@ -149,7 +153,7 @@ import TestSupport
     }
 
     @Test func aPasteOfSeveralLinesIsOneInputAndSeveralCommandsAsk() async throws {
-        try await inSession() { setup, terminal in
+        try await inSession { setup, terminal in
             // A second standard on its own line stays part of /standards: one request, sent on Enter, each code with
             // its published text.
             try terminal.paste("/standards 4-ESS2-1 Weathering.\n4-ESS1-1 Rock layers.\n")
@@ -179,7 +183,7 @@ import TestSupport
     }
 
     @Test func aPasteOfTwoLinesWaitsForEnterAndCanBeEditedFirst() async throws {
-        try await inSession() { setup, terminal in
+        try await inSession { setup, terminal in
             // No newline at the end, as the issue pasted it: nothing is sent until Enter.
             try terminal.paste("Make the warm-up a song.\nUse the tide tables from Tuesday.")
             try await terminal.waitFor("v1]> [2 lines pasted]")
@@ -209,7 +213,7 @@ import TestSupport
     }
 
     @Test func aPasteOverTheCapIsDiscardedWholeAndNoneOfItRuns() async throws {
-        try await inSession() { setup, terminal in
+        try await inSession { setup, terminal in
             // Past the cap, the rest once ran as typed lines: a revision, then an export that replaced a file.
             let target = setup.binary.home.appending(path: "victim.txt")
             try "keep me".write(to: target, atomically: true, encoding: .utf8)
@@ -224,7 +228,7 @@ import TestSupport
     }
 
     @Test func clearClearsTheScreenAndSmallTalkIsAskedAboutNotSent() async throws {
-        try await inSession() { setup, terminal in
+        try await inSession { setup, terminal in
             #expect(try terminal.visibleScreen().contains("Learning Objective"))
             try terminal.type("clear")
             // The screen is cleared as Ctrl-L clears it: the plan is off the window, the prompt at its top.
@@ -281,7 +285,7 @@ import TestSupport
     }
 
     @Test func ctrlCOnALineWithTextOnlyClearsIt() async throws {
-        try await inSession() { setup, terminal in
+        try await inSession { setup, terminal in
             try terminal.keys("C-c")
             try await terminal.waitFor("(Ctrl-C again or Ctrl-D to quit)")
             try terminal.type("make it shorter", enter: false)
@@ -410,7 +414,7 @@ import TestSupport
     }
 
     @Test func aCommandTypedAtAYesNoQuestionIsSaidToBeNotTaken() async throws {
-        try await inSession() { setup, terminal in
+        try await inSession { setup, terminal in
             let file = setup.temporary.appending(path: "plan.md").path
             try terminal.type("/export md \(file)")
             try await terminal.waitFor("Wrote ")
@@ -419,7 +423,9 @@ import TestSupport
             try terminal.type("/history")
             let screen = try await terminal.waitFor("nothing written.")
             let flowing = drawnLines(screen).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-            #expect(flowing.contains("“/history” is not a yes or no, so it was taken as no and not run; type it again at the prompt to run it."), "\(screen)")
+            #expect(
+                flowing.contains("“/history” is not a yes or no, so it was taken as no and not run; type it again at the prompt to run it."),
+                "\(screen)")
             #expect(!flowing.contains("→ v1"), "/history did not run:\n\(screen)")
             try terminal.paste("/shorten 25\n/regrade 6-8\n")
             try await terminal.waitFor("[2 lines pasted]")
@@ -438,7 +444,9 @@ import TestSupport
             setup.terminal.close()
             setup.binary.removeHome()
         }
-        let unit = try await setup.binary.run(["unit", "--grade", "4", "--topic", "Fractions", "--lessons", "3", "--minutes", "45", "--name", "fractions"])
+        let unit = try await setup.binary.run([
+            "unit", "--grade", "4", "--topic", "Fractions", "--lessons", "3", "--minutes", "45", "--name", "fractions",
+        ])
         #expect(unit.status == 0, "\(unit.stderr)")
         // The hint after `lessonplan unit` is one that works from the shell: resume first.
         #expect(unit.stderr.contains("3 lessons written in "), "\(unit.stderr)")
@@ -450,4 +458,3 @@ import TestSupport
         try await setup.terminal.waitFor("lesson 2 of 3 · v2]>")
     }
 }
-

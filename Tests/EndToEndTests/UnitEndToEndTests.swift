@@ -1,8 +1,8 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanStore
-import Testing
 import TestSupport
+import Testing
 
 /// A unit through the built binary against the loopback fake server: `lessonplan unit` writes an overview and
 /// three plans that pass their check; `resume`, `/lesson 2` and `/shorten 30` revise lesson 2 alone; the unit's
@@ -67,10 +67,11 @@ import TestSupport
         let replayed = try await binary.run(["replay", id, "--plain"])
         let headings = replayed.stdout.split(separator: "\n").filter { $0.hasPrefix("━━ ") || $0.hasPrefix("── turn") }
         let walk = headings.map { $0.hasPrefix("━━ ") ? String($0.prefix(18)) : String($0.prefix(9)) }
-        #expect(walk == [
-            "── turn 1", "━━ Lesson 1 of 3: ", "── turn 2", "━━ Lesson 2 of 3: ", "── turn 3", "━━ Lesson 3 of 3: ", "── turn 4",
-            "━━ Lesson 2 of 3: ", "── turn 5",
-        ], "\(walk)")
+        #expect(
+            walk == [
+                "── turn 1", "━━ Lesson 1 of 3: ", "── turn 2", "━━ Lesson 2 of 3: ", "── turn 3", "━━ Lesson 3 of 3: ", "── turn 4",
+                "━━ Lesson 2 of 3: ", "── turn 5",
+            ], "\(walk)")
         let rerun = try await binary.run(["replay", "--rerun", id, "--yes"])
         #expect(rerun.status == 0, "\(rerun.stderr)")
         for command in ["/unit overview 3", "/unit lesson 1", "/unit lesson 3", "/shorten 30"] {
@@ -82,10 +83,11 @@ import TestSupport
         let exported = try await binary.run(["export", id, "--unit", "--format", "docx", "-o", file.path])
         #expect(exported.status == 0, "\(exported.stderr)")
         let parts = try await binary.runShell("pandoc -t markdown '\(file.path)' | grep '^# '")
-        #expect(parts.split(separator: "\n").map(String.init) == [
-            "# Overview", "# Contents", "# Lesson 1: Fractions: What it is", "# Lesson 2: Fractions: Naming and drawing",
-            "# Lesson 3: Fractions: Equivalent forms",
-        ], "\(parts)")
+        #expect(
+            parts.split(separator: "\n").map(String.init) == [
+                "# Overview", "# Contents", "# Lesson 1: Fractions: What it is", "# Lesson 2: Fractions: Naming and drawing",
+                "# Lesson 3: Fractions: Equivalent forms",
+            ], "\(parts)")
         let text = try await binary.runShell("pandoc -t plain '\(file.path)'")
         #expect(text.components(separatedBy: "Exit Ticket").count - 1 >= 6, "each lesson's pacing row and section")
     }
@@ -132,4 +134,3 @@ import TestSupport
         #expect(requests.count > 1 && requests[1].inputText?.contains("4.NF.A.2 is not") != true)
     }
 }
-

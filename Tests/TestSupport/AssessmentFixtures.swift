@@ -10,7 +10,8 @@ package enum AssessmentFixtures {
             let answer = ["A", "B", "C"][number % 3]
             lines.append("\(number). Question \(number) about \(topic): which statement is right?")
             for letter in ["A", "B", "C"] {
-                lines.append(letter == answer ? "\(letter)) The right idea number \(number)" : "\(letter)) Wrong idea \(letter) for question \(number)")
+                lines.append(
+                    letter == answer ? "\(letter)) The right idea number \(number)" : "\(letter)) Wrong idea \(letter) for question \(number)")
             }
             lines.append("Answer: \(answer)")
             for letter in ["A", "B", "C"] where letter != answer {
@@ -81,7 +82,10 @@ package enum AssessmentFixtures {
             ("Quality of Explanation of the Subject Matter", 1, "Introduce the key vocabulary with one worked example; pause for questions."),
             ("Utility of Materials Designed to Support Teaching", 2, "Slides or board notes on \(topic)"),
             ("Quality of Assessment", 2, "What is the main idea of \(topic)?"),
-            ("Quality of Instructional Tasks and Practice Exercises", 2, "In pairs, students work through two examples while the teacher circulates."),
+            (
+                "Quality of Instructional Tasks and Practice Exercises", 2,
+                "In pairs, students work through two examples while the teacher circulates."
+            ),
             ("Opportunities for Deeper Learning", 1, "Extension: students write their own example and explain it to a partner."),
             ("Assurance of Accessibility", 1, "Support: sentence frames and a labelled diagram."),
         ]

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import LessonPlanCore
+import Synchronization
 
 /// A tool the tests run to its end (python3, pandoc, LibreOffice, Chromium, pdftotext) without holding a thread
 /// while it runs. `waitUntilExit()` blocks its thread, and the tests' async functions run on the cooperative

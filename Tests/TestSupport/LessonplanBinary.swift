@@ -97,7 +97,8 @@ package struct LessonplanBinary: Sendable {
     {
         let report = FileManager.default.temporaryDirectory.appending(path: "lessonplan-rss-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: report) }
-        let running = try start(["python3", "-c", Self.peakMemoryWrapper, report.path, url.path] + arguments, executable: URL(fileURLWithPath: "/usr/bin/env"))
+        let running = try start(
+            ["python3", "-c", Self.peakMemoryWrapper, report.path, url.path] + arguments, executable: URL(fileURLWithPath: "/usr/bin/env"))
         running.write(input)
         running.closeInput()
         let result = try await running.wait(timeout: timeout)
@@ -241,7 +242,8 @@ package final class Running: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         while !stderr.contains(text) {
             guard ContinuousClock.now < deadline, process.isRunning else {
-                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "never printed \(text) on stderr; stdout: \(stdout) stderr: \(stderr)"])
+                throw CocoaError(
+                    .executableLoad, userInfo: [NSLocalizedDescriptionKey: "never printed \(text) on stderr; stdout: \(stdout) stderr: \(stderr)"])
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -253,7 +255,8 @@ package final class Running: @unchecked Sendable {
         while process.isRunning {
             if ContinuousClock.now > deadline {
                 process.terminate()
-                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "lessonplan did not exit; stdout: \(stdout) stderr: \(stderr)"])
+                throw CocoaError(
+                    .executableLoad, userInfo: [NSLocalizedDescriptionKey: "lessonplan did not exit; stdout: \(stdout) stderr: \(stderr)"])
             }
             try await Task.sleep(for: .milliseconds(10))
         }

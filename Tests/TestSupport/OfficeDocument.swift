@@ -80,10 +80,13 @@ package enum OfficeDocument {
     /// Prints `file` to PDF with LibreOffice headless, in a profile of its own so parallel runs do not clash.
     /// - Throws: ``PrintedPage/Failure`` when LibreOffice is missing or writes no PDF.
     package static func pdf(of file: URL) async throws -> URL {
-        guard let soffice = ["/usr/bin/soffice", "/usr/bin/libreoffice", "/usr/local/bin/soffice"]
-            .first(where: FileManager.default.isExecutableFile(atPath:))
+        guard
+            let soffice = ["/usr/bin/soffice", "/usr/bin/libreoffice", "/usr/local/bin/soffice"]
+                .first(where: FileManager.default.isExecutableFile(atPath:))
         else {
-            throw PrintedPage.Failure(description: "LibreOffice is not installed; run scripts/setup (it installs Debian's libreoffice-writer-nogui and libreoffice-impress-nogui).")
+            throw PrintedPage.Failure(
+                description:
+                    "LibreOffice is not installed; run scripts/setup (it installs Debian's libreoffice-writer-nogui and libreoffice-impress-nogui).")
         }
         let folder = file.deletingLastPathComponent()
         let profile = folder.appending(path: "lo-profile-\(UUID().uuidString)")

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Synchronization
 
 /// A ``CommandHost`` that keeps what commands print, for tests of the runner in any place.

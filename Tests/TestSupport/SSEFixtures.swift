@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
 
 /// How a fixture writes JSON strings, so tests can cover the escapes different servers choose.
@@ -180,15 +180,26 @@ package enum SSEFixtures {
         add("response.created", #""response":\#(responseObject(id: responseID, status: "in_progress", output: "", usage: nil))"#)
         add("response.in_progress", #""response":\#(responseObject(id: responseID, status: "in_progress", output: "", usage: nil))"#)
         add("response.output_item.added", #""output_index":0,"item":{"id":"\#(reasoningID)","type":"reasoning","summary":[]}"#)
-        add("response.reasoning_summary_part.added", #""item_id":"\#(reasoningID)","output_index":0,"summary_index":0,"part":{"type":"summary_text","text":""}"#)
+        add(
+            "response.reasoning_summary_part.added",
+            #""item_id":"\#(reasoningID)","output_index":0,"summary_index":0,"part":{"type":"summary_text","text":""}"#)
         for piece in summary {
-            add("response.reasoning_summary_text.delta", #""item_id":"\#(reasoningID)","output_index":0,"summary_index":0,"delta":\#(jsonString(piece)),"obfuscation":"\#(obfuscation(sequence))""#)
+            add(
+                "response.reasoning_summary_text.delta",
+                #""item_id":"\#(reasoningID)","output_index":0,"summary_index":0,"delta":\#(jsonString(piece)),"obfuscation":"\#(obfuscation(sequence))""#
+            )
         }
         add("response.reasoning_summary_text.done", #""item_id":"\#(reasoningID)","output_index":0,"summary_index":0,"text":\#(summaryJSON)"#)
-        add("response.reasoning_summary_part.done", #""item_id":"\#(reasoningID)","output_index":0,"summary_index":0,"part":{"type":"summary_text","text":\#(summaryJSON)}"#)
+        add(
+            "response.reasoning_summary_part.done",
+            #""item_id":"\#(reasoningID)","output_index":0,"summary_index":0,"part":{"type":"summary_text","text":\#(summaryJSON)}"#)
         add("response.output_item.done", #""output_index":0,"item":\#(reasoningItem)"#)
-        add("response.output_item.added", #""output_index":1,"item":{"id":"\#(messageID)","type":"message","status":"in_progress","content":[],"role":"assistant"}"#)
-        add("response.content_part.added", #""item_id":"\#(messageID)","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""}"#)
+        add(
+            "response.output_item.added",
+            #""output_index":1,"item":{"id":"\#(messageID)","type":"message","status":"in_progress","content":[],"role":"assistant"}"#)
+        add(
+            "response.content_part.added",
+            #""item_id":"\#(messageID)","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""}"#)
         for piece in pieces {
             out += event("response.output_text.delta", data: responsesDeltaData(piece, sequenceNumber: sequence, itemID: messageID))
             sequence += 1
@@ -201,7 +212,9 @@ package enum SSEFixtures {
         case .completed:
             add("response.completed", #""response":\#(responseObject(id: responseID, status: "completed", output: output, usage: usage))"#)
         case .incomplete(let reason):
-            add("response.incomplete", #""response":\#(responseObject(id: responseID, status: "incomplete", output: output, usage: usage, incompleteReason: reason))"#)
+            add(
+                "response.incomplete",
+                #""response":\#(responseObject(id: responseID, status: "incomplete", output: output, usage: usage, incompleteReason: reason))"#)
         case .failed(let message, let code):
             let error = #"{"code":\#(jsonString(code)),"message":\#(jsonString(message))}"#
             add("response.failed", #""response":\#(responseObject(id: responseID, status: "failed", output: output, usage: usage, error: error))"#)
@@ -222,34 +235,55 @@ package enum SSEFixtures {
         let stub = #"{"id":"\#(responseID)","object":"response","status":"in_progress"}"#
         out += event("response.created", data: #"{"type":"response.created","response":\#(stub)}"#)
         out += event("response.in_progress", data: #"{"type":"response.in_progress","response":\#(stub)}"#)
-        out += event("response.output_item.added", data: #"{"type":"response.output_item.added","item":{"id":"\#(reasoningID)","summary":[],"type":"reasoning","content":[],"encrypted_content":"","status":"in_progress"}}"#)
-        out += event("response.reasoning_text.delta", data: #"{"type":"response.reasoning_text.delta","delta":"The teacher wants – steps","item_id":"\#(reasoningID)"}"#)
-        out += event("response.output_item.added", data: #"{"type":"response.output_item.added","item":{"content":[],"id":"\#(messageID)","role":"assistant","status":"in_progress","type":"message"}}"#)
-        out += event("response.content_part.added", data: #"{"type":"response.content_part.added","item_id":"\#(messageID)","part":{"type":"output_text","text":""}}"#)
+        out += event(
+            "response.output_item.added",
+            data:
+                #"{"type":"response.output_item.added","item":{"id":"\#(reasoningID)","summary":[],"type":"reasoning","content":[],"encrypted_content":"","status":"in_progress"}}"#
+        )
+        out += event(
+            "response.reasoning_text.delta",
+            data: #"{"type":"response.reasoning_text.delta","delta":"The teacher wants – steps","item_id":"\#(reasoningID)"}"#)
+        out += event(
+            "response.output_item.added",
+            data:
+                #"{"type":"response.output_item.added","item":{"content":[],"id":"\#(messageID)","role":"assistant","status":"in_progress","type":"message"}}"#
+        )
+        out += event(
+            "response.content_part.added",
+            data: #"{"type":"response.content_part.added","item_id":"\#(messageID)","part":{"type":"output_text","text":""}}"#)
         for (index, piece) in pieces.enumerated() {
             let timings = index == pieces.count - 1 ? "," + llamaTimings : ""
-            out += event("response.output_text.delta", data: #"{"type":"response.output_text.delta","item_id":"\#(messageID)","delta":\#(jsonString(piece))\#(timings)}"#)
+            out += event(
+                "response.output_text.delta",
+                data: #"{"type":"response.output_text.delta","item_id":"\#(messageID)","delta":\#(jsonString(piece))\#(timings)}"#)
         }
-        out += event("response.output_text.done", data: #"{"type":"response.output_text.done","item_id":"\#(messageID)","text":\#(jsonString(text))}"#)
-        let usageJSON = usage.map {
-            #"{"input_tokens":\#($0.inputTokens),"output_tokens":\#($0.outputTokens),"total_tokens":\#($0.inputTokens + $0.outputTokens),"input_tokens_details":{"cached_tokens":0}}"#
-        } ?? "null"
-        let completed = #"{"id":"\#(responseID)","object":"response","created_at":1767225600,"status":"completed","model":"gpt-oss-20b","output":[{"type":"message","status":"completed","id":"\#(messageID)","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":\#(jsonString(text))}],"role":"assistant"}],"usage":\#(usageJSON)}"#
+        out += event(
+            "response.output_text.done", data: #"{"type":"response.output_text.done","item_id":"\#(messageID)","text":\#(jsonString(text))}"#)
+        let usageJSON =
+            usage.map {
+                #"{"input_tokens":\#($0.inputTokens),"output_tokens":\#($0.outputTokens),"total_tokens":\#($0.inputTokens + $0.outputTokens),"input_tokens_details":{"cached_tokens":0}}"#
+            } ?? "null"
+        let completed =
+            #"{"id":"\#(responseID)","object":"response","created_at":1767225600,"status":"completed","model":"gpt-oss-20b","output":[{"type":"message","status":"completed","id":"\#(messageID)","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":\#(jsonString(text))}],"role":"assistant"}],"usage":\#(usageJSON)}"#
         out += event("response.completed", data: #"{"type":"response.completed","response":\#(completed),\#(llamaTimings)}"#)
         return Data(out.utf8)
     }
 
-    private static let llamaTimings = #""timings":{"cache_n":0,"prompt_n":812,"prompt_ms":203.378,"prompt_per_token_ms":0.2504,"prompt_per_second":3992.5,"predicted_n":1534,"predicted_ms":5933.63,"predicted_per_token_ms":3.868,"predicted_per_second":258.5}"#
+    private static let llamaTimings =
+        #""timings":{"cache_n":0,"prompt_n":812,"prompt_ms":203.378,"prompt_per_token_ms":0.2504,"prompt_per_second":3992.5,"predicted_n":1534,"predicted_ms":5933.63,"predicted_per_token_ms":3.868,"predicted_per_second":258.5}"#
 
     private static func responseObject(
         id: String, status: String, output: String, usage: Usage?, incompleteReason: String? = nil, error: String? = nil
     ) -> String {
-        let usageJSON = usage.map { usage in
-            let details = usage.reasoningTokens.map { #"{"reasoning_tokens":\#($0)}"# } ?? "{}"
-            return #"{"input_tokens":\#(usage.inputTokens),"input_tokens_details":{"cached_tokens":0},"output_tokens":\#(usage.outputTokens),"output_tokens_details":\#(details),"total_tokens":\#(usage.inputTokens + usage.outputTokens)}"#
-        } ?? "null"
+        let usageJSON =
+            usage.map { usage in
+                let details = usage.reasoningTokens.map { #"{"reasoning_tokens":\#($0)}"# } ?? "{}"
+                return
+                    #"{"input_tokens":\#(usage.inputTokens),"input_tokens_details":{"cached_tokens":0},"output_tokens":\#(usage.outputTokens),"output_tokens_details":\#(details),"total_tokens":\#(usage.inputTokens + usage.outputTokens)}"#
+            } ?? "null"
         let incomplete = incompleteReason.map { #"{"reason":\#(jsonString($0))}"# } ?? "null"
-        return #"{"id":"\#(id)","object":"response","created_at":1756491970,"status":"\#(status)","background":false,"error":\#(error ?? "null"),"incomplete_details":\#(incomplete),"instructions":"You write lesson plans for teachers.","max_output_tokens":4000,"max_tool_calls":null,"model":"gpt-5-mini-2025-08-07","output":[\#(output)],"parallel_tool_calls":true,"previous_response_id":null,"prompt_cache_key":null,"reasoning":{"effort":"low","summary":"auto"},"safety_identifier":null,"service_tier":"auto","store":false,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":\#(usageJSON),"user":null,"metadata":{}}"#
+        return
+            #"{"id":"\#(id)","object":"response","created_at":1756491970,"status":"\#(status)","background":false,"error":\#(error ?? "null"),"incomplete_details":\#(incomplete),"instructions":"You write lesson plans for teachers.","max_output_tokens":4000,"max_tool_calls":null,"model":"gpt-5-mini-2025-08-07","output":[\#(output)],"parallel_tool_calls":true,"previous_response_id":null,"prompt_cache_key":null,"reasoning":{"effort":"low","summary":"auto"},"safety_identifier":null,"service_tier":"auto","store":false,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":\#(usageJSON),"user":null,"metadata":{}}"#
     }
 
     /// OpenAI pads events with a random `obfuscation` string; a fixed one keeps fixtures stable.
@@ -284,12 +318,14 @@ package enum SSEFixtures {
                 #"{"choices":[\#(choices)],"created":1756491970,"id":"\#(id)","model":"gpt-oss-20b","system_fingerprint":"b6097-9515c613","object":"chat.completion.chunk"\#(usage == "null" ? "" : #","usage":\#(usage),\#(llamaTimings)"#)}"#
             }
         }
-        let usageJSON = usage.map {
-            #"{"prompt_tokens":\#($0.inputTokens),"completion_tokens":\#($0.outputTokens),"total_tokens":\#($0.inputTokens + $0.outputTokens),"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0},"completion_tokens_details":{\#($0.reasoningTokens.map { #""reasoning_tokens":\#($0),"# } ?? "")"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}}"#
-        } ?? "null"
+        let usageJSON =
+            usage.map {
+                #"{"prompt_tokens":\#($0.inputTokens),"completion_tokens":\#($0.outputTokens),"total_tokens":\#($0.inputTokens + $0.outputTokens),"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0},"completion_tokens_details":{\#($0.reasoningTokens.map { #""reasoning_tokens":\#($0),"# } ?? "")"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}}"#
+            } ?? "null"
         switch style {
         case .openAI:
-            out += event(nil, data: chunk(#"{"index":0,"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}"#))
+            out += event(
+                nil, data: chunk(#"{"index":0,"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}"#))
             for piece in pieces {
                 out += event(nil, data: chunk(#"{"index":0,"delta":{"content":\#(jsonString(piece))},"logprobs":null,"finish_reason":null}"#))
             }

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
 import Synchronization
 
@@ -87,7 +87,8 @@ package final class ScriptedModel: HTTPTransport {
         case .error(let status, let headers, let message, let type, let code):
             let (defaultMessage, defaultType, defaultCode) = Self.defaults(status)
             let codeJSON = (code ?? defaultCode).map { SSEFixtures.jsonString($0) } ?? "null"
-            let body = #"{"error":{"message":\#(SSEFixtures.jsonString(message ?? defaultMessage)),"type":\#(SSEFixtures.jsonString(type ?? defaultType)),"param":null,"code":\#(codeJSON)}}"#
+            let body =
+                #"{"error":{"message":\#(SSEFixtures.jsonString(message ?? defaultMessage)),"type":\#(SSEFixtures.jsonString(type ?? defaultType)),"param":null,"code":\#(codeJSON)}}"#
             var fields = headers.reduce(into: ["content-type": "application/json"]) { $0[$1.key.lowercased()] = $1.value }
             fields["content-length"] = String(body.utf8.count)
             return HTTPStreamingResponse(head: HTTPResponseHead(status: status, headers: fields), body: HTTPBody(Body([Data(body.utf8)])))
@@ -106,8 +107,10 @@ package final class ScriptedModel: HTTPTransport {
     private static func defaults(_ status: Int) -> (String, String, String?) {
         switch status {
         case 429:
-            ("Rate limit reached for gpt-5.2 on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 1s.",
-             "requests", "rate_limit_exceeded")
+            (
+                "Rate limit reached for gpt-5.2 on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 1s.",
+                "requests", "rate_limit_exceeded"
+            )
         case 500: ("The server had an error while processing your request. Sorry about that!", "server_error", nil)
         case 503: ("The engine is currently overloaded, please try again later.", "server_error", nil)
         default: ("HTTP \(status)", "server_error", nil)

@@ -5,7 +5,10 @@ import Foundation
 package enum SourceFixtures {
     /// The three pages of ``threePagePDF``, each a list of lines as they are drawn.
     package static let pages: [[String]] = [
-        ["The tide rises and falls twice each day along the coast.", "Sailors learned to read the moon for warn-", "ings of the coming spring tides."],
+        [
+            "The tide rises and falls twice each day along the coast.", "Sailors learned to read the moon for warn-",
+            "ings of the coming spring tides.",
+        ],
         ["The gravity of the moon pulls the oceans toward it,", "and the water bulges on the near side of the Earth."],
         ["Neap tides come when the sun and the moon pull at right angles.", "They are the smallest tides of the month."],
     ]

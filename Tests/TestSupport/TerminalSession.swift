@@ -14,8 +14,11 @@ package final class TerminalSession: Sendable {
     package init(columns: Int = 80, rows: Int = 30, environment: [String: String]) throws {
         name = "lp\(UUID().uuidString.prefix(8))"
         socket = FileManager.default.temporaryDirectory.appending(path: "tmux-\(name)").path
-        try Self.tmux(["-S", socket, "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)",
-                       "env", "-i"] + environment.map { "\($0.key)=\($0.value)" } + ["PS1=$ ", "bash", "--norc", "--noprofile", "-i"])
+        try Self.tmux(
+            [
+                "-S", socket, "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)",
+                "env", "-i",
+            ] + environment.map { "\($0.key)=\($0.value)" } + ["PS1=$ ", "bash", "--norc", "--noprofile", "-i"])
     }
 
     deinit { close() }
@@ -111,7 +114,7 @@ package final class TerminalSession: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, capture, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         // Nothing else may be inherited: a tmux server holding the test runner's pipes keeps `swift test` waiting,
         // and one holding the socket by which Foundation's Process learns that another test's child exited
         // leaves that test waiting forever. Closed in the child, so no other thread's new descriptor can slip through.

@@ -141,7 +141,8 @@ package enum AssessmentText {
             let wrapped = zip(cells, widths).map { TextWidth.wrap($0, width: $1) }
             let height = wrapped.map(\.count).max() ?? 1
             return (0..<height).map { line in
-                "│ " + zip(wrapped, widths).map { TextWidth.pad(line < $0.count ? $0[line] : "", to: $1) }
+                "│ "
+                    + zip(wrapped, widths).map { TextWidth.pad(line < $0.count ? $0[line] : "", to: $1) }
                     .joined(separator: " │ ") + " │"
             }
         }

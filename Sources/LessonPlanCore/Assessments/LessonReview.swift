@@ -154,7 +154,11 @@ package struct ReviewRow: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case criterion, score, outOf = "out_of", evidence, why, status, refusedScore = "refused_score", criterionIssue = "criterion_issue"
+        case criterion, score
+        case outOf = "out_of"
+        case evidence, why, status
+        case refusedScore = "refused_score"
+        case criterionIssue = "criterion_issue"
     }
 }
 
@@ -223,16 +227,20 @@ package struct LessonReview: Codable, Equatable, Sendable {
         let quoted = rows.filter { $0.status == .found || $0.status == .notFound }.count
         let none = rows.filter { $0.status == .none }.count
         let unquoted = none == 0 ? "" : "; \(counted(none, "criterion", "criteria")) quote nothing"
-        let offScale = marked.isEmpty ? "" : " ✗ \(counted(marked.count, "criterion", "criteria")) marked for a score off the scale or a criterion not asked for."
+        let offScale =
+            marked.isEmpty
+            ? "" : " ✗ \(counted(marked.count, "criterion", "criteria")) marked for a score off the scale or a criterion not asked for."
         if rows.contains(where: { $0.status == .unchecked }) {
             return "The quotations were not checked: the plan version this review was made from is not in the transcript.\(offScale)"
         }
         if unfound.isEmpty {
-            return (quoted == 0
+            return
+                (quoted == 0
                 ? "No criterion quotes the plan\(unquoted)."
                 : "✓ Every quoted sentence (\(quoted)) is in the plan\(unquoted).") + offScale
         }
-        return "✗ \(unfound.count) of \(quoted) quoted sentences \(unfound.count == 1 ? "is" : "are") not in the plan (marked)\(unquoted); do not rely on those scores.\(offScale)"
+        return
+            "✗ \(unfound.count) of \(quoted) quoted sentences \(unfound.count == 1 ? "is" : "are") not in the plan (marked)\(unquoted); do not rely on those scores.\(offScale)"
     }
 }
 

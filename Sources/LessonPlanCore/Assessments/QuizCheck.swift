@@ -191,7 +191,9 @@ package enum QuizCheck {
     }
 
     private static func isAllOrNone(_ key: String) -> Bool {
-        ["all of the above", "none of the above", "all of these", "none of these", "both a and b", "all the above",
-         "none of them", "all of them"].contains { key.hasPrefix($0) }
+        [
+            "all of the above", "none of the above", "all of these", "none of these", "both a and b", "all the above",
+            "none of them", "all of them",
+        ].contains { key.hasPrefix($0) }
     }
 }

@@ -24,7 +24,8 @@ package enum QuizForms {
     /// An item with its options in another order, lettered again, its key and each option's notes moving with them.
     static func shuffled(_ item: QuizItem, using generator: inout SplitMix64) -> QuizItem {
         let options = generator.shuffle(item.options)
-        let newLetter = Dictionary(uniqueKeysWithValues: options.enumerated().map { ($0.element.letter, String(UnicodeScalar(UInt8(65 + $0.offset)))) })
+        let newLetter = Dictionary(
+            uniqueKeysWithValues: options.enumerated().map { ($0.element.letter, String(UnicodeScalar(UInt8(65 + $0.offset)))) })
         var relettered: [QuizOption] = []
         var answers: [String] = []
         for option in options {

@@ -12,10 +12,12 @@ enum QuizLeaks {
         /(?i:\b(?:(?:correct|right)\s+)?answer\s+(?:is|was)\s+)(?i:(?:option|letter|choice)\s+)?\(?([A-F])\)?(?![\p{L}\p{N}])/)
     /// `answer: B`, `(answer – C)`, `key = A`, `correct: B`.
     private static let answerLabel = SharedRegex(
-        /(?i:\b(?:(?:correct|right)\s+)?answer\s*[:=\-–—]\s*|\b(?:key|correct)\s*[:=]\s*)(?i:(?:option|letter|choice)\s+)?\(?([A-F])\)?(?![\p{L}\p{N}])/)
+        /(?i:\b(?:(?:correct|right)\s+)?answer\s*[:=\-–—]\s*|\b(?:key|correct)\s*[:=]\s*)(?i:(?:option|letter|choice)\s+)?\(?([A-F])\)?(?![\p{L}\p{N}])/
+    )
     /// `Hint: it's C`, `hint – try option B`, `(hint: pick A)`.
     private static let hinted = SharedRegex(
-        /(?i:\bhint\b)[^.?!\n]{0,40}?(?i:\b(?:it'?s|it’s|it\s+is|pick|choose|select|try|go\s+with)\s+)(?i:(?:option|letter|choice)\s+)?\(?([A-F])\)?(?![\p{L}\p{N}])/)
+        /(?i:\bhint\b)[^.?!\n]{0,40}?(?i:\b(?:it'?s|it’s|it\s+is|pick|choose|select|try|go\s+with)\s+)(?i:(?:option|letter|choice)\s+)?\(?([A-F])\)?(?![\p{L}\p{N}])/
+    )
     /// `(C is correct)`, `(B is the answer)`.
     private static let markedCorrect = SharedRegex(/\(\s*([A-F])\)?\s+(?i:is\s+(?:the\s+)?(?:correct|right|answer|key))/)
     /// A letter named as a choice: `option C`, `pick C`, `choose (C)`.
@@ -31,7 +33,8 @@ enum QuizLeaks {
     /// The option letter a question gives away as the answer or a hint, or nil.
     /// - Parameter letters: the item's option letters; a letter that is no option is not one given away.
     static func letterGivenAway(inStem stem: String, letters: [String]) -> String? {
-        let found = named(answerIs, in: stem, article: false) + named(answerLabel, in: stem) + named(hinted, in: stem)
+        let found =
+            named(answerIs, in: stem, article: false) + named(answerLabel, in: stem) + named(hinted, in: stem)
             + stem.matches(of: markedCorrect.regex).map { String($0.1) }
         return found.first(where: letters.contains)
     }
@@ -41,7 +44,8 @@ enum QuizLeaks {
     static func givesAwayAnswer(_ feedback: String, key: String) -> Bool {
         if feedback.contains(answerTold.regex) { return true }
         let marked = feedback.matches(of: letterMarked.regex).compactMap { ($0.1 ?? $0.2).map(String.init) }
-        let letters = named(answerIs, in: feedback, article: false) + named(answerLabel, in: feedback)
+        let letters =
+            named(answerIs, in: feedback, article: false) + named(answerLabel, in: feedback)
             + named(letterChosen, in: feedback) + marked
         return letters.contains(key)
     }

@@ -180,8 +180,9 @@ package enum QuizReader {
             let separator = rest.prefix { $0 == " " || $0 == "," || $0 == "&" || $0 == "/" }
             var next = rest.dropFirst(separator.count)
             if next.lowercased().hasPrefix("and ") { next = next.dropFirst(4) }
-            guard separator.contains(",") || separator.contains("&") || separator.contains("/")
-                || rest.dropFirst(separator.count).lowercased().hasPrefix("and ")
+            guard
+                separator.contains(",") || separator.contains("&") || separator.contains("/")
+                    || rest.dropFirst(separator.count).lowercased().hasPrefix("and ")
             else { break }
             rest = next
         }

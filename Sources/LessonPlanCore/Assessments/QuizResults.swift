@@ -48,7 +48,8 @@ package struct QuizResults: Codable, Equatable, Sendable {
             }
             guard quiz.items.indices.contains(item - 1) else { throw .noItem(line: offset + 1, item: item, items: quiz.items.count) }
             guard let letter = letter(cells[1], in: quiz.items[item - 1]) else {
-                throw .noOption(line: offset + 1, item: item, option: cells[1], letters: quiz.items[item - 1].options.map(\.letter).joined(separator: ", "))
+                throw .noOption(
+                    line: offset + 1, item: item, option: cells[1], letters: quiz.items[item - 1].options.map(\.letter).joined(separator: ", "))
             }
             counts[item - 1][letter, default: 0] += count
             any = true
@@ -121,7 +122,10 @@ package struct ResultsAnalysis: Equatable, Sendable {
             let answered = counts.values.reduce(0, +)
             items.append(Item(number: index + 1, answered: answered, right: item.key.map { counts[$0.letter] ?? 0 } ?? 0))
             for option in item.distractors where (counts[option.letter] ?? 0) > 0 {
-                chosen.append(Chosen(item: index + 1, letter: option.letter, misconception: option.misconception, count: counts[option.letter] ?? 0, answered: answered))
+                chosen.append(
+                    Chosen(
+                        item: index + 1, letter: option.letter, misconception: option.misconception, count: counts[option.letter] ?? 0,
+                        answered: answered))
             }
         }
         self.items = items

@@ -51,11 +51,14 @@ package struct QuoteVerdict: Equatable, Sendable {
         case .wrongPage(let found):
             return "The quotation “\(shortQuote)” \(cite) is on page \(found), not \(cited): cite it as (\(file.map { "\($0) " } ?? "")p. \(found))."
         case .notInSource:
-            return "The quotation “\(shortQuote)” \(cite) is not in the source: quote the source word for word, or drop the quotation marks and the page."
+            return
+                "The quotation “\(shortQuote)” \(cite) is not in the source: quote the source word for word, or drop the quotation marks and the page."
         case .unnamedSource(let source, let page):
-            return "The quotation “\(shortQuote)” \(cite) does not name which source it quotes: it is in \(source) on page \(page), so cite it as (\(source) p. \(page))."
+            return
+                "The quotation “\(shortQuote)” \(cite) does not name which source it quotes: it is in \(source) on page \(page), so cite it as (\(source) p. \(page))."
         case .tooLittleAroundEllipsis:
-            return "The quotation “\(shortQuote)” \(cite) leaves too few words around an ellipsis to be checked: quote at least \(QuoteText.fewestWordsPerPart) words on each side of it."
+            return
+                "The quotation “\(shortQuote)” \(cite) leaves too few words around an ellipsis to be checked: quote at least \(QuoteText.fewestWordsPerPart) words on each side of it."
         }
     }
 }
@@ -198,7 +201,9 @@ struct QuotedSource: Sendable {
     /// The pages (from 1) each place the parts stand in starts and ends on.
     func spans(of parts: [[Unicode.Scalar]]) -> [(first: Int, last: Int)] {
         readings.flatMap { reading in
-            reading.text.matches(of: parts).map { (Self.page(of: $0.lowerBound, starts: reading.starts), Self.page(of: $0.upperBound - 1, starts: reading.starts)) }
+            reading.text.matches(of: parts).map {
+                (Self.page(of: $0.lowerBound, starts: reading.starts), Self.page(of: $0.upperBound - 1, starts: reading.starts))
+            }
         }
     }
 

@@ -87,9 +87,15 @@ package enum QuoteFinder {
         case "“": marks = ["„"]
         case "»": marks = ["«", "»"]
         case "«": marks = ["»"]
-        case "'": marks = ["'"]; single = true
-        case "’": marks = ["‘", "'"]; single = true
-        case "‘": marks = ["‚"]; single = true
+        case "'":
+            marks = ["'"]
+            single = true
+        case "’":
+            marks = ["‘", "'"]
+            single = true
+        case "‘":
+            marks = ["‚"]
+            single = true
         default: return nil
         }
         if single, end > text.startIndex, text[text.index(before: end)].isWhitespace { return nil }

@@ -106,8 +106,9 @@ package struct SourceReader: Sendable {
         _ tool: String, package: String, _ arguments: [String], copy data: Data, named name: String, for path: String,
         output: String? = nil
     ) async throws(SourceError) -> String {
-        guard let executable = searchPath.map({ URL(fileURLWithPath: $0).appending(path: tool) })
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+        guard
+            let executable = searchPath.map({ URL(fileURLWithPath: $0).appending(path: tool) })
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
         else { throw .toolMissing(path, tool: tool, package: package) }
         let scratch = FileManager.default.temporaryDirectory.appending(path: "lessonplan-source-\(UUID().uuidString)")
         guard mkdir(scratch.path, 0o700) == 0 else { throw .unreadable(FileManager.default.temporaryDirectory.path) }

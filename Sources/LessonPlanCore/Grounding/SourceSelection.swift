@@ -69,7 +69,10 @@ package struct SourceSelection: Equatable, Sendable {
         var start: Int?
         var previous: Int?
         for page in pages + [Int.min] {
-            if let p = previous, page == p + 1 { previous = page; continue }
+            if let p = previous, page == p + 1 {
+                previous = page
+                continue
+            }
             if let s = start, let p = previous { parts.append(s == p ? "\(s)" : "\(s)–\(p)") }
             start = page
             previous = page

@@ -88,9 +88,11 @@ package struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomString
         case .objectiveVerb:
             return "\(section): \(line) has no observable verb (such as explain, solve, compare); say what students will do to show it."
         case .topicAbsent:
-            return "No section of the plan mentions \(Self.joined(quote.isEmpty ? [] : [quote], quoted: true)), the lesson’s topic; teach the topic the lesson is for."
+            return
+                "No section of the plan mentions \(Self.joined(quote.isEmpty ? [] : [quote], quoted: true)), the lesson’s topic; teach the topic the lesson is for."
         case .exitOffObjective:
-            return "\(section) shares no words with the objective (“\(Self.shortened(others.first ?? ""))”); ask about what the objective says students will do."
+            return
+                "\(section) shares no words with the objective (“\(Self.shortened(others.first ?? ""))”); ask about what the objective says students will do."
         case .unlistedMaterial:
             return "\(section) uses “\(others.first ?? "")” (\(line)), but Materials does not list it."
         case .placeholder:
@@ -103,7 +105,8 @@ package struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomString
         case .standardOutsideBand:
             return "\(section): \(others.first ?? "\(quote) is for another grade band.") Check that it is the standard this lesson meets."
         case .pastBoundary:
-            return "\(section): \(line) may go past \(others.first ?? "the standard")'s assessment boundary (“\(Self.shortened(others.dropFirst().first ?? ""))”)."
+            return
+                "\(section): \(line) may go past \(others.first ?? "the standard")'s assessment boundary (“\(Self.shortened(others.dropFirst().first ?? ""))”)."
         }
     }
 
@@ -243,7 +246,8 @@ package struct ContentChecker: Sendable {
 
     /// Jaccard similarity of two word lists as sets.
     package static func similarity(_ a: [String], _ b: [String]) -> Double {
-        let left = Set(a), right = Set(b)
+        let left = Set(a)
+        let right = Set(b)
         let union = left.union(right).count
         return union == 0 ? 0 : Double(left.intersection(right).count) / Double(union)
     }
@@ -481,7 +485,9 @@ package struct ContentChecker: Sendable {
         let text = searched.compactMap { document.section($0) }.flatMap(\.body).joined(separator: " ")
         let written = Set(ContentText.words(text).map(ContentText.stem))
         guard topicWords.allSatisfy({ !written.contains($0.stem) }) else { return [] }
-        return [ContentNote(.topicAbsent, section: searched[0], quote: topicWords.map(\.word).joined(separator: " "), others: Array(searched.dropFirst()))]
+        return [
+            ContentNote(.topicAbsent, section: searched[0], quote: topicWords.map(\.word).joined(separator: " "), others: Array(searched.dropFirst()))
+        ]
     }
 
     private static let bracketed = SharedRegex(/[(\[][^()\[\]]*[)\]]/)
@@ -508,7 +514,8 @@ package struct ContentChecker: Sendable {
 
     // "use fraction strips", "hand out the worksheet", "give each pair a ruler": the words after such a verb.
     private static let materialVerb = SharedRegex(
-        /(?i)\b(?:use|uses|using|hand out|hands out|pass out|passes out|distribute|distributes|give each (?:pair|group|student|table|team)(?: of students)?|give every (?:pair|group|student)|each (?:pair|group|student) (?:gets|receives))\s+(?:(?:a|an|the|their|his|her|one|two|three|four|five|six|\d+)\s+)?(?:(?:set|sets|copy|copies|sheet|sheets|pack|packs|box|boxes|bag|bags|pair|pairs) of\s+)?([A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*)?)/)
+        /(?i)\b(?:use|uses|using|hand out|hands out|pass out|passes out|distribute|distributes|give each (?:pair|group|student|table|team)(?: of students)?|give every (?:pair|group|student)|each (?:pair|group|student) (?:gets|receives))\s+(?:(?:a|an|the|their|his|her|one|two|three|four|five|six|\d+)\s+)?(?:(?:set|sets|copy|copies|sheet|sheets|pack|packs|box|boxes|bag|bags|pair|pairs) of\s+)?([A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*)?)/
+    )
 
     /// Words after "use" that name no thing to hand out.
     private static let notMaterials: Set<String> = [

@@ -169,7 +169,8 @@ package struct PlanCheckReport: Codable, Equatable, Sendable {
     /// `✓ structure · ✓ content · 1 suggestion`, `✗ structure: 1 problem · ✗ content: 2 problems`; a report
     /// from before the content check says only the structure.
     package var summary: String {
-        let structure = problems.isEmpty
+        let structure =
+            problems.isEmpty
             ? "✓ structure" : "✗ structure: \(problems.count == 1 ? "1 problem" : "\(problems.count) problems")"
         guard notes != nil else { return structure }
         let found = contentProblems.count

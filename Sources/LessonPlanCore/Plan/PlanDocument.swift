@@ -433,168 +433,168 @@ struct PlanReading {
 
     /// Pass 2: which lines are headings, and which of those open sections.
     func roles() -> [PlanLineRole] {
-    var roles = Array(repeating: PlanLineRole.body, count: lines.count)
-    var lastSectionNumber: Int?
-    var lastItemNumber: Int?
-    var seenSection = false
-    var seenText = false
-    for index in lines.indices {
-        let blank = lines[index].trimmingCharacters(in: .whitespaces).isEmpty
-        defer { if !blank { seenText = true } }
-        if let shape = shapes[index], matches[index] != nil {
-            roles[index] = .section
-            seenSection = true
-            lastItemNumber = nil
-            if let number = shape.number { lastSectionNumber = number }
-            continue
-        }
-        if matches[index] != nil {
-            roles[index] = .section
-            seenSection = true
-            lastItemNumber = nil
-            continue
-        }
-        guard let shape = shapes[index] else {
-            if let marker = markers[index], marker.kind == .numbered { lastItemNumber = marker.number }
-            if markers[index] == nil, seenText, PlanDocument.isLabelForList(at: index, lines: lines, markers: markers) {
-                roles[index] = hasFrameworkHeadings ? .sub : .section
-                if !hasFrameworkHeadings { seenSection = true }
-            }
-            continue
-        }
-        let restarts =
-            (shape.number ?? 0) >= 2 && lastItemNumber != (shape.number ?? 0) - 1
-            && PlanDocument.nextListNumber(after: index, markers: markers, matches: matches) == 1
-        let continues =
-            shape.number.map { number in
-                (lastSectionNumber.map { number == $0 + 1 } ?? (number == 1 && !seenSection))
-                    && lastItemNumber != number - 1
-            } ?? false
-        if !seenSection, !seenText, shape.number == nil, matches[index] == nil {
-            continue  // the plan's own title
-        }
-        let opens: Bool
-        switch shape.style {
-        case .numbered:
-            opens = (continues && shape.short) || (shape.titleLike && (restarts || shape.minutes != nil))
-            if !opens {
-                if let marker = markers[index], marker.kind == .numbered { lastItemNumber = marker.number }
+        var roles = Array(repeating: PlanLineRole.body, count: lines.count)
+        var lastSectionNumber: Int?
+        var lastItemNumber: Int?
+        var seenSection = false
+        var seenText = false
+        for index in lines.indices {
+            let blank = lines[index].trimmingCharacters(in: .whitespaces).isEmpty
+            defer { if !blank { seenText = true } }
+            if let shape = shapes[index], matches[index] != nil {
+                roles[index] = .section
+                seenSection = true
+                lastItemNumber = nil
+                if let number = shape.number { lastSectionNumber = number }
                 continue
             }
-        case .markdown(let depth):
-            opens = !hasFrameworkHeadings || depth <= (markdownDepth ?? 6) || shape.minutes != nil
-        case .bold, .plain:
-            opens =
-                !hasFrameworkHeadings
-                || (recognisedStyles.contains(shape.style) && (shape.minutes != nil || shape.allCaps))
+            if matches[index] != nil {
+                roles[index] = .section
+                seenSection = true
+                lastItemNumber = nil
+                continue
+            }
+            guard let shape = shapes[index] else {
+                if let marker = markers[index], marker.kind == .numbered { lastItemNumber = marker.number }
+                if markers[index] == nil, seenText, PlanDocument.isLabelForList(at: index, lines: lines, markers: markers) {
+                    roles[index] = hasFrameworkHeadings ? .sub : .section
+                    if !hasFrameworkHeadings { seenSection = true }
+                }
+                continue
+            }
+            let restarts =
+                (shape.number ?? 0) >= 2 && lastItemNumber != (shape.number ?? 0) - 1
+                && PlanDocument.nextListNumber(after: index, markers: markers, matches: matches) == 1
+            let continues =
+                shape.number.map { number in
+                    (lastSectionNumber.map { number == $0 + 1 } ?? (number == 1 && !seenSection))
+                        && lastItemNumber != number - 1
+                } ?? false
+            if !seenSection, !seenText, shape.number == nil, matches[index] == nil {
+                continue  // the plan's own title
+            }
+            let opens: Bool
+            switch shape.style {
+            case .numbered:
+                opens = (continues && shape.short) || (shape.titleLike && (restarts || shape.minutes != nil))
+                if !opens {
+                    if let marker = markers[index], marker.kind == .numbered { lastItemNumber = marker.number }
+                    continue
+                }
+            case .markdown(let depth):
+                opens = !hasFrameworkHeadings || depth <= (markdownDepth ?? 6) || shape.minutes != nil
+            case .bold, .plain:
+                opens =
+                    !hasFrameworkHeadings
+                    || (recognisedStyles.contains(shape.style) && (shape.minutes != nil || shape.allCaps))
+            }
+            roles[index] = opens ? .section : .sub
+            if opens {
+                seenSection = true
+                lastItemNumber = nil
+                if let number = shape.number { lastSectionNumber = number }
+            }
         }
-        roles[index] = opens ? .section : .sub
-        if opens {
-            seenSection = true
-            lastItemNumber = nil
-            if let number = shape.number { lastSectionNumber = number }
-        }
-    }
 
         return roles
     }
 
     /// Pass 3: the sections and their times.
     func sections(roles: [PlanLineRole], untimed: Set<String>) -> [PlanSection] {
-    var sections: [PlanSection] = []
-    let starts = lines.indices.filter { roles[$0] == .section }
-    var timedBefore = false
-    for (position, start) in starts.enumerated() {
-        guard let match = matches[start] else { continue }
-        let end = position + 1 < starts.count ? starts[position + 1] : lines.count
-        let body = PlanDocument.trimmedBlankEdges(Array(lines[(start + 1)..<end]))
-        let time = PlanDocument.sectionTime(
-            headingLine: match, body: body, clock: clock, bodyMayStartAtZero: !timedBefore,
-            timed: !untimed.contains(match.heading))
-        if time.minutes != nil { timedBefore = true }
-        sections.append(
-            PlanSection(
-                heading: match.heading, title: lines[start].trimmingCharacters(in: .whitespaces),
-                lineRange: start..<end, body: body, minutes: time.minutes, start: time.span?.lowerBound,
-                end: time.span?.upperBound))
-    }
-    return sections
+        var sections: [PlanSection] = []
+        let starts = lines.indices.filter { roles[$0] == .section }
+        var timedBefore = false
+        for (position, start) in starts.enumerated() {
+            guard let match = matches[start] else { continue }
+            let end = position + 1 < starts.count ? starts[position + 1] : lines.count
+            let body = PlanDocument.trimmedBlankEdges(Array(lines[(start + 1)..<end]))
+            let time = PlanDocument.sectionTime(
+                headingLine: match, body: body, clock: clock, bodyMayStartAtZero: !timedBefore,
+                timed: !untimed.contains(match.heading))
+            if time.minutes != nil { timedBefore = true }
+            sections.append(
+                PlanSection(
+                    heading: match.heading, title: lines[start].trimmingCharacters(in: .whitespaces),
+                    lineRange: start..<end, body: body, minutes: time.minutes, start: time.span?.lowerBound,
+                    end: time.span?.upperBound))
+        }
+        return sections
 
     }
 
     /// Pass 4: the blocks, with list numbering and teacher-only parts.
     func blocks(roles: [PlanLineRole]) -> [PlanBlock] {
-    var blocks: [PlanBlock] = []
-    blocks.reserveCapacity(lines.count)
-    var counters: [(indent: Int, count: Int)] = []
-    var teacherSection = false
-    var teacherSub = false
-    var inTitle = true
-    for (index, line) in lines.enumerated() {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty {
-            blocks.append(.blank)
-            continue
-        }
-        if inTitle, roles[index] == .body, markers[index] == nil {
-            // Blanks to write on keep their underscores; other title lines lose their markup.
-            blocks.append(.title(trimmed.contains("___") ? trimmed : PlanDocument.withoutMarkup(trimmed)))
-            continue
-        }
-        inTitle = false
-        if roles[index] != .body {
-            let shape = shapes[index]
-            let unmarked = PlanDocument.withoutMarkup(trimmed)
-            let text =
-                matches[index] != nil
-                ? HeadingShape.shown(PlanDocument.withoutNumbering(unmarked) ?? unmarked) : (shape?.text ?? unmarked)
-            let plainText = HeadingShape.withoutTime(text)
-            let minutes = matches[index]?.minutes ?? shape?.minutes
-            let isTeacher = TeacherLabel.isTeacherHeading(PlanDocument.key(plainText))
-            if roles[index] == .section {
-                teacherSection = isTeacher
-                teacherSub = false
-            } else {
-                teacherSub = isTeacher
+        var blocks: [PlanBlock] = []
+        blocks.reserveCapacity(lines.count)
+        var counters: [(indent: Int, count: Int)] = []
+        var teacherSection = false
+        var teacherSub = false
+        var inTitle = true
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty {
+                blocks.append(.blank)
+                continue
             }
-            counters = []
-            let reason: TeacherReason? =
-                isTeacher ? .heading : (teacherSection ? .underHeading : (minutes != nil ? .minuteStamp : nil))
-            blocks.append(
-                .heading(
-                    PlanHeading(
-                        text: text, plainText: plainText, framework: matches[index]?.heading,
-                        opensSection: roles[index] == .section, minutes: minutes, teacher: reason)))
-            continue
-        }
-        let under: TeacherReason? = (teacherSection || teacherSub) ? .underHeading : nil
-        let plain = ListMarker.plain(line)
-        if let marker = markers[index] {
-            let indent = ListMarker.indent(of: line)
-            let rest = String(marker.rest).trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
-            var number: Int?
-            if marker.kind == .numbered {
-                while let last = counters.last, last.indent > indent { counters.removeLast() }
-                let next: Int
-                if let last = counters.last, last.indent == indent {
-                    next = marker.number == 1 ? 1 : last.count + 1
-                    counters[counters.count - 1].count = next
+            if inTitle, roles[index] == .body, markers[index] == nil {
+                // Blanks to write on keep their underscores; other title lines lose their markup.
+                blocks.append(.title(trimmed.contains("___") ? trimmed : PlanDocument.withoutMarkup(trimmed)))
+                continue
+            }
+            inTitle = false
+            if roles[index] != .body {
+                let shape = shapes[index]
+                let unmarked = PlanDocument.withoutMarkup(trimmed)
+                let text =
+                    matches[index] != nil
+                    ? HeadingShape.shown(PlanDocument.withoutNumbering(unmarked) ?? unmarked) : (shape?.text ?? unmarked)
+                let plainText = HeadingShape.withoutTime(text)
+                let minutes = matches[index]?.minutes ?? shape?.minutes
+                let isTeacher = TeacherLabel.isTeacherHeading(PlanDocument.key(plainText))
+                if roles[index] == .section {
+                    teacherSection = isTeacher
+                    teacherSub = false
                 } else {
-                    next = 1
-                    counters.append((indent, 1))
+                    teacherSub = isTeacher
                 }
-                number = next
+                counters = []
+                let reason: TeacherReason? =
+                    isTeacher ? .heading : (teacherSection ? .underHeading : (minutes != nil ? .minuteStamp : nil))
+                blocks.append(
+                    .heading(
+                        PlanHeading(
+                            text: text, plainText: plainText, framework: matches[index]?.heading,
+                            opensSection: roles[index] == .section, minutes: minutes, teacher: reason)))
+                continue
             }
-            let markerText = String(plain[..<marker.rest.startIndex]).trimmingCharacters(in: .whitespaces)
-            blocks.append(
-                .item(
-                    PlanItem(
-                        kind: marker.kind, number: number, marker: markerText, text: rest, indent: indent,
-                        teacher: under ?? PlanDocument.teacherReason(rest))))
-        } else {
-            blocks.append(.text(PlanText(text: plain, teacher: under ?? PlanDocument.teacherReason(plain))))
+            let under: TeacherReason? = (teacherSection || teacherSub) ? .underHeading : nil
+            let plain = ListMarker.plain(line)
+            if let marker = markers[index] {
+                let indent = ListMarker.indent(of: line)
+                let rest = String(marker.rest).trimmingCharacters(in: CharacterSet(charactersIn: "*_").union(.whitespaces))
+                var number: Int?
+                if marker.kind == .numbered {
+                    while let last = counters.last, last.indent > indent { counters.removeLast() }
+                    let next: Int
+                    if let last = counters.last, last.indent == indent {
+                        next = marker.number == 1 ? 1 : last.count + 1
+                        counters[counters.count - 1].count = next
+                    } else {
+                        next = 1
+                        counters.append((indent, 1))
+                    }
+                    number = next
+                }
+                let markerText = String(plain[..<marker.rest.startIndex]).trimmingCharacters(in: .whitespaces)
+                blocks.append(
+                    .item(
+                        PlanItem(
+                            kind: marker.kind, number: number, marker: markerText, text: rest, indent: indent,
+                            teacher: under ?? PlanDocument.teacherReason(rest))))
+            } else {
+                blocks.append(.text(PlanText(text: plain, teacher: under ?? PlanDocument.teacherReason(plain))))
+            }
         }
-    }
         return blocks
     }
 }

@@ -252,7 +252,8 @@ package enum ClockRule: Sendable {
 /// Reading minute ranges, clock ranges and durations out of a line of plan text.
 package enum MinuteText {
     // Compiled once: these run on every heading candidate and body line (see ``SharedRegex``).
-    private static let trailingTimePattern = SharedRegex(#/
+    private static let trailingTimePattern = SharedRegex(
+        #/
             (?i) \s* (?: [:,\-–—] \s* )? [(\[]? \s* (?: about | approx\.? | approximately | ~ | ≈ )? \s*
             (?:
                 (\d{1,3}) \s* (?: [\-–—] | to ) \s* (\d{1,3}) \s* min(?:ute)?s? \.?   # 0–5 min
@@ -271,7 +272,8 @@ package enum MinuteText {
     private static let durationPattern = SharedRegex(/(?i)(?:^|[^\d\-–—.:])(\d{1,3})\s*min(?:ute)?s?\b/)
     /// A time that opens a line: `0–5 min:`, `(5 min)`, `[10 minutes]`, `0:05–0:17`, `(0:05–0:17)`, `9:05–9:10`,
     /// `minutes 5-15 -`, `5 min –`.
-    private static let leadingStamp = SharedRegex(#/
+    private static let leadingStamp = SharedRegex(
+        #/
             (?i) ^ \s* (?:
                 [(\[] \s* [^()\[\]]{0,12}? \d{1,3} \s* min(?:ute)?s? \s* [)\]]
               | \d{1,3} \s* (?: [\-–—] | to ) \s* \d{1,3} \s* min(?:ute)?s? \b \.?
@@ -381,9 +383,10 @@ package enum MinuteText {
         let tail = text.utf8.reversed().drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: ".") }
         guard let last = tail.first else { return nil }
         let letters = String(decoding: tail.prefix(7).reversed(), as: UTF8.self).lowercased()
-        guard last == UInt8(ascii: ")") || last == UInt8(ascii: "]") || (last >= 48 && last <= 57)
-            || letters.hasSuffix("min") || letters.hasSuffix("mins") || letters.hasSuffix("minute")
-            || letters.hasSuffix("minutes")
+        guard
+            last == UInt8(ascii: ")") || last == UInt8(ascii: "]") || (last >= 48 && last <= 57)
+                || letters.hasSuffix("min") || letters.hasSuffix("mins") || letters.hasSuffix("minute")
+                || letters.hasSuffix("minutes")
         else { return nil }
         guard text.utf8.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         let trimmed = Substring(text)
@@ -487,7 +490,8 @@ package enum ListMarker: Sendable {
 package enum TeacherLabel: Sendable {
     // Compiled once: every counted, measured and handed-out line is tested (see ``SharedRegex``).
     private static let label = SharedRegex(
-        /(?i)^(?:sample |expected |possible |model |suggested )?(?:answers?|answer key|look[- ]fors?|teacher(?:'s|’s)? notes?|notes? (?:for|to) (?:the )?teacher|teacher|differentiation|pacing|a(?=\s*:))\s*[:\-–—(]/)
+        /(?i)^(?:sample |expected |possible |model |suggested )?(?:answers?|answer key|look[- ]fors?|teacher(?:'s|’s)? notes?|notes? (?:for|to) (?:the )?teacher|teacher|differentiation|pacing|a(?=\s*:))\s*[:\-–—(]/
+    )
     private static let secondChoice = SharedRegex(/\sB\s*[:)]/)
 
     /// Whether `text` (a line without its list marker) opens with a teacher label.

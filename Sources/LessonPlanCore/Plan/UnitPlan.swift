@@ -73,7 +73,8 @@ package struct UnitPlan: Equatable, Sendable {
     package func problems(expected: Int) -> [String] {
         var problems: [String] = []
         if lessons.count != expected {
-            problems.append("It has \(lessons.count) lesson\(lessons.count == 1 ? "" : "s"); it must have exactly \(expected), numbered 1 to \(expected).")
+            problems.append(
+                "It has \(lessons.count) lesson\(lessons.count == 1 ? "" : "s"); it must have exactly \(expected), numbered 1 to \(expected).")
         } else if numbers != Array(1...expected) {
             problems.append("The lessons are not numbered 1 to \(expected) in order; number them Lesson 1 to Lesson \(expected).")
         }

@@ -119,7 +119,9 @@ package struct ClassRoster: Codable, Equatable, Sendable {
             if quoted {
                 if character == "\"" {
                     if let next = iterator.next() {
-                        if next == "\"" { cell.append("\"") } else {
+                        if next == "\"" {
+                            cell.append("\"")
+                        } else {
                             quoted = false
                             if next == "," || next == "\t" {
                                 cells.append(cell)

@@ -84,7 +84,9 @@ extension Framework {
             default:
                 throw .badFramework(
                     file: checksFile, line: number,
-                    reason: "“\(key)” is not a check; use title, warm-up, warm-up minutes, cfu, cfu questions, exit ticket, exit ticket prompts, unpaced, untimed, student-facing, objective, materials or activity")
+                    reason:
+                        "“\(key)” is not a check; use title, warm-up, warm-up minutes, cfu, cfu questions, exit ticket, exit ticket prompts, unpaced, untimed, student-facing, objective, materials or activity"
+                )
             }
         }
         if framework.warmUpHeading != nil, !sawWarmUpMinutes {

@@ -46,7 +46,8 @@ package struct PromptLibrary: Sendable {
     package static let placeholderNames = [
         "grade", "grade_level", "from_grade_level", "topic", "minutes", "standards", "constraints", "plan", "headings", "rules",
         "from_grade", "from_minutes", "focus", "request", "problems", "level", "framework", "draft", "item_number",
-        "from_framework", "expected_level", "section", "section_time", "section_rules", "warm_up", "warm_up_minutes", "cfu", "cfu_questions", "exit_ticket",
+        "from_framework", "expected_level", "section", "section_time", "section_rules", "warm_up", "warm_up_minutes", "cfu", "cfu_questions",
+        "exit_ticket",
         "exit_ticket_prompts", "sections", "quiz_kind", "quiz_items", "quiz_focus", "rubric_levels", "rubric_level_names",
         "rubric_header", "rubric_rule", "sources", "cite_form", "review_criteria", "review_scale", "review_top",
         "lessons", "lesson_number", "lesson_title", "lesson_objective", "builds_on", "unit_overview", "earlier_lessons",

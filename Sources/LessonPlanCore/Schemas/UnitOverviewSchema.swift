@@ -55,24 +55,36 @@ package struct UnitOverviewSchema: Equatable, Sendable {
         if lengthLimits, !steps.isEmpty {
             // One schema per lesson, in order: lesson k's objective starts with step k, so no two are alike. The
             // rest is one line with no quote or backslash, which would end or escape the JSON string early.
-            list.append(("prefixItems", .array(steps.map { verb in
-                lesson(objective: .object([
-                    ("type", .string("string")), ("pattern", .string("^Students will \(verb) [^\"\\\\\\n]{10,180}$")),
-                ]))
-            })))
+            list.append(
+                (
+                    "prefixItems",
+                    .array(
+                        steps.map { verb in
+                            lesson(
+                                objective: .object([
+                                    ("type", .string("string")), ("pattern", .string("^Students will \(verb) [^\"\\\\\\n]{10,180}$")),
+                                ]))
+                        })
+                ))
         } else {
             list.append(("items", lesson(objective: text(20, 200))))
         }
         list += [("minItems", .number(lessons)), ("maxItems", .number(lessons))]
         return JSONText.object([
             ("type", .string("object")),
-            ("properties", .object([
-                ("goal", text(20, 240)),
-                ("essential_questions", .object([
-                    ("type", .string("array")), ("items", text(10, 160)), ("minItems", .number(2)), ("maxItems", .number(4)),
-                ])),
-                ("lessons", .object(list)),
-            ])),
+            (
+                "properties",
+                .object([
+                    ("goal", text(20, 240)),
+                    (
+                        "essential_questions",
+                        .object([
+                            ("type", .string("array")), ("items", text(10, 160)), ("minItems", .number(2)), ("maxItems", .number(4)),
+                        ])
+                    ),
+                    ("lessons", .object(list)),
+                ])
+            ),
             ("required", .array([.string("goal"), .string("essential_questions"), .string("lessons")])),
             ("additionalProperties", .bool(false)),
         ]).serialized

@@ -176,9 +176,10 @@ package struct StandardsCatalog: Sendable {
     /// trailing punctuation. Written without Foundation's string calls: it runs for every form of every
     /// standard while the catalogue loads, and on Linux those calls made the load take a quarter second.
     package static func key(_ typed: String) -> String {
-        var text = String(typed.uppercased().map { character -> Character in
-            character == "-" || character == "–" || character.isWhitespace ? "." : character
-        })
+        var text = String(
+            typed.uppercased().map { character -> Character in
+                character == "-" || character == "–" || character.isWhitespace ? "." : character
+            })
         while let first = text.first, first == "." { text.removeFirst() }
         while let last = text.last, ".,;:".contains(last) { text.removeLast() }
         for prefix in ["CCSS.MATH.CONTENT.", "CCSS.MATH.PRACTICE.", "CCSS.ELA.LITERACY.", "CCSS.", "NGSS."]

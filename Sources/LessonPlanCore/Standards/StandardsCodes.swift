@@ -118,7 +118,8 @@ package enum StandardsFindings {
                 for cited in catalog.cited(in: line) where seen.insert(StandardsCatalog.key(cited.typed)).inserted {
                     guard let standard = cited.standard else {
                         notes.append(
-                            ContentNote(.unknownStandard, section: section.heading, quote: cited.typed, others: [catalog.unknownSentence(for: cited.typed)]))
+                            ContentNote(
+                                .unknownStandard, section: section.heading, quote: cited.typed, others: [catalog.unknownSentence(for: cited.typed)]))
                         continue
                     }
                     if !standard.isInside(band) {

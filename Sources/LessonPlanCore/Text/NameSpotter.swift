@@ -108,9 +108,11 @@ package struct NameSpotter: Sendable {
             }
             let parts = written.split(omittingEmptySubsequences: false) { $0 == "-" || $0 == "‐" }
             let gapKind: Gap =
-                words.isEmpty ? .other
-                : gap.allSatisfy(isSpace) ? .spaces
-                : gap.first == "." && gap.dropFirst().allSatisfy(isSpace) ? .fullStop : .other
+                words.isEmpty
+                ? .other
+                : gap.allSatisfy(isSpace)
+                    ? .spaces
+                    : gap.first == "." && gap.dropFirst().allSatisfy(isSpace) ? .fullStop : .other
             let startsSentence = words.isEmpty || gap.contains { $0.isNewline || ".!?:…".contains($0) }
             words.append(
                 Word(

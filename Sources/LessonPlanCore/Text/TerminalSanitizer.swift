@@ -30,7 +30,8 @@ package struct TerminalSanitizer: Sendable {
             let prefix = text.prefix(limit)
             shortened = prefix.count < text.count ? prefix + "…" : String(prefix)
         }
-        let oneLine = shortened.contains(where: \.isNewline)
+        let oneLine =
+            shortened.contains(where: \.isNewline)
             ? String(shortened.map { $0.isNewline ? "⏎" : $0 }) : shortened
         return clean(oneLine)
     }

@@ -35,11 +35,13 @@ package enum AikenQuiz {
         }
         if !misread.isEmpty {
             throw ExportError(
-                "Aiken would misread \(LMSQuiz.items(misread)): a question or answer there begins like an answer letter (“A. ”) or “ANSWER:”, and Aiken has no way to escape it; nothing written. Export GIFT or Moodle XML instead.")
+                "Aiken would misread \(LMSQuiz.items(misread)): a question or answer there begins like an answer letter (“A. ”) or “ANSWER:”, and Aiken has no way to escape it; nothing written. Export GIFT or Moodle XML instead."
+            )
         }
         if !unread.isEmpty {
             throw ExportError(
-                "Aiken cannot carry \(LMSQuiz.items(unread)): a question with no letters or digits (“?”), or an empty answer, is a line Moodle's Aiken import skips or misreads; nothing written. Make a new quiz (/quiz) or export GIFT or Moodle XML instead.")
+                "Aiken cannot carry \(LMSQuiz.items(unread)): a question with no letters or digits (“?”), or an empty answer, is a line Moodle's Aiken import skips or misreads; nothing written. Make a new quiz (/quiz) or export GIFT or Moodle XML instead."
+            )
         }
         return out.joined(separator: "\n")
     }

@@ -43,13 +43,15 @@ package enum CommonCartridge {
         var files: [(path: String, data: Data)] = []
         for page in pages {
             let href = "\(id)_\(page.identifier)/\(page.identifier).html"
-            items.append("""
+            items.append(
+                """
                         <item identifier="\(id)_\(page.identifier)_item" identifierref="\(id)_\(page.identifier)">
                           <title>\(LMSText.xml(page.title.oneLine))</title>
                         </item>
                 """)
             let role = page.teacherOnly ? instructorOnly : ""
-            resources.append("""
+            resources.append(
+                """
                     <resource identifier="\(id)_\(page.identifier)" type="webcontent" href="\(href)">\(role)
                       <file href="\(href)"/>
                     </resource>
@@ -60,12 +62,14 @@ package enum CommonCartridge {
             // The first quiz keeps the name a cartridge of one quiz always had; the next are quiz2, quiz3.
             let name = "\(id)_quiz\(index == 0 ? "" : String(index + 1))"
             let assessment = "\(name)/assessment.xml"
-            items.append("""
+            items.append(
+                """
                         <item identifier="\(name)_item" identifierref="\(name)">
                           <title>\(LMSText.xml(quiz.title.oneLine))</title>
                         </item>
                 """)
-            resources.append("""
+            resources.append(
+                """
                     <resource identifier="\(name)" type="imsqti_xmlv1p2/imscc_xmlv1p1/assessment">
                       <file href="\(assessment)"/>
                     </resource>

@@ -99,8 +99,10 @@ package enum KahootSheet {
         var xml: String {
             switch self {
             case .empty: "<table:table-cell/>"
-            case .text(let value): "<table:table-cell office:value-type=\"string\"><text:p>\(KahootSheet.paragraph(value))</text:p></table:table-cell>"
-            case .number(let value): "<table:table-cell office:value-type=\"float\" office:value=\"\(value)\"><text:p>\(value)</text:p></table:table-cell>"
+            case .text(let value):
+                "<table:table-cell office:value-type=\"string\"><text:p>\(KahootSheet.paragraph(value))</text:p></table:table-cell>"
+            case .number(let value):
+                "<table:table-cell office:value-type=\"float\" office:value=\"\(value)\"><text:p>\(value)</text:p></table:table-cell>"
             }
         }
     }

@@ -66,7 +66,8 @@ package enum LMSFormat: String, CaseIterable, Sendable {
         guard !extensions.contains(ending), let wanted = extensions.first else { return nil }
         let stem = ending.isEmpty ? name : (name as NSString).deletingPathExtension
         let others = extensions.count > 1 ? " (or ." + extensions.dropFirst().joined(separator: ", .") + ")" : ""
-        return "\(label.capitalizedFirst) needs a name ending in .\(wanted)\(others), which is what \(platform) imports; “\(name)” would not be offered for upload, so nothing was written: name it \(stem).\(wanted), or leave the name out."
+        return
+            "\(label.capitalizedFirst) needs a name ending in .\(wanted)\(others), which is what \(platform) imports; “\(name)” would not be offered for upload, so nothing was written: name it \(stem).\(wanted), or leave the name out."
     }
 
     /// Where the file is imported, for a sentence.

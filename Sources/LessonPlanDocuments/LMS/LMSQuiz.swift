@@ -64,7 +64,8 @@ package struct LMSQuiz: Equatable, Sendable {
         }
         if !broken.isEmpty {
             throw ExportError(
-                "\(LMSQuiz.items(broken).capitalizedFirst) \(broken.count == 1 ? "has" : "have") no question, fewer than two answers or not exactly one answer marked, so a platform could not score \(broken.count == 1 ? "it" : "them"); nothing written. Type /quiz to make a new quiz.")
+                "\(LMSQuiz.items(broken).capitalizedFirst) \(broken.count == 1 ? "has" : "have") no question, fewer than two answers or not exactly one answer marked, so a platform could not score \(broken.count == 1 ? "it" : "them"); nothing written. Type /quiz to make a new quiz."
+            )
         }
         self.init(title: "\(quiz.title): \(topic)", kindTitle: quiz.title, items: items, identifier: identifier)
     }
@@ -95,7 +96,8 @@ package struct LMSQuiz: Equatable, Sendable {
     func feedbackMissing(_ format: String) -> String? {
         let numbers = items.filter { $0.options.contains { !$0.isKey && $0.feedback.isEmpty } }.map(\.number)
         guard !numbers.isEmpty else { return nil }
-        return "\(format) carries each wrong answer's student feedback, but \(Self.items(numbers)) \(numbers.count == 1 ? "has" : "have") a wrong answer with none, so a student who picks it is told nothing more; type /quiz to make a quiz with feedback."
+        return
+            "\(format) carries each wrong answer's student feedback, but \(Self.items(numbers)) \(numbers.count == 1 ? "has" : "have") a wrong answer with none, so a student who picks it is told nothing more; type /quiz to make a quiz with feedback."
     }
 
     /// A sentence for a format that keeps each text on one line: whose line breaks (and, with `tabs`, tabs) become

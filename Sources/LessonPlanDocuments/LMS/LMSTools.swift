@@ -61,7 +61,9 @@ package struct LMSTools: Sendable {
     /// - Throws: ``ExportError`` when LibreOffice Calc is missing or writes nothing.
     func xlsx(fromFlatODS document: Data, what: String) async throws -> Data {
         guard let soffice = find(["soffice", "libreoffice"]) else {
-            throw ExportError("Making \(what) needs LibreOffice Calc, which is not installed; install it (sudo apt-get install libreoffice-calc-nogui) and try again.")
+            throw ExportError(
+                "Making \(what) needs LibreOffice Calc, which is not installed; install it (sudo apt-get install libreoffice-calc-nogui) and try again."
+            )
         }
         return try await inScratch { folder async throws in
             let input = folder.appending(path: "quiz.fods")
@@ -72,10 +74,14 @@ package struct LMSTools: Sendable {
             let profile = folder.appending(path: "profile")
             let status = await run(
                 soffice,
-                ["-env:UserInstallation=\(profile.absoluteString)", "--headless", "--norestore", "--convert-to", "xlsx:Calc MS Excel 2007 XML",
-                 "--outdir", folder.path, input.path], in: folder)
+                [
+                    "-env:UserInstallation=\(profile.absoluteString)", "--headless", "--norestore", "--convert-to", "xlsx:Calc MS Excel 2007 XML",
+                    "--outdir", folder.path, input.path,
+                ], in: folder)
             guard let data = try? Data(contentsOf: folder.appending(path: "quiz.xlsx")), !data.isEmpty else {
-                throw ExportError("LibreOffice wrote no spreadsheet (status \(status)); check that LibreOffice Calc is installed (sudo apt-get install libreoffice-calc-nogui).")
+                throw ExportError(
+                    "LibreOffice wrote no spreadsheet (status \(status)); check that LibreOffice Calc is installed (sudo apt-get install libreoffice-calc-nogui)."
+                )
             }
             return data
         }

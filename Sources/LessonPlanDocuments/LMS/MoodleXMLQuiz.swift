@@ -7,7 +7,9 @@ import Foundation
 /// written, once more for the XML around them.
 package enum MoodleXMLQuiz {
     package static func render(_ quiz: LMSQuiz) -> String {
-        var out = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<!-- \(LMSText.comment(LMSText.xml(quiz.title))): written by lessonplan -->", "<quiz>"]
+        var out = [
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<!-- \(LMSText.comment(LMSText.xml(quiz.title))): written by lessonplan -->", "<quiz>",
+        ]
         for item in quiz.items {
             out.append("  <question type=\"multichoice\">")
             out.append("    <name><text>\(LMSText.xml("\(quiz.kindTitle) \(item.number)"))</text></name>")

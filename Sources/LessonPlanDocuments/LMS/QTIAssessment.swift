@@ -32,7 +32,8 @@ package enum QTIAssessment {
         let fields: [(String, String)] =
             switch profile {
             case .canvas: [("cc_maxattempts", "1")]
-            case .commonCartridge: [("cc_profile", "cc.exam.v0p1"), ("qmd_assessmenttype", "Examination"), ("qmd_scoretype", "Percentage"), ("cc_maxattempts", "1")]
+            case .commonCartridge:
+                [("cc_profile", "cc.exam.v0p1"), ("qmd_assessmenttype", "Examination"), ("qmd_scoretype", "Percentage"), ("cc_maxattempts", "1")]
             }
         out += fields.map { "      " + metadataField($0.0, $0.1) }
         out += ["    </qtimetadata>", "    <section ident=\"root_section\">"]
@@ -44,7 +45,10 @@ package enum QTIAssessment {
     static func item(_ item: LMSQuiz.Item, quiz: LMSQuiz, profile: Profile) -> [String] {
         let ident = "\(quiz.identifier)_q\(item.number)"
         func choice(_ index: Int) -> String { "\(ident)_\(index + 1)" }
-        var out = ["      <item ident=\"\(ident)\" title=\"\(LMSText.xml("\(quiz.kindTitle) \(item.number)"))\">", "        <itemmetadata>", "          <qtimetadata>"]
+        var out = [
+            "      <item ident=\"\(ident)\" title=\"\(LMSText.xml("\(quiz.kindTitle) \(item.number)"))\">", "        <itemmetadata>",
+            "          <qtimetadata>",
+        ]
         let fields: [(String, String)] =
             switch profile {
             case .canvas: [("question_type", "multiple_choice_question"), ("points_possible", "1.0")]

@@ -120,11 +120,17 @@ package enum Flags {
         FlagSpec(name: "grade", value: "BAND", help: "grade band: K–2, 3–5, 6–8 or 9–12 (3-5, 3 to 5, 4 and K work too)"),
         FlagSpec(name: "topic", value: "TEXT", help: "what the lesson is about (1–200 characters)"),
         FlagSpec(name: "minutes", value: "N", help: "lesson length, 10 to 180 minutes"),
-        FlagSpec(name: "standards", value: "TEXT", help: "standards to align to, codes (4.NF.1, MS-LS1-6) or words (optional, up to 1000 characters)"),
-        FlagSpec(name: "yes", value: nil, help: "send without asking: --standards codes that are no standard (or for another band), and words that look like students' names but are not on the class list"),
+        FlagSpec(
+            name: "standards", value: "TEXT", help: "standards to align to, codes (4.NF.1, MS-LS1-6) or words (optional, up to 1000 characters)"),
+        FlagSpec(
+            name: "yes", value: nil,
+            help:
+                "send without asking: --standards codes that are no standard (or for another band), and words that look like students' names but are not on the class list"
+        ),
         FlagSpec(name: "constraints", value: "TEXT", help: "constraints such as \"no worksheets\" (optional)"),
         FlagSpec(name: "name", value: "NAME", help: "name the session, to resume it by name later"),
-        FlagSpec(name: "class", value: "NAME", help: "tie the session to a class list (`lessonplan class add`): its students' names go out as pseudonyms"),
+        FlagSpec(
+            name: "class", value: "NAME", help: "tie the session to a class list (`lessonplan class add`): its students' names go out as pseudonyms"),
     ]
 
     package static let connection: [FlagSpec] = [
@@ -133,16 +139,20 @@ package enum Flags {
             name: "max-output-tokens", value: "N",
             help: "output token limit incl. hidden reasoning (default \(ModelSettings.defaultMaxOutputTokens))"),
         FlagSpec(name: "prompts", value: "DIR", help: "folder of prompt templates to use (env LESSONPLAN_PROMPTS)"),
-        FlagSpec(name: "endpoint", value: "URL", help: "post the request to this full URL (a proxy); the key is then optional (config file: endpoint)"),
+        FlagSpec(
+            name: "endpoint", value: "URL", help: "post the request to this full URL (a proxy); the key is then optional (config file: endpoint)"),
         FlagSpec(name: "header", value: "\"NAME: VALUE\"", help: "extra request header for a proxy (repeatable)", repeatable: true),
         FlagSpec(name: "api", value: "responses|chat", help: "wire format: Responses API (default) or Chat Completions"),
-        FlagSpec(name: "timeout", value: "SECONDS", help: "give up when the server is silent this long (default \(Int(ModelSettings.defaultIdleTimeout)))"),
+        FlagSpec(
+            name: "timeout", value: "SECONDS", help: "give up when the server is silent this long (default \(Int(ModelSettings.defaultIdleTimeout)))"),
         FlagSpec(
             name: "deadline", value: "SECONDS",
             help: "stop a turn that takes longer than this in all, retries included (default \(Int(ModelSettings.defaultDeadline)))"),
         FlagSpec(
             name: "max-retries", value: "N",
-            help: "retries after a failure before any text: 429, 5xx, timeouts, lost connections (default \(RetryPolicy.defaultMaxRetries); 0 disables)"),
+            help:
+                "retries after a failure before any text: 429, 5xx, timeouts, lost connections (default \(RetryPolicy.defaultMaxRetries); 0 disables)"
+        ),
         FlagSpec(name: "allow-insecure", value: nil, help: "allow sending the key over plain http:// to another machine"),
         FlagSpec(
             name: "local", value: nil,
@@ -179,7 +189,9 @@ package enum Flags {
 
     /// The automatic turns after a request.
     package static let followUps: [FlagSpec] = [
-        FlagSpec(name: "no-repair", value: nil, help: "do not repair automatically a plan with structure or content problems (advice is never sent unasked)"),
+        FlagSpec(
+            name: "no-repair", value: nil,
+            help: "do not repair automatically a plan with structure or content problems (advice is never sent unasked)")
     ]
 
     /// The follow-up switches as the library wants them.
@@ -191,7 +203,7 @@ package enum Flags {
 
     /// Every subcommand takes `--help` (and `-h`).
     package static let common: [FlagSpec] = [
-        FlagSpec(name: "help", value: nil, help: "show help", short: "h"),
+        FlagSpec(name: "help", value: nil, help: "show help", short: "h")
     ]
 
     /// `generate --then COMMAND`: its one description, for parsing and for the help page.

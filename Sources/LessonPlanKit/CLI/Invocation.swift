@@ -79,7 +79,8 @@ package struct Invocation: Sendable {
         let said = try ask(.unlistedNames(UnlistedNames.sentence(found, className: className), className: className))
         let choice: UnlistedNames.Choice
         do {
-            choice = try UnlistedNames.settle(said, found: found, names: client.names, store: ClassStore(directory: settings.dataDirectory), prompts: prompts)
+            choice = try UnlistedNames.settle(
+                said, found: found, names: client.names, store: ClassStore(directory: settings.dataDirectory), prompts: prompts)
         } catch {
             throw UsageError(message: error.localizedDescription)
         }
@@ -125,11 +126,15 @@ package struct Invocation: Sendable {
                 // At a terminal the teacher chooses; a script is told, and --yes sends them as they are.
                 if let ask {
                     guard ReplInput.isYes(try ask(.sendStandards(sentences))) else {
-                        throw UsageError(message: "Nothing was sent; give real codes (`lessonplan standards search WORDS` finds them) or the standards' own words.")
+                        throw UsageError(
+                            message: "Nothing was sent; give real codes (`lessonplan standards search WORDS` finds them) or the standards' own words."
+                        )
                     }
                 } else {
                     throw UsageError(
-                        message: sentences + " Nothing was sent; give real codes (`lessonplan standards search WORDS` finds them), or add --yes to send them as they are.")
+                        message: sentences
+                            + " Nothing was sent; give real codes (`lessonplan standards search WORDS` finds them), or add --yes to send them as they are."
+                    )
                 }
             }
             inputs.standards = resolved.text

@@ -9,9 +9,10 @@ package enum ReplInput {
         let inputs = state.currentInputs
         let version = state.currentVersion.map { "v\($0)" } ?? "no plan"
         let framework = state.currentFramework == Framework.defaultName ? "" : " · \(state.currentFramework)"
-        let lesson = state.unit.map { unit in
-            state.currentLesson.map { "lesson \($0) of \(unit.lessons) · " } ?? "unit of \(unit.lessons) · "
-        } ?? ""
+        let lesson =
+            state.unit.map { unit in
+                state.currentLesson.map { "lesson \($0) of \(unit.lessons) · " } ?? "unit of \(unit.lessons) · "
+            } ?? ""
         return "lessonplan [\(inputs.grade.rawValue) · \(inputs.minutes) min · \(lesson)\(version)\(framework)]> "
     }
 
@@ -20,7 +21,8 @@ package enum ReplInput {
     package static func commandAtQuestion(_ answer: String) -> String? {
         let typed = answer.trimmingCharacters(in: .whitespaces)
         guard typed.hasPrefix("/") else { return nil }
-        return "“\(TerminalSanitizer.cleanLine(typed, limit: 60))” is not a yes or no, so it was taken as no and not run; type it again at the prompt to run it."
+        return
+            "“\(TerminalSanitizer.cleanLine(typed, limit: 60))” is not a yes or no, so it was taken as no and not run; type it again at the prompt to run it."
     }
 
     /// The slash commands of a paste of several, which run only when the teacher says so; nil for one

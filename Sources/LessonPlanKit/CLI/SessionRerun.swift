@@ -79,7 +79,8 @@ package enum SessionRerun {
                 if let through, number > through { return plan }
                 let command = turn.started.command
                 if turn.started.follows != nil {
-                    plan.append(.skip(turn: number, command: command, reason: "an automatic turn; the re-run makes its own when today's plan calls for one"))
+                    plan.append(
+                        .skip(turn: number, command: command, reason: "an automatic turn; the re-run makes its own when today's plan calls for one"))
                 } else if turn.ended?.status != .completed, continued.contains(number) {
                     plan.append(.skip(turn: number, command: command, reason: "a draft that stopped early; it is sent again whole at its /continue"))
                 } else if let status = turn.ended?.status, status != .completed {

@@ -1,8 +1,8 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanDocuments
 import LessonPlanModel
 import LessonPlanStore
-import LessonPlanDocuments
 
 /// What `lessonplan sessions` prints: a table that fits the width, or JSON for a program.
 package enum SessionsListing {
@@ -39,11 +39,14 @@ package enum SessionsListing {
         if list.summaries.isEmpty, list.unreadable.isEmpty { notes.append("No saved sessions yet. Sessions are stored in \(folder).") }
         let empty = list.summaries.filter { $0.versions == 0 }.count
         if empty > 0 {
-            notes.append("\(counted(empty, "session")) with 0 versions never got a plan; `lessonplan resume <id>` goes on with one, `lessonplan sessions prune` removes them.")
+            notes.append(
+                "\(counted(empty, "session")) with 0 versions never got a plan; `lessonplan resume <id>` goes on with one, `lessonplan sessions prune` removes them."
+            )
         }
         let damaged = list.summaries.filter { $0.damaged == true }.map { String($0.id.prefix(8)) }
         if !damaged.isEmpty {
-            notes.append("Damaged (some lines could not be read and are skipped; `lessonplan replay <id>` names them): \(damaged.joined(separator: ", ")).")
+            notes.append(
+                "Damaged (some lines could not be read and are skipped; `lessonplan replay <id>` names them): \(damaged.joined(separator: ", ")).")
         }
         for file in list.unreadable { notes.append("Cannot list \(TerminalSanitizer.cleanLine(file.file)) in \(folder): \(file.reason)") }
         return notes
@@ -60,7 +63,8 @@ package enum SessionsListing {
         let empty = summaries.filter { $0.versions == 0 }.count
         if empty > 0 {
             text.append(
-                "\(counted(empty, "session")) with 0 versions never got a plan; `lessonplan resume <id>` goes on with one, `lessonplan sessions prune` removes them.\n")
+                "\(counted(empty, "session")) with 0 versions never got a plan; `lessonplan resume <id>` goes on with one, `lessonplan sessions prune` removes them.\n"
+            )
         }
         if summaries.contains(where: { $0.damaged == true }) {
             text.append("* damaged: some lines could not be read and are skipped; `lessonplan replay <id>` names them.\n")

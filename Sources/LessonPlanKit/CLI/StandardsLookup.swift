@@ -35,7 +35,9 @@ enum StandardsLookup {
         let codes = parsed.positionals.flatMap { $0.split(separator: ",").map(String.init) }
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !codes.isEmpty else {
-            host.error("standards: name a code, e.g. `lessonplan standards 4.NF.1 MS-LS1-6 RL.5.2`, or search: `lessonplan standards search fractions --grade 4`.")
+            host.error(
+                "standards: name a code, e.g. `lessonplan standards 4.NF.1 MS-LS1-6 RL.5.2`, or search: `lessonplan standards search fractions --grade 4`."
+            )
             return 2
         }
         var status: Int32 = 0
@@ -85,7 +87,9 @@ enum StandardsLookup {
         }
         let found = catalog.search(words, subject: subject, grades: grades)
         guard !found.isEmpty else {
-            host.error("No standard has all of “\(TerminalSanitizer.cleanLine(words.joined(separator: " "), limit: 60))” in its text; try fewer or other words.")
+            host.error(
+                "No standard has all of “\(TerminalSanitizer.cleanLine(words.joined(separator: " "), limit: 60))” in its text; try fewer or other words."
+            )
             return 1
         }
         for standard in found.prefix(searchLimit) {

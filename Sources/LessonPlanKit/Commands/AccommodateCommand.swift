@@ -35,7 +35,8 @@ package struct AccommodateCommand: Command, Equatable {
         }
         let students = roster.withNeeds
         guard !students.isEmpty else {
-            run.host.error("No student in class \(roster.name) has needs listed; add them with `lessonplan class add \(roster.name) FILE` (name,needs).")
+            run.host.error(
+                "No student in class \(roster.name) has needs listed; add them with `lessonplan class add \(roster.name) FILE` (name,needs).")
             return .failed
         }
         guard let current = await engine.state.current, let framework = try? await engine.framework(of: current) else {

@@ -34,13 +34,16 @@ package struct ClassCommand: Command, Equatable {
         guard let className else {
             if let tied = engine.client.names.value {
                 let count = tied.map.names.count
-                run.host.show(StyledText("This session is tied to class \(tied.name) (\(counted(count, "student"))): their names go out as pseudonyms."))
+                run.host.show(
+                    StyledText("This session is tied to class \(tied.name) (\(counted(count, "student"))): their names go out as pseudonyms."))
             } else {
                 let known = classes.names()
                 run.host.show(
                     StyledText(
                         "This session has no class, so what you type goes out as typed. "
-                            + (known.isEmpty ? "Add one with `lessonplan class add NAME FILE`, then /class NAME." : "Tie it to one with /class NAME (\(known.joined(separator: ", "))).")))
+                            + (known.isEmpty
+                                ? "Add one with `lessonplan class add NAME FILE`, then /class NAME."
+                                : "Tie it to one with /class NAME (\(known.joined(separator: ", "))).")))
             }
             return .done
         }
@@ -50,7 +53,8 @@ package struct ClassCommand: Command, Equatable {
             await engine.tie(to: roster, map: map)
             run.host.show(
                 StyledText(
-                    "Tied to class \(roster.name) (\(counted(roster.students.count, "student"))): from here on their names go out as pseudonyms (Student A …) and come back as names.\(earlier)"))
+                    "Tied to class \(roster.name) (\(counted(roster.students.count, "student"))): from here on their names go out as pseudonyms (Student A …) and come back as names.\(earlier)"
+                ))
             return .done
         } catch {
             run.host.error(error.localizedDescription)

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import LessonPlanCore
-import LessonPlanModel
 import LessonPlanDocuments
+import LessonPlanModel
+import Synchronization
 
 /// What the session looks like when a command is parsed, so commands can validate against it.
 package struct CommandContext: Sendable {

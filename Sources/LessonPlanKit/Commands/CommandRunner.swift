@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import LessonPlanCore
 import LessonPlanStore
+import Synchronization
 
 /// Runs commands the same way wherever they come from: the REPL, a piped script,
 /// `generate --then` and `replay --rerun`. What differs between those is the ``CommandHost``.
@@ -105,7 +105,9 @@ package final class CommandRunner: Sendable {
         host.show(StyledText(UnlistedNames.sentence(found, className: className)))
         let answer = host.answer(UnlistedNames.question(className: className)) ?? ""
         do {
-            switch try UnlistedNames.settle(answer, found: found, names: names, store: ClassStore(directory: engine.store.directory), prompts: engine.prompts) {
+            switch try UnlistedNames.settle(
+                answer, found: found, names: names, store: ClassStore(directory: engine.store.directory), prompts: engine.prompts)
+            {
             case .send:
                 return true
             case .add:

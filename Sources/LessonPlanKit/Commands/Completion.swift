@@ -1,4 +1,3 @@
-
 /// What Tab should do to the line, decided without a terminal so it can be tested.
 ///
 /// The line editor hands over the text before and after the cursor plus the

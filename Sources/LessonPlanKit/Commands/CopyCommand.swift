@@ -20,7 +20,8 @@ package struct CopyCommand: Command, Equatable {
         run.host.copy(current.text)
         run.host.show(
             StyledText(
-                "Copied v\(current.number) to the clipboard (through the terminal's OSC 52; if nothing arrives, your terminal may need clipboard access turned on)."))
+                "Copied v\(current.number) to the clipboard (through the terminal's OSC 52; if nothing arrives, your terminal may need clipboard access turned on)."
+            ))
         return .done
     }
 }

@@ -35,7 +35,8 @@ package struct EditCommand: Command, Equatable {
             }
             var text = StyledText("Saved your edit as v\(version.number) (from v\(current.number)); /diff shows what changed.\n")
             if let report = version.check, let framework = try? await run.engine.framework(of: version) {
-                let lines = report.problems.map { "   ✗ \(framework.describe($0))" }
+                let lines =
+                    report.problems.map { "   ✗ \(framework.describe($0))" }
                     + report.contentProblems.map { "   ✗ \(framework.describe($0))" }
                     + report.advice.map { "   • \(framework.describe($0))" }
                 text.append("── \(report.summary)" + (lines.isEmpty ? "" : ":\n" + lines.joined(separator: "\n")), style: .dim)

@@ -1,7 +1,7 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
 import LessonPlanDocuments
+import LessonPlanStore
 
 /// `/export quiz [N|starter|exit] FORMAT [FILE] [--force]`: a quiz of the current plan, for a learning platform.
 extension ExportCommand {
@@ -12,7 +12,8 @@ extension ExportCommand {
         if choice != nil { words.removeFirst() }
         guard let first = words.first, let format = LMSFormat(text: first) else {
             throw CommandError(
-                "/export quiz needs a platform format: \(LMSFormat.names), e.g. /export quiz gift or /export quiz exit moodle, then an optional file name.")
+                "/export quiz needs a platform format: \(LMSFormat.names), e.g. /export quiz gift or /export quiz exit moodle, then an optional file name."
+            )
         }
         let rest = words.dropFirst().joined(separator: " ")
         if rest.hasPrefix("-") {
@@ -43,7 +44,8 @@ extension ExportCommand {
             return .wrote("Wrote \(format.label) of \(result.quizzesNamed) (from v\(result.planVersion)) to \(url.path).")
         }
         return .wrote(
-            "Wrote \(format.label) of \(result.quizzesNamed) (from v\(result.planVersion)), one file per form, each with its own key: \(files.map(\.0.path).joined(separator: ", ")).")
+            "Wrote \(format.label) of \(result.quizzesNamed) (from v\(result.planVersion)), one file per form, each with its own key: \(files.map(\.0.path).joined(separator: ", "))."
+        )
     }
 
     /// The file of one form beside `url`: its name with `-form-B` before the suffix.

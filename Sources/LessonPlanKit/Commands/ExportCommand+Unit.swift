@@ -1,7 +1,7 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
 import LessonPlanDocuments
+import LessonPlanStore
 
 /// `/export unit md|html|docx|odt|imscc [FILE] [--force]`: the whole unit as one document, or as a Common Cartridge
 /// with each lesson a page (``UnitExport``).

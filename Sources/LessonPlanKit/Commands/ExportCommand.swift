@@ -1,13 +1,14 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
 import LessonPlanDocuments
+import LessonPlanStore
 
 /// `/export [materials] md|html|json|docx|odt|pptx [FILE] [--force]`: the current plan, or the latest handouts, as a
 /// document; `/export quiz [N|starter|exit] FORMAT [FILE]`: a quiz for a learning platform (`ExportCommand+Quiz.swift`).
 package struct ExportCommand: Command, Equatable {
     package static let name = "export"
-    package static let usage = "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model] [--with rubric|quiz|starter|exit]; /export quiz [N|starter|exit] FORMAT [FILE]; /export unit md|html|docx|odt|imscc [FILE]"
+    package static let usage =
+        "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model] [--with rubric|quiz|starter|exit]; /export quiz [N|starter|exit] FORMAT [FILE]; /export unit md|html|docx|odt|imscc [FILE]"
     package static let summary = "write the plan (or the handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file"
     package static let details = """
         Without FILE, Markdown and JSON are printed; docx, odt and pptx are written to <topic>-v<N>.<format> in the
@@ -99,7 +100,8 @@ package struct ExportCommand: Command, Equatable {
     static func parseWith(_ words: inout [String]) throws(CommandError) -> ExportAsked {
         guard let at = words.firstIndex(of: "--with") else { return .none }
         guard at + 1 < words.count, let asked = ExportAsked(text: words[at + 1]) else {
-            throw CommandError("--with takes what to print although it did not pass its check: \(ExportAsked.names), e.g. /export html plan.html --with rubric.")
+            throw CommandError(
+                "--with takes what to print although it did not pass its check: \(ExportAsked.names), e.g. /export html plan.html --with rubric.")
         }
         words.removeSubrange(at...(at + 1))
         return asked

@@ -32,13 +32,15 @@ package struct HistoryCommand: Command, Equatable {
         let ordered = branched ? treeOrder(state.versions, children: children) : state.versions.map { ($0, 0) }
         var lines: [String] = []
         for (version, depth) in ordered {
-            let marker = (version.number == state.currentVersion ? "→" : " ") + String(repeating: "  ", count: max(0, depth - 1))
+            let marker =
+                (version.number == state.currentVersion ? "→" : " ") + String(repeating: "  ", count: max(0, depth - 1))
                 + (depth > 0 ? " └" : "")
             let from = version.parent.map { version.parentLost ? " (from v\($0), whose line is damaged)" : " (from v\($0))" } ?? ""
             let replacing = version.draft.map { ", replacing v\($0)" } ?? ""
             let framework = version.framework == Framework.defaultName ? "" : " · \(version.framework)"
             lines.append(
-                "\(marker) v\(version.number)  \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min\(framework)  \(whole ? TextTable.wholeCell(version.command) : TerminalSanitizer.cleanLine(version.command, limit: 60))\(replacing)\(from)")
+                "\(marker) v\(version.number)  \(version.inputs.grade.rawValue) · \(version.inputs.minutes) min\(framework)  \(whole ? TextTable.wholeCell(version.command) : TerminalSanitizer.cleanLine(version.command, limit: 60))\(replacing)\(from)"
+            )
         }
         return lines.joined(separator: "\n")
     }

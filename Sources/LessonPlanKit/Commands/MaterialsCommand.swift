@@ -28,7 +28,8 @@ package struct MaterialsCommand: RequestCommand, Equatable {
         let notes = StudentMaterials.teacherNotes(result.first.text, headings: headings)
         if notes.isEmpty {
             run.host.show(
-                StyledText("✓ Checked the handouts for \(StudentMaterials.checkedFor): none found. /export materials html FILE writes a printable page."))
+                StyledText(
+                    "✓ Checked the handouts for \(StudentMaterials.checkedFor): none found. /export materials html FILE writes a printable page."))
         } else {
             for note in notes { run.host.show(StyledText("✗ \(MaterialsNotes.describe(note))")) }
             run.host.show(StyledText("The printable page (/export materials html FILE) leaves these out; /materials makes new handouts."))

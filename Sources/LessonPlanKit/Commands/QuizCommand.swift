@@ -78,7 +78,8 @@ package struct QuizCommand: Command, Equatable {
             let kind = rest.compactMap(Quiz.Kind.init(rawValue:)).first
             let numbers = rest.filter { Quiz.Kind(rawValue: $0) == nil }
             guard numbers.count <= 1, let count = numbers.first.map({ Int($0) }) ?? 2, (2...QuizForms.most).contains(count) else {
-                throw CommandError("/quiz forms takes how many forms, 2 to \(QuizForms.most), and optionally starter or exit: e.g. /quiz forms 2 exit.")
+                throw CommandError(
+                    "/quiz forms takes how many forms, 2 to \(QuizForms.most), and optionally starter or exit: e.g. /quiz forms 2 exit.")
             }
             return Self(kind: kind ?? .exit, forms: count, formsOfKind: kind != nil)
         }
@@ -87,7 +88,8 @@ package struct QuizCommand: Command, Equatable {
         for word in arguments.lowercased().split(whereSeparator: \.isWhitespace).map(String.init) {
             if let number = Int(word), items == nil {
                 guard Quiz.itemRange.contains(number) else {
-                    throw CommandError("A quiz has \(Quiz.itemRange.lowerBound) to \(Quiz.itemRange.upperBound) items, not \(number); e.g. /quiz exit 5.")
+                    throw CommandError(
+                        "A quiz has \(Quiz.itemRange.lowerBound) to \(Quiz.itemRange.upperBound) items, not \(number); e.g. /quiz exit 5.")
                 }
                 items = number
             } else if let named = Quiz.Kind(rawValue: word), kind == nil {
@@ -149,9 +151,10 @@ package struct QuizCommand: Command, Equatable {
         run.host.show(StyledText(shown))
         run.host.deliver(.text(shown))
         let letters = forms.compactMap(\.form)
-        run.host.show(StyledText(
-            "Quiz \(quiz.number) now has forms \(letters.first ?? "A")–\(letters.last ?? "B"): form A as written, the others with the items and their options in another order (seed \(seed), saved with the session). Checked by code: every form holds every item once, and each item's key is the same answer as in quiz \(quiz.number). Exports give each form with its own key; /export quiz FORMAT writes one file per form.",
-            style: .dim))
+        run.host.show(
+            StyledText(
+                "Quiz \(quiz.number) now has forms \(letters.first ?? "A")–\(letters.last ?? "B"): form A as written, the others with the items and their options in another order (seed \(seed), saved with the session). Checked by code: every form holds every item once, and each item's key is the same answer as in quiz \(quiz.number). Exports give each form with its own key; /export quiz FORMAT writes one file per form.",
+                style: .dim))
         return .done
     }
 
@@ -183,9 +186,10 @@ package struct QuizCommand: Command, Equatable {
         let changed = zip(quiz.quiz.items, made.quiz.items).enumerated().filter { $0.element.0 != $0.element.1 }.map { $0.offset + 1 }
         run.host.deliver(.text(AssessmentText.quiz(made.quiz, withKey: true)))
         let kept = made.quiz.items.count - changed.count
-        run.host.show(StyledText(
-            "quiz \(made.number) from quiz \(quiz.number): changed item \(changed.map(String.init).joined(separator: ", ")); \(kept) \(kept == 1 ? "item" : "items") unchanged",
-            style: .dim))
+        run.host.show(
+            StyledText(
+                "quiz \(made.number) from quiz \(quiz.number): changed item \(changed.map(String.init).joined(separator: ", ")); \(kept) \(kept == 1 ? "item" : "items") unchanged",
+                style: .dim))
         return outcome
     }
 }

@@ -75,7 +75,8 @@ package struct RedoCommand: Command, Equatable {
         if let minutes, let asked = MinuteText.times(in: request, clock: .firstHour).durations.first, asked != minutes {
             let total = plan.inputs.minutes - minutes + asked
             throw CommandError(
-                "\(Self.shown(heading)) takes \(minutes) minutes; making it \(asked) would make the lesson \(total) minutes, not \(plan.inputs.minutes). Nothing was sent: /redo keeps each section's time, so use /shorten or /lengthen, or /revise to move time between sections.")
+                "\(Self.shown(heading)) takes \(minutes) minutes; making it \(asked) would make the lesson \(total) minutes, not \(plan.inputs.minutes). Nothing was sent: /redo keeps each section's time, so use /shorten or /lengthen, or /revise to move time between sections."
+            )
         }
         return SectionRedo(
             section: written(section), heading: heading,

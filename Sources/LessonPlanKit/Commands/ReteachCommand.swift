@@ -37,7 +37,8 @@ package struct ReteachCommand: Command, Equatable {
         }
         guard let results = state.results.last, let quiz = state.quizzes.first(where: { $0.number == results.quiz }) else {
             run.host.error(
-                "There are no quiz results in this session yet; save them with `lessonplan results \(state.name ?? String(state.header.id.prefix(8))) FILE` (a CSV of item,option,count), then type /reteach.")
+                "There are no quiz results in this session yet; save them with `lessonplan results \(state.name ?? String(state.header.id.prefix(8))) FILE` (a CSV of item,option,count), then type /reteach."
+            )
             return .failed
         }
         let analysis = ResultsAnalysis(QuizResults(counts: results.counts), quiz: quiz.quiz)

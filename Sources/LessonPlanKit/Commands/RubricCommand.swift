@@ -54,7 +54,8 @@ package struct RubricCommand: Command, Equatable {
             throw CommandError("/rubric takes a number of levels, e.g. /rubric 4.")
         }
         guard Rubric.levelRange.contains(number) else {
-            throw CommandError("A rubric has \(Rubric.levelRange.lowerBound) to \(Rubric.levelRange.upperBound) levels, not \(number); e.g. /rubric 4.")
+            throw CommandError(
+                "A rubric has \(Rubric.levelRange.lowerBound) to \(Rubric.levelRange.upperBound) levels, not \(number); e.g. /rubric 4.")
         }
         return Self(levels: number)
     }
@@ -115,9 +116,10 @@ package struct RubricCommand: Command, Equatable {
         let changed = zip(rubric.rubric.criteria, made.rubric.criteria).enumerated().filter { $0.element.0 != $0.element.1 }.map { $0.offset + 1 }
         let kept = made.rubric.criteria.count - changed.count
         run.host.deliver(.text(Self.table(made.rubric, text: made.text, width: columns)))
-        run.host.show(StyledText(
-            "rubric \(made.number) from rubric \(rubric.number): changed row \(changed.map(String.init).joined(separator: ", ")); \(kept) \(kept == 1 ? "row" : "rows") unchanged",
-            style: .dim))
+        run.host.show(
+            StyledText(
+                "rubric \(made.number) from rubric \(rubric.number): changed row \(changed.map(String.init).joined(separator: ", ")); \(kept) \(kept == 1 ? "row" : "rows") unchanged",
+                style: .dim))
         return outcome
     }
 }

@@ -6,7 +6,8 @@ import LessonPlanCore
 package struct ShowCommand: Command, Equatable {
     package static let name = "show"
     package static let usage = "/show [N|quiz [N|starter|exit]|rubric [N]|review [N]|repair]"
-    package static let summary = "print the current plan, version N, a quiz (with its key), rubric or review (the latest unless you give its number), or the last repair not kept"
+    package static let summary =
+        "print the current plan, version N, a quiz (with its key), rubric or review (the latest unless you give its number), or the last repair not kept"
     package static let argumentCompletions = ["quiz", "rubric", "review", "repair"]
 
     /// What is printed.
@@ -59,7 +60,8 @@ package struct ShowCommand: Command, Equatable {
     static func parseVersion(_ text: String, context: CommandContext) throws(CommandError) -> Int {
         let digits = text.lowercased().hasPrefix("v") ? String(text.dropFirst()) : text
         guard let number = Int(digits), (1...max(1, context.versionCount)).contains(number) else {
-            throw CommandError("“\(text)” is not a version; give a number from 1 to \(context.versionCount) (see /history), or quiz, rubric or review.")
+            throw CommandError(
+                "“\(text)” is not a version; give a number from 1 to \(context.versionCount) (see /history), or quiz, rubric or review.")
         }
         return number
     }
@@ -128,9 +130,10 @@ package struct ShowCommand: Command, Equatable {
 
     /// The plan of the latest plan turn that was judged and not kept, under a label saying why, or nil.
     static func lastRepairNotKept(in state: SessionState) -> StyledText? {
-        guard let turn = state.turns.last(where: { summary in
-            summary.ended?.kept == false && summary.ended?.status == .completed && (summary.started.kind ?? .plan) == .plan
-        }), let ended = turn.ended
+        guard
+            let turn = state.turns.last(where: { summary in
+                summary.ended?.kept == false && summary.ended?.status == .completed && (summary.started.kind ?? .plan) == .plan
+            }), let ended = turn.ended
         else { return nil }
         let draft = turn.started.follows ?? turn.started.baseVersion
         var label = "── \(turn.started.command) of v\(draft.map(String.init) ?? "?") · turn \(turn.started.turn) · not kept"

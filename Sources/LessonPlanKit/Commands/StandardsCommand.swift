@@ -30,7 +30,9 @@ package struct StandardsCommand: RequestCommand, Equatable {
 
     package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         guard !arguments.isEmpty else {
-            throw CommandError("/standards needs the standards' text, e.g. /standards CCSS.MATH.4.NF.A.1 Explain why a fraction a/b is equivalent to (n × a)/(n × b).")
+            throw CommandError(
+                "/standards needs the standards' text, e.g. /standards CCSS.MATH.4.NF.A.1 Explain why a fraction a/b is equivalent to (n × a)/(n × b)."
+            )
         }
         var inputs = context.inputs
         let resolved: StandardsResolution
@@ -51,7 +53,8 @@ package struct StandardsCommand: RequestCommand, Equatable {
         if !concerns.isEmpty {
             for sentence in concerns { run.host.show(StyledText(TerminalSanitizer.cleanLine(sentence, limit: 400))) }
             guard run.host.confirm("Send these standards anyway? [y/N] ") else {
-                run.host.show(StyledText("Nothing was sent; give real codes (`lessonplan standards search WORDS` finds them) or the standards' own words."))
+                run.host.show(
+                    StyledText("Nothing was sent; give real codes (`lessonplan standards search WORDS` finds them) or the standards' own words."))
                 return .failed
             }
         }

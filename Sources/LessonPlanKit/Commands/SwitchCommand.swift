@@ -42,10 +42,11 @@ package struct SwitchCommand: Command, Equatable {
             let target = try await run.engine.switchTo(version, command: command)
             let made = target.command.hasPrefix("(") ? String(target.command.dropFirst().dropLast()) : target.command
             let shown = TerminalSanitizer.cleanLine(made, limit: 60)
-            run.host.show(StyledText(
-                forks
-                    ? "Now at v\(target.number) (\(shown)); the next command starts a new branch from it. /history shows the branches."
-                    : "Now at v\(target.number) (\(shown)); /show prints it, /history shows the branches."))
+            run.host.show(
+                StyledText(
+                    forks
+                        ? "Now at v\(target.number) (\(shown)); the next command starts a new branch from it. /history shows the branches."
+                        : "Now at v\(target.number) (\(shown)); /show prints it, /history shows the branches."))
             run.host.deliver(.plan)
             return .done
         } catch {

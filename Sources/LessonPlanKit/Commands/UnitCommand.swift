@@ -141,8 +141,10 @@ package struct UnitCommand: Command, Equatable {
             guard result.first.status == .completed else {
                 let missing = await engine.state.lessonsMissing
                 if !missing.isEmpty {
-                    host.note(StyledText(
-                        "Stopped at lesson \(number) of \(total); the lessons written are kept, and /unit continue (or /continue) writes the \(counted(missing.count, "lesson")) still missing."))
+                    host.note(
+                        StyledText(
+                            "Stopped at lesson \(number) of \(total); the lessons written are kept, and /unit continue (or /continue) writes the \(counted(missing.count, "lesson")) still missing."
+                        ))
                 }
                 return CommandOutcome(status: .failed, turns: turns)
             }
@@ -151,8 +153,10 @@ package struct UnitCommand: Command, Equatable {
             // From the shell (`lessonplan unit`, `--then`) the session has ended by the time this is read: /unit and
             // /lesson work once it is resumed.
             let resume = host.place.isREPL ? "" : "`lessonplan resume \(await engine.state.header.id.prefix(8))`, then "
-            host.note(StyledText(
-                "\(counted(numbers.count, "lesson")) written in \(Int(start.duration(to: clock.now).seconds)) s; \(resume)/unit shows each lesson's check, /lesson N opens one."))
+            host.note(
+                StyledText(
+                    "\(counted(numbers.count, "lesson")) written in \(Int(start.duration(to: clock.now).seconds)) s; \(resume)/unit shows each lesson's check, /lesson N opens one."
+                ))
         }
         return CommandOutcome(status: .done, turns: turns)
     }
@@ -202,7 +206,9 @@ package struct UnitCommand: Command, Equatable {
         let added = after.subtracting(before).sorted()
         guard !added.isEmpty, let lesson = await engine.state.currentLesson else { return }
         let named = added.count == 1 ? "lesson \(added[0]) was" : "lessons \(added.map(String.init).joined(separator: ", ")) were"
-        host.note(StyledText(
-            "Lesson \(lesson)'s objective changed, and \(named) written before it: possibly out of step; /unit shows them, /unit lesson K writes one again."))
+        host.note(
+            StyledText(
+                "Lesson \(lesson)'s objective changed, and \(named) written before it: possibly out of step; /unit shows them, /unit lesson K writes one again."
+            ))
     }
 }

@@ -116,7 +116,8 @@ package struct RubricVersion: Equatable, Sendable {
         self.number = number
         self.text = text
         rubric = RubricReader.read(text)
-        problems = AssessmentRequest.rubric(levels: started.rubricLevels ?? Rubric.defaultLevels).problems(in: text, lesson: nil, feedbackAsked: false)
+        problems = AssessmentRequest.rubric(levels: started.rubricLevels ?? Rubric.defaultLevels).problems(
+            in: text, lesson: nil, feedbackAsked: false)
         planVersion = started.baseVersion
         inputs = started.inputs
         self.createdAt = createdAt
@@ -252,15 +253,18 @@ extension SessionState {
         guard let number else { return [] }
         var notes = followingSentences(plan: number).filter { !$0.carried }.map(\.sentence)
         let changedBy = lesson(of: number).changedBy
-        let why = changedBy.map { " (\($0.command.split(separator: " ").first.map(String.init) ?? $0.command) made v\($0.number) a new lesson)" } ?? ""
+        let why =
+            changedBy.map { " (\($0.command.split(separator: " ").first.map(String.init) ?? $0.command) made v\($0.number) a new lesson)" } ?? ""
         for kind in Quiz.Kind.allCases where newestInLine(of: kind, plan: number) == nil {
             guard let quiz = quizzes.last(where: { $0.quiz.kind == kind }), let made = quiz.planVersion else { continue }
             notes.append(
-                "Quiz \(quiz.number) (\(kind.rawValue)) was made from v\(made), not the lesson of v\(number)\(why), so it is left out; type /quiz \(kind.rawValue) to make one from v\(number).")
+                "Quiz \(quiz.number) (\(kind.rawValue)) was made from v\(made), not the lesson of v\(number)\(why), so it is left out; type /quiz \(kind.rawValue) to make one from v\(number)."
+            )
         }
         if let rubric = rubrics.last, newestRubricInLine(plan: number) == nil, let made = rubric.planVersion {
             notes.append(
-                "Rubric \(rubric.number) was made from v\(made), not the lesson of v\(number)\(why), so it is left out; type /rubric to make one from v\(number).")
+                "Rubric \(rubric.number) was made from v\(made), not the lesson of v\(number)\(why), so it is left out; type /rubric to make one from v\(number)."
+            )
         }
         return notes
     }
@@ -274,18 +278,34 @@ extension SessionState {
             let name = "Quiz \(quiz.number) (\(kind.rawValue))"
             switch standing(madeFrom: quiz.planVersion, quiz: quiz.quiz, plan: number) {
             case .fits(let made):
-                sentences.append((true, "\(name) was written for v\(made) and checked against v\(number) by code (topic, grade band, objective, the terms its items ask about): it still fits, so it goes with v\(number)."))
+                sentences.append(
+                    (
+                        true,
+                        "\(name) was written for v\(made) and checked against v\(number) by code (topic, grade band, objective, the terms its items ask about): it still fits, so it goes with v\(number)."
+                    ))
             case .doesNotFit(let made, let reasons):
-                sentences.append((false, "\(name) was written for v\(made) and does not fit v\(number): \(reasons.joined(separator: "; ")); type /quiz again to rewrite it."))
+                sentences.append(
+                    (
+                        false,
+                        "\(name) was written for v\(made) and does not fit v\(number): \(reasons.joined(separator: "; ")); type /quiz again to rewrite it."
+                    ))
             case .sameLesson, .elsewhere: break
             }
         }
         if let rubric = newestRubricInLine(plan: number) {
             switch standing(madeFrom: rubric.planVersion, plan: number) {
             case .fits(let made):
-                sentences.append((true, "Rubric \(rubric.number) was written for v\(made) and checked against v\(number) by code (topic, grade band, objective): it still fits, so it goes with v\(number)."))
+                sentences.append(
+                    (
+                        true,
+                        "Rubric \(rubric.number) was written for v\(made) and checked against v\(number) by code (topic, grade band, objective): it still fits, so it goes with v\(number)."
+                    ))
             case .doesNotFit(let made, let reasons):
-                sentences.append((false, "Rubric \(rubric.number) was written for v\(made) and does not fit v\(number): \(reasons.joined(separator: "; ")); type /rubric again to rewrite it."))
+                sentences.append(
+                    (
+                        false,
+                        "Rubric \(rubric.number) was written for v\(made) and does not fit v\(number): \(reasons.joined(separator: "; ")); type /rubric again to rewrite it."
+                    ))
             case .sameLesson, .elsewhere: break
             }
         }

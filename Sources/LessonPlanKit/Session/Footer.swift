@@ -43,7 +43,8 @@ package enum Footer {
         if let quotes = outcome.quotes?.footer, outcome.kept != false { parts.append(quotes) }
         if outcome.status == .completed, outcome.kind == .quiz || outcome.kind == .rubric || outcome.kind == .overview, outcome.kept != false {
             let problems = outcome.assessmentProblems
-            parts.append(problems.isEmpty ? "✓ \(outcome.kind.rawValue) check" : "✗ \(outcome.kind.rawValue) check: \(counted(problems.count, "problem"))")
+            parts.append(
+                problems.isEmpty ? "✓ \(outcome.kind.rawValue) check" : "✗ \(outcome.kind.rawValue) check: \(counted(problems.count, "problem"))")
         }
         if outcome.review != nil {
             let unfound = outcome.assessmentProblems.count
@@ -77,9 +78,11 @@ package enum Footer {
             let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
             return "── repairing v\(draft) once: asking for the same plan without its \(count)…"
         case .assessmentRepair(let kind, let number, let problems):
-            return "── repairing \(kind.rawValue) \(number) once: asking for the same \(kind.rawValue) without its \(counted(problems.count, "problem"))…"
+            return
+                "── repairing \(kind.rawValue) \(number) once: asking for the same \(kind.rawValue) without its \(counted(problems.count, "problem"))…"
         case .readingLevel(let draft, let measure):
-            return "── v\(draft) reads at grade \(measure.gradeText); grades \(measure.band.rawValue) expect \(measure.expectedText). Asking once more…"
+            return
+                "── v\(draft) reads at grade \(measure.gradeText); grades \(measure.band.rawValue) expect \(measure.expectedText). Asking once more…"
         case .reask:
             return "── the answer did not fit the plan's parts; asking once more, automatically…"
         }

@@ -25,16 +25,16 @@ package enum SessionAdvice {
         let saved = resuming == nil ? ", and nothing was saved" : ""
         let then = resuming.map { "Then `lessonplan resume \(resumeReference($0))` goes on from here." } ?? "Then run the same command again."
         return """
-        No API key is set, so lessonplan cannot write a plan yet\(saved). Three ways on:
-          1. Your own OpenAI key: export OPENAI_API_KEY=sk-…, or put api_key = sk-… in \(settingsFile) (chmod 600 it).
-          2. Offline on this machine: lessonplan --local, after scripts/local-model install in the project's folder \
-        (a 127 MB download, under a minute; nothing is compiled). The model is tiny: its plans have the right \
-        shape and rough content, 5 to 10 s each on a quiet machine; for trying the tool, not for class. With \
-        --model 1.5b it installs Qwen2.5-Coder-1.5B instead: about 1.1 GB, plans a teacher can start from.
-          3. A school's proxy: lessonplan --endpoint URL with the token the school gave you (LESSONPLAN_TOKEN, or \
-        endpoint and token in the settings file).
-        \(then)
-        """
+            No API key is set, so lessonplan cannot write a plan yet\(saved). Three ways on:
+              1. Your own OpenAI key: export OPENAI_API_KEY=sk-…, or put api_key = sk-… in \(settingsFile) (chmod 600 it).
+              2. Offline on this machine: lessonplan --local, after scripts/local-model install in the project's folder \
+            (a 127 MB download, under a minute; nothing is compiled). The model is tiny: its plans have the right \
+            shape and rough content, 5 to 10 s each on a quiet machine; for trying the tool, not for class. With \
+            --model 1.5b it installs Qwen2.5-Coder-1.5B instead: about 1.1 GB, plans a teacher can start from.
+              3. A school's proxy: lessonplan --endpoint URL with the token the school gave you (LESSONPLAN_TOKEN, or \
+            endpoint and token in the settings file).
+            \(then)
+            """
     }
 
     /// The line before a session's first offline plan: what the model is, what it is for, and the way to real plans.

@@ -33,8 +33,10 @@ extension SessionEngine {
                     // A proxy that forwards only some fields (the seed's worker) dropped the schema: the
                     // answer is a free-text plan, read as one, and the session goes on in free text.
                     if !structureDropped {
-                        progress(.notice(
-                            "The proxy at --endpoint did not pass the plan's structure (the request's text field) on to the model, so the answer came as free text; it is read as free text, and the rest of the session asks for free text."))
+                        progress(
+                            .notice(
+                                "The proxy at --endpoint did not pass the plan's structure (the request's text field) on to the model, so the answer came as free text; it is read as free text, and the rest of the session asks for free text."
+                            ))
                     }
                     structureDropped = true
                     progress(.text(output))

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import LessonPlanCore
 import LessonPlanModel
 import LessonPlanStore
+import Synchronization
 
 /// One session: its transcript on disk, its state, and the turns that change it.
 ///
@@ -113,7 +113,8 @@ package actor SessionEngine {
     /// The plan check of a version, by its framework's rules.
     /// - Throws: ``PromptError`` when the framework cannot be read.
     package func check(_ version: PlanVersion) throws(PromptError) -> PlanCheckReport {
-        try framework(of: version).check(version.text, lessonMinutes: version.inputs.minutes, topic: version.inputs.topic, grade: version.inputs.grade)
+        try framework(of: version).check(
+            version.text, lessonMinutes: version.inputs.minutes, topic: version.inputs.topic, grade: version.inputs.grade)
     }
 
     /// Every quotation of a text checked against the session's sources (empty without sources).
@@ -131,9 +132,10 @@ package actor SessionEngine {
     @discardableResult
     package func removeSource(_ number: Int) throws -> SourceDocument {
         guard number >= 1, number <= sources.count else {
-            throw SessionError(sources.isEmpty
-                ? "There are no sources to remove; /source FILE adds one."
-                : "There is no source \(number); /source lists the \(sources.count) there are.")
+            throw SessionError(
+                sources.isEmpty
+                    ? "There are no sources to remove; /source FILE adds one."
+                    : "There is no source \(number); /source lists the \(sources.count) there are.")
         }
         let removed = sources[number - 1]
         append(.sourceRemoved(SourceRemovedRecord(at: now(), number: number, name: removed.name)))
@@ -216,7 +218,9 @@ package actor SessionEngine {
         command: String = "/repair", automatic: Bool = false, progress: @escaping @Sendable (RequestProgress) -> Void
     ) async -> TurnOutcome? {
         guard let current = state.current, let chosen = try? framework(of: current) else { return nil }
-        let report = current.check ?? chosen.check(current.text, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic, grade: current.inputs.grade)
+        let report =
+            current.check
+            ?? chosen.check(current.text, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic, grade: current.inputs.grade)
         let quoteReport = quotes(in: current.text)
         // An automatic repair goes out for problems alone; one the teacher typed sends the advice too.
         guard (automatic ? report.needsRepair : report.hasFindings) || !quoteReport.problems.isEmpty else { return nil }
@@ -341,7 +345,8 @@ package actor SessionEngine {
         // asks from what is current now.
         if TurnPurpose.partTemplates.contains(target.template) {
             return failedBeforeSending(
-                "/retry sends whole requests again; type “\(TerminalSanitizer.cleanLine(target.command, limit: 60))” again to ask for that part once more.")
+                "/retry sends whole requests again; type “\(TerminalSanitizer.cleanLine(target.command, limit: 60))” again to ask for that part once more."
+            )
         }
         // A resumed session reads earlier prompts lazily: fetch this one from the transcript.
         if target.input.isEmpty, let stored = storedPrompt(ofTurn: target.turn) { target = stored }
@@ -454,7 +459,9 @@ package actor SessionEngine {
         outcome.current = state.currentVersion
         outcome.keepNote = verdict.keepNote
         // Written later with the next change is not written now: the turn is not saved until then.
-        outcome.notSaved = writer.pendingCount > 0 ? (unsaved ?? StoreError.notSaved(path: writer.url.path, reason: "an earlier change is still unwritten")).errorDescription : nil
+        outcome.notSaved =
+            writer.pendingCount > 0
+            ? (unsaved ?? StoreError.notSaved(path: writer.url.path, reason: "an earlier change is still unwritten")).errorDescription : nil
         return outcome
     }
 
@@ -505,7 +512,8 @@ package actor SessionEngine {
         guard let current = state.current else { throw SessionError("There is no plan to edit yet; type /generate first.") }
         guard text != current.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         let number = state.nextVersionNumber
-        let report = try? framework(of: current).check(text, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic, grade: current.inputs.grade)
+        let report = try? framework(of: current).check(
+            text, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic, grade: current.inputs.grade)
         append(
             .handEdit(
                 HandEditRecord(
@@ -553,7 +561,6 @@ package actor SessionEngine {
 
     /// Why the changes kept in memory could not be written; nil when everything is on disk.
     package private(set) var saveProblem: StoreError?
-
 
     /// `/save`: writes the changes kept in memory.
     /// - Returns: how many were written.

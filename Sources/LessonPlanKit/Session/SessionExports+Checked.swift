@@ -89,12 +89,14 @@ extension SessionReview {
             let kind = made.quiz.kind.rawValue
             let why = Self.clause(made.problems.first ?? "it has no items")
             notes.append(
-                "Quiz \(made.number) (\(kind)) did not pass its check (\(why)), so every export leaves it out; type /quiz \(kind) to ask for a new one, or add --with \(kind) to print it as it is, marked on the teacher's copy.")
+                "Quiz \(made.number) (\(kind)) did not pass its check (\(why)), so every export leaves it out; type /quiz \(kind) to ask for a new one, or add --with \(kind) to print it as it is, marked on the teacher's copy."
+            )
         }
         if let made = state.rubric(for: number), exportedRubric(state, number: number, asked: asked) == nil {
             let why = Self.clause(made.problems.first ?? "it has no rows")
             let anyway = printable(made.rubric) ? ", or add --with rubric to print it as it is, marked on the teacher's copy" : ""
-            notes.append("Rubric \(made.number) did not pass its check (\(why)), so every export leaves it out; type /rubric to ask for a new one\(anyway).")
+            notes.append(
+                "Rubric \(made.number) did not pass its check (\(why)), so every export leaves it out; type /rubric to ask for a new one\(anyway).")
         }
         return notes
     }
@@ -112,14 +114,17 @@ extension SessionReview {
             }
             guard printable(made.rubric) else {
                 throw ExportError(
-                    "Rubric \(made.number) has no rows to print (\(Self.clause(made.problems.first ?? "its table is empty"))), so nothing was written; type /rubric to ask for a new one.")
+                    "Rubric \(made.number) has no rows to print (\(Self.clause(made.problems.first ?? "its table is empty"))), so nothing was written; type /rubric to ask for a new one."
+                )
             }
         }
         let made = Set(state.quizzes(for: number).filter { !$0.quiz.items.isEmpty }.map(\.quiz.kind))
         for kind in Quiz.Kind.allCases where asked.quizzes.contains(kind) && !made.contains(kind) {
             // `quiz` asks for both kinds: only the one there is must be there.
             if asked.quizzes.count > 1, !made.isEmpty { continue }
-            throw ExportError("There is no \(kind.rawValue) quiz with items made from \(lesson) to print, so nothing was written; type /quiz \(kind.rawValue) to make one.")
+            throw ExportError(
+                "There is no \(kind.rawValue) quiz with items made from \(lesson) to print, so nothing was written; type /quiz \(kind.rawValue) to make one."
+            )
         }
     }
 }

@@ -18,9 +18,12 @@ extension SessionReview {
         let report = framework.check(plan, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic, grade: current.inputs.grade)
         var check = ExportCheck(report, framework: framework)
         // Handouts made from another plan version: the teacher's copy says so, the students' sheets never do.
-        let teacherNotes = (staleHandouts(state).map { stale in
-            ["The handouts were made from v\(stale.madeFrom), but this plan is v\(stale.current); type /materials to make new ones before printing them."]
-        } ?? []) + state.followingSentences(plan: current.number).filter(\.carried).map(\.sentence)
+        let teacherNotes =
+            (staleHandouts(state).map { stale in
+                [
+                    "The handouts were made from v\(stale.madeFrom), but this plan is v\(stale.current); type /materials to make new ones before printing them."
+                ]
+            } ?? []) + state.followingSentences(plan: current.number).filter(\.carried).map(\.sentence)
         check.quotations = QuoteChecker.check(current.text, against: state.sources).problems.map(\.sentence)
         let rubric = exportedRubric(state, number: current.number, asked: asked)
         let quizzes = exportedQuizzes(state, number: current.number, asked: asked)
@@ -37,7 +40,8 @@ extension SessionReview {
         markFailed(&document, rubric: rubric, quizzes: quizzes)
         document.teacherNotes = teacherNotes
         if let review = state.review(of: current.number) {
-            document.review = ExportReview(number: review.number, planVersion: current.number, rows: review.review.rows, summary: review.review.summary, source: review.source)
+            document.review = ExportReview(
+                number: review.number, planVersion: current.number, rows: review.review.rows, summary: review.review.summary, source: review.source)
         }
         return (document, plan)
     }
@@ -83,7 +87,8 @@ extension SessionReview {
         var notes: [String] = []
         if materials, let stale = staleHandouts(state) {
             notes.append(
-                "These handouts were made from v\(stale.madeFrom), but the plan is now v\(stale.current) (the students' sheets do not say so). Type /materials to make new ones.")
+                "These handouts were made from v\(stale.madeFrom), but the plan is now v\(stale.current) (the students' sheets do not say so). Type /materials to make new ones."
+            )
         }
         let exported = materials ? state.materials.last?.planVersion : state.currentVersion
         // A review goes on the teacher's copy only, so handouts never leave one out.
@@ -179,7 +184,9 @@ extension LMSExport {
             return [quiz]
         case .kind(let kind)?:
             guard let quiz = carried.first(where: { $0.quiz.kind == kind }) else {
-                if let other = state.quizzes.last(where: { $0.quiz.kind == kind }) { throw ExportError(notCarried(other, state: state, current: current)) }
+                if let other = state.quizzes.last(where: { $0.quiz.kind == kind }) {
+                    throw ExportError(notCarried(other, state: state, current: current))
+                }
                 throw ExportError("There is no \(kind.rawValue) quiz yet; type /quiz \(kind.rawValue) to make one from v\(current).")
             }
             return [quiz]
@@ -195,9 +202,11 @@ extension LMSExport {
     /// Why a quiz is not the current plan's, in one sentence that says what to type.
     static func notCarried(_ quiz: QuizVersion, state: SessionState, current: Int) -> String {
         if case .doesNotFit(let made, let reasons) = state.standing(madeFrom: quiz.planVersion, quiz: quiz.quiz, plan: current) {
-            return "Quiz \(quiz.number) was written for v\(made) and does not fit the current v\(current) (\(reasons.joined(separator: "; "))), so it is not exported; type /quiz again to rewrite it."
+            return
+                "Quiz \(quiz.number) was written for v\(made) and does not fit the current v\(current) (\(reasons.joined(separator: "; "))), so it is not exported; type /quiz again to rewrite it."
         }
-        return "Quiz \(quiz.number) was made from v\(quiz.planVersion ?? 0), not from the current v\(current), so it is not exported; type /quiz \(quiz.quiz.kind.rawValue) to make one from v\(current)."
+        return
+            "Quiz \(quiz.number) was made from v\(quiz.planVersion ?? 0), not from the current v\(current), so it is not exported; type /quiz \(quiz.quiz.kind.rawValue) to make one from v\(current)."
     }
 
     /// The file's bytes in `format` and the notes to show before writing it.
@@ -210,8 +219,12 @@ extension LMSExport {
         // Each quiz as its forms (`/quiz forms`), each form an assessment of its own with an identifier of its own.
         let quizzes = try chosen.flatMap { made throws in
             try state.forms(of: made).map { form throws in
-                (form: form.form ?? "", quiz: try LMSQuiz(
-                    form, topic: made.inputs.topic, identifier: identifier(state, quiz: made.number) + (form.form.map { "f" + $0.lowercased() } ?? "")))
+                (
+                    form: form.form ?? "",
+                    quiz: try LMSQuiz(
+                        form, topic: made.inputs.topic,
+                        identifier: identifier(state, quiz: made.number) + (form.form.map { "f" + $0.lowercased() } ?? ""))
+                )
             }
         }
         let topic = chosen.first?.inputs.topic ?? state.currentInputs.topic
@@ -247,7 +260,8 @@ extension LMSExport {
         plan.quiz = nil
         var pages = [
             CommonCartridge.Page(
-                identifier: "plan", title: "Lesson plan (v\(plan.currentVersion))", html: PlanExport.renderHTML(plan, plan: found.plan), teacherOnly: true)
+                identifier: "plan", title: "Lesson plan (v\(plan.currentVersion))", html: PlanExport.renderHTML(plan, plan: found.plan),
+                teacherOnly: true)
         ]
         var notes: [String] = []
         if let materials = state.materials.last {
@@ -256,11 +270,14 @@ extension LMSExport {
                 var handouts = made.export
                 handouts.quiz = nil
                 pages.append(
-                    CommonCartridge.Page(identifier: "handouts", title: "Student handouts", html: PlanExport.renderHTML(handouts, plan: made.plan), teacherOnly: false))
+                    CommonCartridge.Page(
+                        identifier: "handouts", title: "Student handouts", html: PlanExport.renderHTML(handouts, plan: made.plan), teacherOnly: false)
+                )
             } else {
                 let current = state.currentVersion ?? 0
                 notes.append(
-                    "The handouts were made from v\(materials.planVersion ?? 0), not v\(current), so the cartridge leaves them out; type /materials to make them from v\(current).")
+                    "The handouts were made from v\(materials.planVersion ?? 0), not v\(current), so the cartridge leaves them out; type /materials to make them from v\(current)."
+                )
             }
         }
         return (pages, notes)

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import LessonPlanCore
 import LessonPlanDocuments
+import Synchronization
 
 /// Options for walking a transcript with `lessonplan replay`.
 package struct ReplayOptions: Sendable {
@@ -83,7 +83,8 @@ package enum SessionReview {
             let repairing = started.follows.map { ", repairing \(noun) \($0)" } ?? ""
             facts.append("completed → \(made)\(repairing)\(base)")
             if let problems = started.assessment?.problems(
-                in: ended.output, lesson: started.baseVersion.flatMap(state.version), feedbackAsked: started.quizFeedback == true) {
+                in: ended.output, lesson: started.baseVersion.flatMap(state.version), feedbackAsked: started.quizFeedback == true)
+            {
                 facts.append(problems.isEmpty ? "✓ \(noun) check" : "✗ \(noun) check: \(counted(problems.count, "problem"))")
             }
         case .completed where started.kind == .review:
@@ -114,15 +115,17 @@ package enum SessionReview {
         {
             // Each row with its quotation marked when the plan it reviewed does not say it.
             block.append(StyledText(ReviewText.render(review.review, source: review.source, width: nil)))
-        } else if ended.status == .completed, started.kind == .quiz || started.kind == .rubric || started.kind == .review
-            || started.kind == .overview
+        } else if ended.status == .completed,
+            started.kind == .quiz || started.kind == .rubric || started.kind == .review
+                || started.kind == .overview
         {
             // Not a plan: printed whole, as the model wrote it, rather than as a change to the plan it came from.
             block.append(StyledText(ended.output.hasSuffix("\n") ? ended.output : ended.output + "\n"))
         } else if ended.status == .completed {
-            block.append(plan(
-                ended.output, base: started.baseVersion.flatMap { state.version($0)?.text }, options: options,
-                plans: &plans))
+            block.append(
+                plan(
+                    ended.output, base: started.baseVersion.flatMap { state.version($0)?.text }, options: options,
+                    plans: &plans))
         } else {
             if let error = ended.error { block.append("   \(error)\n") }
             if !ended.output.isEmpty { block.append("   (\(ended.output.count) characters of partial answer, not kept as a version)\n") }

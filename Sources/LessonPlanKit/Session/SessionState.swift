@@ -290,7 +290,6 @@ package struct SessionState: Sendable {
         }
     }
 
-
     /// Makes a version current; in a unit, its lesson becomes the current lesson and the version that lesson's current one.
     private mutating func makeCurrent(_ number: Int) {
         currentVersion = number

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import LessonPlanCore
 import LessonPlanModel
 import LessonPlanStore
+import Synchronization
 
 /// What the REPL hears while a turn runs.
 package enum TurnProgress: Sendable, Equatable {

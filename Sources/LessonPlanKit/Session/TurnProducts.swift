@@ -92,7 +92,8 @@ enum AssessmentProduct: TurnProduct {
     static func judge(_ context: ProductContext, into ended: inout TurnEnded) -> ProductVerdict {
         let kind = context.request.kind
         let noun = kind.rawValue
-        let problems = context.request.assessment?.problems(in: context.output, lesson: context.base, feedbackAsked: context.request.quizFeedback == true) ?? []
+        let problems =
+            context.request.assessment?.problems(in: context.output, lesson: context.base, feedbackAsked: context.request.quizFeedback == true) ?? []
         let keep = context.keep
         let kept = keep.keeps(problems: problems.count)
         if keep != .always { ended.kept = kept }
@@ -100,7 +101,8 @@ enum AssessmentProduct: TurnProduct {
         if kept, kind == .rubric { ended.rubric = context.state.nextRubricNumber }
         var verdict = ProductVerdict(problems: problems)
         if let draft = context.request.follows {
-            verdict.keepNote = kept
+            verdict.keepNote =
+                kept
                 ? "The repaired \(noun) has fewer problems, so it replaces \(noun) \(draft)."
                 : "The repaired \(noun) has no fewer problems than \(noun) \(draft), so \(noun) \(draft) stays."
         }
@@ -115,7 +117,9 @@ enum ReviewProduct: TurnProduct {
         let review = LessonReview(reading: context.output, plan: context.base?.text, rubric: context.state.reviewRubric)
         guard !review.rows.isEmpty else {
             return ProductVerdict(
-                keepNote: "The answer holds no criterion in the layout asked for (Criterion:, Score:, Evidence:, Why:), so it is not kept; type /review to ask again.")
+                keepNote:
+                    "The answer holds no criterion in the layout asked for (Criterion:, Score:, Evidence:, Why:), so it is not kept; type /review to ask again."
+            )
         }
         ended.review = context.state.nextReviewNumber
         var verdict = ProductVerdict(problems: review.problems)

@@ -73,8 +73,10 @@ package struct TurnPrompt {
             let query = [refinement.inputs.topic, command, values["request"] ?? "", values["focus"] ?? ""]
             let selection = SourceSelection(sources: sources, query: query.joined(separator: " "))
             let cite = sources.count == 1 ? "\"…\" (p. N)" : "\"…\" (NAME p. N), NAME being the file's name as marked"
-            input += "\n\n" + (try prompts.render(
-                "sources", values: ["sources": selection.text, "cite_form": cite], framework: framework.name))
+            input +=
+                "\n\n"
+                + (try prompts.render(
+                    "sources", values: ["sources": selection.text, "cite_form": cite], framework: framework.name))
             cuts = selection.cuts
         }
         return Written(

@@ -204,7 +204,8 @@ package struct PartRedo: Equatable, Sendable {
 
     /// The template's placeholder values.
     var values: [String: String] {
-        let again = part == .quizItem
+        let again =
+            part == .quizItem
             ? "Write it again, clearer and better at showing what students learned."
             : "Write it again, clearer for students and easier to score."
         return ["draft": text, "item_number": String(number), "request": request.isEmpty ? again : request]

@@ -1,7 +1,7 @@
 import Foundation
 import LessonPlanCore
-import LessonPlanStore
 import LessonPlanDocuments
+import LessonPlanStore
 
 // What a unit's export picks out of the session: the overview and each written lesson, read as a single lesson's
 // export reads the current plan. The rendering is the documents' (Documents/UnitExport.swift).

@@ -134,7 +134,8 @@ package struct SettingsFile: Sendable, Equatable {
                 // The names `--header` refuses: replacing one would break the request's framing.
                 guard !HeaderRules.reserved.contains(value.lowercased()) else {
                     throw SettingsError(
-                        "The settings file \(path), line \(number), names \(value) for token_header, which is reserved (lessonplan sets it itself); name another header, e.g. token_header = X-Teacher-Token.")
+                        "The settings file \(path), line \(number), names \(value) for token_header, which is reserved (lessonplan sets it itself); name another header, e.g. token_header = X-Teacher-Token."
+                    )
                 }
                 file.tokenHeader = value
             case "endpoint": file.endpoint = value

@@ -107,7 +107,8 @@ package struct ResolvedSettings: Sendable {
         let sendsCredentials = !(key ?? "").isEmpty || HeaderRules.contains(headers, "Authorization")
         if sendsCredentials, !flags.allowInsecure, !Self.isSafe(settings.requestURL) {
             throw SettingsError(
-                "Refusing to send the API key over plain http:// to \(settings.requestURL.host ?? "?"); use https, or pass --allow-insecure if you trust that network.")
+                "Refusing to send the API key over plain http:// to \(settings.requestURL.host ?? "?"); use https, or pass --allow-insecure if you trust that network."
+            )
         }
         if !flags.local {
             try Self.applyToken(to: &settings, environment: environment, file: file, allowInsecure: flags.allowInsecure)
@@ -188,7 +189,8 @@ package struct ResolvedSettings: Sendable {
         }
         if !allowInsecure, !isSafe(settings.requestURL) {
             throw SettingsError(
-                "Refusing to send the teacher token over plain http:// to \(settings.requestURL.host ?? "?"); use https, or pass --allow-insecure if you trust that network.")
+                "Refusing to send the teacher token over plain http:// to \(settings.requestURL.host ?? "?"); use https, or pass --allow-insecure if you trust that network."
+            )
         }
         settings.token = token
         settings.tokenHeader = file?.tokenHeader

@@ -47,7 +47,8 @@ package enum UnlistedNames {
     /// What a script is told when it would send such names.
     package static func scriptRefusal(_ found: [String], className: String?) -> String {
         let them = found.count == 1 ? "it" : "them"
-        let fix = className.map { "add \(them) to the class (`lessonplan class add \($0) -`, one name a line)" }
+        let fix =
+            className.map { "add \(them) to the class (`lessonplan class add \($0) -`, one name a line)" }
             ?? "tie the session to a class (--class NAME)"
         return sentence(found, className: className) + " Nothing was sent; \(fix), or add --yes to send \(them) as written."
     }

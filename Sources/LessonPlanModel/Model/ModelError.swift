@@ -59,29 +59,36 @@ package enum ModelError: Error, Equatable, Sendable, LocalizedError {
             return "Nothing answers at \(url) (404\(said)); \(hint)."
         case .notAStream(let status, let firstLine, let host):
             let line = firstLine.isEmpty ? "an empty body" : "“\(firstLine)”"
-            return "\(host) answered HTTP \(status) with \(line) instead of a model stream; check --endpoint / OPENAI_BASE_URL and any proxy in between."
+            return
+                "\(host) answered HTTP \(status) with \(line) instead of a model stream; check --endpoint / OPENAI_BASE_URL and any proxy in between."
         case .transport(let error, let host):
             switch error {
             case .hostNotFound: return "Cannot find the host \(host); check the network connection and OPENAI_BASE_URL."
-            case .cannotConnect: return "Cannot connect to \(host) (connection refused or unreachable); check that the server is running and the URL is right."
+            case .cannotConnect:
+                return "Cannot connect to \(host) (connection refused or unreachable); check that the server is running and the URL is right."
             case .tls: return "The secure connection to \(host) failed (TLS); check the system clock, or a proxy that intercepts HTTPS."
             case .timedOut: return "\(host) sent nothing for too long and the request timed out; try /retry, or raise --timeout for a slow model."
-            case .connectionLost: return "The connection to \(host) dropped before the answer was complete; the plan is unchanged; type /retry to ask again."
+            case .connectionLost:
+                return "The connection to \(host) dropped before the answer was complete; the plan is unchanged; type /retry to ask again."
             case .other(let text): return "The request to \(host) failed (\(text)); try /retry."
             case .headersTooLarge(let limit):
-                return "\(host) sent more than \(Self.size(limit)) of response headers, far more than any model server does, so the request was stopped; check --endpoint / OPENAI_BASE_URL and any proxy in between."
+                return
+                    "\(host) sent more than \(Self.size(limit)) of response headers, far more than any model server does, so the request was stopped; check --endpoint / OPENAI_BASE_URL and any proxy in between."
             }
         case .incomplete(let reason, let limit):
             if reason == "max_output_tokens" {
-                return "The answer stopped at the output limit of \(limit) tokens; the partial text is kept as a draft: /continue finishes it, or raise --max-output-tokens."
+                return
+                    "The answer stopped at the output limit of \(limit) tokens; the partial text is kept as a draft: /continue finishes it, or raise --max-output-tokens."
             }
             return "The answer stopped early (\(reason ?? "no reason given")); the plan is unchanged; try /retry."
         case .nothingWritten(let limit, let stated):
             let limitSaid = stated ? "the output limit of \(limit) tokens the response states" : "the output limit of \(limit) tokens"
-            let raise = stated
+            let raise =
+                stated
                 ? "that limit is not the one this tool asked for, so a proxy or the server set it: ask whoever runs it to allow more"
                 : "raise it with --max-output-tokens (e.g. --max-output-tokens \(min(128_000, max(limit * 2, 16_000)))) when you start or resume the session"
-            return "The model used \(limitSaid) before writing any text (its reasoning counts against the limit), so there is no draft to continue; the plan is unchanged; \(raise)."
+            return
+                "The model used \(limitSaid) before writing any text (its reasoning counts against the limit), so there is no draft to continue; the plan is unchanged; \(raise)."
         case .failed(let message, let code) where Self.isQuota(code: code, message: message),
             .streamError(let message, let code) where Self.isQuota(code: code, message: message):
             return Self.quotaSentence
@@ -100,19 +107,24 @@ package enum ModelError: Error, Equatable, Sendable, LocalizedError {
         case .emptyAnswer:
             return "The model answered with no text; the plan is unchanged; try /retry or another --model."
         case .localServerDown(let address, let died?):
-            return "The offline model's server died at start (\(died)), so nothing answers on \(address); reinstall it with scripts/local-model install --rebuild, then scripts/local-model start."
+            return
+                "The offline model's server died at start (\(died)), so nothing answers on \(address); reinstall it with scripts/local-model install --rebuild, then scripts/local-model start."
         case .localServerDown(let address, nil):
             return "The offline model is not running on \(address); start it with scripts/local-model start (after scripts/local-model install)."
         case .answerTooLong(let limit):
-            return "The answer passed \(Self.size(limit)), far longer than any lesson plan, so it was stopped; the text so far is kept as a draft; type /retry to ask again."
+            return
+                "The answer passed \(Self.size(limit)), far longer than any lesson plan, so it was stopped; the text so far is kept as a draft; type /retry to ask again."
         case .lineTooLong(let limit):
-            return "The server sent a line of more than \(Self.size(limit)) without ending it, which no model stream does, so the answer was stopped; check --endpoint / OPENAI_BASE_URL and any proxy in between."
+            return
+                "The server sent a line of more than \(Self.size(limit)) without ending it, which no model stream does, so the answer was stopped; check --endpoint / OPENAI_BASE_URL and any proxy in between."
         case .deadline(let seconds):
-            return "The answer took longer than the \(Int(seconds.rounded())) s limit and was stopped; the plan is unchanged; type /retry, or raise --deadline."
+            return
+                "The answer took longer than the \(Int(seconds.rounded())) s limit and was stopped; the plan is unchanged; type /retry, or raise --deadline."
         case .proxyRefused(let refusal, let url):
             return refusal.sentence(url: url)
         case .incompleteThroughProxy(let limit):
-            return "The answer stopped at an output limit: the proxy at --endpoint may set max_output_tokens itself (the original demo's worker uses 900 when none is sent, this tool asked for \(limit)); the partial text is kept as a draft and /continue finishes it."
+            return
+                "The answer stopped at an output limit: the proxy at --endpoint may set max_output_tokens itself (the original demo's worker uses 900 when none is sent, this tool asked for \(limit)); the partial text is kept as a draft and /continue finishes it."
         }
     }
 
@@ -132,7 +144,8 @@ package enum ModelError: Error, Equatable, Sendable, LocalizedError {
 
     static func tooLargeSentence(_ message: String?) -> String {
         let said = message.map { " (\($0))" } ?? ""
-        return "The request is larger than the model's limit allows\(said); sending it again will not help: shorten the plan's inputs or lower --max-output-tokens, or ask for a higher limit for the organization."
+        return
+            "The request is larger than the model's limit allows\(said); sending it again will not help: shorten the plan's inputs or lower --max-output-tokens, or ask for a higher limit for the organization."
     }
 
     /// A byte count as people say it: "4 MB", "100 KB".
@@ -165,7 +178,8 @@ package enum ModelError: Error, Equatable, Sendable, LocalizedError {
             return tooLargeSentence(message)
         case 413:
             // Not the model's token limit: a server or proxy (`--endpoint`) that takes no request body this big.
-            return "The server refused the request as too large (413\(said)); sending it again will not help: use fewer or shorter sources, or ask whoever runs the server to accept larger requests."
+            return
+                "The server refused the request as too large (413\(said)); sending it again will not help: use fewer or shorter sources, or ask whoever runs the server to accept larger requests."
         case 429:
             return "The server is rate limiting requests (429\(said)); wait a minute, then type /retry."
         case 408:
@@ -215,13 +229,17 @@ package enum ProxyRefusal: String, Sendable, Equatable, CaseIterable {
     func sentence(url: String) -> String {
         switch self {
         case .missingInput:
-            return "The proxy at \(url) found no input in the request (400 “Missing input”); it takes the Responses API body, so leave out --api chat, or check that nothing in between rewrites the body."
+            return
+                "The proxy at \(url) found no input in the request (400 “Missing input”); it takes the Responses API body, so leave out --api chat, or check that nothing in between rewrites the body."
         case .badJSON:
-            return "The proxy at \(url) could not read the request as JSON (400 “Bad JSON”); check that nothing between this machine and the proxy rewrites or cuts the body."
+            return
+                "The proxy at \(url) could not read the request as JSON (400 “Bad JSON”); check that nothing between this machine and the proxy rewrites or cuts the body."
         case .methodNotAllowed:
-            return "The proxy at \(url) takes only POST (405 “Method not allowed”); a redirect (http:// to https://, or a missing or extra slash) probably turned the POST into a GET: give --endpoint the final URL."
+            return
+                "The proxy at \(url) takes only POST (405 “Method not allowed”); a redirect (http:// to https://, or a missing or extra slash) probably turned the POST into a GET: give --endpoint the final URL."
         case .notFound:
-            return "Nothing answers at \(url) (404 “Not found”): the endpoint's URL path is probably wrong; the original demo's worker answers only at \(Self.workerPath), e.g. --endpoint https://your-worker.example.workers.dev\(Self.workerPath)."
+            return
+                "Nothing answers at \(url) (404 “Not found”): the endpoint's URL path is probably wrong; the original demo's worker answers only at \(Self.workerPath), e.g. --endpoint https://your-worker.example.workers.dev\(Self.workerPath)."
         }
     }
 }

@@ -1,10 +1,11 @@
 import LessonPlanCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads a `response.output_text.delta` event straight from its bytes, because a general JSON

@@ -10,11 +10,13 @@ package enum SlowTurn {
         let seconds = Int(after.rounded())
         let why: String
         if let load, load >= Double(cores) {
-            why = "this machine is busy (load \(String(format: "%.1f", load)) on \(cores) core\(cores == 1 ? "" : "s")), and the offline model shares its cores"
+            why =
+                "this machine is busy (load \(String(format: "%.1f", load)) on \(cores) core\(cores == 1 ? "" : "s")), and the offline model shares its cores"
         } else {
             why = "the offline model is slower than usual on this machine"
         }
-        return "Still writing after \(seconds) s: \(why). Wait for it, or press Ctrl-C to cancel and then /retry when the machine is quieter, or start again with --max-output-tokens 1024 for a shorter plan."
+        return
+            "Still writing after \(seconds) s: \(why). Wait for it, or press Ctrl-C to cancel and then /retry when the machine is quieter, or start again with --max-output-tokens 1024 for a shorter plan."
     }
 
     /// The one-minute load average (`/proc/loadavg`), or nil where there is none.

@@ -169,8 +169,9 @@ extension CurlTransport {
         }
 
         headerList = Self.headerList(for: request)
-        let setup = configure(easy, request: request, transfer: transfer, headers: headerList,
-                              errorBuffer: errorBuffer, options: options)
+        let setup = configure(
+            easy, request: request, transfer: transfer, headers: headerList,
+            errorBuffer: errorBuffer, options: options)
         guard setup == CURLE_OK else {
             transfer.finish(code: setup, message: message(for: setup))
             return
@@ -224,7 +225,8 @@ extension CurlTransport {
                 guard remaining > .zero else {
                     return (CURLE_OPERATION_TIMEDOUT, nil)
                 }
-                let milliseconds = remaining.components.seconds * 1000
+                let milliseconds =
+                    remaining.components.seconds * 1000
                     + remaining.components.attoseconds / 1_000_000_000_000_000 + 1
                 // Waits for the socket, libcurl's own timers, curl_multi_wakeup, or the idle deadline.
                 status = curl_multi_poll(multi.pointer, nil, 0, Int32(min(1000, milliseconds)), nil)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import LessonPlanCore
 import Testing
+
+@testable import LessonPlanCore
 
 /// Whether a quiz written for one plan still fits a later version, by code: each reason named.
 @Suite struct AssessmentFitTests {
@@ -11,10 +12,16 @@ import Testing
         Direct Instruction
         - Show the tide table and the moon's orbit; explain gravity and the bulge of water.
         """
-    static let quiz = Quiz(kind: .exit, items: [
-        QuizItem(stem: "What pulls the ocean into a bulge?", options: [QuizOption(letter: "A", text: "The moon's gravity"), QuizOption(letter: "B", text: "Wind")], answerLetters: ["A"]),
-        QuizItem(stem: "What does a tide table show?", options: [QuizOption(letter: "A", text: "Times of high tide"), QuizOption(letter: "B", text: "Rain")], answerLetters: ["A"]),
-    ])
+    static let quiz = Quiz(
+        kind: .exit,
+        items: [
+            QuizItem(
+                stem: "What pulls the ocean into a bulge?",
+                options: [QuizOption(letter: "A", text: "The moon's gravity"), QuizOption(letter: "B", text: "Wind")], answerLetters: ["A"]),
+            QuizItem(
+                stem: "What does a tide table show?",
+                options: [QuizOption(letter: "A", text: "Times of high tide"), QuizOption(letter: "B", text: "Rain")], answerLetters: ["A"]),
+        ])
 
     static func plan(_ number: Int, _ text: String, grade: GradeBand = .threeTo5, topic: String = "Tides") throws -> AssessmentFit.Plan {
         .init(number: number, text: text, inputs: try LessonInputs(grade: grade, topic: topic, minutes: 45))
@@ -35,12 +42,13 @@ import Testing
             """
         let problems = AssessmentFit.problems(
             writtenFor: try Self.plan(1, Self.old), now: try Self.plan(3, other, grade: .sixTo8, topic: "Waves"), quiz: Self.quiz)
-        #expect(problems == [
-            "the topic changed from “Tides” to “Waves”",
-            "it was written for grades 3–5, and v3 is for grades 6–8",
-            "the objective changed: v3 no longer has “causes”, “predict”, “tides”",
-            "item 1 asks about “bulge”, which v3 no longer teaches",
-            "item 2 asks about “table”, which v3 no longer teaches",
-        ])
+        #expect(
+            problems == [
+                "the topic changed from “Tides” to “Waves”",
+                "it was written for grades 3–5, and v3 is for grades 6–8",
+                "the objective changed: v3 no longer has “causes”, “predict”, “tides”",
+                "item 1 asks about “bulge”, which v3 no longer teaches",
+                "item 2 asks about “table”, which v3 no longer teaches",
+            ])
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 @Suite struct AssessmentTextTests {
@@ -8,11 +8,15 @@ import Testing
         let quiz = QuizReader.read(AssessmentCorpus.starter, kind: .starter)
         let student = AssessmentText.quiz(quiz, withKey: false)
         #expect(student.hasPrefix("1. What do all living things need?\n   A) Energy\n   B) Soil\n"))
-        for hidden in ["Answer", "Misconception", "Soil is food", "Leaves drink", "Rain lands on leaves", "feedback"] { #expect(!student.contains(hidden)) }
+        for hidden in ["Answer", "Misconception", "Soil is food", "Leaves drink", "Rain lands on leaves", "feedback"] {
+            #expect(!student.contains(hidden))
+        }
         let teacher = AssessmentText.quiz(quiz, withKey: true)
         #expect(teacher.hasPrefix("Starter quiz · 3 items · answer key\nMisconceptions it probes:\n- Plants take"))
-        #expect(teacher.contains(
-            "   Answer: C\n   A: Leaves drink the rain.\n      Student feedback: Rain lands on leaves, but think about where water is in the ground.\n"))
+        #expect(
+            teacher.contains(
+                "   Answer: C\n   A: Leaves drink the rain.\n      Student feedback: Rain lands on leaves, but think about where water is in the ground.\n"
+            ))
         #expect(AssessmentText.answerKey(quiz) == ["1. A) Energy", "2. C) The roots", "3. B) Carbon dioxide"])
     }
 
@@ -47,6 +51,8 @@ import Testing
             levels: [RubricLevel(name: "低", points: 1), RubricLevel(name: "高", points: 2)],
             criteria: [RubricCriterion(name: "光合作用の説明", cells: ["光と水と二酸化炭素を名前で言える", "すべてを説明できる"])])
         let table = AssessmentText.rubricTable(rubric, width: 50)
-        for line in table.split(separator: "\n") { #expect(TextWidth.columns(String(line)) == TextWidth.columns(String(table.prefix { $0 != "\n" }))) }
+        for line in table.split(separator: "\n") {
+            #expect(TextWidth.columns(String(line)) == TextWidth.columns(String(table.prefix { $0 != "\n" })))
+        }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import TestSupport
 import Testing
 
@@ -155,4 +155,3 @@ import Testing
         #expect(LessonReview(reading: answer, plan: Self.plan).rows.map(\.criterionIssue) == [nil, nil, .repeated])
     }
 }
-

@@ -1,17 +1,18 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
-import Testing
+import LessonPlanKit
 import TestSupport
+import Testing
 
 @Suite struct QuizCheckTests {
     @Test func aStarterQuizInTheAskedLayoutReadsAndPasses() throws {
         let quiz = QuizReader.read(AssessmentCorpus.starter, kind: .exit)
         #expect(quiz.kind == .starter)
         #expect(quiz.misconceptions == ["Plants take their food from the soil.", "Only animals need energy."])
-        #expect(quiz.items.map(\.stem) == [
-            "What do all living things need?", "Which part of a plant takes in water?", "What gas do animals breathe out?",
-        ])
+        #expect(
+            quiz.items.map(\.stem) == [
+                "What do all living things need?", "Which part of a plant takes in water?", "What gas do animals breathe out?",
+            ])
         #expect(quiz.items.map { $0.key?.text } == ["Energy", "The roots", "Carbon dioxide"])
         #expect(quiz.items[1].distractors.map(\.letter) == ["A", "B", "D"])
         #expect(quiz.items[1].distractors[0].misconception == "Leaves drink the rain.")
@@ -47,14 +48,15 @@ import TestSupport
     @Test func everyItemProblemIsNamedInItemOrder() {
         let quiz = QuizReader.read(AssessmentCorpus.broken, kind: .exit)
         let problems = QuizCheck.problems(quiz, expectedItems: 5, kind: .exit)
-        #expect(problems == [
-            .itemCount(found: 4, expected: 5),
-            .allOrNone(item: 1, letter: "D"),
-            .severalKeys(item: 2, letters: ["B", "C"]),
-            .sameOption(item: 2, letters: ["B", "C"]),
-            .noKey(item: 3),
-            .keyNotAnOption(item: 4, letter: "E"),
-        ])
+        #expect(
+            problems == [
+                .itemCount(found: 4, expected: 5),
+                .allOrNone(item: 1, letter: "D"),
+                .severalKeys(item: 2, letters: ["B", "C"]),
+                .sameOption(item: 2, letters: ["B", "C"]),
+                .noKey(item: 3),
+                .keyNotAnOption(item: 4, letter: "E"),
+            ])
         // Each problem is one sentence a repair prompt can carry.
         for problem in problems {
             #expect(problem.description.hasSuffix(".") && !problem.description.contains("\n"))
@@ -74,8 +76,10 @@ import TestSupport
         // "None of the above" is refused however it is written.
         ("1. Q?\nA) x\nB) y\nC) None of the above.\nAnswer: A\nWhy B: b\n", [.allOrNone(item: 1, letter: "C")]),
         // An option left empty, and an item with no stem.
-        ("1. Q?\nA) x\nB) y\nC) z\nAnswer: A\nWhy B: b\nWhy C: c\n\n2. ?\nA) x\nB) .\nC) z\nAnswer: A\nWhy B: b\nWhy C: c\n",
-         [.emptyStem(item: 2), .emptyOption(item: 2, letter: "B")]),
+        (
+            "1. Q?\nA) x\nB) y\nC) z\nAnswer: A\nWhy B: b\nWhy C: c\n\n2. ?\nA) x\nB) .\nC) z\nAnswer: A\nWhy B: b\nWhy C: c\n",
+            [.emptyStem(item: 2), .emptyOption(item: 2, letter: "B")]
+        ),
         ("Here are the items.\n", [.noItems]),
     ])
     func eachRuleOnItsOwn(text: String, expected: [QuizProblem]) {

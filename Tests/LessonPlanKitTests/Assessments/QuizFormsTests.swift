@@ -1,15 +1,20 @@
 import Foundation
-@testable import LessonPlanCore
 import Testing
+
+@testable import LessonPlanCore
 
 /// Parallel forms: the same items and answers in another order, made again the same from the seed.
 @Suite struct QuizFormsTests {
-    static let quiz = Quiz(kind: .exit, items: (1...5).map { number in
-        QuizItem(
-            stem: "Question \(number)?",
-            options: ["A", "B", "C", "D"].map { QuizOption(letter: $0, text: "answer \($0) of \(number)", misconception: $0 == "B" ? "" : "idea \($0)") },
-            answerLetters: ["B"])
-    })
+    static let quiz = Quiz(
+        kind: .exit,
+        items: (1...5).map { number in
+            QuizItem(
+                stem: "Question \(number)?",
+                options: ["A", "B", "C", "D"].map {
+                    QuizOption(letter: $0, text: "answer \($0) of \(number)", misconception: $0 == "B" ? "" : "idea \($0)")
+                },
+                answerLetters: ["B"])
+        })
 
     @Test func formsKeepEveryItemAndEveryKeyAndComeAgainFromTheSeed() {
         let forms = QuizForms.make(Self.quiz, count: 3, seed: 42)
@@ -31,10 +36,12 @@ import Testing
 
     @Test func aNoteThatNamesALetterNamesTheLetterOnItsForm() {
         let item = QuizItem(
-            stem: "Which?", options: [
+            stem: "Which?",
+            options: [
                 QuizOption(letter: "A", text: "one", misconception: "A student who picks A thinks one."),
                 QuizOption(letter: "B", text: "two"),
-                QuizOption(letter: "C", text: "three", misconception: "picks (C): thinks three", feedback: "Option C adds; answer A bigger piece? no."),
+                QuizOption(
+                    letter: "C", text: "three", misconception: "picks (C): thinks three", feedback: "Option C adds; answer A bigger piece? no."),
             ], answerLetters: ["B"])
         let quiz = Quiz(kind: .exit, items: [item])
         for seed in UInt64(1)...20 {
@@ -43,7 +50,8 @@ import Testing
                 #expect(option.misconception.contains("picks \(option.text == "one" ? "" : "(")\(option.letter)"), "\(option)")
             }
             let three = try! #require(form.options.first { $0.text == "three" })
-            #expect(three.feedback.hasPrefix("Option \(three.letter) adds") && three.feedback.contains("answer A bigger"), "the article A is left alone")
+            #expect(
+                three.feedback.hasPrefix("Option \(three.letter) adds") && three.feedback.contains("answer A bigger"), "the article A is left alone")
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import LessonPlanCore
 
@@ -12,7 +12,8 @@ import TestSupport
         let old = QuizReader.read(quiz, kind: .exit)
         #expect(old.items.count == 5)
         for number in 1...5 {
-            let answer = "Here it is:\n\n7. Which one is new?\nA) this\nB) that\nC) neither\nAnswer: A\nMisconception B: thinks that.\n"
+            let answer =
+                "Here it is:\n\n7. Which one is new?\nA) this\nB) that\nC) neither\nAnswer: A\nMisconception B: thinks that.\n"
                 + "Feedback B: Look at the question once more.\nMisconception C: thinks neither.\nFeedback C: One of them is new; which?"
             let result = try QuizItemSplice(quiz: quiz, item: number).splice(answer)
             let new = QuizReader.read(result, kind: .exit)
@@ -63,7 +64,8 @@ import TestSupport
         """
 
     @Test func rowTwoOfBothTablesIsReplacedAndTheRestKept() throws {
-        let answer = "Here:\n| Criterion | Beginning (1) | Proficient (2) |\n| Uses vocabulary | names 1 word | names 5 words |\n| I can use the vocabulary | 1 word | 5 words |"
+        let answer =
+            "Here:\n| Criterion | Beginning (1) | Proficient (2) |\n| Uses vocabulary | names 1 word | names 5 words |\n| I can use the vocabulary | 1 word | 5 words |"
         let result = try RubricRowSplice(rubric: Self.rubric, row: 2).splice(answer)
         let old = Self.rubric.components(separatedBy: "\n")
         let new = result.components(separatedBy: "\n")
@@ -79,6 +81,8 @@ import TestSupport
     @Test func aMissingRowOrAnAnswerWithNoRowIsRefused() {
         #expect(throws: SpliceRefusal.self) { try RubricRowSplice(rubric: Self.rubric, row: 3).splice("| A | b | c |") }
         #expect(throws: SpliceRefusal.self) { try RubricRowSplice(rubric: Self.rubric, row: 1).splice("No table here.") }
-        #expect(throws: SpliceRefusal.self) { try RubricRowSplice(rubric: Self.rubric, row: 1).splice("| Explains | vague | clear |\n| I can explain | sometimes | always |") }
+        #expect(throws: SpliceRefusal.self) {
+            try RubricRowSplice(rubric: Self.rubric, row: 1).splice("| Explains | vague | clear |\n| I can explain | sometimes | always |")
+        }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 @Suite struct RubricCheckTests {
@@ -19,15 +19,16 @@ import Testing
     @Test func everyRubricProblemIsNamed() {
         let rubric = RubricReader.read(AssessmentCorpus.brokenRubric)
         let problems = RubricCheck.problems(rubric, expectedLevels: 4)
-        #expect(problems == [
-            .levelCount(found: 3, expected: 4),
-            .levelWithoutPoints(level: "Developing"),
-            .levelsNotOrdered(levels: ["Exemplary (4)", "Proficient (3)", "Developing"]),
-            .emptyCell(criterion: "Accuracy", level: "Developing"),
-            .duplicateCriterion(criterion: "Accuracy"),
-            .emptyCell(criterion: "Presentation", level: "Developing"),
-            .extraCells(criterion: "Spelling", count: 1),
-        ])
+        #expect(
+            problems == [
+                .levelCount(found: 3, expected: 4),
+                .levelWithoutPoints(level: "Developing"),
+                .levelsNotOrdered(levels: ["Exemplary (4)", "Proficient (3)", "Developing"]),
+                .emptyCell(criterion: "Accuracy", level: "Developing"),
+                .duplicateCriterion(criterion: "Accuracy"),
+                .emptyCell(criterion: "Presentation", level: "Developing"),
+                .extraCells(criterion: "Spelling", count: 1),
+            ])
         for problem in problems { #expect(problem.description.hasSuffix(".") && !problem.description.contains("\n")) }
     }
 
@@ -37,8 +38,10 @@ import Testing
         ("| Criterion | 1 - Low | 2 - High |\n|---|---|---|\n| Ideas | Few. | Many. |\n", []),
         ("| Criterion | Low: 1 pt | High: 2 pts |\n|---|---|---|\n| Ideas | Few. | Many. |\n", []),
         ("| Criterion | Low (1) | Low (2) |\n|---|---|---|\n| Ideas | Few. | Many. |\n", [.duplicateLevel(level: "Low")]),
-        ("| Criterion | Low (1) | High (2) |\n|---|---|---|\n| Ideas | Few. | Many. |\nStudent version:\n| I can | Low (1) | High (2) |\n|---|---|---|\n| I can share ideas. | | Many. |\n| Extra | a | b |\n",
-         [.studentRowCount(found: 2, expected: 1), .emptyStudentCell(criterion: "I can share ideas.", level: "Low")]),
+        (
+            "| Criterion | Low (1) | High (2) |\n|---|---|---|\n| Ideas | Few. | Many. |\nStudent version:\n| I can | Low (1) | High (2) |\n|---|---|---|\n| I can share ideas. | | Many. |\n| Extra | a | b |\n",
+            [.studentRowCount(found: 2, expected: 1), .emptyStudentCell(criterion: "I can share ideas.", level: "Low")]
+        ),
     ])
     func eachRuleOnItsOwn(text: String, expected: [RubricProblem]) {
         #expect(RubricCheck.problems(RubricReader.read(text), expectedLevels: 2) == expected)

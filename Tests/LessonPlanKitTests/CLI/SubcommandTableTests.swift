@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LessonPlanKit
 @testable import LessonPlanCore
+@testable import LessonPlanKit
 
 /// The subcommand table decides what a command line runs and what help it prints; a recording host shows
 /// both without a terminal or a process.
@@ -82,7 +82,8 @@ import Testing
     @Test func aMistypedSubcommandIsNamedWithTheNearestOne() async {
         let (status, host) = await Self.run(["sesions"])
         #expect(status == 2 && host.ran.isEmpty)
-        #expect(host.errors == ["“sesions” is not a lessonplan command; did you mean `lessonplan sessions`? Run `lessonplan --help` to see them all."])
+        #expect(
+            host.errors == ["“sesions” is not a lessonplan command; did you mean `lessonplan sessions`? Run `lessonplan --help` to see them all."])
         for (typed, meant) in [("genrate", "generate"), ("exprt", "export"), ("replya", "replay"), ("doctr", "doctor"), ("hlp", "help")] {
             let (_, typo) = await Self.run([typed])
             #expect(typo.errors.first?.contains("did you mean `lessonplan \(meant)`?") == true, "\(typed)")

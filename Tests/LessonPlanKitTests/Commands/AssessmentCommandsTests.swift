@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanStore
 import TestSupport
 import Testing
@@ -170,11 +170,16 @@ import Testing
         #expect(SessionReview.exportNotes(state, materials: false).isEmpty)
 
         #expect(await session.runner.run("/shorten 30").status == .done)
-        #expect(session.host.notes.contains { $0.hasPrefix("Quiz 1 (starter) was written for v1 and checked against v2 by code") }, "\(session.host.notes)")
+        #expect(
+            session.host.notes.contains { $0.hasPrefix("Quiz 1 (starter) was written for v1 and checked against v2 by code") },
+            "\(session.host.notes)")
         state = await session.engine.state
         let moved = try await markdown(materials: false)
         #expect(moved.contains("## Starter quiz"))
-        #expect(moved.contains("Quiz 1 (starter) was written for v1 and checked against v2 by code (topic, grade band, objective, the terms its items ask about): it still fits, so it goes with v2."))
+        #expect(
+            moved.contains(
+                "Quiz 1 (starter) was written for v1 and checked against v2 by code (topic, grade band, objective, the terms its items ask about): it still fits, so it goes with v2."
+            ))
         #expect(moved.contains("Rubric 1 was written for v1 and checked against v2 by code"))
         #expect(SessionReview.exportNotes(state, materials: false).isEmpty, "nothing is left out")
         // The handouts came from v1, and so did the quiz: they still go together.

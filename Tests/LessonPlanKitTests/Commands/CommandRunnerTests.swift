@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
 import TestSupport
 import Testing
@@ -22,7 +22,7 @@ import Testing
             home = try TemporaryHome()
             self.transport = transport
             let settings = ModelSettings(
-                baseURL: URL(string: "http://127.0.0.1:9/v1")!, apiKey: "sk-test-runner", model: "gpt-5.2",
+                baseURL: try #require(URL(string: "http://127.0.0.1:9/v1")), apiKey: "sk-test-runner", model: "gpt-5.2",
                 retryPolicy: RetryPolicy(maxRetries: 0))
             engine = try SessionEngine(
                 newSessionWith: LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45), name: nil, store: home.store,

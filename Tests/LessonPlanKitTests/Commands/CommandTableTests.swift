@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 @Suite struct CommandTableTests {
@@ -100,7 +100,9 @@ import Testing
         let empty = CommandContext(inputs: inputs, currentVersion: nil, versionCount: 0)
         #expect(throws: CommandError.self) { try CommandTable.parse("/shorten", context: empty) }
         #expect(throws: CommandError.self) { try CommandTable.parse("make it fun", context: empty) }
-        #expect(try CommandTable.parse("/generate", context: empty) as? GenerateCommand == GenerateCommand(refinement: Refinement(.generate, inputs: inputs)))
+        #expect(
+            try CommandTable.parse("/generate", context: empty) as? GenerateCommand
+                == GenerateCommand(refinement: Refinement(.generate, inputs: inputs)))
         #expect(try CommandTable.parse("/help", context: empty) as? HelpCommand == HelpCommand(command: nil))
     }
 
@@ -137,7 +139,8 @@ extension Error {
             .deletingLastPathComponent().deletingLastPathComponent().appending(path: "README.md")
         let text = try String(contentsOf: readme, encoding: .utf8).replacingOccurrences(of: "\\|", with: "|")
         for command in CommandTable.all {
-            #expect(text.contains("| `\(command.usage)`") || text.contains(", `\(command.usage)`") || text.contains("`\(command.usage)`,"),
+            #expect(
+                text.contains("| `\(command.usage)`") || text.contains(", `\(command.usage)`") || text.contains("`\(command.usage)`,"),
                 "README's command table lacks `\(command.usage)`")
         }
     }

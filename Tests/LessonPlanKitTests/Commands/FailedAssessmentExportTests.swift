@@ -1,7 +1,7 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
 import LessonPlanDocuments
+import LessonPlanKit
 import TestSupport
 import Testing
 
@@ -47,9 +47,14 @@ import Testing
         let notes = SessionReview.exportNotes(state, materials: false)
         #expect(
             notes.contains(
-                "Rubric 1 did not pass its check (The answer has no rubric table; write it as a table “| Criterion | Level (1) | … |” with one row per criterion), so every export leaves it out; type /rubric to ask for a new one."),
+                "Rubric 1 did not pass its check (The answer has no rubric table; write it as a table “| Criterion | Level (1) | … |” with one row per criterion), so every export leaves it out; type /rubric to ask for a new one."
+            ),
             "\(notes)")
-        #expect(notes.contains { $0.hasPrefix("Quiz 1 (exit) did not pass its check (") && $0.hasSuffix("type /quiz exit to ask for a new one, or add --with exit to print it as it is, marked on the teacher's copy.") }, "\(notes)")
+        #expect(
+            notes.contains {
+                $0.hasPrefix("Quiz 1 (exit) did not pass its check (")
+                    && $0.hasSuffix("type /quiz exit to ask for a new one, or add --with exit to print it as it is, marked on the teacher's copy.")
+            }, "\(notes)")
 
         // Through /export: the sentence, then the file, and the command succeeds.
         let outcome = await session.runner.run("/export html plan.html")
@@ -86,7 +91,8 @@ import Testing
         #expect(throws: ExportError.self) { try SessionReview.checkAsked(state, materials: false, asked: rubric) }
         let outcome = await session.runner.run("/export html plan.html --with rubric")
         #expect(outcome.status == .failed)
-        #expect(session.host.errors.last?.hasPrefix("Rubric 1 has no rows to print (The answer has no rubric table") == true, "\(session.host.errors)")
+        #expect(
+            session.host.errors.last?.hasPrefix("Rubric 1 has no rows to print (The answer has no rubric table") == true, "\(session.host.errors)")
         #expect(!FileManager.default.fileExists(atPath: session.home.url.appending(path: "plan.html").path))
         // Even asked for, an empty rubric never reaches a page as a table.
         let html = try await Self.export(session, .html, asked: rubric)

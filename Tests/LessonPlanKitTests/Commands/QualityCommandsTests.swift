@@ -1,5 +1,5 @@
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 @Suite struct QualityCommandsTests {
@@ -54,7 +54,9 @@ import Testing
         guard let refinement = (try CommandTable.parse("/standards  RI.4.1 Refer to details ", context: context) as? any RequestCommand)?.refinement
         else { throw CommandError("not a refinement") }
         // The code is looked up: its published text goes out (the teacher's words begin it, so nothing is added).
-        #expect(refinement.template == "standards" && refinement.inputs.standards.hasPrefix("RI.4.1: Refer to details and examples in a text when explaining"))
+        #expect(
+            refinement.template == "standards"
+                && refinement.inputs.standards.hasPrefix("RI.4.1: Refer to details and examples in a text when explaining"))
         #expect(!refinement.inputs.standards.contains(" — "))
         #expect(throws: CommandError.self) { try CommandTable.parse("/standards", context: context) }
         let long = String(repeating: "x", count: 1001)
@@ -66,9 +68,14 @@ import Testing
             throw CommandError("not a refinement")
         }
         #expect(refinement.kind == .materials && refinement.template == "materials" && !refinement.measuresReadingLevel)
-        #expect(try CommandTable.parse("/export materials html out.html", context: context) as? ExportCommand == ExportCommand(format: .html, materials: true, path: "out.html"))
-        #expect(try CommandTable.parse("/export materials md", context: context) as? ExportCommand == ExportCommand(format: .md, materials: true, path: nil))
-        #expect(try CommandTable.parse("/export md materials.md", context: context) as? ExportCommand == ExportCommand(format: .md, path: "materials.md"))
+        #expect(
+            try CommandTable.parse("/export materials html out.html", context: context) as? ExportCommand
+                == ExportCommand(format: .html, materials: true, path: "out.html"))
+        #expect(
+            try CommandTable.parse("/export materials md", context: context) as? ExportCommand
+                == ExportCommand(format: .md, materials: true, path: nil))
+        #expect(
+            try CommandTable.parse("/export md materials.md", context: context) as? ExportCommand == ExportCommand(format: .md, path: "materials.md"))
         #expect(throws: CommandError.self) { try CommandTable.parse("/export materials", context: context) }
     }
 

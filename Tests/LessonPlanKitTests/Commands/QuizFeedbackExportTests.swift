@@ -1,7 +1,7 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
 import LessonPlanDocuments
+import LessonPlanKit
 import LessonPlanStore
 import TestSupport
 import Testing
@@ -75,7 +75,10 @@ import Testing
             let result = try await LMSExport.render(state, format: format, prompts: .builtIn, tools: LMSTools())
             let text = String(decoding: result.data, as: UTF8.self)
             #expect(!text.contains("wrong idea A holds"), "\(format) carries the teacher's note")
-            #expect(result.notes.contains { $0.contains("but items 1, 2 and 3 have a wrong answer with none, so a student who picks it is told nothing more") }, "\(result.notes)")
+            #expect(
+                result.notes.contains {
+                    $0.contains("but items 1, 2 and 3 have a wrong answer with none, so a student who picks it is told nothing more")
+                }, "\(result.notes)")
         }
     }
 }

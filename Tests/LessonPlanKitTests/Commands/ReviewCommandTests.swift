@@ -1,9 +1,9 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanDocuments
+import LessonPlanKit
 import LessonPlanModel
 import LessonPlanStore
-import LessonPlanDocuments
 import TestSupport
 import Testing
 
@@ -127,7 +127,9 @@ import Testing
         let markdown = try await export(.md, materials: false)
         #expect(markdown.contains("## Second opinion: review 1 of v1"))
         #expect(markdown.contains("| Quality of Assessment | 2 of 3 | “\(Self.invented)” ⚠ evidence not found in the plan |"))
-        let json = try await JSONSerialization.jsonObject(with: try ExportCommand.document(state, format: .json, materials: false, prompts: prompts)) as? [String: Any]
+        let json =
+            try await JSONSerialization.jsonObject(with: try ExportCommand.document(state, format: .json, materials: false, prompts: prompts))
+            as? [String: Any]
         let review = try #require(json?["review"] as? [String: Any])
         #expect((review["rows"] as? [[String: Any]])?.count == 7)
 

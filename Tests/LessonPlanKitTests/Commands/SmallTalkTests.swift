@@ -1,20 +1,24 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
 import TestSupport
 import Testing
 
 /// A line of one or two words that is talk, not an instruction, is never sent unasked; instructions are.
 @Suite struct SmallTalkTests {
-    @Test(arguments: ["thanks", "Thanks!", "thank you", "ok", "OK thanks", "hello", "hi there", "ls", "ls -la", "git status",
-                      "pwd", "yes", "good morning", "hmm"])
+    @Test(arguments: [
+        "thanks", "Thanks!", "thank you", "ok", "OK thanks", "hello", "hi there", "ls", "ls -la", "git status",
+        "pwd", "yes", "good morning", "hmm",
+    ])
     func talkAndShellWordsAreSmallTalk(line: String) {
         #expect(SmallTalk.matches(line))
     }
 
-    @Test(arguments: ["shorter", "more hands-on", "simpler", "add homework", "no homework", "thanks, now add a game",
-                      "make it more hands-on", "/revise thanks", "Spanish version", "think-pair-share", "30 minutes"])
+    @Test(arguments: [
+        "shorter", "more hands-on", "simpler", "add homework", "no homework", "thanks, now add a game",
+        "make it more hands-on", "/revise thanks", "Spanish version", "think-pair-share", "30 minutes",
+    ])
     func instructionsAreNot(line: String) {
         #expect(!SmallTalk.matches(line))
     }
@@ -23,7 +27,7 @@ import Testing
         let home = try TemporaryHome()
         let transport = ScriptedTransport.passingPlans()
         let settings = ModelSettings(
-            baseURL: URL(string: "http://127.0.0.1:9/v1")!, apiKey: "sk-test-runner", model: "gpt-5.2",
+            baseURL: try #require(URL(string: "http://127.0.0.1:9/v1")), apiKey: "sk-test-runner", model: "gpt-5.2",
             retryPolicy: RetryPolicy(maxRetries: 0))
         let engine = try SessionEngine(
             newSessionWith: LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45), name: nil, store: home.store,

@@ -1,5 +1,5 @@
-import LessonPlanKit
 import LessonPlanDocuments
+import LessonPlanKit
 import Testing
 
 @Suite struct DiffRenderingTests {

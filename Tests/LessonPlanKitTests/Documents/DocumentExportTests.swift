@@ -1,9 +1,10 @@
 import Foundation
-@testable import LessonPlanKit
-@testable import LessonPlanCore
-@testable import LessonPlanStore
-@testable import LessonPlanDocuments
 import Testing
+
+@testable import LessonPlanCore
+@testable import LessonPlanDocuments
+@testable import LessonPlanKit
+@testable import LessonPlanStore
 
 /// The document handed to pandoc, checked as data: no pandoc needed (EditableDocumentTests runs the real one).
 @Suite struct DocumentExportTests {
@@ -96,13 +97,16 @@ import Testing
             number: 1, planVersion: 1,
             rows: [
                 ReviewRow(criterion: "Quality of Assessment", score: 2, outOf: 3, evidence: "What pulls the ocean?", why: "It asks.", status: .found),
-                ReviewRow(criterion: "Opportunities for Deeper Learning", score: 1, outOf: 3, evidence: "Build a tide machine.", why: "Invented.", status: .notFound),
+                ReviewRow(
+                    criterion: "Opportunities for Deeper Learning", score: 1, outOf: 3, evidence: "Build a tide machine.", why: "Invented.",
+                    status: .notFound),
             ],
             summary: "✗ 1 of 2 quoted sentences is not in the plan (marked); do not rely on those scores.", source: "Criteria from somewhere.")
         func texts(_ kind: TurnKind, slides: Bool = false) throws -> String {
             var (document, plan) = Self.document(kind: kind)
             document.review = review
-            let built = slides ? DocumentExport.slides(document, plan: plan) : DocumentExport.page(document, plan: plan, format: .docx, timeZone: .gmt)
+            let built =
+                slides ? DocumentExport.slides(document, plan: plan) : DocumentExport.page(document, plan: plan, format: .docx, timeZone: .gmt)
             var texts: [String] = []
             Self.strings(try JSONSerialization.jsonObject(with: built.json(apiVersion: [1, 22, 2, 1])), into: &texts)
             return texts.joined(separator: " ")
@@ -119,7 +123,10 @@ import Testing
     @Test func slidesPutTheTeachersLinesInTheNotes() throws {
         let (document, plan) = Self.document()
         let slides = DocumentExport.slides(document, plan: plan)
-        guard case .header(1, let title) = slides.blocks.first else { Issue.record("no slide title"); return }
+        guard case .header(1, let title) = slides.blocks.first else {
+            Issue.record("no slide title")
+            return
+        }
         #expect(title == [.text("Exit Ticket")])
         let notes = slides.blocks.compactMap { block -> [PandocBlock]? in
             if case .div(["notes"], let inside) = block { return inside }
@@ -128,7 +135,9 @@ import Testing
         #expect(notes.count == 2)
         #expect(notes[0].contains(.para([.text("Answer: the moon; two")])))
         #expect(notes[1].first == .para([.text("Answer: B) The moon")]))
-        #expect(notes[1].contains(.para([.text("A: The sun causes tides.")])) && notes[1].contains(.para([.text("A, student feedback: Check which body is closer.")])))
+        #expect(
+            notes[1].contains(.para([.text("A: The sun causes tides.")]))
+                && notes[1].contains(.para([.text("A, student feedback: Check which body is closer.")])))
     }
 
     /// What keeps a printout whole, as the writers get it: every table row unsplittable, a new page begun by its own
@@ -141,9 +150,17 @@ import Testing
         document.check = ExportCheck(passed: true, problems: [], notes: ["Two sections say the same thing."])
         let page = DocumentExport.page(document, plan: plan, format: .docx, timeZone: .gmt)
         // The details are one paragraph; the content notes' list is the only list there.
-        let details = try #require(page.blocks.firstIndex { if case .para(let inlines) = $0 { inlines.first == .strong([.text("Grade band:")]) } else { false } })
+        let details = try #require(
+            page.blocks.firstIndex { if case .para(let inlines) = $0 { inlines.first == .strong([.text("Grade band:")]) } else { false } })
         if case .bulletList = page.blocks[details - 1] {} else { Issue.record("the content notes' list is not just before the details") }
-        #expect(!page.blocks.contains { if case .bulletList(let items) = $0 { items.contains { $0 == [.plain([.strong([.text("Topic:")]), .text(" Tides")])] } } else { false } })
+        #expect(
+            !page.blocks.contains {
+                if case .bulletList(let items) = $0 {
+                    items.contains { $0 == [.plain([.strong([.text("Topic:")]), .text(" Tides")])] }
+                } else {
+                    false
+                }
+            })
 
         let docx = DocumentExport.forWriter(page.blocks, format: .docx)
         let xml = docx.compactMap { if case .raw("openxml", let text) = $0 { text } else { nil } }
@@ -152,7 +169,10 @@ import Testing
         #expect(rubric.components(separatedBy: "<w:trPr><w:cantSplit/>").count - 1 == 7)
         #expect(rubric.components(separatedBy: "<w:tblHeader/>").count - 1 == 1)
         #expect(!docx.contains { if case .table = $0 { true } else { false } }, "a table left to pandoc, whose rows split")
-        #expect(xml.contains("<w:p><w:pPr><w:pStyle w:val=\"Heading1\"/><w:pageBreakBefore/></w:pPr><w:r><w:t xml:space=\"preserve\">Answer key: exit quiz</w:t></w:r></w:p>"))
+        #expect(
+            xml.contains(
+                "<w:p><w:pPr><w:pStyle w:val=\"Heading1\"/><w:pageBreakBefore/></w:pPr><w:r><w:t xml:space=\"preserve\">Answer key: exit quiz</w:t></w:r></w:p>"
+            ))
         #expect(!xml.contains { $0.contains("w:type=\"page\"") }, "an empty paragraph that breaks the page")
 
         let odt = DocumentExport.forWriter(DocumentExport.page(document, plan: plan, format: .odt, timeZone: .gmt).blocks, format: .odt)
@@ -174,7 +194,13 @@ import Testing
         let next = try #require(page.blocks[quiz...].firstIndex { if case .newPage = $0 { true } else { false } })
         #expect(page.blocks[next] == .newPage(.para([.strong([.text("Tides")])])), "\(page.blocks[next])")
         let written = DocumentExport.forWriter([page.blocks[next]], format: .docx)
-        #expect(written == [.raw(format: "openxml", "<w:p><w:pPr><w:pStyle w:val=\"BodyText\"/><w:pageBreakBefore/></w:pPr><w:r><w:rPr><w:b/></w:rPr><w:t xml:space=\"preserve\">Tides</w:t></w:r></w:p>")])
+        #expect(
+            written == [
+                .raw(
+                    format: "openxml",
+                    "<w:p><w:pPr><w:pStyle w:val=\"BodyText\"/><w:pageBreakBefore/></w:pPr><w:r><w:rPr><w:b/></w:rPr><w:t xml:space=\"preserve\">Tides</w:t></w:r></w:p>"
+                )
+            ])
     }
 
     @Test func controlCharactersNeverReachTheXML() {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import LessonPlanKit
-@testable import LessonPlanDocuments
 import Testing
+
+@testable import LessonPlanDocuments
+@testable import LessonPlanKit
 
 @Suite struct LineDiffTests {
     @Test func identicalTextIsAllSame() {

@@ -2,8 +2,8 @@ import Foundation
 import LessonPlanCore
 import LessonPlanDocuments
 import LessonPlanStore
-import Testing
 import TestSupport
+import Testing
 
 /// The Markdown export as a CommonMark and GitHub viewer shows it, rendered by markdown-it-py (PyPI; `scripts/setup`
 /// installs it): the quiz's options a list in each item, and what the model wrote shown as written.
@@ -63,7 +63,8 @@ import TestSupport
         let items = section.components(separatedBy: "<li>\n<p>Question ").dropFirst()
         #expect(items.count == 12, "\(section.prefix(600))")
         for item in items {
-            #expect(item.contains("<ul>\n<li>A) Pulls the water &lt;i&gt;toward&lt;/i&gt; it</li>\n<li>B) Nothing at all_</li>"), "\(item.prefix(400))")
+            #expect(
+                item.contains("<ul>\n<li>A) Pulls the water &lt;i&gt;toward&lt;/i&gt; it</li>\n<li>B) Nothing at all_</li>"), "\(item.prefix(400))")
         }
         #expect(!section.contains("<pre>") && !section.contains("<code>"), "an option read as code")
         // Raw HTML in what the model wrote shows as text, never as markup; emphasis and entities stay literal.
@@ -87,7 +88,8 @@ import TestSupport
         #expect(items.count == 12, "\(key.prefix(500))")
         #expect(
             key.contains(
-                "<ul>\n<li>B: The moon is too far away.\n<ul>\n<li>Student feedback: Think about what &lt;b&gt;gravity&lt;/b&gt; does from far away.</li>\n</ul>\n</li>\n<li>C: Tides are heat.</li>\n</ul>"),
+                "<ul>\n<li>B: The moon is too far away.\n<ul>\n<li>Student feedback: Think about what &lt;b&gt;gravity&lt;/b&gt; does from far away.</li>\n</ul>\n</li>\n<li>C: Tides are heat.</li>\n</ul>"
+            ),
             "\(key.prefix(500))")
         // Items 10 to 12 too: the feedback nested under its misconception, however wide the number.
         #expect(key.components(separatedBy: "<li>Student feedback: ").count == 13, "\(key.suffix(800))")

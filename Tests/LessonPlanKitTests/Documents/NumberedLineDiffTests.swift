@@ -1,8 +1,8 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanDocuments
-import Testing
+import LessonPlanKit
 import TestSupport
+import Testing
 
 /// `replay` diffs lines numbered once per plan; that must give exactly the script the string
 /// diff gives, including for lines that are equal as Strings without being the same bytes.

@@ -1,9 +1,9 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
 import LessonPlanDocuments
-import Testing
+import LessonPlanKit
 import TestSupport
+import Testing
 
 @Suite struct PlanExportTests {
     static let plan = """
@@ -122,7 +122,8 @@ import TestSupport
 
     /// Bidi controls in model text cannot reorder the page: every one is dropped, the words around it kept.
     @Test func htmlDropsBidiControls() {
-        let controls: [Unicode.Scalar] = ["\u{061C}", "\u{200E}", "\u{200F}"] + (0x202A...0x202E).compactMap(Unicode.Scalar.init)
+        let controls: [Unicode.Scalar] =
+            ["\u{061C}", "\u{200E}", "\u{200F}"] + (0x202A...0x202E).compactMap(Unicode.Scalar.init)
             + (0x2066...0x2069).compactMap(Unicode.Scalar.init)
         let hostile = controls.map { "a\(Character($0))b" }.joined(separator: " ")
         let html = PlanExport.renderHTML(Self.document(topic: "Tides \u{202E}evil", plan: Self.plan + "\n" + hostile))

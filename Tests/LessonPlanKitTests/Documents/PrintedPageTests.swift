@@ -1,10 +1,10 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
-import LessonPlanStore
 import LessonPlanDocuments
-import Testing
+import LessonPlanKit
+import LessonPlanStore
 import TestSupport
+import Testing
 
 /// What a teacher prints: the banner, the version and local date, pacing near the top, lists numbered by
 /// their own list, and handouts fit for students.
@@ -91,7 +91,9 @@ import TestSupport
         #expect(html.contains("Runs over: the plan ends at 55 min, 10 min past the lesson&#39;s end at 45."))
         let markdown = PlanExport.renderMarkdown(document, plan: plan)
         #expect(markdown.contains("| **Lesson ends** | **45** | |\n| Exit Ticket (past the end) | 45–55 | 10 min |"))
-        #expect(markdown.range(of: "## Pacing")?.lowerBound ?? markdown.endIndex < markdown.range(of: "## Learning Objective")?.lowerBound ?? markdown.startIndex)
+        #expect(
+            markdown.range(of: "## Pacing")?.lowerBound ?? markdown.endIndex < markdown.range(of: "## Learning Objective")?.lowerBound
+                ?? markdown.startIndex)
     }
 
     @Test func exitTicketPromptsAreNumberedOneTwoThree() {

@@ -1,7 +1,7 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
 import LessonPlanDocuments
+import LessonPlanKit
 import TestSupport
 import Testing
 
@@ -23,7 +23,9 @@ import Testing
         #expect(text.hasPrefix("# Unit: Tides\n"))
         #expect(text.contains("## Overview") && text.contains("**Goal:** Students compare and order fractions"))
         #expect(text.contains("## Contents\n\n1. Lesson 1: Unit fractions — Students will name and draw unit fractions of a whole."))
-        #expect(text.contains("3. Lesson 3: Comparing fractions — Students will compare two fractions using benchmarks and common denominators. (not written yet)"))
+        #expect(
+            text.contains(
+                "3. Lesson 3: Comparing fractions — Students will compare two fractions using benchmarks and common denominators. (not written yet)"))
         // Each written lesson is a part of its own (a top heading) with its pacing and exit ticket one level down.
         let parts = text.components(separatedBy: "\n# Lesson ")
         #expect(parts.count == 3)

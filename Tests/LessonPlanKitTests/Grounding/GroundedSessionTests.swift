@@ -1,9 +1,9 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanDocuments
+import LessonPlanKit
 import LessonPlanModel
 import LessonPlanStore
-import LessonPlanDocuments
 import TestSupport
 import Testing
 

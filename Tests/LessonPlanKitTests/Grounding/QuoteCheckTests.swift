@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 /// Quotations found in an answer and checked by code against pages of known text.
@@ -102,7 +102,8 @@ import Testing
         let far = String(repeating: "filler words here ", count: 40)
         let long = SourceDocument(name: "l.txt", path: "/x", bytes: 1, sha256: "", pages: ["The tide rises " + far + "the moon pulls."], paged: false)
         #expect(QuoteChecker.check(#""The tide rises … the moon pulls" (p. 1)"#, against: [long]).verdicts.map(\.result) == [.notInSource])
-        let near = SourceDocument(name: "n.txt", path: "/x", bytes: 1, sha256: "", pages: ["The tide rises slowly, and then the moon pulls."], paged: false)
+        let near = SourceDocument(
+            name: "n.txt", path: "/x", bytes: 1, sha256: "", pages: ["The tide rises slowly, and then the moon pulls."], paged: false)
         #expect(QuoteChecker.check(#""The tide rises … the moon pulls" (p. 1)"#, against: [near]).verdicts.map(\.result) == [.verified])
     }
 
@@ -134,9 +135,10 @@ import Testing
             "The gravity of the moon pulls" (page two)
             """
         let report = QuoteChecker.check(answer, against: [book])
-        #expect(report.verdicts.map(\.result) == [
-            .verified, .verified, .verified, .verified, .verified, .verified, .wrongPage(found: 3), .verified, .wrongPage(found: 2),
-        ], "\(report.verdicts.map(\.quote))")
+        #expect(
+            report.verdicts.map(\.result) == [
+                .verified, .verified, .verified, .verified, .verified, .verified, .wrongPage(found: 3), .verified, .wrongPage(found: 2),
+            ], "\(report.verdicts.map(\.quote))")
         #expect(report.verdicts[6].sentence.contains("not page 99999999999999999999999999"))
         #expect(report.verdicts[5].cite == "(pp. 2-3)")
     }

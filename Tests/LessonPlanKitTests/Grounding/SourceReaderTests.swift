@@ -1,8 +1,9 @@
 import Foundation
 import LessonPlanKit
-@testable import LessonPlanCore
 import TestSupport
 import Testing
+
+@testable import LessonPlanCore
 
 /// Reading a teacher's file into pages, against real files the tests write; bad input is one sentence.
 @Suite struct SourceReaderTests {
@@ -51,7 +52,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let reader = SourceReader()
         func failure(_ url: URL) async -> SourceError? {
-            do { _ = try await reader.read(url); return nil } catch { return error }
+            do {
+                _ = try await reader.read(url)
+                return nil
+            } catch { return error }
         }
         #expect(await failure(folder.appending(path: "absent.pdf")) == .missing(folder.appending(path: "absent.pdf").path))
         #expect(await failure(folder) == .directory(folder.path))
@@ -111,7 +115,10 @@ import Testing
             _ = try await SourceReader(environment: ["PATH": folder.path, "HOME": folder.path]).read(bomb)
             Issue.record("the dense docx was read")
         } catch {
-            guard case .expandsTooMuch(_, let bytes) = error else { Issue.record("\(error)"); return }
+            guard case .expandsTooMuch(_, let bytes) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(bytes > 9_000_000 && bytes < 256 * 1024 * 1024)
         }
     }
@@ -139,7 +146,10 @@ import Testing
             _ = try await SourceReader().read(bomb)
             Issue.record("the zip bomb was read")
         } catch {
-            guard case .expandsTooMuch(let path, let bytes) = error else { Issue.record("\(error)"); return }
+            guard case .expandsTooMuch(let path, let bytes) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(path == bomb.path && bytes > 290_000_000)
             let sentence = try #require(error.errorDescription)
             #expect(sentence.contains("unpacks to") && sentence.filter { $0 == "\n" }.isEmpty, "\(sentence)")
@@ -179,7 +189,10 @@ import Testing
         try Data("machine api.openai.com password sk-secret\n".utf8).write(to: netrc)
         let reader = SourceReader(environment: ["HOME": home.path, "PATH": "/usr/bin:/bin"])
         func failure(_ url: URL) async -> SourceError? {
-            do { _ = try await reader.read(url); return nil } catch { return error }
+            do {
+                _ = try await reader.read(url)
+                return nil
+            } catch { return error }
         }
         let linkToKey = folder.appending(path: "notes.txt")
         #expect(symlink(key.path, linkToKey.path) == 0)
@@ -245,7 +258,10 @@ import Testing
             _ = try await SourceReader().read(bomb)
             Issue.record("the zip bomb was read")
         } catch {
-            guard case .expandsTooMuch(_, let bytes) = error else { Issue.record("\(error)"); return }
+            guard case .expandsTooMuch(_, let bytes) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(bytes > 7_000_000 && bytes < 8 * 1024 * 1024)
         }
     }

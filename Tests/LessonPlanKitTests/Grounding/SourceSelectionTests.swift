@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 /// Which pages of the sources go with a request, and how they are marked.

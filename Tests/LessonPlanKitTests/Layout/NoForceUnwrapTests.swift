@@ -8,7 +8,8 @@ import Testing
 
     /// `x!`, `f()!`, `a[0]!`, `try!` and `as!` in code, after comments and string literals are removed.
     static func forceUnwraps(in text: String) -> [String] {
-        let code = text
+        let code =
+            text
             .replacing(/"""[\s\S]*?"""/, with: "\"\"")
             .replacing(/\/\/[^\n]*/, with: "")
             .replacing(/"(?:\\.|[^"\\\n])*"/, with: "\"\"")

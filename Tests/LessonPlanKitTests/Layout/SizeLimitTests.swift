@@ -66,7 +66,9 @@ import Testing
     /// first line and its length, counted from its first line to the brace that closes it at the same indentation.
     static func longFunctions() throws -> [(key: String, lines: Int)] {
         let start = try NSRegularExpression(
-            pattern: #"^(\s*)(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|package|static|mutating|nonisolated|override|final|convenience)\s+)*(?:func\s|init[?]?[(<])"#)
+            pattern:
+                #"^(\s*)(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|package|static|mutating|nonisolated|override|final|convenience)\s+)*(?:func\s|init[?]?[(<])"#
+        )
         var found: [(String, Int)] = []
         let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
         while let url = enumerator?.nextObject() as? URL {
@@ -78,7 +80,8 @@ import Testing
                 guard let match = start.firstMatch(in: line, range: range), let indent = Range(match.range(at: 1), in: line)
                 else { continue }
                 let closing = String(line[indent]) + "}"
-                guard let end = lines[(index + 1)...].firstIndex(where: { $0 == closing || $0.hasPrefix(closing + " ") || $0.hasPrefix(closing + ")") })
+                guard
+                    let end = lines[(index + 1)...].firstIndex(where: { $0 == closing || $0.hasPrefix(closing + " ") || $0.hasPrefix(closing + ")") })
                 else { continue }
                 let length = end - index + 1
                 if length > functionLimit { found.append(("\(path): \(line.trimmingCharacters(in: .whitespaces))", length)) }

@@ -1,9 +1,9 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct ChatCompletionsEventDecoderTests {
     private static let id = "chatcmpl-C9xTq2mZ8pLw1"
@@ -64,20 +64,24 @@ import TestSupport
             chunk(#"{"index":0,"delta":{"refusal":" help."},"finish_reason":"stop"}"#),
             "[DONE]",
         ])
-        #expect(got == [
-            .created(responseID: Self.id), .refusalDelta("I can’t"), .refusalDelta(" help."), .completed(responseID: Self.id, usage: nil),
-        ])
+        #expect(
+            got == [
+                .created(responseID: Self.id), .refusalDelta("I can’t"), .refusalDelta(" help."), .completed(responseID: Self.id, usage: nil),
+            ])
     }
 
     @Test func doneWithoutFinishReasonOrUsageStillCompletes() {
-        #expect(events([chunk(#"{"index":0,"delta":{"content":"Hi"}}"#), "[DONE]"]) == [
-            .created(responseID: Self.id), .textDelta("Hi"), .completed(responseID: Self.id, usage: nil),
-        ])
+        #expect(
+            events([chunk(#"{"index":0,"delta":{"content":"Hi"}}"#), "[DONE]"]) == [
+                .created(responseID: Self.id), .textDelta("Hi"), .completed(responseID: Self.id, usage: nil),
+            ])
     }
 
     @Test func usageAndFinishInTheSameChunk() {
         let got = events([
-            chunk(#"{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}"#, usage: #"{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}"#),
+            chunk(
+                #"{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}"#, usage: #"{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}"#
+            ),
             "[DONE]",
         ])
         #expect(got.last == .completed(responseID: Self.id, usage: Usage(inputTokens: 3, outputTokens: 1)))
@@ -107,11 +111,15 @@ import TestSupport
         #expect(SSEFixtures.text(of: got) == "mine")
     }
 
-    @Test(arguments: [
-        (#"{"error":{"message":"Rate limit reached","type":"requests","param":null,"code":"rate_limit_exceeded"}}"#, "Rate limit reached", "rate_limit_exceeded"),
-        (#"{"error":{"code":500,"message":"Context size has been exceeded.","type":"server_error"}}"#, "Context size has been exceeded.", "500"),
-        (#"{"error":"model not found"}"#, "model not found", nil),
-    ] as [(String, String?, String?)])
+    @Test(
+        arguments: [
+            (
+                #"{"error":{"message":"Rate limit reached","type":"requests","param":null,"code":"rate_limit_exceeded"}}"#, "Rate limit reached",
+                "rate_limit_exceeded"
+            ),
+            (#"{"error":{"code":500,"message":"Context size has been exceeded.","type":"server_error"}}"#, "Context size has been exceeded.", "500"),
+            (#"{"error":"model not found"}"#, "model not found", nil),
+        ] as [(String, String?, String?)])
     func errorObject(data: String, message: String?, code: String?) {
         #expect(events([data], finish: false) == [.error(message: message, code: code)])
     }

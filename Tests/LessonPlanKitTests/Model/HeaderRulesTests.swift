@@ -1,8 +1,9 @@
 import Foundation
-@testable import LessonPlanKit
-@testable import LessonPlanCore
-@testable import LessonPlanModel
 import Testing
+
+@testable import LessonPlanCore
+@testable import LessonPlanKit
+@testable import LessonPlanModel
 
 /// `--header` and the key cannot smuggle headers, override framing, or double the credentials;
 /// plain http with a key goes only to an address that really is this machine.

@@ -1,9 +1,10 @@
 import Foundation
-@testable import LessonPlanKit
-@testable import LessonPlanCore
-@testable import LessonPlanModel
 import TestSupport
 import Testing
+
+@testable import LessonPlanCore
+@testable import LessonPlanKit
+@testable import LessonPlanModel
 
 /// How the client turns what a server said into one sentence; against the loopback fake where a
 /// real exchange matters, as plain values where it does not.
@@ -55,7 +56,9 @@ import Testing
     @Test func notFoundIsReadFromTheBodyTheServerSent() throws {
         let client = client(try #require(URL(string: "http://127.0.0.1:1/v1")))
         // OpenAI names the model; llama-server and a bare web server do not.
-        let openAI = Data(#"{"error":{"message":"The model `gpt-5.2` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}"#.utf8)
+        let openAI = Data(
+            #"{"error":{"message":"The model `gpt-5.2` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}"#
+                .utf8)
         #expect(
             client.describeFailure(status: 404, contentType: "application/json", body: openAI)
                 == .http(
@@ -66,7 +69,8 @@ import Testing
             client.describeFailure(status: 404, contentType: "application/json", body: llama)
                 == .notFound(url: "http://127.0.0.1:1/v1/responses", message: "File Not Found", api: .responses))
         let ollama = Data(#"{"error":"model \"gpt-5.2\" not found, try pulling it first"}"#.utf8)
-        if case .http(404, _, _, _, _) = client.describeFailure(status: 404, contentType: nil, body: ollama) {} else {
+        if case .http(404, _, _, _, _) = client.describeFailure(status: 404, contentType: nil, body: ollama) {
+        } else {
             Issue.record("Ollama's unknown model should read as an unknown model")
         }
         let bare = Data("<html><head><title>404 Not Found</title></head></html>".utf8)
@@ -126,7 +130,8 @@ import Testing
             settings: ModelSettings(baseURL: server.baseURL, endpoint: nil, apiKey: "sk-test", model: "gpt-5.2"), names: names)
         func event(_ type: String, _ json: String) -> String { "event: \(type)\ndata: {\"type\":\"\(type)\"\(json)}\n\n" }
         let deltas = ["Pair Stu", "dent A with Stud", "ent B", ", and Student B's group ", "reads.", " Student"]
-        let body = event("response.created", ",\"response\":{\"id\":\"r1\"}")
+        let body =
+            event("response.created", ",\"response\":{\"id\":\"r1\"}")
             + deltas.map { event("response.output_text.delta", ",\"delta\":\"\($0)\"") }.joined()
             + event("response.completed", ",\"response\":{\"id\":\"r1\",\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}")
         try await server.script([.raw(headers: ["Content-Type": "text/event-stream"], body: body, chunkSize: 48, delayMs: 15)])

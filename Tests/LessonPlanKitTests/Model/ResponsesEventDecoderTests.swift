@@ -1,9 +1,9 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct ResponsesEventDecoderTests {
     private func decode(_ data: String, event: String? = nil) -> [StreamEvent] {
@@ -42,7 +42,10 @@ import TestSupport
     @Test func incompleteAndFailedStreams() {
         let incomplete = SSEFixtures.events(
             in: [SSEFixtures.responsesStream(ending: .incomplete(reason: "max_output_tokens"))], decoder: ResponsesEventDecoder())
-        #expect(incomplete.last == .incomplete(responseID: "resp_68b1f0c2a7d48193a1", reason: "max_output_tokens", usage: SSEFixtures.defaultUsage, maxOutputTokens: 4000))
+        #expect(
+            incomplete.last
+                == .incomplete(
+                    responseID: "resp_68b1f0c2a7d48193a1", reason: "max_output_tokens", usage: SSEFixtures.defaultUsage, maxOutputTokens: 4000))
 
         let failed = SSEFixtures.events(
             in: [SSEFixtures.responsesStream(ending: .failed(message: "The server had an error.", code: "server_error"))],
@@ -63,7 +66,9 @@ import TestSupport
     // MARK: - One event each
 
     @Test func created() {
-        #expect(one(#"{"type":"response.created","sequence_number":0,"response":{"id":"resp_1","status":"in_progress"}}"#) == .created(responseID: "resp_1"))
+        #expect(
+            one(#"{"type":"response.created","sequence_number":0,"response":{"id":"resp_1","status":"in_progress"}}"#)
+                == .created(responseID: "resp_1"))
         #expect(one(#"{"type":"response.created"}"#) == .created(responseID: nil))
         #expect(one(#"{"type":"response.created","response":{"id":null}}"#) == .created(responseID: nil))
     }
@@ -82,17 +87,21 @@ import TestSupport
 
     @Test func dispatchesOnTheJSONTypeNotTheEventLine() {
         #expect(decode(#"{"type":"response.output_text.delta","delta":"x"}"#, event: "response.completed") == [.textDelta("x")])
-        #expect(decode(#"{"type":"response.completed","response":{"id":"r"}}"#, event: "response.output_text.delta") == [
-            .completed(responseID: "r", usage: nil)
-        ])
+        #expect(
+            decode(#"{"type":"response.completed","response":{"id":"r"}}"#, event: "response.output_text.delta") == [
+                .completed(responseID: "r", usage: nil)
+            ])
     }
 
     @Test func refusalDelta() {
-        #expect(one(#"{"type":"response.refusal.delta","sequence_number":9,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"I can’t help"}"#) == .refusalDelta("I can’t help"))
+        #expect(
+            one(#"{"type":"response.refusal.delta","sequence_number":9,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"I can’t help"}"#)
+                == .refusalDelta("I can’t help"))
     }
 
     @Test func completedWithUsage() {
-        let data = #"{"type":"response.completed","sequence_number":30,"response":{"id":"resp_2","status":"completed","usage":{"input_tokens":10,"input_tokens_details":{"cached_tokens":0},"output_tokens":25,"output_tokens_details":{"reasoning_tokens":12},"total_tokens":35}}}"#
+        let data =
+            #"{"type":"response.completed","sequence_number":30,"response":{"id":"resp_2","status":"completed","usage":{"input_tokens":10,"input_tokens_details":{"cached_tokens":0},"output_tokens":25,"output_tokens_details":{"reasoning_tokens":12},"total_tokens":35}}}"#
         #expect(one(data) == .completed(responseID: "resp_2", usage: Usage(inputTokens: 10, outputTokens: 25, reasoningTokens: 12)))
     }
 
@@ -107,18 +116,24 @@ import TestSupport
 
     @Test func completedAsOllamaOrVLLMMightSendIt() {
         #expect(one(#"{"type":"response.completed"}"#) == .completed(responseID: nil, usage: nil))
-        #expect(one(#"{"type":"response.completed","response":{"id":"r","usage":{"input_tokens":3,"output_tokens":4.0,"output_tokens_details":null}}}"#)
-            == .completed(responseID: "r", usage: Usage(inputTokens: 3, outputTokens: 4)))
+        #expect(
+            one(#"{"type":"response.completed","response":{"id":"r","usage":{"input_tokens":3,"output_tokens":4.0,"output_tokens_details":null}}}"#)
+                == .completed(responseID: "r", usage: Usage(inputTokens: 3, outputTokens: 4)))
     }
 
     @Test func incomplete() {
-        let data = #"{"type":"response.incomplete","response":{"id":"resp_4","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"usage":{"input_tokens":1,"output_tokens":2,"output_tokens_details":{"reasoning_tokens":2}}}}"#
-        #expect(one(data) == .incomplete(responseID: "resp_4", reason: "max_output_tokens", usage: Usage(inputTokens: 1, outputTokens: 2, reasoningTokens: 2)))
-        #expect(one(#"{"type":"response.incomplete","response":{"incomplete_details":null}}"#) == .incomplete(responseID: nil, reason: nil, usage: nil))
+        let data =
+            #"{"type":"response.incomplete","response":{"id":"resp_4","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"usage":{"input_tokens":1,"output_tokens":2,"output_tokens_details":{"reasoning_tokens":2}}}}"#
+        #expect(
+            one(data)
+                == .incomplete(responseID: "resp_4", reason: "max_output_tokens", usage: Usage(inputTokens: 1, outputTokens: 2, reasoningTokens: 2)))
+        #expect(
+            one(#"{"type":"response.incomplete","response":{"incomplete_details":null}}"#) == .incomplete(responseID: nil, reason: nil, usage: nil))
     }
 
     @Test func failed() {
-        let data = #"{"type":"response.failed","response":{"id":"resp_5","status":"failed","error":{"code":"rate_limit_exceeded","message":"Slow down."}}}"#
+        let data =
+            #"{"type":"response.failed","response":{"id":"resp_5","status":"failed","error":{"code":"rate_limit_exceeded","message":"Slow down."}}}"#
         #expect(one(data) == .failed(responseID: "resp_5", message: "Slow down.", code: "rate_limit_exceeded"))
         #expect(one(#"{"type":"response.failed","response":{"id":"resp_5","error":null}}"#) == .failed(responseID: "resp_5", message: nil, code: nil))
     }
@@ -133,7 +148,9 @@ import TestSupport
     }
 
     @Test func errorAsOtherServersSendIt() {
-        #expect(one(#"{"type":"error","error":{"code":500,"message":"context full","type":"server_error"}}"#) == .error(message: "context full", code: "500"))
+        #expect(
+            one(#"{"type":"error","error":{"code":500,"message":"context full","type":"server_error"}}"#)
+                == .error(message: "context full", code: "500"))
         #expect(one(#"{"type":"error","error":"boom"}"#) == .error(message: "boom", code: nil))
         #expect(one(#"{"type":"error"}"#) == .error(message: nil, code: nil))
     }
@@ -178,7 +195,10 @@ import TestSupport
     }
 
     @Test func deltaWithoutTextIsMalformed() {
-        for data in [#"{"type":"response.output_text.delta"}"#, #"{"type":"response.output_text.delta","delta":null}"#, #"{"type":"response.refusal.delta","delta":7}"#] {
+        for data in [
+            #"{"type":"response.output_text.delta"}"#, #"{"type":"response.output_text.delta","delta":null}"#,
+            #"{"type":"response.refusal.delta","delta":7}"#,
+        ] {
             let event = one(data)
             guard case .malformed = event else {
                 Issue.record("expected .malformed for \(data), got \(String(describing: event))")

@@ -1,9 +1,9 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
-import Testing
 import TestSupport
+import Testing
 
 /// The fast path for text deltas must never disagree with the full decoder: it either returns what
 /// the full decoder would, or steps aside.
@@ -175,7 +175,10 @@ import TestSupport
     }
 
     @Test func otherTypesNeverTakeTheFastPath() {
-        for type in ["response.refusal.delta", "response.reasoning_summary_text.delta", "response.output_text.done", "response.output_text.deltas", "response.output_text.delt", "error"] {
+        for type in [
+            "response.refusal.delta", "response.reasoning_summary_text.delta", "response.output_text.done", "response.output_text.deltas",
+            "response.output_text.delt", "error",
+        ] {
             let data = #"{"type":"\#(type)","delta":"x"}"#
             #expect(ResponsesEventDecoder.textDeltaFastPath(data) == nil)
         }

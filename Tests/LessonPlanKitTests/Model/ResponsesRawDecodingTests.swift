@@ -1,9 +1,9 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
-import Testing
 import TestSupport
+import Testing
 
 /// Events read straight from the bytes must mean what the same message means to ``decode(_:)``,
 /// and what the decoder skips or reads only in part must not change what a valid stream says.
@@ -103,8 +103,9 @@ import TestSupport
         #expect(message(#"{"type":"response.completed","response":"x"}"#) == [.completed(responseID: nil, usage: nil)])
         #expect(message(#"{"type":"response.completed","response":null}"#) == [.completed(responseID: nil, usage: nil)])
         #expect(message(#"{"type":"response.completed","response":{"id":5,"usage":[]}}"#) == [.completed(responseID: nil, usage: nil)])
-        #expect(message(#"{"type":"response.incomplete","response":{"id":"r","incomplete_details":{"reason":"max_output_tokens"}}}"#)
-            == [.incomplete(responseID: "r", reason: "max_output_tokens", usage: nil)])
+        #expect(
+            message(#"{"type":"response.incomplete","response":{"id":"r","incomplete_details":{"reason":"max_output_tokens"}}}"#)
+                == [.incomplete(responseID: "r", reason: "max_output_tokens", usage: nil)])
         #expect(message(#"{"type":"error","error":{"message":"m","code":429}}"#) == [.error(message: "m", code: "429")])
         #expect(message(#"{"type":"response.refusal.delta","delta":"no"}"#) == [.refusalDelta("no")])
     }

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
 import Testing
 
@@ -131,8 +131,9 @@ import Testing
     }
 
     @Test func theWaitReadsAsOneLine() {
-        #expect(RetryWait(reason: "rate limited", seconds: 2, retry: 1, maxRetries: 2).description
-            == "rate limited — retrying in 2 s (1/2)")
+        #expect(
+            RetryWait(reason: "rate limited", seconds: 2, retry: 1, maxRetries: 2).description
+                == "rate limited — retrying in 2 s (1/2)")
         #expect(RetryWait(reason: "x", seconds: 0.01, retry: 1, maxRetries: 2).duration == "10 ms")
         #expect(RetryWait(reason: "x", seconds: 0.4375, retry: 1, maxRetries: 2).duration == "0.4 s")
         #expect(RetryWait(reason: "x", seconds: 1.5, retry: 1, maxRetries: 2).duration == "1.5 s")

@@ -1,9 +1,9 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct SSEParserTests {
     /// Short enough that splitting it at every byte stays quick, yet it has every kind of event.
@@ -90,9 +90,10 @@ import TestSupport
     }
 
     @Test func multiLineDataIsJoinedWithLF() {
-        #expect(messages("data: first\ndata:second\ndata:  third\ndata\ndata:\n\n") == [
-            SSEMessage(data: "first\nsecond\n third\n\n")
-        ])
+        #expect(
+            messages("data: first\ndata:second\ndata:  third\ndata\ndata:\n\n") == [
+                SSEMessage(data: "first\nsecond\n third\n\n")
+            ])
     }
 
     @Test func onlyOneSpaceAfterTheColonIsDropped() {
@@ -106,9 +107,10 @@ import TestSupport
     }
 
     @Test func unknownEventsAndFieldsPassThroughOrAreIgnored() {
-        #expect(messages("event: response.made_up\nretry: 1000\nfoo: bar\ndata: {}\n\n") == [
-            SSEMessage(event: "response.made_up", data: "{}")
-        ])
+        #expect(
+            messages("event: response.made_up\nretry: 1000\nfoo: bar\ndata: {}\n\n") == [
+                SSEMessage(event: "response.made_up", data: "{}")
+            ])
     }
 
     @Test func lastEventIDPersistsUntilChanged() {

@@ -1,9 +1,10 @@
 import Foundation
-@testable import LessonPlanKit
-@testable import LessonPlanCore
-@testable import LessonPlanModel
 import TestSupport
 import Testing
+
+@testable import LessonPlanCore
+@testable import LessonPlanKit
+@testable import LessonPlanModel
 
 /// A key or `--header` value the server says back never reaches the screen or the transcript.
 @Suite struct SecretMaskTests {
@@ -64,8 +65,9 @@ import Testing
         #expect(error.masked(by: mask).errorDescription?.contains("[hidden]") == true)
         let event = StreamEvent.error(message: "header classroom-token-7 rejected", code: nil)
         #expect(event.masked(by: mask) == .error(message: "header [hidden] rejected", code: nil))
-        #expect(ModelError.notAStream(status: 502, firstLine: key, host: "h").masked(by: mask)
-            == .notAStream(status: 502, firstLine: "[hidden]", host: "h"))
+        #expect(
+            ModelError.notAStream(status: 502, firstLine: key, host: "h").masked(by: mask)
+                == .notAStream(status: 502, firstLine: "[hidden]", host: "h"))
     }
 
     /// Through the real stream reader: text split across deltas and reads, error events too.

@@ -1,9 +1,10 @@
 import Foundation
-@testable import LessonPlanKit
-@testable import LessonPlanCore
-@testable import LessonPlanModel
 import TestSupport
 import Testing
+
+@testable import LessonPlanCore
+@testable import LessonPlanKit
+@testable import LessonPlanModel
 
 /// What a hostile or broken stream can cost: bounded text, bounded lines, and damaged text kept
 /// with replacement characters rather than dropped.
@@ -34,7 +35,8 @@ import Testing
         #expect(machine.receive(.textDelta("more")) == .none)
         #expect(
             machine.failure?.errorDescription
-                == "The answer passed 256 KB, far longer than any lesson plan, so it was stopped; the text so far is kept as a draft; type /retry to ask again.")
+                == "The answer passed 256 KB, far longer than any lesson plan, so it was stopped; the text so far is kept as a draft; type /retry to ask again."
+        )
     }
 
     @Test func anEndlessRefusalIsStoppedToo() {
@@ -84,7 +86,8 @@ import Testing
         }
         #expect(
             ModelError.lineTooLong(limitBytes: SSEParser.largestLine).errorDescription
-                == "The server sent a line of more than 8 MB without ending it, which no model stream does, so the answer was stopped; check --endpoint / OPENAI_BASE_URL and any proxy in between.")
+                == "The server sent a line of more than 8 MB without ending it, which no model stream does, so the answer was stopped; check --endpoint / OPENAI_BASE_URL and any proxy in between."
+        )
     }
 
     /// Invalid UTF-8, an escaped NUL and a lone surrogate, each in a delta of a stream that then

@@ -1,9 +1,10 @@
 import Foundation
-@testable import LessonPlanKit
-@testable import LessonPlanCore
-@testable import LessonPlanModel
 import TestSupport
 import Testing
+
+@testable import LessonPlanCore
+@testable import LessonPlanKit
+@testable import LessonPlanModel
 
 /// A whole (non-streamed) JSON answer reads as the events its stream would have carried, so the
 /// turn treats it exactly like a streamed one.
@@ -165,7 +166,8 @@ import Testing
         let upstream = Data(#"{"error":{"message":"Invalid request.","type":"invalid_request_error","code":null}}"#.utf8)
         if case .http(400, "Invalid request.", _, _, _) = client.describeFailure(
             status: 400, contentType: "application/json", body: upstream)
-        {} else {
+        {
+        } else {
             Issue.record("an upstream 400 should keep OpenAI's message")
         }
     }

@@ -1,10 +1,10 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
-import LessonPlanStore
 import LessonPlanDocuments
-import Testing
+import LessonPlanKit
+import LessonPlanStore
 import TestSupport
+import Testing
 
 /// The content check: what the sections say, beside the structure check.
 @Suite struct ContentCheckTests {
@@ -79,14 +79,23 @@ import TestSupport
         #expect(report.summary == "✓ structure · ✗ content: 5 problems · \(report.advice.count) suggestions")
         #expect(report.needsRepair)
         let sentences = (report.notes ?? []).map(\.description)
-        #expect(sentences.contains("Check for Understanding: “Fraction Flipper.” is not a question or a task students answer; ask something they must answer."))
-        #expect(sentences.contains("Learning Objective: “Fractions on a number line for students in grades 3–5.” has no observable verb (such as explain, solve, compare); say what students will do to show it."))
+        #expect(
+            sentences.contains(
+                "Check for Understanding: “Fraction Flipper.” is not a question or a task students answer; ask something they must answer."))
+        #expect(
+            sentences.contains(
+                "Learning Objective: “Fractions on a number line for students in grades 3–5.” has no observable verb (such as explain, solve, compare); say what students will do to show it."
+            ))
         // It names fractions throughout, so its topic is not absent; a plan that never names its topic is.
         #expect(!kinds.contains(.topicAbsent))
         let offTopic = Self.framework.check(Self.offlineFractions, lessonMinutes: 45, topic: "Photosynthesis (plants)")
         #expect(offTopic.contentProblems.contains { $0.kind == .topicAbsent })
-        #expect(offTopic.notes?.map(\.description).contains("No section of the plan mentions “photosynthesis”, the lesson’s topic; teach the topic the lesson is for.") == true)
-        #expect(sentences.contains("Independent Practice only repeats Guided Practice (it opens with “Fraction Flipper.”); write what students do in this part."))
+        #expect(
+            offTopic.notes?.map(\.description).contains(
+                "No section of the plan mentions “photosynthesis”, the lesson’s topic; teach the topic the lesson is for.") == true)
+        #expect(
+            sentences.contains(
+                "Independent Practice only repeats Guided Practice (it opens with “Fraction Flipper.”); write what students do in this part."))
     }
 
     @Test func theFixturePlanGetsNoNotes() {
@@ -101,13 +110,17 @@ import TestSupport
             of: "Students complete three practice items on their own.",
             with: "In pairs, students work through two examples while the teacher circulates.")
         let notes = Self.framework.check(plan, lessonMinutes: 45, topic: "Tides").notes ?? []
-        #expect(notes == [
-            ContentNote(
-                .repeatedLine, section: "Guided Practice",
-                quote: "In pairs, students work through two examples while the teacher circulates.",
-                others: ["Independent Practice"])
-        ])
-        #expect(notes.first?.description == "Guided Practice and Independent Practice repeat the same line, “In pairs, students work through two examples while the teacher circulates.”; give each section its own.")
+        #expect(
+            notes == [
+                ContentNote(
+                    .repeatedLine, section: "Guided Practice",
+                    quote: "In pairs, students work through two examples while the teacher circulates.",
+                    others: ["Independent Practice"])
+            ])
+        #expect(
+            notes.first?.description
+                == "Guided Practice and Independent Practice repeat the same line, “In pairs, students work through two examples while the teacher circulates.”; give each section its own."
+        )
     }
 
     @Test func aNearlySameLineCountsAtTheThresholdAndADifferentOneDoesNot() {
@@ -168,16 +181,22 @@ import TestSupport
                 with: "Students use fraction strips to complete three practice items on their own.")
         let notes = Self.framework.check(plan, lessonMinutes: 45, topic: "Tides").notes ?? []
         #expect(notes.map(\.kind) == [.exitOffObjective, .unlistedMaterial], "\(notes)")
-        #expect(notes.last?.description == "Independent Practice uses “fraction strips” (“Students use fraction strips to complete three practice items on their own.”), but Materials does not list it.")
+        #expect(
+            notes.last?.description
+                == "Independent Practice uses “fraction strips” (“Students use fraction strips to complete three practice items on their own.”), but Materials does not list it."
+        )
         // Listed, it is no note; "use evidence" names nothing to hand out.
         let listed = plan.replacingOccurrences(of: "- Exit ticket slips", with: "- Exit ticket slips\n- Fraction strips")
             .replacingOccurrences(of: "Students use fraction strips", with: "Students use evidence and fraction strips")
         #expect(!(Self.framework.check(listed, lessonMinutes: 45, topic: "Tides").notes ?? []).contains { $0.kind == .unlistedMaterial })
         // What the offline model wrote and a teacher would not hand out: judged false, so no note.
-        for phrase in ["Photosynthesis uses sunlight to convert carbon dioxide.", "Students use only 75 items.",
-                       "Students get lots of materials that they can use while studying.", "Use multiple lines if you need them."] {
+        for phrase in [
+            "Photosynthesis uses sunlight to convert carbon dioxide.", "Students use only 75 items.",
+            "Students get lots of materials that they can use while studying.", "Use multiple lines if you need them.",
+        ] {
             let line = plan.replacingOccurrences(of: "Students use fraction strips to complete three practice items on their own.", with: phrase)
-            #expect(!(Self.framework.check(line, lessonMinutes: 45, topic: "Tides").notes ?? []).contains { $0.kind == .unlistedMaterial }, "\(phrase)")
+            #expect(
+                !(Self.framework.check(line, lessonMinutes: 45, topic: "Tides").notes ?? []).contains { $0.kind == .unlistedMaterial }, "\(phrase)")
         }
     }
 
@@ -193,9 +212,11 @@ import TestSupport
     }
 
     @Test func aRepairThatRemovesNotesChecksBetterAndStructureStillWeighsMore() {
-        let weak = PlanCheckReport(problems: [], pacedMinutes: 45, lessonMinutes: 45, notes: [
-            ContentNote(.objectiveVerb, section: "Learning Objective", quote: "Fractions."),
-        ])
+        let weak = PlanCheckReport(
+            problems: [], pacedMinutes: 45, lessonMinutes: 45,
+            notes: [
+                ContentNote(.objectiveVerb, section: "Learning Objective", quote: "Fractions.")
+            ])
         let clean = PlanCheckReport(problems: [], pacedMinutes: 45, lessonMinutes: 45, notes: [])
         let broken = PlanCheckReport(problems: [.codeFence], pacedMinutes: 45, lessonMinutes: 45, notes: [])
         #expect(clean.isBetter(than: weak))
@@ -300,7 +321,10 @@ import TestSupport
             lessonMinutes: 45, topic: "Tides")
         #expect(none.contentProblems.map(\.kind) == [.cfuNoQuestion])
         #expect(none.needsRepair)
-        #expect(none.contentProblems.first?.description == "Check for Understanding asks nothing students answer (it opens with “Tides are caused by the Moon.”); write questions or tasks that show what they learned.")
+        #expect(
+            none.contentProblems.first?.description
+                == "Check for Understanding asks nothing students answer (it opens with “Tides are caused by the Moon.”); write questions or tasks that show what they learned."
+        )
     }
 
     @Test(arguments: [
@@ -319,7 +343,8 @@ import TestSupport
         let plan = PlanFixtures.passing(minutes: 45)
             .replacingOccurrences(of: "- Exit ticket slips", with: "- Exit ticket slips\n- Vocabulary strip: tide, bulge, gravity")
             .replacingOccurrences(
-                of: "Pair-share two ideas.", with: "Pair-share two ideas.\n\n        for step in range(4): print(step)\n")
+                of: "Pair-share two ideas.", with: "Pair-share two ideas.\n\n        for step in range(4): print(step)\n"
+            )
             .replacingOccurrences(
                 of: "pause for questions.",
                 with: "pause for questions.\n- Vocabulary strip: tide, bulge, gravity\n\n        for step in range(4): print(step)\n")
@@ -359,10 +384,12 @@ import TestSupport
         let plan = PlanFixtures.passing(minutes: 45, topic: "Photosynthesis")
             .replacingOccurrences(
                 of: "Students will be able to explain the key ideas of Photosynthesis and apply them to a new example.",
-                with: "Students will explain how plants turn light into chemical energy.")
+                with: "Students will explain how plants turn light into chemical energy."
+            )
             .replacingOccurrences(
                 of: "Introduce the key vocabulary with one worked example",
-                with: "Show the inputs and outputs of a leaf with one worked example")
+                with: "Show the inputs and outputs of a leaf with one worked example"
+            )
             .replacingOccurrences(of: "1. One key idea I learned…", with: "1. Name one input.")
             .replacingOccurrences(of: "2. One question I still have…", with: "2. Name one output.")
             .replacingOccurrences(of: "3. One way I could use this…", with: "3. Draw where it happens.")

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 @Suite struct FrameworkTests {
@@ -92,7 +92,9 @@ import Testing
         #expect(plain.cfuHeading == nil && plain.warmUpHeading == nil && plain.title == "default")
         #expect(try prompts.headings() == ["Objective", "Activity"])
 
-        #expect(try prompts.render("generate", values: ["topic": "Tides"], framework: "tiny") == "Tiny plan on Tides.\n1) Hook\n2) Task\n3) Quiz\nCFU: Quiz (2)\n")
+        #expect(
+            try prompts.render("generate", values: ["topic": "Tides"], framework: "tiny")
+                == "Tiny plan on Tides.\n1) Hook\n2) Task\n3) Quiz\nCFU: Quiz (2)\n")
         // The default framework has no CFU role, so that line of the shared rules drops out.
         #expect(try prompts.render("generate", values: ["topic": "Tides"]) == "Plan Tides as default.\n1) Objective\n2) Activity\n")
 
@@ -130,7 +132,9 @@ import Testing
         #expect(fiveE.describe(.warmUpMinutes(found: 8, expected: 5)) == "“Engage” takes 8 min; it should take 5.")
         #expect(fiveE.describe(.missingHeading("Explain")) == "The plan has no “Explain” section.")
         let standard = try PromptLibrary.builtIn.framework("default")
-        for problem in [PlanProblem.tooFewCFUQuestions(found: 1, minimum: 3), .warmUpMinutes(found: 10, expected: 5), .exitTicketPrompts(found: 2, expected: 3)] {
+        for problem in [
+            PlanProblem.tooFewCFUQuestions(found: 1, minimum: 3), .warmUpMinutes(found: 10, expected: 5), .exitTicketPrompts(found: 2, expected: 3),
+        ] {
             #expect(standard.describe(problem) == problem.description)
         }
     }

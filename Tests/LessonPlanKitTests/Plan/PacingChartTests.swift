@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 @Suite struct PacingChartTests {
@@ -75,7 +75,8 @@ import Testing
         ]
         let chart = PacingChart.render(
             long, lessonMinutes: 45, untimed: ["Learning Objective", "Materials", "Differentiation", "Homework / Extension (optional)"],
-            width: width).plain
+            width: width
+        ).plain
         let words = Set(
             (long.map(\.heading) + ["Learning Objective", "Materials", "Differentiation", "Homework", "Extension"])
                 .flatMap { $0.split(separator: " ").map(String.init) }.filter { $0.count > 3 })

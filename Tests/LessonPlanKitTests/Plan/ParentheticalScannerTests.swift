@@ -1,7 +1,8 @@
 import Foundation
-@testable import LessonPlanKit
-@testable import LessonPlanCore
 import Testing
+
+@testable import LessonPlanCore
+@testable import LessonPlanKit
 
 /// `PlanDocument.withoutParentheticals` replaced the regex `\([^()]*\)`; the regex stays here as the oracle.
 @Suite struct ParentheticalScannerTests {
@@ -42,4 +43,3 @@ import Testing
         }
     }
 }
-

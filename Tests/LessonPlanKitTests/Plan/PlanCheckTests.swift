@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 @Suite struct PlanCheckTests {
@@ -164,25 +164,26 @@ import Testing
         #expect(try JSONDecoder().decode(PlanCheckReport.self, from: data) == report)
     }
 
-    @Test(arguments: [
-        (["1. What is it?", "2. Why?", "3. How?"], 3),
-        (["Ask these questions:", "- one", "- two", "- three"], 3),
-        (["1. Which is bigger?", "   a) 1/2", "   b) 1/3", "2. Why?"], 2),
-        (["1. Which is bigger?", "a) 6", "b) 8"], 1),
-        (["a) first", "b) second"], 2),
-        (["What is a claim?", "Why does evidence matter?", "Explain your answer."], 2),
-        (["- Is it alive?", "- Answer: yes", "- Look-fors: mentions growth"], 1),
-        (["Q1: Name it.", "Q2 - Draw it.", "Question 3. Explain it."], 3),
-        (["- main", "  - sub", "  - sub", "- main"], 2),
-        (["- During guided practice, ask:", "  - \"What gas?\"", "  - \"Where from?\"", "  - \"Used for?\""], 3),
-        (["1. Answer the question in a sentence.", "2) Draw it.", "(3) Label it."], 3),
-        (["\"Is it alive?\""], 1),
-        (["Students write on sticky notes."], 0),
-        ([], 0),
-        (["1.5 cups of water"], 0),
-        (["**1.** Why?", "**2.** How?", "Why not?"], 2),
-        (["– first", "– second", "– third"], 3),
-    ] as [([String], Int)])
+    @Test(
+        arguments: [
+            (["1. What is it?", "2. Why?", "3. How?"], 3),
+            (["Ask these questions:", "- one", "- two", "- three"], 3),
+            (["1. Which is bigger?", "   a) 1/2", "   b) 1/3", "2. Why?"], 2),
+            (["1. Which is bigger?", "a) 6", "b) 8"], 1),
+            (["a) first", "b) second"], 2),
+            (["What is a claim?", "Why does evidence matter?", "Explain your answer."], 2),
+            (["- Is it alive?", "- Answer: yes", "- Look-fors: mentions growth"], 1),
+            (["Q1: Name it.", "Q2 - Draw it.", "Question 3. Explain it."], 3),
+            (["- main", "  - sub", "  - sub", "- main"], 2),
+            (["- During guided practice, ask:", "  - \"What gas?\"", "  - \"Where from?\"", "  - \"Used for?\""], 3),
+            (["1. Answer the question in a sentence.", "2) Draw it.", "(3) Label it."], 3),
+            (["\"Is it alive?\""], 1),
+            (["Students write on sticky notes."], 0),
+            ([], 0),
+            (["1.5 cups of water"], 0),
+            (["**1.** Why?", "**2.** How?", "Why not?"], 2),
+            (["– first", "– second", "– third"], 3),
+        ] as [([String], Int)])
     func countsItems(body: [String], count: Int) {
         #expect(PlanChecker.countItems(body) == count)
     }

@@ -1,5 +1,5 @@
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 
 /// Hand-written plans in the styles models produce, each with the report the checker must give.
 /// Kept as string literals because the test target has no resources.

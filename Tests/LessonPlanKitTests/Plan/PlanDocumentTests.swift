@@ -1,43 +1,44 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
-import Testing
+import LessonPlanKit
 import TestSupport
+import Testing
 
 @Suite struct PlanDocumentTests {
     let headings = PlanCorpus.headings
 
-    @Test(arguments: [
-        ("1) Learning Objective", "Learning Objective", nil),
-        ("1. Materials", "Materials", nil),
-        ("2 - Materials", "Materials", nil),
-        ("(2) Materials", "Materials", nil),
-        ("Step 3: Warm-Up (5 min)", "Warm-Up (5 min)", 5),
-        ("## Warm Up (5 minutes)", "Warm-Up (5 min)", 5),
-        ("### Warmup", "Warm-Up (5 min)", nil),
-        ("**WARM-UP:**", "Warm-Up (5 min)", nil),
-        ("__Warm-Up__ — 10 minutes", "Warm-Up (5 min)", 10),
-        ("  Direct Instruction   (10 min):  ", "Direct Instruction", 10),
-        ("Direct Instruction – 12 minutes", "Direct Instruction", 12),
-        ("Direct Instruction: 10 min", "Direct Instruction", 10),
-        ("IV. Direct Instruction", "Direct Instruction", nil),
-        ("Guided Practice (15–25 min)", "Guided Practice", 10),
-        ("Guided Practice (minutes 15-25)", "Guided Practice", 10),
-        ("**Guided Practice (about 8 mins)**", "Guided Practice", 8),
-        ("Guided Practice (pairs, about 10 min)", "Guided Practice", 10),
-        ("Guided Practice — 10 minutes (pairs)", "Guided Practice", 10),
-        ("Indépendent practice", "Independent Practice", nil),
-        ("(8) Check for Understanding (CFU)", "Check for Understanding", nil),
-        ("**Check For Understanding (CFU)** — 5 minutes", "Check for Understanding", 5),
-        ("Check for Understanding (ongoing)", "Check for Understanding", nil),
-        ("B) Exit Ticket [5 min]", "Exit Ticket", 5),
-        ("*Exit Ticket*", "Exit Ticket", nil),
-        ("Step 9 - Exit Ticket", "Exit Ticket", nil),
-        ("Exit Ticket (3 prompts)", "Exit Ticket", nil),
-        ("Homework/Extension", "Homework / Extension (optional)", nil),
-        ("Homework / Extension (optional)", "Homework / Extension (optional)", nil),
-        ("10) Homework & Extension (Optional):", "Homework / Extension (optional)", nil),
-    ] as [(String, String, Int?)])
+    @Test(
+        arguments: [
+            ("1) Learning Objective", "Learning Objective", nil),
+            ("1. Materials", "Materials", nil),
+            ("2 - Materials", "Materials", nil),
+            ("(2) Materials", "Materials", nil),
+            ("Step 3: Warm-Up (5 min)", "Warm-Up (5 min)", 5),
+            ("## Warm Up (5 minutes)", "Warm-Up (5 min)", 5),
+            ("### Warmup", "Warm-Up (5 min)", nil),
+            ("**WARM-UP:**", "Warm-Up (5 min)", nil),
+            ("__Warm-Up__ — 10 minutes", "Warm-Up (5 min)", 10),
+            ("  Direct Instruction   (10 min):  ", "Direct Instruction", 10),
+            ("Direct Instruction – 12 minutes", "Direct Instruction", 12),
+            ("Direct Instruction: 10 min", "Direct Instruction", 10),
+            ("IV. Direct Instruction", "Direct Instruction", nil),
+            ("Guided Practice (15–25 min)", "Guided Practice", 10),
+            ("Guided Practice (minutes 15-25)", "Guided Practice", 10),
+            ("**Guided Practice (about 8 mins)**", "Guided Practice", 8),
+            ("Guided Practice (pairs, about 10 min)", "Guided Practice", 10),
+            ("Guided Practice — 10 minutes (pairs)", "Guided Practice", 10),
+            ("Indépendent practice", "Independent Practice", nil),
+            ("(8) Check for Understanding (CFU)", "Check for Understanding", nil),
+            ("**Check For Understanding (CFU)** — 5 minutes", "Check for Understanding", 5),
+            ("Check for Understanding (ongoing)", "Check for Understanding", nil),
+            ("B) Exit Ticket [5 min]", "Exit Ticket", 5),
+            ("*Exit Ticket*", "Exit Ticket", nil),
+            ("Step 9 - Exit Ticket", "Exit Ticket", nil),
+            ("Exit Ticket (3 prompts)", "Exit Ticket", nil),
+            ("Homework/Extension", "Homework / Extension (optional)", nil),
+            ("Homework / Extension (optional)", "Homework / Extension (optional)", nil),
+            ("10) Homework & Extension (Optional):", "Homework / Extension (optional)", nil),
+        ] as [(String, String, Int?)])
     func recognisesDecoratedHeadings(line: String, heading: String, minutes: Int?) {
         let match = PlanDocument.matchHeading(line, in: headings)
         #expect(match?.heading == heading && match?.minutes == minutes)
@@ -93,28 +94,29 @@ import TestSupport
 
     // MARK: Minutes
 
-    @Test(arguments: [
-        (["0–5 min: hook", "5–12 min: model"], 12),
-        (["15–22 min: partners sort", "22–25 min: share out"], 10),
-        (["(minutes 15–25)"], 10),
-        (["3 to 8 mins: silent reading"], 5),
-        (["Think (2 min)", "Pair (3 min)", "Share (5 min)."], 10),
-        // Pacing is read where plans state it: a duration inside a sentence is an instruction (issue #34).
-        (["Think (2 min)", "Pair (3 min)", "Share for 5 minutes."], 5),
-        (["10 min: stations", "Switch every 10 minutes.", "Start a 10 minute timer."], 10),
-        (["0–5 min: hook", "Give them about 6 minutes to sketch."], 5),
-        (["Students sort evidence cards (7 min), then share the strongest (3 min)."], 10),
-        (["10 minutes:", "- Partners quiz each other."], 10),
-        // With no stamp at all, the first duration of the first line is the section's.
-        (["Students have 10 minutes to sort the cards.", "Give them about 6 minutes more if needed."], 10),
-        (["20–30 min: sort cards", "Give 2 min of think time first."], 10),
-        (["Partners talk for 4 minutes.", "Total time: 45 minutes"], 4),
-        // A wall clock places nothing on the lesson's clock, but says how long.
-        (["10:00–10:15 Model the steps."], 15),
-        (["(9:05–9:10) Show the pose.", "(9:10–9:16) Try it."], 11),
-        (["(0:05–0:10) Show the pose.", "Hold it for 5 seconds."], 5),
-        (["0:05–0:10: Show the pose."], 5),
-    ] as [([String], Int)])
+    @Test(
+        arguments: [
+            (["0–5 min: hook", "5–12 min: model"], 12),
+            (["15–22 min: partners sort", "22–25 min: share out"], 10),
+            (["(minutes 15–25)"], 10),
+            (["3 to 8 mins: silent reading"], 5),
+            (["Think (2 min)", "Pair (3 min)", "Share (5 min)."], 10),
+            // Pacing is read where plans state it: a duration inside a sentence is an instruction (issue #34).
+            (["Think (2 min)", "Pair (3 min)", "Share for 5 minutes."], 5),
+            (["10 min: stations", "Switch every 10 minutes.", "Start a 10 minute timer."], 10),
+            (["0–5 min: hook", "Give them about 6 minutes to sketch."], 5),
+            (["Students sort evidence cards (7 min), then share the strongest (3 min)."], 10),
+            (["10 minutes:", "- Partners quiz each other."], 10),
+            // With no stamp at all, the first duration of the first line is the section's.
+            (["Students have 10 minutes to sort the cards.", "Give them about 6 minutes more if needed."], 10),
+            (["20–30 min: sort cards", "Give 2 min of think time first."], 10),
+            (["Partners talk for 4 minutes.", "Total time: 45 minutes"], 4),
+            // A wall clock places nothing on the lesson's clock, but says how long.
+            (["10:00–10:15 Model the steps."], 15),
+            (["(9:05–9:10) Show the pose.", "(9:10–9:16) Try it."], 11),
+            (["(0:05–0:10) Show the pose.", "Hold it for 5 seconds."], 5),
+            (["0:05–0:10: Show the pose."], 5),
+        ] as [([String], Int)])
     func bodyTimesGiveMinutes(body: [String], minutes: Int) {
         #expect(PlanDocument.bodyMinutes(body) == minutes)
     }
@@ -202,9 +204,11 @@ import TestSupport
         """
 
     static func numbers(_ document: PlanDocument, under heading: String) -> [Int] {
-        guard let start = document.blocks.firstIndex(where: {
-            if case .heading(let found) = $0 { return found.text.hasPrefix(heading) } else { return false }
-        }) else { return [] }
+        guard
+            let start = document.blocks.firstIndex(where: {
+                if case .heading(let found) = $0 { return found.text.hasPrefix(heading) } else { return false }
+            })
+        else { return [] }
         var numbers: [Int] = []
         for block in document.blocks[(start + 1)...] {
             if case .heading = block { break }
@@ -234,7 +238,8 @@ import TestSupport
     @Test func aPlanConvertedWithItsOldHeadingsKeepsThemAsHeadings() {
         let document = PlanDocument(parsing: PlanCorpus.goodNumbered, headings: PlanCorpus.fiveE)
         let opened = document.blocks.compactMap { if case .heading(let h) = $0, h.opensSection { h.plainText } else { nil } }
-        #expect(opened == PlanCorpus.headings.map { $0 == "Homework / Extension (optional)" ? $0 : $0.replacingOccurrences(of: " (5 min)", with: "") })
+        #expect(
+            opened == PlanCorpus.headings.map { $0 == "Homework / Extension (optional)" ? $0 : $0.replacingOccurrences(of: " (5 min)", with: "") })
         #expect(Self.numbers(document, under: "Exit Ticket") == [1, 2, 3])
         #expect(document.sections.isEmpty)
     }

@@ -1,5 +1,5 @@
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 @Suite struct ReadingLevelTests {

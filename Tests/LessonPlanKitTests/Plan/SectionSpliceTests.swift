@@ -25,8 +25,9 @@ import Testing
                 let splice = SectionSplice(plan: plan, heading: heading, headings: framework.headings)
                 let answer = "\(heading)\n- A new line, written again.\n- Another new line."
                 let result = try splice.splice(answer)
-                #expect(SectionSplice.changedSections(from: plan, to: result, headings: framework.headings) == [heading],
-                        "\(framework.name) · \(heading)")
+                #expect(
+                    SectionSplice.changedSections(from: plan, to: result, headings: framework.headings) == [heading],
+                    "\(framework.name) · \(heading)")
                 #expect(result.contains("- A new line, written again.\n- Another new line.\n"), "\(framework.name) · \(heading)")
                 // Byte for byte: the text before and after the section is the old plan's own.
                 let old = PlanDocument(parsing: plan, headings: framework.headings)

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 /// The plan check's patterns are compiled once and shared (`SharedRegex`); checking from many tasks at

@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import LessonPlanKit
 @testable import LessonPlanCore
+@testable import LessonPlanKit
 @testable import LessonPlanModel
 
 @Suite struct StructuredPlanTests {
@@ -17,7 +17,8 @@ import Testing
 
     /// An answer filling every part with `extra` more items than the schema's minimum, each shaped by `item`.
     static func answer(
-        _ plan: StructuredPlan, extra: Int = 0, item: (StructuredPlan.Part, Int) -> String = { part, n in
+        _ plan: StructuredPlan, extra: Int = 0,
+        item: (StructuredPlan.Part, Int) -> String = { part, n in
             part.role == .content ? "Students work on step \(n) with a partner." : "What does step \(n) show about fractions?"
         }
     ) -> String {
@@ -45,7 +46,8 @@ import Testing
                 let part = try #require(plan.parts.first { $0.heading == warmUp })
                 #expect(part.start == 0 && part.end == fixed, "\(name), \(minutes) min")
             }
-            for part in plan.parts where plan.framework.untimedHeadings.contains(part.heading)
+            for part in plan.parts
+            where plan.framework.untimedHeadings.contains(part.heading)
                 || plan.framework.unpacedHeadings.contains(part.heading)
             {
                 #expect(part.start == nil, "\(name): \(part.heading) takes no class time")
@@ -65,11 +67,16 @@ import Testing
         #expect(!plan.promptSections.contains("learning_objective"))
         #expect(layout.promptSections.contains("learning_objective"))
 
-        let text = try plan.render(json: Self.answer(layout, item: { part, n in
-            part.key == "learning_objective" ? "Students will understand fractions." : "Students mark point \(n) on a number line."
-        }))
+        let text = try plan.render(
+            json: Self.answer(
+                layout,
+                item: { part, n in
+                    part.key == "learning_objective" ? "Students will understand fractions." : "Students mark point \(n) on a number line."
+                }))
         let document = PlanDocument(parsing: text, framework: plan.framework)
-        #expect(document.section(plan.framework.objectiveHeading ?? "")?.body.joined(separator: "\n").contains("Students will place unit fractions on a number line.") == true, "\(text)")
+        #expect(
+            document.section(plan.framework.objectiveHeading ?? "")?.body.joined(separator: "\n").contains(
+                "Students will place unit fractions on a number line.") == true, "\(text)")
         #expect(!text.contains("understand fractions"))
         // Without an objective, or in a framework with no objective heading, the layout is unchanged.
         #expect(layout.giving(objective: "  ") == layout)
@@ -80,10 +87,11 @@ import Testing
         let times = plan.parts.map { part in part.start.map { "\($0)–\(part.end ?? 0)" } ?? "-" }
         // Objective, materials, differentiation and homework take no class time; CFU and exit ticket half a share.
         #expect(times == ["-", "-", "0–5", "5–15", "15–25", "25–35", "-", "35–40", "40–45", "-"])
-        #expect(plan.parts.map(\.key) == [
-            "learning_objective", "materials", "warm_up", "direct_instruction", "guided_practice",
-            "independent_practice", "differentiation", "check_for_understanding", "exit_ticket", "homework_extension",
-        ])
+        #expect(
+            plan.parts.map(\.key) == [
+                "learning_objective", "materials", "warm_up", "direct_instruction", "guided_practice",
+                "independent_practice", "differentiation", "check_for_understanding", "exit_ticket", "homework_extension",
+            ])
     }
 
     @Test(arguments: frameworks)
@@ -263,7 +271,8 @@ import Testing
             let settings = ModelSettings(
                 baseURL: try #require(URL(string: "http://127.0.0.1:9/v1")), apiKey: "sk-test-123456789", model: "m", api: api)
             let client = ModelClient(transport: NoTransport(), settings: settings)
-            let body = try #require(JSONValue.parse(String(decoding: client.request(instructions: "i", input: "x", schema: schema).body, as: UTF8.self)))
+            let body = try #require(
+                JSONValue.parse(String(decoding: client.request(instructions: "i", input: "x", schema: schema).body, as: UTF8.self)))
             let format = api == .chat ? body["response_format"]?["json_schema"] : body["text"]?["format"]
             #expect(format?["name"] == .string("lesson_plan") && format?["strict"] == .bool(true))
             #expect(format?["schema"]?["type"] == .string("object"))

@@ -1,6 +1,7 @@
 import Foundation
-@testable import LessonPlanCore
 import Testing
+
+@testable import LessonPlanCore
 
 /// The class list and the swap between names and pseudonyms, as plain values.
 @Suite struct NameMapTests {
@@ -43,15 +44,19 @@ import Testing
         let map = NameMap(roster: try Self.roster(), ordinaryWords: ["will"])
         let sent = map.pseudonymised(
             "Maria Lopez's group: DEV and maría need frames; students will pair with Will. Jonah’s extended time. Devon stays.")
-        #expect(sent == "Student A's group: Student B and Student A or Student D need frames; students will pair with Student C. Student E’s extended time. Devon stays.")
+        #expect(
+            sent
+                == "Student A's group: Student B and Student A or Student D need frames; students will pair with Student C. Student E’s extended time. Devon stays."
+        )
         #expect(map.names(in: sent).isEmpty)
         #expect(map.names(in: "Ask dev about it") == ["dev"])
     }
 
     @Test func pseudonymsReadBackAsTheNamesTheTeacherKnows() throws {
         let map = NameMap(roster: try Self.roster())
-        #expect(map.restored("Student B's frames; Student A or Student D; Student E. Student Z stays; Students AB") ==
-            "Dev's frames; Maria Lopez or Maria Okafor; Jonah. Student Z stays; Students AB")
+        #expect(
+            map.restored("Student B's frames; Student A or Student D; Student E. Student Z stays; Students AB")
+                == "Dev's frames; Maria Lopez or Maria Okafor; Jonah. Student Z stays; Students AB")
     }
 
     @Test func aStreamedPseudonymSplitAcrossPiecesIsNeverShown() throws {

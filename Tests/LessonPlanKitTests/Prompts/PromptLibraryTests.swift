@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 @Suite struct PromptLibraryTests {

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanStore
 import Testing
 
@@ -8,7 +8,8 @@ import Testing
 @Suite struct FollowUpRecordTests {
     static let t0 = TranscriptTests.t0
     static let report = PlanCheckReport(
-        problems: [.missingHeading("Materials"), .pacingTotal(found: 50, expected: 45), .noPacing, .codeFence,
+        problems: [
+            .missingHeading("Materials"), .pacingTotal(found: 50, expected: 45), .noPacing, .codeFence,
             .tooFewCFUQuestions(found: 2, minimum: 3), .warmUpMinutes(found: 10, expected: 5),
             .exitTicketPrompts(found: 1, expected: 3), .duplicateHeading("Exit Ticket"), .outOfOrder("Materials"),
         ],
@@ -27,7 +28,10 @@ import Testing
         let line = coder.encode(.turnEnded(ended))
         let text = String(decoding: line, as: UTF8.self)
         #expect(try coder.decode(line) == .turnEnded(ended))
-        #expect(text.contains("\"check\":{\"lesson_minutes\":45,\"paced_minutes\":50,\"passed\":false,\"problems\":[{\"heading\":\"Materials\",\"kind\":\"missing_heading\"},{\"expected\":45,\"found\":50,\"kind\":\"pacing_total\"},{\"kind\":\"no_pacing\"}"))
+        #expect(
+            text.contains(
+                "\"check\":{\"lesson_minutes\":45,\"paced_minutes\":50,\"passed\":false,\"problems\":[{\"heading\":\"Materials\",\"kind\":\"missing_heading\"},{\"expected\":45,\"found\":50,\"kind\":\"pacing_total\"},{\"kind\":\"no_pacing\"}"
+            ))
         #expect(text.contains("{\"found\":2,\"kind\":\"too_few_cfu_questions\",\"minimum\":3}"))
         #expect(text.contains("\"kept\":false"))
         #expect(text.contains("\"reading_level\":{\"band\":\"3–5\",\"expected_high\":5.5,\"expected_low\":2,\"grade\":"))
@@ -52,14 +56,17 @@ import Testing
 
     @Test func linesWrittenBeforeTheCheckStillRead() throws {
         let coder = TranscriptCoder()
-        let header = "{\"type\":\"session\",\"v\":1,\"id\":\"0123456789abcdef\",\"created\":\"2026-11-28T09:00:00.000Z\",\"inputs\":{\"grade\":\"6–8\",\"topic\":\"x\",\"minutes\":45,\"standards\":\"\",\"constraints\":\"\"},\"model\":\"m\",\"base_url\":\"u\",\"tool_version\":\"0.1.0\"}"
+        let header =
+            "{\"type\":\"session\",\"v\":1,\"id\":\"0123456789abcdef\",\"created\":\"2026-11-28T09:00:00.000Z\",\"inputs\":{\"grade\":\"6–8\",\"topic\":\"x\",\"minutes\":45,\"standards\":\"\",\"constraints\":\"\"},\"model\":\"m\",\"base_url\":\"u\",\"tool_version\":\"0.1.0\"}"
         guard case .header(let decoded) = try coder.decode(Data(header.utf8)) else { throw CommandError("not a header") }
         #expect(decoded.framework == nil)
-        let ended = "{\"type\":\"turn_ended\",\"v\":1,\"turn\":1,\"at\":\"2026-11-28T09:00:02.000Z\",\"status\":\"completed\",\"output\":\"p\",\"version\":1,\"duration_ms\":5}"
+        let ended =
+            "{\"type\":\"turn_ended\",\"v\":1,\"turn\":1,\"at\":\"2026-11-28T09:00:02.000Z\",\"status\":\"completed\",\"output\":\"p\",\"version\":1,\"duration_ms\":5}"
         guard case .turnEnded(let turn) = try coder.decode(Data(ended.utf8)) else { throw CommandError("not turn_ended") }
         #expect(turn.check == nil && turn.readingLevel == nil && turn.kept == nil && turn.materials == nil)
         // A problem kind from a newer lessonplan is dropped; the turn and its other problems still read.
-        let newer = "{\"type\":\"turn_ended\",\"v\":1,\"turn\":1,\"at\":\"2026-11-28T09:00:02.000Z\",\"status\":\"completed\",\"output\":\"p\",\"version\":1,\"duration_ms\":5,\"check\":{\"problems\":[{\"kind\":\"too_many_emoji\",\"found\":9},{\"kind\":\"code_fence\"}],\"lesson_minutes\":45,\"passed\":false}}"
+        let newer =
+            "{\"type\":\"turn_ended\",\"v\":1,\"turn\":1,\"at\":\"2026-11-28T09:00:02.000Z\",\"status\":\"completed\",\"output\":\"p\",\"version\":1,\"duration_ms\":5,\"check\":{\"problems\":[{\"kind\":\"too_many_emoji\",\"found\":9},{\"kind\":\"code_fence\"}],\"lesson_minutes\":45,\"passed\":false}}"
         guard case .turnEnded(let lenient) = try coder.decode(Data(newer.utf8)) else { throw CommandError("not turn_ended") }
         #expect(lenient.check?.problems == [.codeFence] && lenient.check?.pacedMinutes == nil)
     }

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import TestSupport
 import Testing
 
@@ -73,18 +73,23 @@ import Testing
         let fixture = try await SessionEngineTests.Fixture(model: model, structured: true)
         defer { fixture.home.remove() }
         let engine = fixture.engine
-        let objectives = ["Students will identify the rise and fall of tides on a tide chart.",
-                          "Students will apply the moon's pull to explain two high tides a day.",
-                          "Students will create a tide table for a week from a tide chart."]
+        let objectives = [
+            "Students will identify the rise and fall of tides on a tide chart.",
+            "Students will apply the moon's pull to explain two high tides a day.",
+            "Students will create a tide table for a week from a tide chart.",
+        ]
         let lessons = objectives.enumerated().map { index, objective in
             #"{"title": "Tides \#(index + 1)", "objective": "\#(objective)", "builds_on": "lesson \#(index)"}"#
         }
-        let overview = #"{"goal": "Students explain and predict tides from the moon's pull.", "essential_questions": "#
+        let overview =
+            #"{"goal": "Students explain and predict tides from the moon's pull.", "essential_questions": "#
             + #"["Why does the sea rise and fall?", "Can we predict it?"], "lessons": ["# + lessons.joined(separator: ", ") + "]}"
         let layout = StructuredPlan(framework: try PromptLibrary.builtIn.framework("default"), inputs: fixture.inputs)
         let answer = StructuredPlanTests.answer(layout) { part, n in
-            part.key == "learning_objective" ? "Tides.json tides_tides." : part.role == .content
-                ? "Students chart tides \(n) with a partner." : "What does tide chart \(n) show about the moon?"
+            part.key == "learning_objective"
+                ? "Tides.json tides_tides."
+                : part.role == .content
+                    ? "Students chart tides \(n) with a partner." : "What does tide chart \(n) show about the moon?"
         }
         model.script([.text(overview), .text(answer), .text(answer)])
 
@@ -100,7 +105,8 @@ import Testing
         // Its repair keeps the overview's objective too.
         let repair = await engine.request(
             command: "(auto repair)", refinement: Refinement(.repair(problems: ["Pacing is off."]), inputs: fixture.inputs),
-            options: none) { _ in }
+            options: none
+        ) { _ in }
         #expect(schema(2)?["learning_objective"] == nil)
         #expect(repair.first.text.contains(objectives[0]) && !repair.first.text.contains("Tides.json"), "\(repair.first.text)")
 
@@ -109,12 +115,14 @@ import Testing
         shorter.minutes = 30
         model.script([.text(answer), .text(answer)])
         let shortened = await engine.request(
-            command: "/shorten 30", refinement: Refinement(.revise(.shorten), inputs: shorter), options: none) { _ in }
+            command: "/shorten 30", refinement: Refinement(.revise(.shorten), inputs: shorter), options: none
+        ) { _ in }
         #expect(schema(3)?["learning_objective"] == nil)
         #expect(shortened.first.text.contains(objectives[0]), "\(shortened.first.text)")
         _ = await engine.request(
             command: "/revise", refinement: Refinement(.revise(.revise), inputs: shorter, values: ["request": "more hands-on"]),
-            options: none) { _ in }
+            options: none
+        ) { _ in }
         #expect(model.requests.count == 5)
         #expect(schema(4)?["learning_objective"] != nil)
     }
@@ -183,7 +191,11 @@ import Testing
         let stopped = await writing.value
         #expect(stopped.status == .failed)
         #expect(host.notes.contains { $0.hasPrefix("lesson 2 of 3 · ") })
-        #expect(host.notes.contains { $0.hasPrefix("Stopped at lesson 2 of 3; the lessons written are kept, and /unit continue (or /continue) writes the 2 lessons still missing.") })
+        #expect(
+            host.notes.contains {
+                $0.hasPrefix(
+                    "Stopped at lesson 2 of 3; the lessons written are kept, and /unit continue (or /continue) writes the 2 lessons still missing.")
+            })
         #expect(await fixture.engine.state.lessonsMissing == [2, 3])
 
         let resumed = try await fixture.reread()
@@ -192,7 +204,9 @@ import Testing
         #expect(await fixture.engine.state.lessonsMissing.isEmpty)
         #expect(await runner.run("/unit").status == .done)
         let shown = try #require(host.shown.last)
-        #expect(shown.contains("✓ Lesson 1: Unit fractions — v1") && shown.contains("✓ Lesson 3: Comparing fractions — v3 · passes the check   ← current"), "\(shown)")
+        #expect(
+            shown.contains("✓ Lesson 1: Unit fractions — v1")
+                && shown.contains("✓ Lesson 3: Comparing fractions — v3 · passes the check   ← current"), "\(shown)")
         // A command that is not for this session says what to type.
         #expect(await runner.run("/lesson 7").status == .failed)
         #expect(host.errors.last == "/lesson 7: The unit has lessons 1 to 3; type /lesson followed by one of them, e.g. /lesson 2.")

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
 import Testing
 
@@ -28,7 +28,8 @@ import Testing
         #expect(plan.lessons[2].buildsOn == "lesson 2")
 
         // Two lessons alike are written back as they came, for the check to name.
-        let alike = answer.replacingOccurrences(of: "Students will explain why two fractions are equivalent.", with: "Students will name unit fractions of shapes.")
+        let alike = answer.replacingOccurrences(
+            of: "Students will explain why two fractions are equivalent.", with: "Students will name unit fractions of shapes.")
         #expect(!UnitPlan(reading: try schema.render(json: alike)).problems(expected: 3).isEmpty)
         #expect(throws: StructuredPlanError.notJSON) { try schema.render(json: "Lesson 1: not JSON {") }
     }
@@ -62,8 +63,11 @@ import Testing
         #expect(UnitOverviewSchema(lessons: 3).promptLine.isEmpty)
 
         // Objectives that differ only in their step are not alike to the overview's check.
-        let overview = UnitPlan(goal: "Students place and compare fractions on a number line.", questions: ["What is a fraction?", "Why?"],
-            lessons: ["identify", "apply", "create"].map { UnitLessonOutline(title: $0, objective: "Students will \($0) fractions on a number line.") })
+        let overview = UnitPlan(
+            goal: "Students place and compare fractions on a number line.", questions: ["What is a fraction?", "Why?"],
+            lessons: ["identify", "apply", "create"].map {
+                UnitLessonOutline(title: $0, objective: "Students will \($0) fractions on a number line.")
+            })
         #expect(overview.problems(expected: 3).isEmpty, "\(overview.problems(expected: 3))")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 /// The overview reader and its check by code: the layout asked for, the ways models stray from it, and each
@@ -60,11 +60,13 @@ import Testing
         #expect(UnitPlan(reading: Self.overview).problems(expected: 4) == ["It has 3 lessons; it must have exactly 4, numbered 1 to 4."])
         let missing = Self.overview.replacingOccurrences(of: "Objective: Students will generate equivalent fractions with area models.\n", with: "")
             .replacingOccurrences(of: "Lesson 3: Comparing fractions", with: "Lesson 3:")
-        #expect(UnitPlan(reading: missing).problems(expected: 3) == [
-            "Lesson 2 has no “Objective:” line.", "Lesson 3 has no title after “Lesson 3:”.",
-        ])
+        #expect(
+            UnitPlan(reading: missing).problems(expected: 3) == [
+                "Lesson 2 has no “Objective:” line.", "Lesson 3 has no title after “Lesson 3:”.",
+            ])
         let skipped = Self.overview.replacingOccurrences(of: "Lesson 3:", with: "Lesson 4:")
-        #expect(UnitPlan(reading: skipped).problems(expected: 3) == ["The lessons are not numbered 1 to 3 in order; number them Lesson 1 to Lesson 3."])
+        #expect(
+            UnitPlan(reading: skipped).problems(expected: 3) == ["The lessons are not numbered 1 to 3 in order; number them Lesson 1 to Lesson 3."])
     }
 
     /// Objectives alike after normalising: case, punctuation, plural endings and the "Students will (be able to)"
@@ -73,9 +75,10 @@ import Testing
         let alike = Self.overview.replacingOccurrences(
             of: "Objective: Students will compare two fractions using benchmarks and common denominators.",
             with: "Objective: Students will be able to NAME and draw unit fraction of a whole!")
-        #expect(UnitPlan(reading: alike).problems(expected: 3) == [
-            "Lessons 1 and 3 have the same objective; give each lesson an objective of its own.",
-        ])
+        #expect(
+            UnitPlan(reading: alike).problems(expected: 3) == [
+                "Lessons 1 and 3 have the same objective; give each lesson an objective of its own."
+            ])
         #expect(UnitPlan(reading: "no overview here").problems(expected: 2) == ["It has 0 lessons; it must have exactly 2, numbered 1 to 2."])
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import LessonPlanKit
-@testable import LessonPlanCore
-@testable import LessonPlanModel
 import Testing
+
+@testable import LessonPlanCore
+@testable import LessonPlanKit
+@testable import LessonPlanModel
 
 /// Flags over environment over defaults, and the settings that are refused.
 @Suite struct SettingsResolverTests {
@@ -75,13 +76,29 @@ import Testing
         #expect(settings.apiKey == nil)
         #expect(settings.model == ModelSettings.localModel)
         #expect(settings.maxOutputTokens == 2048)
-        #expect(try resolve({ $0.local = true; $0.maxOutputTokens = "4000" }, environment: [:]).model.maxOutputTokens == 4000)
+        #expect(
+            try resolve(
+                {
+                    $0.local = true
+                    $0.maxOutputTokens = "4000"
+                }, environment: [:]
+            ).model.maxOutputTokens == 4000)
         // Structured by default, over Chat Completions: llama-server enforces a schema only there.
         #expect(settings.structured && settings.api == .chat)
         #expect(settings.requestURL.absoluteString == "http://127.0.0.1:8012/v1/chat/completions")
-        let freeText = try resolve({ $0.local = true; $0.freeText = true }, environment: [:]).model
+        let freeText = try resolve(
+            {
+                $0.local = true
+                $0.freeText = true
+            }, environment: [:]
+        ).model
         #expect(!freeText.structured && freeText.requestURL.absoluteString == "http://127.0.0.1:8012/v1/responses")
-        let chosen = try resolve({ $0.local = true; $0.api = "responses" }, environment: [:]).model
+        let chosen = try resolve(
+            {
+                $0.local = true
+                $0.api = "responses"
+            }, environment: [:]
+        ).model
         #expect(chosen.structured && chosen.api == .responses)
         let hosted = try resolve({ $0.structured = true }, environment: key).model
         let plain = try resolve(environment: key).model
@@ -136,8 +153,9 @@ import Testing
         let environment = ["LESSONPLAN_HOME": home.path]
         let none = try resolve({ $0.local = true }, environment: environment)
         #expect(none.model.model == ModelSettings.localModel)
-        #expect(Dictionary(uniqueKeysWithValues: none.summary(environment: environment))["offline"]
-            == "not installed (scripts/local-model install)")
+        #expect(
+            Dictionary(uniqueKeysWithValues: none.summary(environment: environment))["offline"]
+                == "not installed (scripts/local-model install)")
 
         let stamp = folder.appending(path: "install.stamp")
         try Data("model: 1.5b Qwen2.5-Coder-1.5B-Instruct\nxllamacpp==1\n".utf8).write(to: stamp)

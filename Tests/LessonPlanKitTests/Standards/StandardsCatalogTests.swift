@@ -40,7 +40,8 @@ import Testing
         #expect(near.map(\.code) == ["4.NF.A.1", "4.NF.A.2"])
         #expect(
             catalog.unknownSentence(for: "4.NF.9")
-                == "4.NF.9 is not a Common Core standard; 4.NF.A.1 (Explain why a fraction a/b is equivalent to a fraction (n …) is closest, then 4.NF.A.2.")
+                == "4.NF.9 is not a Common Core standard; 4.NF.A.1 (Explain why a fraction a/b is equivalent to a fraction (n …) is closest, then 4.NF.A.2."
+        )
         #expect(catalog.unknownSentence(for: "MS-LS1-9").hasPrefix("MS-LS1-9 is not an NGSS performance expectation; MS-LS1-"))
         #expect(catalog.unknownSentence(for: "QQQ-77").contains("no real code is near it"))
     }
@@ -105,8 +106,14 @@ import Testing
         let (status, host) = await SubcommandTableTests.run(["standards", "--about"])
         #expect(status == 0)
         let page = try #require(host.pages.first)
-        #expect(page.contains("© Copyright 2010. National Governors Association Center for Best Practices and Council of Chief State School Officers. All rights reserved."))
-        #expect(page.contains("NGSS is a registered trademark of Achieve. Neither Achieve nor the lead states and partners that developed the NGSS were involved in the production of this product, and do not endorse it."))
+        #expect(
+            page.contains(
+                "© Copyright 2010. National Governors Association Center for Best Practices and Council of Chief State School Officers. All rights reserved."
+            ))
+        #expect(
+            page.contains(
+                "NGSS is a registered trademark of Achieve. Neither Achieve nor the lead states and partners that developed the NGSS were involved in the production of this product, and do not endorse it."
+            ))
         #expect(page.contains("CC BY 3.0 US") && page.contains("D2L Corporation"))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import LessonPlanCore
 @testable import LessonPlanKit
@@ -70,7 +70,9 @@ import TestSupport
         let lines = resolved.text.split(separator: "\n").map(String.init)
         #expect(lines[0].hasPrefix("4.NF.A.1: Explain why a fraction a/b is equivalent"))
         #expect(lines[1] == "4.NF.9")
-        #expect(lines[2].hasPrefix("MS-LS1-6: Construct a scientific explanation") && lines[2].contains("Assessment boundary: Assessment does not include the biochemical"))
+        #expect(
+            lines[2].hasPrefix("MS-LS1-6: Construct a scientific explanation")
+                && lines[2].contains("Assessment boundary: Assessment does not include the biochemical"))
         #expect(lines[3] == "Students compare fractions")
         #expect(resolved.quotable[0].hasPrefix("Explain why a fraction a/b"))
         // Words alone, or real codes in the band, raise nothing.

@@ -216,10 +216,11 @@ import Testing
         let list = try home.store.listAll()
         #expect(list.summaries.isEmpty)
         #expect(list.unreadable.map(\.file) == ["1111111111111111.jsonl", "link.jsonl", "notes.jsonl", "pipe.jsonl"])
-        #expect(list.unreadable.map(\.reason) == [
-            "was written by a newer lessonplan (transcript format 9); update lessonplan to open it",
-            "is a symbolic link", "has no line lessonplan can read as a transcript", "is a FIFO (named pipe), not a file",
-        ])
+        #expect(
+            list.unreadable.map(\.reason) == [
+                "was written by a newer lessonplan (transcript format 9); update lessonplan to open it",
+                "is a symbolic link", "has no line lessonplan can read as a transcript", "is a FIFO (named pipe), not a file",
+            ])
     }
 
     /// `sessions` while another process creates a session: its file, empty or with half its first line, is

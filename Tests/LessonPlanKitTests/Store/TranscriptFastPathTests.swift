@@ -1,10 +1,11 @@
 import Foundation
-@testable import LessonPlanKit
+import TestSupport
+import Testing
+
 @testable import LessonPlanCore
+@testable import LessonPlanKit
 @testable import LessonPlanModel
 @testable import LessonPlanStore
-import Testing
-import TestSupport
 
 /// The transcript fast path must never disagree with `JSONDecoder`: it either returns the record
 /// the full decoder would, or steps aside and lets the full decoder answer (errors included).
@@ -47,7 +48,8 @@ import TestSupport
     private static func anyTimestamp(_ random: inout SeededGenerator) -> String {
         let millis = Int64.random(in: 946_684_800_000...4_102_444_800_000, using: &random)
         return Date(timeIntervalSince1970: Double(millis / 1000)).formatted(
-            Date.ISO8601FormatStyle(timeZone: .gmt)).replacingOccurrences(of: "Z", with: String(format: ".%03dZ", Int(millis % 1000)))
+            Date.ISO8601FormatStyle(timeZone: .gmt)
+        ).replacingOccurrences(of: "Z", with: String(format: ".%03dZ", Int(millis % 1000)))
     }
 
     private static func inputs(_ random: inout SeededGenerator) throws -> LessonInputs {
@@ -75,8 +77,9 @@ import TestSupport
         switch Int.random(in: 0..<4, using: &random) {
         case 0: Double(Int.random(in: -200...300, using: &random)) / 10
         case 1: Double(Int.random(in: -5...20, using: &random))
-        case 2: [0, -0.0, 0.1, 2.5, 5.5, 1e-7, 1e21, 123_456_789.123_456_78, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
-            .randomElement(using: &random) ?? 0
+        case 2:
+            [0, -0.0, 0.1, 2.5, 5.5, 1e-7, 1e21, 123_456_789.123_456_78, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
+                .randomElement(using: &random) ?? 0
         default: Double(bitPattern: random.next() & ~(0x7FF << 52)) * (Bool.random(using: &random) ? 1e10 : 1)
         }
     }
@@ -318,7 +321,13 @@ import TestSupport
                 ("at", timestamp(unit.at)), ("turn", .integer(unit.turn)), ("lessons", .integer(unit.lessons)),
                 ("inputs", inputsJSON(unit.inputs)), ("framework", unit.framework.map(JSON.string)),
                 ("goal", .string(unit.goal)), ("questions", .array(unit.questions.map(JSON.string))),
-                ("outline", .array(unit.outline.map { .object([("title", .string($0.title)), ("objective", .string($0.objective)), ("builds_on", .string($0.buildsOn))]) })),
+                (
+                    "outline",
+                    .array(
+                        unit.outline.map {
+                            .object([("title", .string($0.title)), ("objective", .string($0.objective)), ("builds_on", .string($0.buildsOn))])
+                        })
+                ),
             ]
         case .lesson(let lesson):
             out += [("at", timestamp(lesson.at)), ("number", .integer(lesson.number))]
@@ -555,8 +564,10 @@ import TestSupport
 
     /// Student text of a few sentences, so the reading level is one the tool computes.
     private static func studentText(_ random: inout SeededGenerator) -> String {
-        let words = ["Plants", "use", "light", "to", "make", "food.", "Why", "does", "photosynthesis", "matter?", "Explain",
-                     "your", "thinking", "with", "evidence", "from", "the", "experiment.", "A", "leaf", "is", "green."]
+        let words = [
+            "Plants", "use", "light", "to", "make", "food.", "Why", "does", "photosynthesis", "matter?", "Explain",
+            "your", "thinking", "with", "evidence", "from", "the", "experiment.", "A", "leaf", "is", "green.",
+        ]
         return (0..<Int.random(in: 0...60, using: &random)).map { _ in words.randomElement(using: &random) ?? "" }
             .joined(separator: " ")
     }

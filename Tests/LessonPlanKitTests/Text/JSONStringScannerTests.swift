@@ -1,8 +1,9 @@
 import Foundation
-@testable import LessonPlanKit
-@testable import LessonPlanCore
-import Testing
 import TestSupport
+import Testing
+
+@testable import LessonPlanCore
+@testable import LessonPlanKit
 
 /// The one JSON string scanner both fast paths use: its word-at-a-time end finding must agree with
 /// a byte-at-a-time reading wherever a word boundary falls, and its decoding with `JSONDecoder`.
@@ -129,8 +130,9 @@ import TestSupport
                     // The decoder ends at the same quote and reads the backslashes as half as many.
                     let text = Self.decode(json, escapes: .strict)
                     #expect(text?.end == expectedEnd + 1)
-                    #expect(text.map { String(decoding: $0.text, as: UTF8.self) }
-                        == String(repeating: "p", count: pad) + String(repeating: "\\", count: run / 2))
+                    #expect(
+                        text.map { String(decoding: $0.text, as: UTF8.self) }
+                            == String(repeating: "p", count: pad) + String(repeating: "\\", count: run / 2))
                 } else {
                     // `\"` is an escape, so the string goes on to the last quote.
                     #expect(Self.strict(json) == Self.reference(json))
@@ -160,7 +162,8 @@ import TestSupport
         for escape in escapes {
             for pad in 0..<16 {
                 for prefix in 0..<8 {
-                    let json = "\"" + String(repeating: "é", count: pad / 2) + String(repeating: "a", count: pad % 2)
+                    let json =
+                        "\"" + String(repeating: "é", count: pad / 2) + String(repeating: "a", count: pad % 2)
                         + escape + "tail" + escape + "\""
                     let expected = Self.reference(json)
                     #expect(expected != nil)

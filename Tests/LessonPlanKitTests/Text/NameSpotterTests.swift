@@ -1,6 +1,7 @@
 import Foundation
-@testable import LessonPlanCore
 import Testing
+
+@testable import LessonPlanCore
 
 /// The check that notices a student's first name in a teacher's request before anything is sent: it must
 /// catch "Jonah" and "Maria and Dev" yet stay quiet on topics ("Rosa Parks", "Newton's laws", "May flowers").

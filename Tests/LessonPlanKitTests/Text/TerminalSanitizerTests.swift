@@ -1,5 +1,5 @@
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 @Suite struct TerminalSanitizerTests {
@@ -44,7 +44,8 @@ import Testing
         // Every split point, including inside multi-byte characters' neighbours.
         for cut in hostile.indices {
             var sanitizer = TerminalSanitizer()
-            let shown = sanitizer.feed(String(hostile[..<cut])) + sanitizer.feed(String(hostile[cut...]))
+            let shown =
+                sanitizer.feed(String(hostile[..<cut])) + sanitizer.feed(String(hostile[cut...]))
                 + sanitizer.finish()
             #expect(shown == TerminalSanitizer.clean(hostile))
             #expect(!shown.contains("\u{1B}") && !shown.contains("\u{9B}") && !shown.contains("\u{202E}"))

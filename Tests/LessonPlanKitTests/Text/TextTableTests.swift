@@ -1,5 +1,5 @@
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 @Suite struct TextTableTests {
@@ -11,30 +11,33 @@ import Testing
         rows: [["a1", "Photosynthesis in plants", "/shorten 30"], ["b2", "分数", "/generate"]])
 
     @Test func aTableThatFitsIsAlignedAndCappedAtItsMaximums() {
-        #expect(table.render(width: 80) == """
-            ID  TOPIC                 LAST
-            a1  Photosynthesis in p…  /shorten 30
-            b2  分数                  /generate
+        #expect(
+            table.render(width: 80) == """
+                ID  TOPIC                 LAST
+                a1  Photosynthesis in p…  /shorten 30
+                b2  分数                  /generate
 
-            """)
+                """)
     }
 
     @Test func flexibleColumnsAreClippedBeforeAColumnIsDropped() {
         let clipped = table.render(width: 30)
-        #expect(clipped == """
-            ID  TOPIC          LAST
-            a1  Photosynthes…  /shorten 30
-            b2  分数           /generate
+        #expect(
+            clipped == """
+                ID  TOPIC          LAST
+                a1  Photosynthes…  /shorten 30
+                b2  分数           /generate
 
-            """)
+                """)
         #expect(table.render(width: 18).split(separator: "\n").first == "ID  TOPIC   LAST", "clipped to the minimums")
         let dropped = table.render(width: 14)
-        #expect(dropped == """
-            ID  TOPIC
-            a1  Photosynt…
-            b2  分数
+        #expect(
+            dropped == """
+                ID  TOPIC
+                a1  Photosynt…
+                b2  分数
 
-            """)
+                """)
     }
 
     @Test func cellsAreSanitisedAndKeptToOneLine() {

@@ -1,5 +1,5 @@
-import LessonPlanKit
 import LessonPlanCore
+import LessonPlanKit
 import Testing
 
 @Suite struct TextWrapperTests {
@@ -39,8 +39,9 @@ import Testing
     @Test func onlyAWordLongerThanTheWidthIsSplit() {
         let wrapped = TextWrapper.wrap("see /tmp/a-very-long-folder-name-that-does-not-fit/plan.txt now", width: 20)
         #expect(widths(wrapped).allSatisfy { $0 <= 20 }, "\(wrapped)")
-        #expect(wrapped.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: " ", with: "")
-            == "see/tmp/a-very-long-folder-name-that-does-not-fit/plan.txtnow")
+        #expect(
+            wrapped.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: " ", with: "")
+                == "see/tmp/a-very-long-folder-name-that-does-not-fit/plan.txtnow")
         #expect(wrapped.hasPrefix("see\n/tmp/"), "the long word starts on its own line")
     }
 
@@ -62,11 +63,12 @@ import Testing
     @Test func helpTablesHangUnderTheSecondColumn() {
         let row = "  --max-retries N         retries after a failure before any text: 429, 5xx, timeouts (default 2)"
         let wrapped = TextWrapper.wrap(row, width: 60)
-        #expect(wrapped == """
-              --max-retries N         retries after a failure before any
-                                      text: 429, 5xx, timeouts (default
-                                      2)
-            """)
+        #expect(
+            wrapped == """
+                  --max-retries N         retries after a failure before any
+                                          text: 429, 5xx, timeouts (default
+                                          2)
+                """)
         // A second column too far right for readable text falls back to the row's own indent.
         let wide = "  /export [materials] md|html|json [FILE]  write the plan as Markdown, a page or JSON"
         let fallback = TextWrapper.wrap(wide, width: 50)

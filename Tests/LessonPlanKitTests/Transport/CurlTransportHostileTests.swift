@@ -1,9 +1,10 @@
 import Foundation
-@testable import LessonPlanKit
-@testable import LessonPlanCore
-@testable import LessonPlanModel
 import TestSupport
 import Testing
+
+@testable import LessonPlanCore
+@testable import LessonPlanKit
+@testable import LessonPlanModel
 
 /// The real transport against a hostile loopback server: credentials stay with their host,
 /// oversized heads get their own error. Every request goes to 127.0.0.1 only.
@@ -79,6 +80,7 @@ import Testing
         }
         #expect(
             ModelError.transport(.headersTooLarge(limitBytes: CurlTransport.largestHead), host: "127.0.0.1").errorDescription
-                == "127.0.0.1 sent more than 100 KB of response headers, far more than any model server does, so the request was stopped; check --endpoint / OPENAI_BASE_URL and any proxy in between.")
+                == "127.0.0.1 sent more than 100 KB of response headers, far more than any model server does, so the request was stopped; check --endpoint / OPENAI_BASE_URL and any proxy in between."
+        )
     }
 }

@@ -1,10 +1,11 @@
 import CCurl
 import Foundation
-@testable import LessonPlanKit
-@testable import LessonPlanCore
-@testable import LessonPlanModel
 import TestSupport
 import Testing
+
+@testable import LessonPlanCore
+@testable import LessonPlanKit
+@testable import LessonPlanModel
 
 /// The real transport against the loopback fake: every request here goes to 127.0.0.1 only.
 @Suite struct CurlTransportTests {

@@ -1,8 +1,9 @@
 import Foundation
-@testable import LessonPlanKit
-@testable import LessonPlanCore
-@testable import LessonPlanModel
 import Testing
+
+@testable import LessonPlanCore
+@testable import LessonPlanKit
+@testable import LessonPlanModel
 
 /// The redirect rules ``CurlTransport`` follows itself: at most five, https only to https,
 /// credentials only to the origin they were given for.

@@ -1,7 +1,8 @@
-@testable import LessonPlanKit
-@testable import LessonPlanCore
-@testable import LessonPlanModel
 import Testing
+
+@testable import LessonPlanCore
+@testable import LessonPlanKit
+@testable import LessonPlanModel
 
 /// The head parser with the lines libcurl hands over, including the answers it skips past.
 @Suite struct ResponseHeadParserTests {

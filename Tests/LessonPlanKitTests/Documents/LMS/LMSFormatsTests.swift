@@ -1,9 +1,10 @@
 import Foundation
-@testable import LessonPlanKit
+import TestSupport
+import Testing
+
 @testable import LessonPlanCore
 @testable import LessonPlanDocuments
-import Testing
-import TestSupport
+@testable import LessonPlanKit
 
 /// Every platform format written from a quiz whose text holds each format's special characters, then read back
 /// by `Tests/Readers/lms_read.py`, a reader that shares no code with the writers.
@@ -45,7 +46,9 @@ import TestSupport
                 stem: "Plain question about tides?",
                 options: [
                     QuizOption(letter: "A", text: "The Moon's pull", misconception: "Teacher note 3A: no feedback written"),
-                    QuizOption(letter: "B", text: "The wind", misconception: "Teacher note 3B: wind makes tides", feedback: "Wind makes waves; what makes tides?"),
+                    QuizOption(
+                        letter: "B", text: "The wind", misconception: "Teacher note 3B: wind makes tides",
+                        feedback: "Wind makes waves; what makes tides?"),
                     QuizOption(letter: "C", text: "The Sun alone"),
                 ],
                 answerLetters: ["C"]),
@@ -57,7 +60,9 @@ import TestSupport
 
     /// The items a student should see: what the quiz says, with feedback only where the format carries it and
     /// line breaks as spaces where it keeps one line.
-    static func expected(feedback: Bool = true, oneLine: Bool = false, tabs: Bool = false) -> [(stem: String, options: [String], key: Int, feedback: [String])] {
+    static func expected(feedback: Bool = true, oneLine: Bool = false, tabs: Bool = false) -> [(
+        stem: String, options: [String], key: Int, feedback: [String]
+    )] {
         quiz.items.map { item in
             let key = item.options.firstIndex { item.answerLetters.contains($0.letter) } ?? -1
             func text(_ value: String) -> String {
@@ -112,11 +117,18 @@ import TestSupport
         let qti = QTIAssessment.render(quiz, profile: .canvas)
         #expect(gift.contains("\t~The wind #Wind makes waves; what makes tides?\n"), "\(gift)")
         #expect(gift.contains("\t~The Moon's pull\n"), "no feedback written, no # at all")
-        #expect(moodle.contains("<text>The wind</text>\n      <feedback format=\"html\"><text>Wind makes waves; what makes tides?</text></feedback>"), "\(moodle)")
-        #expect(qti.contains("<itemfeedback ident=\"lptestq1_q3_2_fb\">\n          <flow_mat><material><mattext texttype=\"text/html\">Wind makes waves; what makes tides?</mattext>"), "\(qti)")
+        #expect(
+            moodle.contains("<text>The wind</text>\n      <feedback format=\"html\"><text>Wind makes waves; what makes tides?</text></feedback>"),
+            "\(moodle)")
+        #expect(
+            qti.contains(
+                "<itemfeedback ident=\"lptestq1_q3_2_fb\">\n          <flow_mat><material><mattext texttype=\"text/html\">Wind makes waves; what makes tides?</mattext>"
+            ), "\(qti)")
         #expect(qti.contains("linkrefid=\"lptestq1_q3_2_fb\"") && !qti.contains("lptestq1_q3_1_fb"), "no feedback, no itemfeedback")
-        var files = [("gift", gift), ("moodle", moodle), ("qti", qti), ("blackboard", BlackboardQuiz.render(quiz)), ("aiken", try AikenQuiz.render(quiz)),
-                     ("kahoot", KahootSheet.flatODS(quiz))]
+        var files = [
+            ("gift", gift), ("moodle", moodle), ("qti", qti), ("blackboard", BlackboardQuiz.render(quiz)), ("aiken", try AikenQuiz.render(quiz)),
+            ("kahoot", KahootSheet.flatODS(quiz)),
+        ]
         for file in CommonCartridge.files([quiz], lesson: "Tides", pages: []) {
             files.append((file.path, String(decoding: file.data, as: UTF8.self)))
         }
@@ -181,7 +193,8 @@ import TestSupport
         Self.check(file, feedback: false, oneLine: true, tabs: true, format: "kahoot")
         #expect(file.items.map(\.key) == [0, 1, 2])
         #expect(file.items.map(\.time) == [30, 30, 30])
-        #expect(KahootSheet.losses(quiz).last == "Kahoot keeps a question and each answer on one line: the line breaks and tabs in item 2 become spaces.")
+        #expect(
+            KahootSheet.losses(quiz).last == "Kahoot keeps a question and each answer on one line: the line breaks and tabs in item 2 become spaces.")
     }
 
     @Test func kahootRefusesTextOverItsLimitsAndCutsNothing() async throws {
@@ -195,7 +208,8 @@ import TestSupport
         } catch {
             #expect(
                 (error as? ExportError)?.message
-                    == "Kahoot takes questions of at most 120 characters, answers of at most 75 and 2 to 4 answers, and this quiz has item 1 (5 answers), item 2's question (121 characters) and item 3's answer 1 (76 characters); nothing written, nothing cut. Shorten them (/quiz makes a new quiz) or export another format.")
+                    == "Kahoot takes questions of at most 120 characters, answers of at most 75 and 2 to 4 answers, and this quiz has item 1 (5 answers), item 2's question (121 characters) and item 3's answer 1 (76 characters); nothing written, nothing cut. Shorten them (/quiz makes a new quiz) or export another format."
+            )
         }
         quiz.items[1].stem = String(repeating: "q", count: 120)
         quiz.items[2].options[0].text = String(repeating: "a", count: 75)
@@ -209,7 +223,9 @@ import TestSupport
         quiz.items[2].answerLetters = []
         #expect(throws: ExportError.self) { try Self.lmsQuiz(quiz) }
         do { _ = try Self.lmsQuiz(quiz) } catch {
-            #expect((error as? ExportError)?.message.hasPrefix("Items 1 and 3 have no question, fewer than two answers or not exactly one answer marked") == true, "\(error)")
+            #expect(
+                (error as? ExportError)?.message.hasPrefix("Items 1 and 3 have no question, fewer than two answers or not exactly one answer marked")
+                    == true, "\(error)")
         }
     }
 
@@ -251,7 +267,8 @@ import TestSupport
         }
         for (name, xml) in documents {
             #expect(try await Self.wellFormed(xml) == nil, "\(name)")
-            #expect(!xml.unicodeScalars.contains { $0.value == 0xFFFF || $0.value == 0xFFFE || ($0.value < 0x20 && $0 != "\n" && $0 != "\t") }, "\(name)")
+            #expect(
+                !xml.unicodeScalars.contains { $0.value == 0xFFFF || $0.value == 0xFFFE || ($0.value < 0x20 && $0 != "\n" && $0 != "\t") }, "\(name)")
         }
         // A comment holds no "--", however many dashes the topic had.
         let comment = try #require(MoodleXMLQuiz.render(quiz).split(separator: "\n").dropFirst().first)
@@ -261,7 +278,8 @@ import TestSupport
         let source = Self.unwritableQuiz()
         #expect(moodle.items.map(\.stem) == source.items.map { Self.writable($0.stem) })
         #expect(moodle.items.map { $0.options[1] } == source.items.map { Self.writable($0.options[1].text) })
-        #expect(moodle.items.map { $0.feedback[1] } == source.items.map { $0.answerLetters.contains("B") ? "" : Self.writable($0.options[1].feedback) })
+        #expect(
+            moodle.items.map { $0.feedback[1] } == source.items.map { $0.answerLetters.contains("B") ? "" : Self.writable($0.options[1].feedback) })
         let qti = try await LMSReader.read("qti", try Self.write(try await CanvasQTIPackage.render(quiz, tools: LMSTools()), "quiz.zip"))
         #expect(qti.items.map(\.stem) == moodle.items.map(\.stem))
         let cartridge = try await CommonCartridge.render([quiz], lesson: "Tides\u{FFFF}", pages: [page], tools: LMSTools())
@@ -287,7 +305,9 @@ import TestSupport
             _ = try AikenQuiz.render(try Self.lmsQuiz(quiz))
             Issue.record("Aiken wrote a question Moodle skips")
         } catch {
-            #expect((error as? ExportError)?.message.hasPrefix("Aiken cannot carry items 1 and 3: a question with no letters or digits (“?”), or an empty answer,") == true, "\(error)")
+            #expect(
+                (error as? ExportError)?.message.hasPrefix(
+                    "Aiken cannot carry items 1 and 3: a question with no letters or digits (“?”), or an empty answer,") == true, "\(error)")
         }
         // Digits or letters of any script are a question.
         quiz = Self.quiz
@@ -297,7 +317,10 @@ import TestSupport
     }
 
     @Test func aPlatformsFileNeedsTheEndingItsImportTakes() {
-        #expect(LMSFormat.qti.misnamed("quiz2.qti") == "A QTI 1.2 zip needs a name ending in .zip, which is what Canvas imports; “quiz2.qti” would not be offered for upload, so nothing was written: name it quiz2.zip, or leave the name out.")
+        #expect(
+            LMSFormat.qti.misnamed("quiz2.qti")
+                == "A QTI 1.2 zip needs a name ending in .zip, which is what Canvas imports; “quiz2.qti” would not be offered for upload, so nothing was written: name it quiz2.zip, or leave the name out."
+        )
         #expect(LMSFormat.kahoot.misnamed("~/out/quiz.kahoot")?.contains("name it quiz.xlsx") == true)
         #expect(LMSFormat.moodle.misnamed("quiz")?.contains("name it quiz.xml") == true)
         for format in LMSFormat.allCases {
@@ -317,12 +340,14 @@ import TestSupport
         // zip runs in the scratch folder's content folder (both checked), LibreOffice in the scratch folder.
         for (name, real, folders) in [("zip", "/usr/bin/zip", ".. ."), ("soffice", "/usr/bin/soffice", ".")] {
             let script = bin.appending(path: name)
-            try Data("""
+            try Data(
+                """
                 #!/bin/sh
                 { stat -c '%a %n' \(folders) ; find . -type f -name '*.xml' -exec stat -c '%a %n' {} + ; find . -maxdepth 1 -name '*.fods' -exec stat -c '%a %n' {} + ; } >> '\(log.path)'
                 exec \(real) "$@"
 
-                """.utf8).write(to: script)
+                """.utf8
+            ).write(to: script)
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
         }
         let tools = LMSTools(environment: ["PATH": bin.path + ":/usr/bin:/bin"])
@@ -341,4 +366,3 @@ import TestSupport
         #expect(lines.contains { $0.hasSuffix("quiz.fods") } == LMSReader.hasLibreOffice, "\(lines)")
     }
 }
-
