@@ -82,6 +82,12 @@ let package = Package(
             // The good-plan corpus, read from the source tree by GoodPlanCorpusTests (plain text, not a resource).
             exclude: ["Plan/GoodPlans"]
         ),
+        // The library against real processes: the loopback model server, pandoc, LibreOffice, Chromium, Python
+        // readers. LessonPlanKitTests stays in memory (a layout test keeps it so); EndToEndTests drives the binary.
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "TestSupport"]
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

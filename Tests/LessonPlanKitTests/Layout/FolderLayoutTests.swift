@@ -133,6 +133,37 @@ import Testing
         #expect(importing.isEmpty, "\(importing.sorted())")
     }
 
+    /// What starts a process in a test: the test support's servers, readers and terminals, and the library's calls
+    /// that run pandoc, zip or LibreOffice. A suite that uses one belongs in IntegrationTests, so the unit suites
+    /// run in memory.
+    static let processStarters = [
+        "FakeOpenAIServer", "ChildProcess", "LoopbackProcess", "Python.", "PrintedPage.", "OfficeDocument", "LMSReader", "WorkerHost",
+        "LessonplanBinary", "TerminalSession", "ToolProcess", "SourceFixtures.docx", "Pandoc(", "CanvasQTIPackage.render",
+        "CommonCartridge.render", "KahootSheet.render", "UnitExport.cartridge",
+    ]
+
+    /// Unit suites that still start a process, each with the reason; the list only shrinks (an entry that no longer
+    /// starts one fails the test too).
+    static let processExceptions: [String: String] = [
+        "UnitExportTests.swift": "its cartridge tests zip and unzip; they share the unit fixture of SessionEngineTests"
+    ]
+
+    @Test func noUnitSuiteStartsAProcess() throws {
+        let base = Self.root.appending(path: "Tests/LessonPlanKitTests")
+        var starting: Set<String> = []
+        let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            guard url.pathExtension == "swift", url.lastPathComponent != "FolderLayoutTests.swift" else { continue }
+            let code = try String(contentsOf: url, encoding: .utf8).replacing(/\/\/[^\n]*/, with: "")
+            if Self.processStarters.contains(where: code.contains) { starting.insert(url.lastPathComponent) }
+        }
+        #expect(starting.count > 0 || Self.processExceptions.isEmpty, "the scan found nothing under \(base.path)")
+        let unexpected = starting.subtracting(Self.processExceptions.keys).sorted()
+        #expect(unexpected.isEmpty, "unit suites that start a process; move them to IntegrationTests: \(unexpected)")
+        let stale = Set(Self.processExceptions.keys).subtracting(starting).sorted()
+        #expect(stale.isEmpty, "no longer start a process; remove them from the exceptions: \(stale)")
+    }
+
     @Test func everyFolderUsesOnlyTheLayersBelowIt() throws {
         let sources = try Self.sources().files
         #expect(Set(sources.keys) == Set(Self.layers.joined()), "a new folder needs a place in the layers")

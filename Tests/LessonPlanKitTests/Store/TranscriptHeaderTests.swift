@@ -1,6 +1,7 @@
 import Foundation
 import LessonPlanKit
 import LessonPlanStore
+import TestSupport
 import Testing
 
 /// `resume` reads only the first line for the starting model; it must find the same header the

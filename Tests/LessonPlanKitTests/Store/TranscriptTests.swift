@@ -3,22 +3,8 @@ import LessonPlanCore
 import LessonPlanKit
 import LessonPlanModel
 import LessonPlanStore
+import TestSupport
 import Testing
-
-/// A fresh temporary data directory per test.
-struct TemporaryHome {
-    let url: URL
-    let directory: DataDirectory
-    var store: SessionStore { SessionStore(directory: directory) }
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appending(path: "lessonplan-test-\(UUID().uuidString)")
-        directory = DataDirectory(root: url)
-        try directory.prepare()
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
 
 @Suite struct TranscriptTests {
     // Milliseconds that a Double holds exactly, since the format keeps milliseconds.
