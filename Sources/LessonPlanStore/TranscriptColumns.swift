@@ -131,10 +131,32 @@ extension TurnEnded {
             .required(.turn, \.turn), .required(.at, \.at), .required(.status, \.status), .required(.output, \.output),
             .optional(.usage, \.usage), .optional(.responseID, \.responseId), .optional(.error, \.error),
             .optional(.version, \.version), .required(.durationMs, \.durationMs), .optional(.check, \.check),
-            .optional(.readingLevel, \.readingLevel), .optional(.kept, \.kept), .optional(.materials, \.materials),
-            .optional(.streamed, \.streamed), .optional(.quiz, \.quiz), .optional(.rubric, \.rubric),
-            .optional(.review, \.review),
+            .optional(.readingLevel, \.readingLevel), .optional(.kept, \.kept), .optional(.made, \.made),
+            .optional(.streamed, \.streamed), .madeBefore(.materials, .materials), .madeBefore(.quiz, .quiz),
+            .madeBefore(.rubric, .rubric), .madeBefore(.review, .review),
         ])
+}
+
+extension TranscriptColumn where Record == TurnEnded {
+    /// A key older transcripts wrote for what a turn made (`"quiz":2`): read as ``TurnEnded/made``, never written.
+    static func madeBefore(_ field: TranscriptField, _ kind: TurnKind) -> Self {
+        Self(
+            field: field,
+            write: { _, _ in },
+            read: { record, line in
+                guard let number = try line.decodeIfPresent(Int.self, forKey: field) else { return }
+                record.made = record.made ?? Made(kind, number)
+            },
+            scan: { record, fields in
+                switch fields[field] {
+                case .absent, .null: return true
+                case .integer(let number):
+                    record.made = record.made ?? Made(kind, number)
+                    return true
+                default: return false
+                }
+            })
+    }
 }
 
 extension UndoRecord {
@@ -331,6 +353,12 @@ extension Usage: TranscriptValue {
 extension PlanCheckReport: TranscriptValue {
     static func scanned(_ value: TranscriptLineScanner.Value) -> PlanCheckReport? {
         if case .check(let report) = value { report } else { nil }
+    }
+}
+
+extension Made: TranscriptValue {
+    static func scanned(_ value: TranscriptLineScanner.Value) -> Made? {
+        if case .made(let made) = value { made } else { nil }
     }
 }
 

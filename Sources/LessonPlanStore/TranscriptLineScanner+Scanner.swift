@@ -74,6 +74,8 @@ extension TranscriptLineScanner {
                 return lessonInputs().map(Value.inputs)
             case .usage:
                 return usage().map(Value.usage)
+            case .made:
+                return made().map(Value.made)
             case .check:
                 let start = index
                 if let report = planCheck() { return .check(report) }
@@ -129,6 +131,24 @@ extension TranscriptLineScanner {
         }
 
         /// `{"input_tokens":…,"output_tokens":…,"reasoning_tokens":…}`, the last optional or `null`.
+        /// `{"kind":…,"number":…}` in any order, both required.
+        mutating func made() -> Made? {
+            var kind: TurnKind?
+            var number: Int?
+            let parsed = object { scanner, key in
+                if scanner.matches(key, "kind"), kind == nil {
+                    kind = scanner.string().flatMap(TurnKind.init(rawValue:))
+                    return kind != nil
+                } else if scanner.matches(key, "number"), number == nil {
+                    number = scanner.integer()
+                    return number != nil
+                }
+                return false
+            }
+            guard parsed, let kind, let number else { return nil }
+            return Made(kind, number)
+        }
+
         mutating func usage() -> Usage? {
             var input: Int?
             var output: Int?

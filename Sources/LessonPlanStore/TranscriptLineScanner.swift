@@ -46,6 +46,7 @@ enum TranscriptLineScanner {
         case usage(Usage)
         case check(PlanCheckReport)
         case readingLevel(ReadingMeasure)
+        case made(Made)
     }
 
     /// The values of one line's keys, by ``TranscriptField``.

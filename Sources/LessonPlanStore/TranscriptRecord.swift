@@ -10,6 +10,18 @@ package enum TurnKind: String, Codable, Sendable {
     case overview
 }
 
+/// What a completed turn made and kept beside the plan versions: its kind and its number among that kind
+/// (`{"kind":"quiz","number":2}` on a `turn_ended` line). A plan version is `version`, not this.
+package struct Made: Codable, Equatable, Hashable, Sendable {
+    package var kind: TurnKind
+    package var number: Int
+
+    package init(_ kind: TurnKind, _ number: Int) {
+        self.kind = kind
+        self.number = number
+    }
+}
+
 /// The first line of every transcript: who, when, and what was asked for.
 package struct SessionHeader: Codable, Equatable, Sendable {
     package var id: String
@@ -133,23 +145,21 @@ package struct TurnEnded: Codable, Equatable, Sendable {
     /// For a turn whose plan replaces the current one only when it is better (a repair, a reading-level
     /// retry): whether it did. When false the turn completed but created no version.
     package var kept: Bool?
-    /// The number of the handouts a completed `materials` turn created.
-    package var materials: Int?
-    /// The number of the quiz a completed `quiz` turn created (a repair only when `kept`).
-    package var quiz: Int?
-    /// The number of the rubric a completed `rubric` turn created (a repair only when `kept`).
-    package var rubric: Int?
-    /// The number of the review a completed `review` turn created (none when the answer held no criterion).
-    package var review: Int?
+    /// What a completed `materials`, `quiz`, `rubric` or `review` turn made (a repair only when `kept`; a review
+    /// none when the answer held no criterion). Older transcripts say it as `materials`, `quiz`, `rubric` or
+    /// `review` with the number, which are read as this.
+    package var made: Made?
     /// `false` when the answer came whole rather than streamed (a proxy that does not stream);
     /// absent for a streamed answer.
     package var streamed: Bool?
 
+    /// The number of what the turn made when it is of `kind`.
+    package func made(_ kind: TurnKind) -> Int? { made?.kind == kind ? made?.number : nil }
+
     package init(
         turn: Int, at: Date, status: TurnStatus, output: String, usage: Usage?, responseId: String?,
         error: String?, version: Int?, durationMs: Int, check: PlanCheckReport? = nil,
-        readingLevel: ReadingMeasure? = nil, kept: Bool? = nil, materials: Int? = nil, streamed: Bool? = nil,
-        quiz: Int? = nil, rubric: Int? = nil, review: Int? = nil
+        readingLevel: ReadingMeasure? = nil, kept: Bool? = nil, made: Made? = nil, streamed: Bool? = nil
     ) {
         self.turn = turn
         self.at = at
@@ -163,11 +173,8 @@ package struct TurnEnded: Codable, Equatable, Sendable {
         self.check = check
         self.readingLevel = readingLevel
         self.kept = kept
-        self.materials = materials
+        self.made = made
         self.streamed = streamed
-        self.quiz = quiz
-        self.rubric = rubric
-        self.review = review
     }
 }
 

@@ -48,7 +48,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
     case version, durationMs, from, to, text, framework, follows, kind, check, readingLevel, kept, materials
     case retryOf, continues, streamed, quizKind, quizItems, quizFeedback, rubricLevels, quiz, rubric, review
     case path, bytes, sha256, pages, paged, number
-    case lesson, lessons, goal, questions, outline, repair, className, counts, forms, seed
+    case lesson, lessons, goal, questions, outline, repair, className, counts, forms, seed, made
 
     /// The key as written on disk.
     var key: StaticString {
@@ -113,6 +113,7 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
         case .counts: "counts"
         case .forms: "forms"
         case .seed: "seed"
+        case .made: "made"
         }
     }
 

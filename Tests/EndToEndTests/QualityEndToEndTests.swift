@@ -415,7 +415,7 @@ import Testing
         #expect(
             saved.hasPrefix("4-ESS2-1: Make observations and/or measurements") && saved.contains("\nRI.4.1: Refer to details and examples in a text"))
         let ends = Self.endedTurns(lines)
-        #expect(ends[2]["materials"] as? Int == 1 && ends[2]["version"] == nil && ends[2]["check"] == nil)
+        #expect(madeNumber(ends[2], "materials") == 1 && ends[2]["version"] == nil && ends[2]["check"] == nil)
 
         // Handouts export from the command line too; a paraphrased standard and a teacher note are flagged.
         let page = try await binary.run(["export", "tides", "--materials", "--format", "html"])

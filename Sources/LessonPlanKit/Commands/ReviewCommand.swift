@@ -46,7 +46,7 @@ package struct ReviewCommand: Command, Equatable {
         guard result.first.status == .completed else { return outcome }
         // An answer in another layout (prose, no criterion) is not kept: the command did not do what it was asked,
         // so a script (`generate --then /review`) ends non-zero.
-        guard let made = result.first.review else { return CommandOutcome(status: .failed, turns: outcome.turns) }
+        guard let made = result.first.made?.number else { return CommandOutcome(status: .failed, turns: outcome.turns) }
         if let kept = await run.engine.state.reviews.last, kept.number == made {
             run.host.deliver(.text(ReviewText.render(kept.review, source: kept.source ?? source, width: nil)))
         }

@@ -10,14 +10,8 @@ package enum Footer {
         var parts: [String] = []
         switch outcome.status {
         case .completed:
-            if let materials = outcome.materials {
-                parts.append("handouts \(materials)")
-            } else if let quiz = outcome.quiz {
-                parts.append("quiz \(quiz)")
-            } else if let rubric = outcome.rubric {
-                parts.append("rubric \(rubric)")
-            } else if let review = outcome.review {
-                parts.append("review \(review)")
+            if let made = outcome.made {
+                parts.append("\(made.kind.noun) \(made.number)")
             } else if outcome.kind == .quiz || outcome.kind == .rubric || outcome.kind == .review {
                 parts.append("not kept")
             } else if outcome.kind == .overview {
@@ -46,7 +40,7 @@ package enum Footer {
             parts.append(
                 problems.isEmpty ? "✓ \(outcome.kind.rawValue) check" : "✗ \(outcome.kind.rawValue) check: \(counted(problems.count, "problem"))")
         }
-        if outcome.review != nil {
+        if outcome.made?.kind == .review {
             let unfound = outcome.assessmentProblems.count
             parts.append(unfound == 0 ? "✓ quotations in the plan" : "✗ \(counted(unfound, "quotation")) not in the plan")
         }

@@ -271,7 +271,7 @@ package actor SessionEngine {
         progress(.ended(first))
         var result = RequestResult(outcomes: [first])
         guard repair, first.status == .completed, !first.assessmentProblems.isEmpty, !Task.isCancelled,
-            let number = first.quiz ?? first.rubric
+            let number = first.made?.number
         else { return result }
         progress(.followUp(.assessmentRepair(kind: assessment.turnKind, number: number, problems: first.assessmentProblems)))
         let repairing = Refinement(

@@ -76,10 +76,10 @@ package enum SessionReview {
             ?? ""
         switch ended.status {
         case .completed where started.kind == .materials:
-            facts.append("completed → handouts \(ended.materials.map(String.init) ?? "?")\(base)")
+            facts.append("completed → handouts \(ended.made(.materials).map(String.init) ?? "?")\(base)")
         case .completed where started.kind == .quiz || started.kind == .rubric:
             let noun = started.kind?.rawValue ?? ""
-            let made = ended.kept == false ? "not kept" : "\(noun) \((ended.quiz ?? ended.rubric).map(String.init) ?? "?")"
+            let made = ended.kept == false ? "not kept" : "\(noun) \(ended.made?.number.description ?? "?")"
             let repairing = started.follows.map { ", repairing \(noun) \($0)" } ?? ""
             facts.append("completed → \(made)\(repairing)\(base)")
             if let problems = started.assessment?.problems(
@@ -88,9 +88,9 @@ package enum SessionReview {
                 facts.append(problems.isEmpty ? "✓ \(noun) check" : "✗ \(noun) check: \(counted(problems.count, "problem"))")
             }
         case .completed where started.kind == .review:
-            let made = ended.review.map { "review \($0)" } ?? "not kept (no criterion in the layout asked for)"
+            let made = ended.made(.review).map { "review \($0)" } ?? "not kept (no criterion in the layout asked for)"
             facts.append("completed → \(made)\(base)")
-            if let number = ended.review, let review = state.reviews.first(where: { $0.number == number }) {
+            if let number = ended.made(.review), let review = state.reviews.first(where: { $0.number == number }) {
                 let unfound = review.review.unfound.count
                 facts.append(unfound == 0 ? "✓ quotations in the plan" : "✗ \(counted(unfound, "quotation")) not in the plan")
             }
@@ -110,7 +110,7 @@ package enum SessionReview {
         }
         facts.append(String(format: "%.1f s", Double(ended.durationMs) / 1000))
         block.append("   " + facts.joined(separator: " · ") + "\n")
-        if ended.status == .completed, started.kind == .review, let number = ended.review,
+        if ended.status == .completed, started.kind == .review, let number = ended.made(.review),
             let review = state.reviews.first(where: { $0.number == number })
         {
             // Each row with its quotation marked when the plan it reviewed does not say it.

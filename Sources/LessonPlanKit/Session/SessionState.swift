@@ -141,17 +141,19 @@ package struct SessionState: Sendable {
     /// The number the next plan version gets.
     package var nextVersionNumber: Int { (versions.last?.number ?? 0) + 1 }
 
-    /// The number the next handouts get.
-    package var nextMaterialsNumber: Int { (materials.last?.number ?? 0) + 1 }
-
-    /// The number the next quiz gets.
-    package var nextQuizNumber: Int { (quizzes.last?.number ?? 0) + 1 }
-
-    /// The number the next rubric gets.
-    package var nextRubricNumber: Int { (rubrics.last?.number ?? 0) + 1 }
-
-    /// The number the next review gets.
-    package var nextReviewNumber: Int { (reviews.last?.number ?? 0) + 1 }
+    /// The number the next thing of `kind` made beside the plan gets (handouts, a quiz, a rubric, a review); for a
+    /// plan, the next version's.
+    package func nextNumber(of kind: TurnKind) -> Int {
+        let last: Int? =
+            switch kind {
+            case .plan, .overview: versions.last?.number
+            case .materials: materials.last?.number
+            case .quiz: quizzes.last?.number
+            case .rubric: rubrics.last?.number
+            case .review: reviews.last?.number
+            }
+        return (last ?? 0) + 1
+    }
 
     /// The command shown for a turn whose starting line is damaged.
     package static let lostCommand = "(unknown: its line in the transcript is damaged)"
@@ -227,10 +229,7 @@ package struct SessionState: Sendable {
             let guessed = TurnStarted(
                 turn: ended.turn, at: ended.at, command: Self.lostCommand, template: "", inputs: currentInputs,
                 baseVersion: currentVersion, model: header.model, instructions: "", input: "", maxOutputTokens: 0,
-                framework: currentFramework,
-                kind: ended.materials != nil
-                    ? .materials
-                    : ended.quiz != nil ? .quiz : ended.rubric != nil ? .rubric : ended.review != nil ? .review : nil)
+                framework: currentFramework, kind: ended.made?.kind)
             turns.append(TurnSummary(started: guessed, ended: nil))
             events.append(.turn(turns.count - 1))
         }
@@ -238,39 +237,13 @@ package struct SessionState: Sendable {
         turns[index].ended = ended
         let started = turns[index].started
         guard ended.status == .completed else { return }
-        if started.kind == .materials {
-            if let number = ended.materials, number >= nextMaterialsNumber {
-                materials.append(
-                    MaterialsVersion(
-                        number: number, text: ended.output, planVersion: started.baseVersion,
-                        inputs: started.inputs, createdAt: ended.at))
-            }
+        if let made = ended.made {
+            // What the turn made beside the plan, kept when it is of the turn's own kind; a number past the next one
+            // means a damaged line hid one, and the later ones still count.
+            if made.kind == started.kind, made.number >= nextNumber(of: made.kind) { keep(made, ended: ended, started: started) }
             return
         }
-        if started.kind == .quiz {
-            if let number = ended.quiz, number >= nextQuizNumber {
-                quizzes.append(
-                    QuizVersion(
-                        number: number, text: ended.output, started: started,
-                        lesson: started.baseVersion.flatMap(version), createdAt: ended.at))
-            }
-            return
-        }
-        if started.kind == .rubric {
-            if let number = ended.rubric, number >= nextRubricNumber {
-                rubrics.append(RubricVersion(number: number, text: ended.output, started: started, createdAt: ended.at))
-            }
-            return
-        }
-        if started.kind == .review {
-            if let number = ended.review, number >= nextReviewNumber {
-                // Its quotations are checked against the version it reviewed, as that version's text stands.
-                let plan = started.baseVersion.flatMap(version)?.text
-                reviews.append(
-                    ReviewVersion(number: number, text: ended.output, plan: plan, rubric: reviewRubric, started: started, createdAt: ended.at))
-            }
-            return
-        }
+        guard (started.kind ?? .plan) == .plan else { return }
         // A number past the next one means a damaged line hid a version; the later ones still count.
         if let number = ended.version, number >= nextVersionNumber {
             // A plan that replaced a draft automatically stands where the draft stood.
@@ -287,6 +260,28 @@ package struct SessionState: Sendable {
                     check: ended.check, draft: started.follows,
                     parentLost: parent.map { version($0) == nil } ?? false, startLost: startLost, lesson: started.lesson))
             makeCurrent(number)
+        }
+    }
+
+    /// Keeps what a turn made beside the plan in its kind's list.
+    private mutating func keep(_ made: Made, ended: TurnEnded, started: TurnStarted) {
+        let plan = started.baseVersion.flatMap(version)
+        switch made.kind {
+        case .materials:
+            materials.append(
+                MaterialsVersion(
+                    number: made.number, text: ended.output, planVersion: started.baseVersion, inputs: started.inputs, createdAt: ended.at))
+        case .quiz:
+            quizzes.append(QuizVersion(number: made.number, text: ended.output, started: started, lesson: plan, createdAt: ended.at))
+        case .rubric:
+            rubrics.append(RubricVersion(number: made.number, text: ended.output, started: started, createdAt: ended.at))
+        case .review:
+            // Its quotations are checked against the version it reviewed, as that version's text stands.
+            reviews.append(
+                ReviewVersion(
+                    number: made.number, text: ended.output, plan: plan?.text, rubric: reviewRubric, started: started, createdAt: ended.at))
+        case .plan, .overview:
+            break
         }
     }
 

@@ -43,14 +43,8 @@ package struct TurnOutcome: Sendable, Equatable {
     package var readingLevel: ReadingMeasure? { ended?.readingLevel }
     /// For a turn whose plan replaces the current one only when better: whether it did; nil for other turns.
     package var kept: Bool? { ended?.kept }
-    /// The number of the handouts a `/materials` turn made.
-    package var materials: Int? { ended?.materials }
-    /// The number of the quiz a `/quiz` turn (or its kept repair) made.
-    package var quiz: Int? { ended?.quiz }
-    /// The number of the rubric a `/rubric` turn (or its kept repair) made.
-    package var rubric: Int? { ended?.rubric }
-    /// The number of the review a `/review` turn made.
-    package var review: Int? { ended?.review }
+    /// What a `/materials`, `/quiz`, `/rubric` or `/review` turn (or a kept repair) made beside the plan.
+    package var made: Made? { ended?.made }
     /// Whether the answer came as a stream; false when a proxy sent it whole.
     package var streamed: Bool { ended?.streamed ?? true }
     /// Whether the turn went out: a request was sent and its `turn_ended` line written.

@@ -34,6 +34,15 @@ protocol TurnProduct {
 }
 
 extension TurnKind {
+    /// What one thing of this kind is called before its number: "quiz 2", "handouts 1".
+    package var noun: String {
+        switch self {
+        case .materials: "handouts"
+        case .plan: "version"
+        case .quiz, .rubric, .review, .overview: rawValue
+        }
+    }
+
     /// The product that judges an answer of this kind.
     var product: any TurnProduct.Type {
         switch self {
@@ -82,7 +91,7 @@ enum PlanProduct: TurnProduct {
 /// Student handouts: kept, numbered on their own, beside the plan version they were made from.
 enum MaterialsProduct: TurnProduct {
     static func judge(_ context: ProductContext, into ended: inout TurnEnded) -> ProductVerdict {
-        ended.materials = context.state.nextMaterialsNumber
+        ended.made = Made(.materials, context.state.nextNumber(of: .materials))
         return ProductVerdict()
     }
 }
@@ -97,8 +106,7 @@ enum AssessmentProduct: TurnProduct {
         let keep = context.keep
         let kept = keep.keeps(problems: problems.count)
         if keep != .always { ended.kept = kept }
-        if kept, kind == .quiz { ended.quiz = context.state.nextQuizNumber }
-        if kept, kind == .rubric { ended.rubric = context.state.nextRubricNumber }
+        if kept { ended.made = Made(kind, context.state.nextNumber(of: kind)) }
         var verdict = ProductVerdict(problems: problems)
         if let draft = context.request.follows {
             verdict.keepNote =
@@ -121,7 +129,7 @@ enum ReviewProduct: TurnProduct {
                     "The answer holds no criterion in the layout asked for (Criterion:, Score:, Evidence:, Why:), so it is not kept; type /review to ask again."
             )
         }
-        ended.review = context.state.nextReviewNumber
+        ended.made = Made(.review, context.state.nextNumber(of: .review))
         var verdict = ProductVerdict(problems: review.problems)
         verdict.notice = review.markNotice
         return verdict

@@ -63,7 +63,7 @@ import Testing
         let ended =
             "{\"type\":\"turn_ended\",\"v\":1,\"turn\":1,\"at\":\"2026-11-28T09:00:02.000Z\",\"status\":\"completed\",\"output\":\"p\",\"version\":1,\"duration_ms\":5}"
         guard case .turnEnded(let turn) = try coder.decode(Data(ended.utf8)) else { throw CommandError("not turn_ended") }
-        #expect(turn.check == nil && turn.readingLevel == nil && turn.kept == nil && turn.materials == nil)
+        #expect(turn.check == nil && turn.readingLevel == nil && turn.kept == nil && turn.made == nil)
         // A problem kind from a newer lessonplan is dropped; the turn and its other problems still read.
         let newer =
             "{\"type\":\"turn_ended\",\"v\":1,\"turn\":1,\"at\":\"2026-11-28T09:00:02.000Z\",\"status\":\"completed\",\"output\":\"p\",\"version\":1,\"duration_ms\":5,\"check\":{\"problems\":[{\"kind\":\"too_many_emoji\",\"found\":9},{\"kind\":\"code_fence\"}],\"lesson_minutes\":45,\"passed\":false}}"
@@ -88,7 +88,7 @@ import Testing
         started.kind = kind
         var ended = TranscriptTests.ended(number, output: output, version: version)
         ended.kept = kept
-        ended.materials = materials
+        ended.made = materials.map { Made(.materials, $0) }
         return [.turnStarted(started), .turnEnded(ended)]
     }
 

@@ -150,9 +150,11 @@ import Testing
                     output: text(&random, maxAtoms: 60), usage: usage, responseId: maybe(&random) { text(&$0) },
                     error: maybe(&random) { text(&$0) }, version: maybe(&random, integer), durationMs: integer(&random),
                     check: maybe(&random, check), readingLevel: maybe(&random, readingLevel),
-                    kept: maybe(&random) { Bool.random(using: &$0) }, materials: maybe(&random, integer),
-                    streamed: maybe(&random) { Bool.random(using: &$0) }, quiz: maybe(&random, integer),
-                    rubric: maybe(&random, integer), review: maybe(&random, integer)))
+                    kept: maybe(&random) { Bool.random(using: &$0) },
+                    made: maybe(&random) { random in
+                        Made([TurnKind.materials, .quiz, .rubric, .review].randomElement(using: &random) ?? .quiz, integer(&random))
+                    },
+                    streamed: maybe(&random) { Bool.random(using: &$0) }))
         case 3:
             return .undo(UndoRecord(at: date(&random), from: integer(&random), to: integer(&random), lesson: maybe(&random, integer)))
         case 4:
@@ -293,10 +295,9 @@ import Testing
                 ("error", e.error.map(JSON.string)), ("version", e.version.map(JSON.integer)),
                 ("duration_ms", .integer(e.durationMs)), ("check", e.check.map(checkJSON)),
                 ("reading_level", e.readingLevel.map(readingLevelJSON)),
-                ("kept", e.kept.map { JSON.raw($0 ? "true" : "false") }), ("materials", e.materials.map(JSON.integer)),
+                ("kept", e.kept.map { JSON.raw($0 ? "true" : "false") }),
+                ("made", e.made.map { JSON.object([("number", .integer($0.number)), ("kind", .string($0.kind.rawValue))]) }),
                 ("streamed", e.streamed.map { JSON.raw($0 ? "true" : "false") }),
-                ("quiz", e.quiz.map(JSON.integer)), ("rubric", e.rubric.map(JSON.integer)),
-                ("review", e.review.map(JSON.integer)),
             ]
         case .undo(let u):
             out += [("at", timestamp(u.at)), ("from", .integer(u.from)), ("to", .integer(u.to)), ("lesson", u.lesson.map(JSON.integer))]
@@ -809,7 +810,8 @@ import Testing
                 switch record {
                 case .header(let value): keys(value)
                 case .turnStarted(let value): keys(value)
-                case .turnEnded(let value): keys(value)
+                // Plus the keys older transcripts wrote for what a turn made, read as `made` and never written.
+                case .turnEnded(let value): keys(value).union(["materials", "quiz", "rubric", "review"])
                 case .undo(let value): keys(value)
                 case .named(let value): keys(value)
                 case .handEdit(let value): keys(value)

@@ -86,11 +86,11 @@ import Testing
         ended = Self.ended(3, output: "x", version: 3)
         ended.check = PlanCheckReport(problems: [.pacingTotal(found: 50, expected: 45)], pacedMinutes: 50, lessonMinutes: 45)
         ended.kept = true
-        ended.materials = 2
+        ended.made = Made(.materials, 2)
         ended.streamed = false
         #expect(
             line(.turnEnded(ended))
-                == #"{"type":"turn_ended","v":1,\#(at),"check":{"lesson_minutes":45,"paced_minutes":50,"passed":false,"problems":[{"expected":45,"found":50,"kind":"pacing_total"}]},"duration_ms":5,"kept":true,"materials":2,"output":"x","response_id":"resp_3","status":"completed","streamed":false,"turn":3,"usage":{"input_tokens":10,"output_tokens":20},"version":3}"#
+                == #"{"type":"turn_ended","v":1,\#(at),"check":{"lesson_minutes":45,"paced_minutes":50,"passed":false,"problems":[{"expected":45,"found":50,"kind":"pacing_total"}]},"duration_ms":5,"kept":true,"made":{"kind":"materials","number":2},"output":"x","response_id":"resp_3","status":"completed","streamed":false,"turn":3,"usage":{"input_tokens":10,"output_tokens":20},"version":3}"#
         )
         var quizStarted = try Self.started(4, command: "/quiz starter 6", base: 3)
         quizStarted.kind = .quiz
@@ -103,12 +103,24 @@ import Testing
                 == #"{"type":"turn_started","v":1,\#(at),"base_version":3,"command":"/quiz starter 6","input":"plan please",\#(inputs),"instructions":"be good","kind":"quiz","max_output_tokens":8192,"model":"gpt-5.2","quiz_feedback":true,"quiz_items":6,"quiz_kind":"starter","rubric_levels":4,"template":"shorten","turn":4}"#
         )
         var quizEnded = Self.ended(4, output: "x", version: nil)
-        quizEnded.quiz = 1
-        quizEnded.rubric = 2
+        quizEnded.made = Made(.quiz, 1)
         #expect(
             line(.turnEnded(quizEnded))
-                == #"{"type":"turn_ended","v":1,\#(at),"duration_ms":5,"output":"x","quiz":1,"response_id":"resp_4","rubric":2,"status":"completed","turn":4,"usage":{"input_tokens":10,"output_tokens":20}}"#
+                == #"{"type":"turn_ended","v":1,\#(at),"duration_ms":5,"made":{"kind":"quiz","number":1},"output":"x","response_id":"resp_4","status":"completed","turn":4,"usage":{"input_tokens":10,"output_tokens":20}}"#
         )
+        // Older transcripts said what a turn made with one key per kind; both readers take it as `made`.
+        for (key, kind) in [("materials", TurnKind.materials), ("quiz", .quiz), ("rubric", .rubric), ("review", .review)] {
+            let old = Data(
+                #"{"type":"turn_ended","v":1,\#(at),"duration_ms":5,"\#(key)":3,"output":"x","status":"completed","turn":4}"#.utf8)
+            guard case .turnEnded(let fast) = try #require(coder.decodeFastPath(old)),
+                case .turnEnded(let full) = try coder.decodeWithoutFastPath(old)
+            else {
+                Issue.record("\(key): not read as a turn's end")
+                continue
+            }
+            #expect(fast.made == Made(kind, 3) && full.made == Made(kind, 3), "\(key)")
+            #expect(!String(decoding: coder.encode(.turnEnded(full)), as: UTF8.self).contains(#""\#(key)":"#), "rewritten as made")
+        }
         #expect(line(.undo(UndoRecord(at: Self.t0, from: 2, to: 1))) == #"{"type":"undo","v":1,\#(at),"from":2,"to":1}"#)
         #expect(line(.named(NameRecord(at: Self.t0, name: "w"))) == #"{"type":"name","v":1,\#(at),"name":"w"}"#)
         #expect(
