@@ -161,18 +161,12 @@ extension SessionState {
         var at = version(number)
         while let here = at, !versions.contains(here.number) {
             versions.append(here.number)
-            guard Self.keepsLesson(here), let parent = here.parent else {
-                return (versions, Self.keepsLesson(here) || here.parent == nil ? nil : here)
+            guard here.sameLesson, let parent = here.parent else {
+                return (versions, here.sameLesson || here.parent == nil ? nil : here)
             }
             at = version(parent)
         }
         return (versions, nil)
-    }
-
-    /// Whether a version is the same lesson as the one it was made from: a hand edit, a repair, or a retry of a draft.
-    static func keepsLesson(_ version: PlanVersion) -> Bool {
-        let word = version.command.split(separator: " ").first.map { $0.lowercased() } ?? ""
-        return word == "/edit" || word == "/repair" || version.draft != nil
     }
 
     /// How a quiz or rubric made from plan version `made` stands with plan version `number`.

@@ -27,6 +27,9 @@ package struct PlanVersion: Equatable, Sendable {
     package var startLost: Bool = false
     /// In a unit: the lesson this is a version of; nil outside a unit.
     package var lesson: Int? = nil
+    /// Whether it is the same lesson as the version it was made from: a hand edit, a repair (`/repair`, template
+    /// `repair`), or a plan that replaced a draft; decided from the record that made it, never from the command typed.
+    package var sameLesson: Bool = false
 }
 
 /// Student handouts made from a plan version by `/materials`; they are not a plan version themselves.
@@ -191,7 +194,7 @@ package struct SessionState: Sendable {
                 PlanVersion(
                     number: edit.version, text: edit.text, command: edit.command, inputs: base?.inputs ?? currentInputs,
                     parent: edit.baseVersion, createdAt: edit.at, framework: base?.framework ?? currentFramework,
-                    check: edit.check, parentLost: base == nil, lesson: edit.lesson ?? base?.lesson))
+                    check: edit.check, parentLost: base == nil, lesson: edit.lesson ?? base?.lesson, sameLesson: true))
             makeCurrent(edit.version)
             events.append(.handEdit(edit))
         case .sourceAdded(let added):
@@ -258,7 +261,8 @@ package struct SessionState: Sendable {
                     number: number, text: ended.output, command: started.command, inputs: started.inputs,
                     parent: parent, createdAt: ended.at, framework: started.framework ?? Framework.defaultName,
                     check: ended.check, draft: started.follows,
-                    parentLost: parent.map { version($0) == nil } ?? false, startLost: startLost, lesson: started.lesson))
+                    parentLost: parent.map { version($0) == nil } ?? false, startLost: startLost, lesson: started.lesson,
+                    sameLesson: started.follows != nil || started.template == TurnPurpose.repair(problems: []).template))
             makeCurrent(number)
         }
     }

@@ -103,6 +103,27 @@ import Testing
         #expect(state.currentVersion == 4 && state.undoTarget == 2)
     }
 
+    /// Whether a version is the lesson it came from is read from the record that made it (a hand edit, a repair's
+    /// template, a draft it replaced), never from the command as typed: a `/revise` whose words start with "/edit"
+    /// still changes the lesson, and a `/repair` typed in capitals still keeps it.
+    @Test func aVersionKeepsItsLessonByTheRecordThatMadeItNotByItsCommand() throws {
+        var records = try turn(1, command: "/generate", base: nil, output: "plan", version: 1)
+        records.append(.handEdit(HandEditRecord(at: Self.t0, command: "/edit", baseVersion: 1, version: 2, text: "edited")))
+        records += try turn(3, command: "/edit the warm-up, please", base: 2, output: "revised", version: 3)
+        var repair = try turn(4, command: "/REPAIR", base: 3, output: "repaired", version: 4)
+        if case .turnStarted(var started) = repair[0] {
+            started.template = "repair"
+            repair[0] = .turnStarted(started)
+        }
+        records += repair
+        records += try turn(5, command: "(auto repair)", base: 4, follows: 4, output: "again", version: 5, kept: true)
+        let state = try self.state(records)
+        #expect(state.versions.map(\.sameLesson) == [false, true, false, true, true])
+        #expect(state.standing(madeFrom: 1, plan: 2) == .sameLesson, "a hand edit is the same lesson")
+        #expect(state.standing(madeFrom: 1, plan: 3) != .sameLesson, "a revision whose words begin with /edit is not")
+        #expect(state.standing(madeFrom: 3, plan: 5) == .sameLesson, "a repair and the plan that replaced its draft are")
+    }
+
     @Test func aRejectedRepairMakesNoVersion() throws {
         let state = try self.state(
             try turn(1, command: "/generate", base: nil, output: "draft", version: 1)
