@@ -79,6 +79,9 @@ package protocol Command: Sendable {
     static var asksTheModel: Bool { get }
     /// The prompt templates the command renders, checked when a prompts folder is loaded.
     static var templates: [String] { get }
+    /// Whether the command says itself what it wrote of changes a full disk kept unsaved (`/save`), so the runner
+    /// does not say it again.
+    static var reportsSaving: Bool { get }
     /// Checks the arguments against the session and says what to do.
     /// - Throws: ``CommandError`` naming what was wrong and what to type instead.
     static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self
@@ -94,6 +97,7 @@ extension Command {
     package static var needsTerminal: Bool { false }
     package static var asksTheModel: Bool { false }
     package static var templates: [String] { [] }
+    package static var reportsSaving: Bool { false }
 
     /// Rejects arguments for commands that take none.
     static func expectNoArguments(_ arguments: String) throws(CommandError) {

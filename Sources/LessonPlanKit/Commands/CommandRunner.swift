@@ -70,24 +70,20 @@ package final class CommandRunner: Sendable {
             tally.add(rejected: 1)
             return .failed
         }
-        let unsavedBefore = await engine.unsavedRecords
-        let outOfStep = await engine.lessonsOutOfStep
-        let versionBefore = await engine.state.currentVersion
+        let mark = await engine.mark
         let outcome = await command.run(CommandRun(engine: engine, host: host, line: trimmed, settings: settings))
-        await UnitCommand.sayOutOfStep(before: outOfStep, engine: engine, host: host)
-        await sayWhatFollows(from: versionBefore)
         if outcome.status == .failed { tally.add(failed: 1) }
-        await reportSaving(before: unsavedBefore, saved: command is SaveCommand)
+        say(await engine.aftermath(since: mark, reportsSaving: type(of: command).reportsSaving))
         return outcome
     }
 
-    /// After the plan moved on to a new version: whether its quizzes and rubric written for an earlier one still fit
-    /// it (checked by code), and what to type when one does not. Nothing is dropped without a word.
-    private func sayWhatFollows(from before: Int?) async {
-        let state = await engine.state
-        guard let now = state.currentVersion, now != before else { return }
-        for (carried, sentence) in state.followingSentences(plan: now) {
-            host.note(StyledText(sentence, style: carried ? .dim : .yellow))
+    /// What the command left to say, whichever it was (``SessionAftermath``).
+    private func say(_ aftermath: SessionAftermath) {
+        for (sentence, quiet) in aftermath.notes { host.note(StyledText(sentence, style: quiet ? .dim : .yellow)) }
+        if let problem = aftermath.saveProblem {
+            host.error(problem)
+        } else if aftermath.writtenNow > 0 {
+            host.note(StyledText("Written now: the \(counted(aftermath.writtenNow, "change")) that could not be saved before; nothing is lost."))
         }
     }
 
@@ -141,16 +137,6 @@ package final class CommandRunner: Sendable {
 
     /// Lines that could not run, and commands that failed.
     package var counts: (rejected: Int, failed: Int) { tally.counts }
-
-    /// Says once when a command left changes unwritten (a full disk), and when earlier ones got written.
-    private func reportSaving(before: Int, saved: Bool) async {
-        let after = await engine.unsavedRecords
-        if after > before, let problem = await engine.saveProblem {
-            host.error(problem.message)
-        } else if before > 0, after == 0, !saved {
-            host.note(StyledText("Written now: the \(counted(before, "change")) that could not be saved before; nothing is lost."))
-        }
-    }
 }
 
 /// Counts kept across a run, behind a lock (commands run one at a time, but hosts are shared).

@@ -8,6 +8,7 @@ package struct SaveCommand: Command, Equatable {
     package static let usage = "/save [name]"
     package static let summary = "name this session to resume it by name; alone, write what a full disk kept unsaved"
     package static let needsPlan = false
+    package static let reportsSaving = true
 
     /// The session's new name, if one was given.
     package let sessionName: String?

@@ -199,16 +199,4 @@ package struct UnitCommand: Command, Equatable {
         text.append(lines.joined(separator: "\n"))
         return text
     }
-
-    /// After a command: one line when a lesson's objective changed so that later lessons may no longer follow from it.
-    static func sayOutOfStep(before: Set<Int>, engine: SessionEngine, host: any CommandHost) async {
-        let after = await engine.lessonsOutOfStep
-        let added = after.subtracting(before).sorted()
-        guard !added.isEmpty, let lesson = await engine.state.currentLesson else { return }
-        let named = added.count == 1 ? "lesson \(added[0]) was" : "lessons \(added.map(String.init).joined(separator: ", ")) were"
-        host.note(
-            StyledText(
-                "Lesson \(lesson)'s objective changed, and \(named) written before it: possibly out of step; /unit shows them, /unit lesson K writes one again."
-            ))
-    }
 }

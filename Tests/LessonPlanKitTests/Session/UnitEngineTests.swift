@@ -164,8 +164,16 @@ import Testing
         #expect(await engine.lessonsOutOfStep.isEmpty)
         try await engine.selectLesson(1)
         let plan = try #require(await engine.state.current?.text)
+        let mark = await engine.mark
         try await engine.handEdit(plan.replacingOccurrences(of: "explain the key ideas of Tides", with: "predict the tides"))
         #expect(await engine.lessonsOutOfStep == [2, 3])
+        // What any command that did this leaves to say, once: the lessons newly out of step.
+        let said = await engine.aftermath(since: mark, reportsSaving: false).notes.map(\.sentence)
+        #expect(
+            said.filter { $0.contains("possibly out of step") } == [
+                "Lesson 1's objective changed, and lessons 2, 3 were written before it: possibly out of step; /unit shows them, /unit lesson K writes one again."
+            ])
+        #expect(await engine.aftermath(since: engine.mark, reportsSaving: false).notes.isEmpty, "nothing changed since")
         // Lesson 2 rewritten after the change is in step again.
         _ = await engine.writeLesson(2, options: FollowUpOptions()) { _ in }
         #expect(await engine.lessonsOutOfStep == [3])
