@@ -314,15 +314,14 @@ package actor SessionEngine {
         } catch {
             return failedBeforeSending(error.localizedDescription)
         }
-        var request = TurnRequest(
-            command: command, template: refinement.template, inputs: refinement.inputs,
-            baseVersion: draft.map(\.baseVersion) ?? current?.number, instructions: written.instructions,
-            input: written.input, framework: written.framework, follows: follows, kind: refinement.kind,
-            continues: draft?.turn, prefix: draft?.text ?? "", assessment: assessment)
+        let started = TurnStarted(
+            turn: 0, at: .distantPast, command: command, template: refinement.template, inputs: refinement.inputs,
+            baseVersion: draft.map(\.baseVersion) ?? current?.number, model: "", instructions: written.instructions,
+            input: written.input, maxOutputTokens: 0, follows: follows, kind: refinement.kind, continues: draft?.turn, lesson: lesson)
+        var request = TurnRequest(started, framework: written.framework, prefix: draft?.text ?? "", assessment: assessment)
         request.structure = written.structure
         request.overview = written.overview
         request.sourceCuts = written.sourceCuts
-        request.lesson = lesson
         request.splice = AnswerSplice(refinement.purpose, base: current, framework: written.framework, values: refinement.values)
         return await perform(request, base: current, keep: keep, progress: progress)
     }
@@ -355,12 +354,10 @@ package actor SessionEngine {
             return failedBeforeSending(error.localizedDescription)
         }
         let prefix = target.continues.flatMap { state.output(ofTurn: $0) } ?? ""
-        var request = TurnRequest(
-            command: target.command, template: target.template, inputs: target.inputs,
-            baseVersion: target.baseVersion, instructions: target.instructions, input: target.input,
-            framework: framework, follows: nil, kind: target.kind ?? .plan, retryOf: target.turn,
-            continues: target.continues, prefix: prefix, assessment: target.assessment)
-        request.lesson = target.lesson
+        var again = target
+        again.follows = nil
+        again.retryOf = target.turn
+        var request = TurnRequest(again, framework: framework, prefix: prefix, assessment: target.assessment)
         // The same purpose as the attempt it repeats: a plan may be structured, the rest of a draft may not.
         request.structure = promptWriter.structure(
             allowed: request.kind == .plan && target.continues == nil, framework: framework, inputs: request.inputs)
@@ -410,13 +407,7 @@ package actor SessionEngine {
         let settings = client.settings
         let framework = request.framework
         let turn = state.nextTurnNumber
-        let record = TurnStarted(
-            turn: turn, at: now(), command: request.command, template: request.template, inputs: request.inputs,
-            baseVersion: request.baseVersion, model: settings.model, instructions: request.instructions,
-            input: request.input, maxOutputTokens: settings.maxOutputTokens, framework: framework.name,
-            follows: request.follows, kind: request.kind == .plan ? nil : request.kind, retryOf: request.retryOf,
-            continues: request.continues, quizKind: request.quizKind, quizItems: request.quizItems,
-            quizFeedback: request.quizFeedback, rubricLevels: request.rubricLevels, lesson: request.lesson)
+        let record = request.record(turn: turn, at: now(), model: settings.model, maxOutputTokens: settings.maxOutputTokens)
         // A start that cannot be written is kept in memory and the turn goes on: the plan is
         // still shown, and the footer says it is not saved yet.
         var unsaved = append(.turnStarted(record))

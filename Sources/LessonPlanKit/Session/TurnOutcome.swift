@@ -98,25 +98,44 @@ extension Duration {
     }
 }
 
-/// Everything one turn sends, however it was asked for (a command, `/retry`, `/continue`).
+/// Everything one turn sends, however it was asked for (a command, `/retry`, `/continue`): the `turn_started` record
+/// it writes, as ``TurnOutcome`` wraps the `turn_ended` one, and what only the sending needs.
 struct TurnRequest: Sendable {
-    var command: String
-    var template: String
-    var inputs: LessonInputs
-    var baseVersion: Int?
-    var instructions: String
-    var input: String
+    /// The record of the turn's start; its number, time, model and output limit are set when it is sent (``record``).
+    var started: TurnStarted
     /// The framework the answer is checked against.
     var framework: Framework
-    /// For an automatic turn: the draft version it tries to improve.
-    var follows: Int?
-    var kind: TurnKind
-    var retryOf: Int? = nil
-    var continues: Int? = nil
     /// Text already written that this turn's answer continues; the turn's output starts with it.
     var prefix: String = ""
     /// For a quiz or rubric turn: what was asked for, which its check needs.
     var assessment: AssessmentRequest? = nil
+    /// The structure the tool writes around the model's JSON answer; nil for a free-text answer.
+    var structure: StructuredPlan? = nil
+    /// For a unit's overview asked under a schema: the schema, whose JSON answer is written back into the layout.
+    var overview: UnitOverviewSchema? = nil
+    /// One line per source cut to the budget, for the footer.
+    var sourceCuts: [String] = []
+    /// For a part written again (`/redo`, `/quiz item N`, `/rubric row N`): what the answer is put into; the
+    /// turn's output is then the whole plan, quiz or rubric.
+    var splice: AnswerSplice? = nil
+
+    init(_ started: TurnStarted, framework: Framework, prefix: String = "", assessment: AssessmentRequest? = nil) {
+        self.started = started
+        self.framework = framework
+        self.prefix = prefix
+        self.assessment = assessment
+    }
+
+    var command: String { started.command }
+    var template: String { started.template }
+    var inputs: LessonInputs { started.inputs }
+    var instructions: String { started.instructions }
+    var input: String { started.input }
+    /// For an automatic turn: the draft version it tries to improve.
+    var follows: Int? { started.follows }
+    var kind: TurnKind { started.kind ?? .plan }
+    /// In a unit: the lesson the turn writes or works from.
+    var lesson: Int? { started.lesson }
 
     var quizKind: Quiz.Kind? { if case .quiz(let kind, _) = assessment { kind } else { nil } }
     var quizItems: Int? { if case .quiz(_, let items) = assessment { items } else { nil } }
@@ -124,17 +143,21 @@ struct TurnRequest: Sendable {
     var quizFeedback: Bool? { quizKind == nil ? nil : QuizReader.asksForFeedback(input) }
     var rubricLevels: Int? { if case .rubric(let levels) = assessment { levels } else { nil } }
 
-    /// The structure the tool writes around the model's JSON answer; nil for a free-text answer.
-    var structure: StructuredPlan? = nil
-    /// For a unit's overview asked under a schema: the schema, whose JSON answer is written back into the layout.
-    var overview: UnitOverviewSchema? = nil
-    /// In a unit: the lesson the turn writes or works from.
-    var lesson: Int? = nil
-    /// One line per source cut to the budget, for the footer.
-    var sourceCuts: [String] = []
-    /// For a part written again (`/redo`, `/quiz item N`, `/rubric row N`): what the answer is put into; the
-    /// turn's output is then the whole plan, quiz or rubric.
-    var splice: AnswerSplice? = nil
+    /// The `turn_started` record as the turn is sent: numbered, timed, with the model and what was asked for.
+    func record(turn: Int, at: Date, model: String, maxOutputTokens: Int) -> TurnStarted {
+        var record = started
+        record.turn = turn
+        record.at = at
+        record.model = model
+        record.maxOutputTokens = maxOutputTokens
+        record.framework = framework.name
+        record.kind = kind == .plan ? nil : kind
+        record.quizKind = quizKind
+        record.quizItems = quizItems
+        record.quizFeedback = quizFeedback
+        record.rubricLevels = rubricLevels
+        return record
+    }
 }
 
 /// What a turn's answer is put into when it writes one part again, the rest kept byte for byte.
