@@ -125,7 +125,7 @@ package struct QuizCommand: Command, Equatable {
     private func make(kind: Quiz.Kind, items: Int, _ run: CommandRun) async -> CommandOutcome {
         let (outcome, result) = await run.assessment(.quiz(kind: kind, items: items), waiting: "writing the quiz…")
         guard result.first.status == .completed else { return outcome }
-        if let made = result.outcomes.compactMap { $0.made?.number }.last, let quiz = await run.engine.state.quizzes.last, quiz.number == made {
+        if let made = result.outcomes.compactMap(\.made?.number).last, let quiz = await run.engine.state.quizzes.last, quiz.number == made {
             run.host.deliver(.text(AssessmentText.quiz(quiz.quiz, withKey: true)))
         }
         return outcome

@@ -78,7 +78,7 @@ package struct RubricCommand: Command, Equatable {
                 return StyledText(table.hasSuffix("\n") ? String(table.dropLast()) : table)
             })
         guard result.first.status == .completed else { return outcome }
-        if let made = result.outcomes.compactMap { $0.made?.number }.last, let rubric = await run.engine.state.rubrics.last, rubric.number == made {
+        if let made = result.outcomes.compactMap(\.made?.number).last, let rubric = await run.engine.state.rubrics.last, rubric.number == made {
             run.host.deliver(.text(Self.table(rubric.rubric, text: rubric.text, width: columns)))
         }
         return outcome

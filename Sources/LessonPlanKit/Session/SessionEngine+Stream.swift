@@ -4,12 +4,25 @@ import LessonPlanModel
 
 // A turn on the wire: the answer streamed into the turn state machine, retried and timed out as the settings
 // say on the engine's injected clocks, then read (a structured answer rendered) for the product to judge.
+/// What a finished attempt's answer is, as ``SessionEngine/read(_:request:progress:)`` reads it.
+struct ReadAnswer {
+    var status: TurnStatus
+    /// The one sentence for anything but a completed answer.
+    var message: String?
+    /// The text: the structure rendered around a structured answer's JSON, after the draft a `/continue` finishes.
+    var output: String
+    /// A structured answer that was not the JSON asked for (the turn failed; a follow-up may ask in free text).
+    var unfitting = false
+    /// The proxy at `--endpoint` dropped the structure and the answer came as free text: the session asks for
+    /// free text from now on.
+    var structureDropped = false
+}
+
 extension SessionEngine {
-    /// What a finished attempt's answer is: its status, its one sentence, and its text (the structure rendered
-    /// around a structured answer's JSON, after the draft a `/continue` finishes).
+    /// What a finished attempt's answer is: its status, its one sentence, and its text. Changes nothing.
     func read(
         _ machine: TurnStateMachine, request: TurnRequest, progress: @escaping @Sendable (TurnProgress) -> Void
-    ) -> (status: TurnStatus, message: String?, output: String, unfitting: Bool) {
+    ) -> ReadAnswer {
         let settings = client.settings
         var status: TurnStatus
         if case .finished(let finished) = machine.state { status = finished } else { status = .failed }
@@ -20,6 +33,7 @@ extension SessionEngine {
         if failure == .noKey { message = SessionAdvice.noKey(in: state) }
         var output = request.prefix + machine.text
         var unfitting = false
+        var dropped = false
         if let structure = request.structure, status == .completed || status == .incomplete {
             // The answer is the parts as JSON: the plan is what the tool renders from them. An answer
             // that is not such JSON fails the turn; its text stays in the transcript as it came.
@@ -38,7 +52,7 @@ extension SessionEngine {
                                 "The proxy at --endpoint did not pass the plan's structure (the request's text field) on to the model, so the answer came as free text; it is read as free text, and the rest of the session asks for free text."
                             ))
                     }
-                    structureDropped = true
+                    dropped = true
                     progress(.text(output))
                 } else {
                     message = (status == .incomplete ? StructuredPlanError.cutShort : error).errorDescription
@@ -62,7 +76,7 @@ extension SessionEngine {
             // for the overview's check to name what is missing and its one repair to ask again.
             if let rendered = try? overview.render(json: machine.text) { output = rendered }
         }
-        return (status, message, output, unfitting)
+        return ReadAnswer(status: status, message: message, output: output, unfitting: unfitting, structureDropped: dropped)
     }
 
     /// Streams the turn in a child task that a timer cancels at the total deadline; cancelling

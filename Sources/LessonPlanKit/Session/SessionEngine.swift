@@ -424,6 +424,7 @@ package actor SessionEngine {
 
         let seconds = started.duration(to: clock.now).seconds
         let answer = read(machine, request: request, progress: progress)
+        if answer.structureDropped { structureDropped = true }
         let (status, message, output) = (answer.status, answer.message, answer.output)
         var ended = TurnEnded(
             turn: turn, at: now(), status: status, output: output, usage: machine.usage,
