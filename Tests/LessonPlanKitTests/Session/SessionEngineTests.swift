@@ -11,69 +11,8 @@ import Testing
 /// and timers that fire when the test says: every retry, failure, deadline, `/retry` and `/continue`, and what the
 /// transcript keeps. No socket, no Python, no real waiting.
 @Suite struct SessionEngineTests {
-    /// Collects what a turn reported, for checking the retry lines.
-    final class ProgressLog: Sendable {
-        private let events = Mutex<[TurnProgress]>([])
-        func record(_ progress: TurnProgress) { events.withLock { $0.append(progress) } }
-        var all: [TurnProgress] { events.withLock { $0 } }
-        var waits: [RetryWait] {
-            all.compactMap { if case .retrying(let wait) = $0 { wait } else { nil } }
-        }
-        var text: String {
-            all.map { if case .text(let text) = $0 { text } else { "" } }.joined()
-        }
-    }
-
-    struct Fixture {
-        let model: ScriptedModel
-        let home: TemporaryHome
-        let clock: RecordingRetryClock
-        let engine: SessionEngine
-        let inputs: LessonInputs
-
-        /// - Parameter timers: the clock of the turn's deadline and slow notice; by default neither fires.
-        init(
-            maxRetries: Int = 2, deadline: TimeInterval = 600, idleTimeout: TimeInterval = 30,
-            clock: RecordingRetryClock = RecordingRetryClock(), slowNotice: TimeInterval? = nil,
-            model: ScriptedModel = ScriptedModel(), timers: TimerClock = TimerClock(), structured: Bool = false
-        ) async throws {
-            self.model = model
-            home = try TemporaryHome()
-            self.clock = clock
-            inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
-            var settings = ModelSettings(
-                baseURL: URL(string: "https://api.openai.com/v1") ?? URL(fileURLWithPath: "/"),
-                apiKey: "sk-test.SECRETKEY-9z8y7x6w5v", model: "gpt-5.2",
-                idleTimeout: idleTimeout, deadline: deadline, retryPolicy: RetryPolicy(maxRetries: maxRetries))
-            settings.slowNotice = slowNotice
-            settings.structured = structured
-            engine = try SessionEngine(
-                newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
-                client: ModelClient(transport: model, settings: settings), toolVersion: "test",
-                retryClock: clock, timerClock: timers)
-        }
-
-        func generate(_ log: ProgressLog = ProgressLog()) async -> TurnOutcome {
-            await engine.run(command: "/generate", refinement: Refinement(.generate, inputs: inputs)) {
-                log.record($0)
-            }
-        }
-
-        func shorten(to minutes: Int, _ log: ProgressLog = ProgressLog()) async throws -> TurnOutcome {
-            var target = inputs
-            target.minutes = minutes
-            return await engine.run(command: "/shorten \(minutes)", refinement: Refinement(.revise(.shorten), inputs: target)) {
-                log.record($0)
-            }
-        }
-
-        /// The session as a resumed process would rebuild it from the file.
-        func reread() async throws -> SessionState {
-            let id = await engine.state.header.id
-            let loaded = try TranscriptReader.read(home.directory.transcript(id: id))
-            return try #require(TranscriptReader.state(of: loaded))
-        }
-    }
+    typealias ProgressLog = TestSupport.ProgressLog
+    typealias Fixture = EngineFixture
 
     /// A turn still running after the slow-notice time says why once (not again as it goes on), and the plan
     /// still arrives whole.

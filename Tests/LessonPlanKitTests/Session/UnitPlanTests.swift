@@ -1,29 +1,13 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanKit
+import TestSupport
 import Testing
 
 /// The overview reader and its check by code: the layout asked for, the ways models stray from it, and each
 /// problem the check names.
 @Suite struct UnitPlanTests {
-    static let overview = """
-        Goal: Students compare and order fractions with unlike denominators.
-        Essential questions:
-        - How can two different fractions name the same amount?
-        - When is one fraction larger than another?
-
-        Lesson 1: Unit fractions
-        Objective: Students will name and draw unit fractions of a whole.
-        Builds on: equal shares from grade 3
-
-        Lesson 2: Equivalent fractions
-        Objective: Students will generate equivalent fractions with area models.
-        Builds on: Lesson 1
-
-        Lesson 3: Comparing fractions
-        Objective: Students will compare two fractions using benchmarks and common denominators.
-        Builds on: Lessons 1 and 2
-        """
+    static let overview = UnitFixtures.overview
 
     @Test func theLayoutAskedForReadsWhole() {
         let plan = UnitPlan(reading: Self.overview)
