@@ -49,21 +49,28 @@ let package = Package(
             name: "LessonPlanDocuments",
             dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore"]
         ),
-        // The engine, settings, slash commands and subcommands: every decision lives here.
+        // The engine, settings and slash commands: every decision about a session lives here.
         .target(
             name: "LessonPlanKit",
             dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments"]
         ),
         // The terminal: the libedit line editor, Ctrl-C, the editor in the foreground, and the one door
-        // (Console) through which text leaves for stdout and stderr. Its one client is the executable.
+        // (Console) through which text leaves for stdout and stderr. Its one client is the command line.
         .target(
             name: "Terminal",
             dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "CEditLine"]
         ),
-        // The thin executable: picks the subcommand, wires flags to the library and the library to the terminal.
+        // The command line: the subcommand table, flags and help, and each subcommand run at the terminal (the
+        // REPL, generate, unit, resume, sessions, replay, export, results, class, doctor), wiring flags to the
+        // library and the library to the terminal.
+        .target(
+            name: "LessonPlanCLI",
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "Terminal"]
+        ),
+        // The thin executable: signals, then the command line's App, then the exit status.
         .executableTarget(
             name: "lessonplan",
-            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "Terminal"]
+            dependencies: ["LessonPlanCLI", "Terminal"]
         ),
         // Writes scripts/bench's transcript fixtures through the tool's own writer; not installed.
         .executableTarget(
@@ -78,7 +85,9 @@ let package = Package(
         ),
         .testTarget(
             name: "LessonPlanKitTests",
-            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "TestSupport"],
+            dependencies: [
+                "LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "LessonPlanCLI", "TestSupport",
+            ],
             // The good-plan corpus, read from the source tree by GoodPlanCorpusTests (plain text, not a resource).
             exclude: ["Plan/GoodPlans"]
         ),

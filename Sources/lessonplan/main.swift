@@ -1,4 +1,5 @@
 import Foundation
+import LessonPlanCLI
 
 // A closed pipe is a write error with a sentence, not a silent death by SIGPIPE.
 signal(SIGPIPE, SIG_IGN)

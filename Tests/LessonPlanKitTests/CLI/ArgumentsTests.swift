@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import LessonPlanCLI
 @testable import LessonPlanKit
 
 /// Reading a command line against the flags a subcommand declares: values, switches, one-letter forms, and

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import LessonPlanCLI
 @testable import LessonPlanCore
 @testable import LessonPlanKit
 

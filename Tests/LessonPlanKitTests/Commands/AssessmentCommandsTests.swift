@@ -1,4 +1,5 @@
 import Foundation
+import LessonPlanCLI
 import LessonPlanCore
 import LessonPlanKit
 import LessonPlanStore

@@ -28,6 +28,7 @@ import Testing
     /// the wrong way; this test checks the arrows between the folders inside a target.
     static let targets: [(name: String, folder: String?)] = [
         ("LessonPlanCore", nil), ("LessonPlanModel", nil), ("LessonPlanStore", "Store"), ("LessonPlanDocuments", "Documents"), ("LessonPlanKit", nil),
+        ("LessonPlanCLI", "CLI"),
     ]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanKit
 
 /// The `lessonplan` subcommands, listed once as the slash commands are in ``CommandTable``: dispatch, the
 /// overview, `help NAME`, `NAME --help` and "did you mean" all read this table.

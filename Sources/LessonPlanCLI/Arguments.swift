@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
 
 /// One command-line flag, described once for parsing and for `--help`.
@@ -25,14 +26,6 @@ package struct FlagSpec: Sendable {
         self.short = short
         self.optionalValue = optionalValue
     }
-}
-
-/// A command line that cannot be used, with what to type instead.
-package struct UsageError: Error, LocalizedError {
-    package let message: String
-    package var errorDescription: String? { message }
-
-    package init(message: String) { self.message = message }
 }
 
 /// Flags and positional arguments of one invocation.

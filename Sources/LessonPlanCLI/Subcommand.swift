@@ -1,4 +1,5 @@
 import Foundation
+import LessonPlanKit
 
 /// One `lessonplan` subcommand, declared once: the flags it parses, the lines `lessonplan --help` lists, the page
 /// `lessonplan help NAME` and `lessonplan NAME --help` print, and what runs it. Parsing, help and dispatch all

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
 
 /// One recorded turn in a re-run: sent again, or skipped with the reason.

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanKit
 
 /// `lessonplan standards`: a code's real text, codes found by their words, and the notices the publishers ask
 /// for. It needs no key and no network, so it runs here in the library, printing through the host, like `help`.

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
 import LessonPlanStore
 

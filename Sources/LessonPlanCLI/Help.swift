@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanKit
 import LessonPlanModel
 
 /// The text of `lessonplan --help`, built from the same tables as parsing: ``SubcommandTable`` for the

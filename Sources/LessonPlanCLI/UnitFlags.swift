@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanKit
 
 extension Flags {
     /// The flag only `lessonplan unit` has.

@@ -1,6 +1,7 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanDocuments
+import LessonPlanKit
 import LessonPlanModel
 import LessonPlanStore
 
