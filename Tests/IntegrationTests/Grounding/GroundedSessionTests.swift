@@ -21,16 +21,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let pdf = try SourceFixtures.threePagePDF(in: folder)
         let docx = try #require(try await SourceFixtures.docx(in: folder), "pandoc is needed to make the docx")
-        let model = ScriptedModel()
-        let home = try TemporaryHome()
-        defer { home.remove() }
-        let inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
-        let engine = try SessionEngine(
-            newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
-            client: ModelClient(
-                transport: model,
-                settings: ModelSettings(baseURL: URL(fileURLWithPath: "/v1"), apiKey: "sk-test-key", model: "gpt-5.2")),
-            toolVersion: "test", retryClock: RecordingRetryClock())
+        let fixture = try await EngineFixture()
+        defer { fixture.home.remove() }
+        let (model, inputs, engine) = (fixture.model, fixture.inputs, fixture.engine)
         await engine.addSource(try SourceReader().read(pdf))
         await engine.addSource(try SourceReader().read(docx))
 
@@ -78,16 +71,9 @@ import Testing
     @Test func aRepairThatQuotesNoBetterIsNotKept() async throws {
         let folder = try SourceFixtures.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let model = ScriptedModel()
-        let home = try TemporaryHome()
-        defer { home.remove() }
-        let inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
-        let engine = try SessionEngine(
-            newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
-            client: ModelClient(
-                transport: model,
-                settings: ModelSettings(baseURL: URL(fileURLWithPath: "/v1"), apiKey: "sk-test-key", model: "gpt-5.2")),
-            toolVersion: "test", retryClock: RecordingRetryClock())
+        let fixture = try await EngineFixture()
+        defer { fixture.home.remove() }
+        let (model, inputs, engine) = (fixture.model, fixture.inputs, fixture.engine)
         await engine.addSource(try SourceReader().read(try SourceFixtures.threePagePDF(in: folder)))
         let draft = Self.plan(quotes: #""The moon is made of green cheese" (p. 3)."#)
         let worse = Self.plan(quotes: #""The moon is made of blue cheese" (p. 3)."#)
@@ -108,16 +94,9 @@ import Testing
         let folder = try SourceFixtures.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let pdf = try SourceFixtures.threePagePDF(in: folder)
-        let model = ScriptedModel()
-        let home = try TemporaryHome()
-        defer { home.remove() }
-        let inputs = try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45)
-        let engine = try SessionEngine(
-            newSessionWith: inputs, name: nil, store: home.store, prompts: .builtIn,
-            client: ModelClient(
-                transport: model,
-                settings: ModelSettings(baseURL: URL(fileURLWithPath: "/v1"), apiKey: "sk-test-key", model: "gpt-5.2")),
-            toolVersion: "test", retryClock: RecordingRetryClock())
+        let fixture = try await EngineFixture()
+        defer { fixture.home.remove() }
+        let (model, home, inputs, engine) = (fixture.model, fixture.home, fixture.inputs, fixture.engine)
         await engine.addSource(try SourceReader().read(pdf))
         await engine.addSource(try SourceReader().read(pdf))
         try await engine.removeSource(2)
