@@ -10,24 +10,18 @@ struct UnitRun {
     let app: App
     var console: Console { app.console }
 
-    /// How many lessons `--lessons` asks for; nil, said on stderr, for flags that cannot be used.
-    private func lessons(_ parsed: ParsedArguments) -> Int? {
+    /// Runs what ``SubcommandTable`` parsed with the flags it declares for `unit`.
+    func run(_ parsed: ParsedArguments) async -> Int32 {
+        let lessons: Int
         do {
             guard parsed.positionals.isEmpty else {
                 throw UsageError(message: "unit: unexpected “\(parsed.positionals[0])”; quote values with spaces, e.g. --topic \"The water cycle\".")
             }
-            return try Flags.lessons(from: parsed)
+            lessons = try Flags.lessons(from: parsed)
         } catch {
             console.error(error.message)
-            return nil
+            return 2
         }
-    }
-
-    /// Runs what ``SubcommandTable`` parsed with the flags it declares for `unit`.
-    func run(_ parsed: ParsedArguments) async -> Int32 {
-        // Read in a function of its own: a do/catch here, beside the awaits below, crashed Swift 6.3.1's optimizer
-        // (splitting this coroutine) in the release build.
-        guard let lessons = lessons(parsed) else { return 2 }
         let session: ScriptedSession
         switch await ScriptedSession.start(parsed, app: app) {
         case .exit(let status): return status
