@@ -23,6 +23,13 @@ extension Exporter {
             return !console.outputFailed
         }
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-        return say(ExportCommand.writeUnit(data, format: format, state: state, to: url, replace: force))
+        switch ExportCommand.writeUnit(data, format: format, state: state, to: url, replace: force) {
+        case .wrote(let sentence):
+            console.note(sentence)
+            return true
+        case .exists(let sentence), .failed(let sentence):
+            console.error(sentence)
+            return false
+        }
     }
 }

@@ -36,7 +36,14 @@ struct Exporter {
             return !console.outputFailed
         }
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-        return say(ExportCommand.write(data, format: format, materials: materials, state: state, to: url, replace: force))
+        switch ExportCommand.write(data, format: format, materials: materials, state: state, to: url, replace: force) {
+        case .wrote(let sentence):
+            console.note(sentence)
+            return true
+        case .exists(let sentence), .failed(let sentence):
+            console.error(sentence)
+            return false
+        }
     }
 
     /// The quiz made from the current plan in a platform's format, to FILE or, without one, to the default name in
@@ -53,13 +60,7 @@ struct Exporter {
         }
         for note in result.notes { console.note(note) }
         let url = URL(fileURLWithPath: ((path ?? ExportCommand.defaultQuizFile(state, format: format)) as NSString).expandingTildeInPath)
-        return say(ExportCommand.writeQuiz(result, format: format, to: url, replace: force))
-    }
-
-    /// Says what became of a file: written (a note), or not (an error).
-    /// - Returns: whether it was written.
-    func say(_ result: ExportCommand.FileResult) -> Bool {
-        switch result {
+        switch ExportCommand.writeQuiz(result, format: format, to: url, replace: force) {
         case .wrote(let sentence):
             console.note(sentence)
             return true
