@@ -12,7 +12,9 @@ struct OneShot {
 
     /// Runs what ``SubcommandTable`` parsed with the flags it declares for `generate`.
     func run(_ parsed: ParsedArguments) async -> Int32 {
+        let engine: SessionEngine
         let steps: [String]
+        let sources: [SourceDocument]
         do {
             guard parsed.positionals.isEmpty else {
                 throw UsageError(
@@ -23,16 +25,28 @@ struct OneShot {
             guard problems.isEmpty else {
                 throw UsageError(message: problems.map { "--then \($0)" }.joined(separator: "\n") + "\nNothing was sent.")
             }
+            let (settings, prompts) = try app.invocation.settings(from: parsed)
+            if settings.model.lacksKey {
+                console.note(SessionAdvice.noKeyWaysOn(settingsFile: SettingsFile.location(environment: app.environment).path))
+                return 1
+            }
+            let inputs = try app.invocation.inputs(from: parsed, ask: nil)
+            let framework = try app.invocation.framework(from: parsed, prompts: prompts)
+            sources = try await Flags.sources(from: parsed, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            engine = try SessionEngine(
+                newSessionWith: inputs, name: app.invocation.sessionName(parsed), store: SessionStore(directory: settings.dataDirectory),
+                prompts: prompts, client: try app.invocation.sessionClient(for: settings, parsed: parsed, inputs: inputs, prompts: prompts, ask: nil),
+                toolVersion: App.version, framework: framework)
         } catch {
             console.error(error.message)
             return 2
         }
-        let session: ScriptedSession
-        switch await ScriptedSession.start(parsed, app: app) {
-        case .exit(let status): return status
-        case .ready(let ready): session = ready
-        }
-        let (engine, host, runner) = (session.engine, session.host, session.runner)
+        for source in sources { await engine.addSource(source) }
+        let model = await engine.client.settings
+        if model.isLocal { console.note(SessionAdvice.offlineIntro(model: model.model)) }
+        let host = ConsoleHost(place: .then, console: console, interrupts: Interrupts(whenIdle: {}), environment: app.environment)
+        let runner = CommandRunner(
+            engine: engine, host: host, settings: SessionSettings(followUps: Flags.followUps(from: parsed), sendsNamesAsTyped: parsed.has("yes")))
         let id = await engine.state.header.id.prefix(8)
         for step in ["/generate"] + steps {
             console.note("→ \(TerminalSanitizer.cleanLine(step, limit: 80))")

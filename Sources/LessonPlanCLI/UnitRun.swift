@@ -12,22 +12,36 @@ struct UnitRun {
 
     /// Runs what ``SubcommandTable`` parsed with the flags it declares for `unit`.
     func run(_ parsed: ParsedArguments) async -> Int32 {
+        let engine: SessionEngine
         let lessons: Int
+        let sources: [SourceDocument]
         do {
             guard parsed.positionals.isEmpty else {
                 throw UsageError(message: "unit: unexpected “\(parsed.positionals[0])”; quote values with spaces, e.g. --topic \"The water cycle\".")
             }
             lessons = try Flags.lessons(from: parsed)
+            let (settings, prompts) = try app.invocation.settings(from: parsed)
+            if settings.model.lacksKey {
+                console.note(SessionAdvice.noKeyWaysOn(settingsFile: SettingsFile.location(environment: app.environment).path))
+                return 1
+            }
+            let inputs = try app.invocation.inputs(from: parsed, ask: nil)
+            let framework = try app.invocation.framework(from: parsed, prompts: prompts)
+            sources = try await Flags.sources(from: parsed, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            engine = try SessionEngine(
+                newSessionWith: inputs, name: app.invocation.sessionName(parsed), store: SessionStore(directory: settings.dataDirectory),
+                prompts: prompts, client: try app.invocation.sessionClient(for: settings, parsed: parsed, inputs: inputs, prompts: prompts, ask: nil),
+                toolVersion: App.version, framework: framework)
         } catch {
             console.error(error.message)
             return 2
         }
-        let session: ScriptedSession
-        switch await ScriptedSession.start(parsed, app: app) {
-        case .exit(let status): return status
-        case .ready(let ready): session = ready
-        }
-        let (engine, runner) = (session.engine, session.runner)
+        for source in sources { await engine.addSource(source) }
+        let model = await engine.client.settings
+        if model.isLocal { console.note(SessionAdvice.offlineIntro(model: model.model)) }
+        let host = ConsoleHost(place: .then, console: console, interrupts: Interrupts(whenIdle: {}), environment: app.environment)
+        let runner = CommandRunner(
+            engine: engine, host: host, settings: SessionSettings(followUps: Flags.followUps(from: parsed), sendsNamesAsTyped: parsed.has("yes")))
         let id = await engine.state.header.id.prefix(8)
         let outcome = await runner.run("/unit \(lessons)")
         if await engine.unsavedRecords > 0 {
