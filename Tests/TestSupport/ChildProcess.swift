@@ -27,6 +27,7 @@ package enum ChildProcess {
         _ executable: URL, _ arguments: [String], input: Data? = nil, in directory: URL? = nil,
         environment: [String: String]? = nil, standardOutput: FileHandle? = nil, mergingErrors: Bool = true
     ) async throws -> Result {
+        PipeWrites.failQuietly()
         let folder = FileManager.default.temporaryDirectory.appending(path: "child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
