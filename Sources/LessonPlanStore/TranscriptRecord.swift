@@ -4,7 +4,7 @@ import LessonPlanModel
 
 /// What a turn produces: a plan version, or something made from one and kept beside it: student
 /// handouts, a quiz, a rubric, a review of the plan.
-package enum TurnKind: String, Codable, Sendable {
+package enum TurnKind: String, Codable, Sendable, CaseIterable {
     case plan, materials, quiz, rubric, review
     /// A unit's overview (``UnitPlan``): not a plan version; a `unit` line records the one taken.
     case overview

@@ -169,16 +169,6 @@ package enum CommandPlace: String, Sendable {
     }
 }
 
-/// What a command produced for the caller to keep or print, beyond what it showed as it ran.
-package enum CommandProduct: Sendable, Equatable {
-    /// The current plan changed (or was shown).
-    case plan
-    /// Text made beside the plan, for a program to keep: student handouts, a quiz with its key, a rubric.
-    case text(String)
-    /// An export the teacher asked for without a file name: text for a terminal, bytes for a program.
-    case document(Data, ExportFormat)
-}
-
 /// What differs between the places a command runs: where output goes, whether there is a
 /// terminal, how to ask yes or no. Every string a host prints passes the terminal sanitiser.
 package protocol CommandHost: Sendable {
@@ -297,12 +287,8 @@ package struct CommandRun: Sendable {
         }
         let outcome = CommandOutcome(sent: result.outcomes)
         if outcome.status == .done {
-            // A review is delivered by its command, as it is shown rather than as it came.
-            switch refinement.kind {
-            case .plan: host.deliver(.plan)
-            case .materials: host.deliver(.text(result.first.text))
-            case .quiz, .rubric, .review, .overview: break
-            }
+            // What a kind delivers once its command is done; nil when its command delivers it, as it is shown.
+            if let product = refinement.kind.product.delivery(result.first) { host.deliver(product) }
         }
         return (outcome, result)
     }

@@ -74,19 +74,14 @@ package struct RubricCommand: Command, Equatable {
         let (outcome, result) = await run.assessment(
             .rubric(levels: levels), waiting: "writing the rubric…",
             shows: { text in
-                let table = Self.table(RubricReader.read(text), text: text, width: columns)
+                let table = RubricProduct.table(RubricReader.read(text), text: text, width: columns)
                 return StyledText(table.hasSuffix("\n") ? String(table.dropLast()) : table)
             })
         guard result.first.status == .completed else { return outcome }
         if let made = result.outcomes.compactMap(\.made?.number).last, let rubric = await run.engine.state.rubrics.last, rubric.number == made {
-            run.host.deliver(.text(Self.table(rubric.rubric, text: rubric.text, width: columns)))
+            run.host.deliver(.text(RubricProduct.table(rubric.rubric, text: rubric.text, width: columns)))
         }
         return outcome
-    }
-
-    /// The rubric as an aligned table `width` columns wide, or the answer as it came when it holds no table.
-    static func table(_ rubric: Rubric, text: String, width: Int) -> String {
-        rubric.levels.isEmpty ? text : AssessmentText.rubricTable(rubric, width: width)
     }
 
     /// `/rubric row N`: row N of the current plan's latest rubric written again, the rest kept; says what changed.
@@ -107,7 +102,7 @@ package struct RubricCommand: Command, Equatable {
             assessment: .rubric(levels: max(Rubric.levelRange.lowerBound, rubric.rubric.levels.count)),
             waiting: "writing row \(number)…",
             shows: { text in
-                let table = Self.table(RubricReader.read(text), text: text, width: columns)
+                let table = RubricProduct.table(RubricReader.read(text), text: text, width: columns)
                 return StyledText(table.hasSuffix("\n") ? String(table.dropLast()) : table)
             })
         guard result.first.status == .completed, let made = await run.engine.state.rubrics.last, made.number != rubric.number else {
@@ -115,7 +110,7 @@ package struct RubricCommand: Command, Equatable {
         }
         let changed = zip(rubric.rubric.criteria, made.rubric.criteria).enumerated().filter { $0.element.0 != $0.element.1 }.map { $0.offset + 1 }
         let kept = made.rubric.criteria.count - changed.count
-        run.host.deliver(.text(Self.table(made.rubric, text: made.text, width: columns)))
+        run.host.deliver(.text(RubricProduct.table(made.rubric, text: made.text, width: columns)))
         run.host.show(
             StyledText(
                 "rubric \(made.number) from rubric \(rubric.number): changed row \(changed.map(String.init).joined(separator: ", ")); \(kept) \(kept == 1 ? "row" : "rows") unchanged",

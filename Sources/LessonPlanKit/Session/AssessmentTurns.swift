@@ -69,61 +69,6 @@ extension AssessmentRequest {
     }
 }
 
-/// A quiz `/quiz` made, kept beside the plan version it was made from (not a version itself).
-package struct QuizVersion: Equatable, Sendable {
-    package var number: Int
-    /// The model's answer as it came; ``quiz`` is read from it.
-    package var text: String
-    package var quiz: Quiz
-    /// How many items were asked for.
-    package var expectedItems: Int
-    /// What the check found, one sentence each; empty when it passed.
-    package var problems: [String]
-    /// The plan version it was made from.
-    package var planVersion: Int?
-    package var inputs: LessonInputs
-    package var createdAt: Date
-
-    init(number: Int, text: String, started: TurnStarted, lesson: PlanVersion?, createdAt: Date) {
-        let kind = started.quizKind ?? .exit
-        let items = started.quizItems ?? Quiz.defaultItems
-        self.number = number
-        self.text = text
-        quiz = QuizReader.read(text, kind: kind)
-        expectedItems = items
-        problems = AssessmentRequest.quizProblems(
-            quiz, text: text, items: items, kind: kind, lesson: lesson, feedbackAsked: started.quizFeedback == true)
-        planVersion = started.baseVersion
-        inputs = started.inputs
-        self.createdAt = createdAt
-    }
-}
-
-/// A rubric `/rubric` made, kept beside the plan version it was made from (not a version itself).
-package struct RubricVersion: Equatable, Sendable {
-    package var number: Int
-    /// The model's answer as it came; ``rubric`` is read from it.
-    package var text: String
-    package var rubric: Rubric
-    /// What the check found, one sentence each; empty when it passed.
-    package var problems: [String]
-    /// The plan version it was made from.
-    package var planVersion: Int?
-    package var inputs: LessonInputs
-    package var createdAt: Date
-
-    init(number: Int, text: String, started: TurnStarted, createdAt: Date) {
-        self.number = number
-        self.text = text
-        rubric = RubricReader.read(text)
-        problems = AssessmentRequest.rubric(levels: started.rubricLevels ?? Rubric.defaultLevels).problems(
-            in: text, lesson: nil, feedbackAsked: false)
-        planVersion = started.baseVersion
-        inputs = started.inputs
-        self.createdAt = createdAt
-    }
-}
-
 extension SessionState {
     /// The quiz `choice` names, as `/show quiz` and `results --quiz` read it: by number, or the newest of a kind.
     package func quiz(_ choice: QuizChoice) -> QuizVersion? {
@@ -304,5 +249,44 @@ extension SessionState {
             }
         }
         return sentences
+    }
+}
+
+/// What a quiz and a rubric share as products: checked against what was asked for; a repair of one is kept only
+/// with fewer problems.
+enum AssessmentProduct {
+    static func judge(_ context: ProductContext, into ended: inout TurnEnded) -> ProductVerdict {
+        let kind = context.request.kind
+        let noun = kind.rawValue
+        let problems =
+            context.request.assessment?.problems(in: context.output, lesson: context.base, feedbackAsked: context.request.quizFeedback == true) ?? []
+        let keep = context.keep
+        let kept = keep.keeps(problems: problems.count)
+        if keep != .always { ended.kept = kept }
+        if kept { ended.made = Made(kind, context.state.nextNumber(of: kind)) }
+        var verdict = ProductVerdict(problems: problems)
+        if let draft = context.request.follows {
+            verdict.keepNote =
+                kept
+                ? "The repaired \(noun) has fewer problems, so it replaces \(noun) \(draft)."
+                : "The repaired \(noun) has no fewer problems than \(noun) \(draft), so \(noun) \(draft) stays."
+        }
+        return verdict
+    }
+
+    /// For `replay`: what the turn made (or that it was not kept), what it repaired, and its check; then the text as
+    /// the model wrote it.
+    static func replay(_ turn: TurnSummary, ended: TurnEnded, base: String, in state: SessionState) -> (facts: [String], body: String?) {
+        let started = turn.started
+        let noun = started.kind?.rawValue ?? ""
+        let made = ended.kept == false ? "not kept" : "\(noun) \(ended.made?.number.description ?? "?")"
+        let repairing = started.follows.map { ", repairing \(noun) \($0)" } ?? ""
+        var facts = ["completed → \(made)\(repairing)\(base)"]
+        if let problems = started.assessment?.problems(
+            in: ended.output, lesson: started.baseVersion.flatMap(state.version), feedbackAsked: started.quizFeedback == true)
+        {
+            facts.append(problems.isEmpty ? "✓ \(noun) check" : "✗ \(noun) check: \(counted(problems.count, "problem"))")
+        }
+        return (facts, ended.output)
     }
 }

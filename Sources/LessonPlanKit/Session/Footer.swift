@@ -1,6 +1,7 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanModel
+import LessonPlanStore
 
 /// Formats the lines after a turn: version, tokens, seconds and the plan check, then one line per problem and note.
 package enum Footer {
@@ -12,7 +13,7 @@ package enum Footer {
         case .completed:
             if let made = outcome.made {
                 parts.append("\(made.kind.noun) \(made.number)")
-            } else if outcome.kind == .quiz || outcome.kind == .rubric || outcome.kind == .review {
+            } else if outcome.kind.keptKind != nil {
                 parts.append("not kept")
             } else if outcome.kind == .overview {
                 parts.append("unit overview")
@@ -35,15 +36,7 @@ package enum Footer {
             parts.append(check.summary)
         }
         if let quotes = outcome.quotes?.footer, outcome.kept != false { parts.append(quotes) }
-        if outcome.status == .completed, outcome.kind == .quiz || outcome.kind == .rubric || outcome.kind == .overview, outcome.kept != false {
-            let problems = outcome.assessmentProblems
-            parts.append(
-                problems.isEmpty ? "✓ \(outcome.kind.rawValue) check" : "✗ \(outcome.kind.rawValue) check: \(counted(problems.count, "problem"))")
-        }
-        if outcome.made?.kind == .review {
-            let unfound = outcome.assessmentProblems.count
-            parts.append(unfound == 0 ? "✓ quotations in the plan" : "✗ \(counted(unfound, "quotation")) not in the plan")
-        }
+        if outcome.status == .completed, outcome.kept != false { parts += outcome.kind.product.footer(outcome) }
         return "── " + parts.joined(separator: " · ")
     }
 
@@ -63,6 +56,11 @@ package enum Footer {
         lines += outcome.sourceCuts.map { "   source \($0)" }
         if let note = outcome.keepNote { lines.append("   \(note)") }
         return lines
+    }
+
+    /// A footer part for a check of what a turn made: `✓ quiz check`, or how many problems it found.
+    static func check(_ kind: TurnKind, problems: [String]) -> String {
+        problems.isEmpty ? "✓ \(kind.rawValue) check" : "✗ \(kind.rawValue) check: \(counted(problems.count, "problem"))"
     }
 
     /// The line announcing an automatic turn.

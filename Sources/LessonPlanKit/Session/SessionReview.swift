@@ -74,28 +74,11 @@ package enum SessionReview {
         let base =
             started.baseVersion.map { state.version($0) == nil ? " (from v\($0), whose line is damaged)" : " (from v\($0))" }
             ?? ""
+        // What a kind kept beside the plan, or a unit's overview, says its own facts and prints its own text.
+        let own = ended.status == .completed ? (started.kind ?? .plan).product.replay(turn, ended: ended, base: base, in: state) : nil
         switch ended.status {
-        case .completed where started.kind == .materials:
-            facts.append("completed → handouts \(ended.made(.materials).map(String.init) ?? "?")\(base)")
-        case .completed where started.kind == .quiz || started.kind == .rubric:
-            let noun = started.kind?.rawValue ?? ""
-            let made = ended.kept == false ? "not kept" : "\(noun) \(ended.made?.number.description ?? "?")"
-            let repairing = started.follows.map { ", repairing \(noun) \($0)" } ?? ""
-            facts.append("completed → \(made)\(repairing)\(base)")
-            if let problems = started.assessment?.problems(
-                in: ended.output, lesson: started.baseVersion.flatMap(state.version), feedbackAsked: started.quizFeedback == true)
-            {
-                facts.append(problems.isEmpty ? "✓ \(noun) check" : "✗ \(noun) check: \(counted(problems.count, "problem"))")
-            }
-        case .completed where started.kind == .review:
-            let made = ended.made(.review).map { "review \($0)" } ?? "not kept (no criterion in the layout asked for)"
-            facts.append("completed → \(made)\(base)")
-            if let number = ended.made(.review), let review = state.reviews.first(where: { $0.number == number }) {
-                let unfound = review.review.unfound.count
-                facts.append(unfound == 0 ? "✓ quotations in the plan" : "✗ \(counted(unfound, "quotation")) not in the plan")
-            }
-        case .completed where started.kind == .overview:
-            facts.append("completed → a unit overview")
+        case .completed where own != nil:
+            facts += own?.facts ?? []
         case .completed where ended.kept == false:
             facts.append("completed, not kept\(base)")
         case .completed:
@@ -110,17 +93,9 @@ package enum SessionReview {
         }
         facts.append(String(format: "%.1f s", Double(ended.durationMs) / 1000))
         block.append("   " + facts.joined(separator: " · ") + "\n")
-        if ended.status == .completed, started.kind == .review, let number = ended.made(.review),
-            let review = state.reviews.first(where: { $0.number == number })
-        {
-            // Each row with its quotation marked when the plan it reviewed does not say it.
-            block.append(StyledText(ReviewText.render(review.review, source: review.source, width: nil)))
-        } else if ended.status == .completed,
-            started.kind == .quiz || started.kind == .rubric || started.kind == .review
-                || started.kind == .overview
-        {
-            // Not a plan: printed whole, as the model wrote it, rather than as a change to the plan it came from.
-            block.append(StyledText(ended.output.hasSuffix("\n") ? ended.output : ended.output + "\n"))
+        if let body = own?.body {
+            // Not a plan: printed whole, rather than as a change to the plan it came from.
+            block.append(StyledText(body.hasSuffix("\n") ? body : body + "\n"))
         } else if ended.status == .completed {
             block.append(
                 plan(

@@ -32,16 +32,6 @@ package struct PlanVersion: Equatable, Sendable {
     package var sameLesson: Bool = false
 }
 
-/// Student handouts made from a plan version by `/materials`; they are not a plan version themselves.
-package struct MaterialsVersion: Equatable, Sendable {
-    package var number: Int
-    package var text: String
-    /// The plan version they were made from.
-    package var planVersion: Int?
-    package var inputs: LessonInputs
-    package var createdAt: Date
-}
-
 /// A turn as the transcript tells it, for `/history`, `replay` and `sessions`.
 package struct TurnSummary: Equatable, Sendable {
     package var started: TurnStarted
@@ -71,17 +61,12 @@ package struct SessionState: Sendable {
     /// The number of the current version; nil before the first plan.
     package private(set) var currentVersion: Int?
     package private(set) var turns: [TurnSummary] = []
-    /// Handouts made by `/materials`, oldest first.
-    package private(set) var materials: [MaterialsVersion] = []
-    /// Quizzes made by `/quiz` (and kept repairs of them), oldest first.
-    package private(set) var quizzes: [QuizVersion] = []
-    /// Rubrics made by `/rubric` (and kept repairs of them), oldest first.
-    package private(set) var rubrics: [RubricVersion] = []
-    /// Reviews made by `/review`, oldest first, each checked against the plan version it reviewed.
-    package private(set) var reviews: [ReviewVersion] = []
-    /// The criteria and scale reviews are read against: the session's prompts' (``reviewing(with:)``), or nil
-    /// when not known (a transcript read on its own), when only what a review says of itself is checked.
-    package private(set) var reviewRubric: ReviewRubric?
+    /// What turns made and the session keeps beside the plan (handouts, quizzes, rubrics …), by kind, each kind's
+    /// oldest first; its ``ProductKind`` decides what one is (``kept(_:)``).
+    private var products: [TurnKind: [any KeptProduct]] = [:]
+    /// The criteria and scale a ``ReviewProduct`` is read against: the session's prompts' (``reviewing(with:)``), or
+    /// nil when not known (a transcript read on its own), when only what its answer says of itself is checked.
+    package internal(set) var reviewRubric: ReviewRubric?
     /// The teacher's sources the plans are grounded in, in the order added, as the transcript keeps them.
     package private(set) var sources: [SourceDocument] = []
     /// Turns, undos, hand edits and sources in the order they happened, for `replay`.
@@ -116,20 +101,20 @@ package struct SessionState: Sendable {
     /// The framework of the current plan, or the one the session started with before the first plan.
     package var currentFramework: String { current?.framework ?? header.framework ?? Framework.defaultName }
 
+    /// What the turns of `kind` made and the session keeps, oldest first.
+    func kept<Kind: ProductKind>(_ kind: Kind.Type) -> [Kind.Kept] {
+        products[kind.kind]?.compactMap { $0 as? Kind.Kept } ?? []
+    }
+
+    /// Reads again everything of `kind` kept (after what it is read against changed).
+    mutating func reread<Kind: ProductKind>(_ kind: Kind.Type, _ change: (Kind.Kept) -> Kind.Kept) {
+        products[kind.kind] = kept(kind).map(change)
+    }
+
     /// Version `number`, if it exists.
     ///
     /// Versions are numbered 1, 2, 3 …; a damaged line can leave a gap, so the number is looked
     /// up when it is not at its place.
-    /// Reads every review, and those to come, against `rubric`'s scale and criteria.
-    package mutating func reviewing(with rubric: ReviewRubric?) {
-        reviewRubric = rubric
-        reviews = reviews.map { review in
-            var review = review
-            review.review = LessonReview(reading: review.text, plan: review.planVersion.flatMap(version)?.text, rubric: rubric)
-            return review
-        }
-    }
-
     package func version(_ number: Int) -> PlanVersion? {
         if versions.indices.contains(number - 1), versions[number - 1].number == number { return versions[number - 1] }
         var low = 0
@@ -144,17 +129,9 @@ package struct SessionState: Sendable {
     /// The number the next plan version gets.
     package var nextVersionNumber: Int { (versions.last?.number ?? 0) + 1 }
 
-    /// The number the next thing of `kind` made beside the plan gets (handouts, a quiz, a rubric, a review); for a
-    /// plan, the next version's.
+    /// The number the next thing of `kind` made beside the plan gets; for a plan, the next version's.
     package func nextNumber(of kind: TurnKind) -> Int {
-        let last: Int? =
-            switch kind {
-            case .plan, .overview: versions.last?.number
-            case .materials: materials.last?.number
-            case .quiz: quizzes.last?.number
-            case .rubric: rubrics.last?.number
-            case .review: reviews.last?.number
-            }
+        let last = kind.keptKind == nil ? versions.last?.number : products[kind]?.last?.number
         return (last ?? 0) + 1
     }
 
@@ -223,8 +200,8 @@ package struct SessionState: Sendable {
         }
     }
 
-    /// A turn's end: a completed answer becomes what its kind keeps (a version, handouts, a quiz, a rubric, a
-    /// review), numbered as the record says; a turn whose start is damaged is still shown.
+    /// A turn's end: a completed answer becomes what its kind keeps (a version, or what its ``ProductKind``
+    /// keeps), numbered as the record says; a turn whose start is damaged is still shown.
     private mutating func end(_ ended: TurnEnded) {
         // A turn whose starting line is damaged is still shown, with what its end records.
         let startLost = !turns.contains { $0.started.turn == ended.turn }
@@ -267,26 +244,10 @@ package struct SessionState: Sendable {
         }
     }
 
-    /// Keeps what a turn made beside the plan in its kind's list.
+    /// Keeps what a turn made beside the plan among its kind's, as the kind reads it.
     private mutating func keep(_ made: Made, ended: TurnEnded, started: TurnStarted) {
-        let plan = started.baseVersion.flatMap(version)
-        switch made.kind {
-        case .materials:
-            materials.append(
-                MaterialsVersion(
-                    number: made.number, text: ended.output, planVersion: started.baseVersion, inputs: started.inputs, createdAt: ended.at))
-        case .quiz:
-            quizzes.append(QuizVersion(number: made.number, text: ended.output, started: started, lesson: plan, createdAt: ended.at))
-        case .rubric:
-            rubrics.append(RubricVersion(number: made.number, text: ended.output, started: started, createdAt: ended.at))
-        case .review:
-            // Its quotations are checked against the version it reviewed, as that version's text stands.
-            reviews.append(
-                ReviewVersion(
-                    number: made.number, text: ended.output, plan: plan?.text, rubric: reviewRubric, started: started, createdAt: ended.at))
-        case .plan, .overview:
-            break
-        }
+        guard let kind = made.kind.keptKind else { return }
+        products[made.kind, default: []].append(kind.keptProduct(made, ended: ended, started: started, in: self))
     }
 
     /// Makes a version current; in a unit, its lesson becomes the current lesson and the version that lesson's current one.

@@ -9,6 +9,13 @@ enum OverviewProduct: TurnProduct {
     static func judge(_ context: ProductContext, into ended: inout TurnEnded) -> ProductVerdict {
         ProductVerdict()
     }
+
+    static func footer(_ outcome: TurnOutcome) -> [String] { [Footer.check(.overview, problems: outcome.assessmentProblems)] }
+
+    /// For `replay`: the overview as the model wrote it.
+    static func replay(_ turn: TurnSummary, ended: TurnEnded, base: String, in state: SessionState) -> (facts: [String], body: String?)? {
+        (["completed → a unit overview"], ended.output)
+    }
 }
 
 /// What one lesson of a unit is written from: its place in the unit, its outline, the whole overview and what

@@ -120,6 +120,33 @@ import Testing
         return session
     }
 
+    /// Every kind kept beside the plan is shown by `/show KIND [N]` through its own product kind: the newest under its
+    /// label, a number that does not exist named with the range there is, and one with none yet says which command
+    /// makes one.
+    @Test func showPrintsEveryKindKeptBesideThePlan() async throws {
+        #expect(TurnKind.keptBesidePlan == [.materials, .quiz, .rubric, .review])
+        #expect(ShowCommand.argumentCompletions == ["materials", "quiz", "rubric", "review", "repair"])
+        let session = try await Self.assessedSession()
+        defer { session.home.remove() }
+        let labels = ["materials": "── handouts 1 · from v1", "quiz": "── quiz 1 · starter", "rubric": "── rubric 1"]
+        for (noun, label) in labels {
+            #expect(await session.runner.run("/show \(noun)").status == .done)
+            #expect(session.host.shown.last?.hasPrefix(label) == true, "\(noun): \(session.host.shown.last?.prefix(60) ?? "")")
+            #expect(await session.runner.run("/show \(noun) 2").status == .failed)
+            #expect(session.host.errors.last?.hasSuffix("are numbered 1 to 1 (see /history).") == true)
+        }
+        #expect(session.host.errors.contains("There is no quiz 2; the quizzes are numbered 1 to 1 (see /history)."))
+        // Handouts answer to the name the footer gives them too.
+        #expect(await session.runner.run("/show handouts").status == .done)
+        #expect(session.host.shown.last?.hasPrefix("── handouts 1 · from v1") == true)
+        #expect(await session.runner.run("/show quiz exit").status == .failed)
+        #expect(session.host.errors.last == "There is no exit quiz yet; type /quiz exit to make one from the plan.")
+        #expect(await session.runner.run("/show review").status == .failed)
+        #expect(session.host.errors.last == "There is no review yet; type /review to ask for one of the plan.")
+        #expect(await session.runner.run("/show quiz 1 2").status == .failed)
+        #expect(session.host.errors.last?.hasSuffix("/show quiz takes at most one number, the quiz's (see /history): e.g. /show quiz 2.") == true)
+    }
+
     /// Quizzes and rubrics are read back from the transcript as they were made, every line by the fast reader.
     @Test func resumeReadsTheQuizAndRubricBack() async throws {
         let session = try await Self.assessedSession()
