@@ -252,33 +252,14 @@ struct SessionCommands {
             if parsed.value("format")?.lowercased() == "pdf" {
                 throw UsageError(message: ExportCommand.noPDF("--format html -o plan.html"))
             }
-            if parsed.has("quiz") {
-                guard let format = LMSFormat(text: parsed.value("format") ?? "") else {
-                    throw UsageError(message: "export --quiz needs --format \(LMSFormat.names).")
-                }
-                if let output = parsed.value("output"), let misnamed = format.misnamed(output) {
-                    throw UsageError(message: misnamed)
-                }
-                let state = try load(parsed.positionals[0])
-                let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn
-                let written = await Exporter(console: console, prompts: prompts, environment: app.environment).exportQuiz(
-                    state, format: format, choice: parsed.value("quiz").flatMap(QuizChoice.init(text:)), to: parsed.value("output"),
-                    force: parsed.has("force"))
-                return written ? 0 : 1
+            let subject: ExportSubject =
+                parsed.has("quiz") ? .quiz : parsed.has("unit") ? .unit : parsed.has("materials") ? .materials : .plan
+            guard let entry = ExportTable.entry(subject, parsed.value("format") ?? "") else {
+                let flag = subject == .plan ? "" : " --\(subject.rawValue)"
+                throw UsageError(message: "export\(flag) needs --format \(ExportTable.names(subject)).")
             }
-            if parsed.has("unit") {
-                guard let format = UnitExport.Format(text: parsed.value("format") ?? "") else {
-                    throw UsageError(message: "export --unit needs --format \(UnitExport.Format.names).")
-                }
-                let state = try load(parsed.positionals[0])
-                let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn
-                return await Exporter(console: console, prompts: prompts, environment: app.environment).exportUnit(
-                    state, format: format, to: parsed.value("o") ?? parsed.value("output"), force: parsed.has("force"),
-                    showModel: parsed.has("show-model")) ? 0 : 1
-            }
-            guard let format = ExportFormat(text: parsed.value("format") ?? "") else {
-                throw UsageError(message: "export needs --format md, html, json, docx, odt or pptx.")
-            }
+            let path = parsed.value("o") ?? parsed.value("output")
+            if let path, let misnamed = entry.misnamed(path) { throw UsageError(message: misnamed) }
             var asked = ExportAsked.none
             if let with = parsed.value("with") {
                 guard let read = ExportAsked(text: with) else {
@@ -289,8 +270,8 @@ struct SessionCommands {
             let state = try load(parsed.positionals[0])
             let prompts = (try? app.invocation.settings(from: parsed).1) ?? .builtIn
             let written = await Exporter(console: console, prompts: prompts, environment: app.environment).export(
-                state, format: format, materials: parsed.has("materials"), to: parsed.value("output"),
-                force: parsed.has("force"), showModel: parsed.has("show-model"), asked: asked)
+                entry, of: state, to: path, force: parsed.has("force"), showModel: parsed.has("show-model"), asked: asked,
+                quiz: parsed.value("quiz").flatMap(QuizChoice.init(text:)))
             return written ? 0 : 1
         } catch {
             console.error(error.message)

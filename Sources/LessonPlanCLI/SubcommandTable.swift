@@ -51,7 +51,7 @@ package enum SubcommandTable {
         page: .blocks([
             .text("Usage: lessonplan unit --grade BAND --topic TEXT --lessons N [--minutes M] [--standards TEXT] [--framework NAME] [options]"),
             .text(
-                "Writes a unit of N lessons (2 to 15), each M minutes, as one saved session: first an overview (the unit's goal, essential questions, and for each lesson a title, an objective and what it builds on), checked by code (N lessons, each with a title and an objective, no two alike) and repaired once when it fails; then each lesson as a whole plan, written with the overview and the objectives of the lessons before it, checked and repaired like any plan (not with --no-repair). Progress (\"lesson 2 of 5 · 40 s so far\") and each plan's check go to stderr; the overview with each lesson's check goes to stdout. Ctrl-C stops the lesson being written and keeps the lessons before it: `lessonplan resume <session>` and /continue write the rest. In the session, /unit shows the unit, /lesson N makes lesson N the current plan, and /export unit md|html|docx|odt|imscc exports the whole unit. Exits 0 when every lesson was written, 1 when one was not, 2 for bad usage (nothing sent)."
+                "Writes a unit of N lessons (2 to 15), each M minutes, as one saved session: first an overview (the unit's goal, essential questions, and for each lesson a title, an objective and what it builds on), checked by code (N lessons, each with a title and an objective, no two alike) and repaired once when it fails; then each lesson as a whole plan, written with the overview and the objectives of the lessons before it, checked and repaired like any plan (not with --no-repair). Progress (\"lesson 2 of 5 · 40 s so far\") and each plan's check go to stderr; the overview with each lesson's check goes to stdout. Ctrl-C stops the lesson being written and keeps the lessons before it: `lessonplan resume <session>` and /continue write the rest. In the session, /unit shows the unit, /lesson N makes lesson N the current plan, and /export unit \(ExportTable.formats(.unit)) exports the whole unit. Exits 0 when every lesson was written, 1 when one was not, 2 for bad usage (nothing sent)."
             ),
             .flags(nil),
         ])
@@ -137,7 +137,7 @@ package enum SubcommandTable {
         flags: Flags.common + [
             FlagSpec(name: "prompts", value: "DIR", help: "folder of prompt templates whose headings.txt to read"),
             FlagSpec(
-                name: "format", value: "md|html|json|docx|odt|pptx",
+                name: "format", value: "\(ExportTable.formats(.plan))",
                 help: "Markdown, a printable HTML page, JSON, or (with -o, through pandoc) Word, OpenDocument or slides"),
             FlagSpec(name: "output", value: "FILE", help: "write to FILE instead of stdout", short: "o"),
             FlagSpec(name: "force", value: nil, help: "replace FILE if it exists"),
@@ -149,19 +149,19 @@ package enum SubcommandTable {
             FlagSpec(
                 name: "quiz", value: nil,
                 help:
-                    "a quiz for a learning platform (--quiz 2, --quiz starter: that one; else the newest): --format qti|imscc|gift|moodle|aiken|blackboard|kahoot",
+                    "a quiz for a learning platform (--quiz 2, --quiz starter: that one; else the newest): --format \(ExportTable.formats(.quiz))",
                 optionalValue: { QuizChoice(text: $0) != nil }),
-            FlagSpec(name: "unit", value: nil, help: "the whole unit as one document or a cartridge: --format md|html|docx|odt|imscc"),
+            FlagSpec(name: "unit", value: nil, help: "the whole unit as one document or a cartridge: --format \(ExportTable.formats(.unit))"),
         ],
         forms: [
             Subcommand.Form(
-                "lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force] [--materials | --unit]",
-                "the current plan (or its handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file; --quiz --format qti|imscc|gift|moodle|aiken|blackboard|kahoot: the quiz for a learning platform"
+                "lessonplan export <session> --format \(ExportTable.formats(.plan)) [-o FILE] [--force] [--materials | --unit]",
+                "the current plan (or its handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file; --quiz --format \(ExportTable.formats(.quiz)): the quiz for a learning platform"
             )
         ],
         page: .blocks([
             .text(
-                "Usage: lessonplan export <session> --format md|html|json|docx|odt|pptx [-o FILE] [--force] [--materials] [--show-model] [--with rubric|quiz|starter|exit]"
+                "Usage: lessonplan export <session> --format \(ExportTable.formats(.plan)) [-o FILE] [--force] [--materials] [--show-model] [--with rubric|quiz|starter|exit]"
             ),
             .text(
                 """
@@ -173,13 +173,13 @@ package enum SubcommandTable {
                   pptx  slides: one per section, the teacher's lines in the speaker notes
                 """),
             .text(
-                "Sections and pacing are read with the plan's own framework. A version that fails the plan check is exported with a banner naming its problems. --materials exports the latest student handouts (/materials) instead of the plan, marked when they were made from an older plan version. The quiz and rubric made from the exported plan version (/quiz, /rubric) go in too: the key on a page of its own for the teacher, none on handouts, which get the students' rubric. A quiz or rubric that did not pass its check is left out of every export, with a sentence on stderr saying so and how to ask for a new one; --with rubric (or quiz, starter, exit, several joined by commas) prints it anyway, marked “did not pass its check: …” on the teacher's copy only, and export exits 1 when what --with names cannot be printed (none made from this plan, or a rubric with no rows). A review of the exported version (/review) goes on the teacher's copy only. --show-model names the model in the teacher's header. Without -o, as /export without a file: md and json go to stdout; docx, odt and pptx are written to <topic>-v<N>.<format> in the current folder, and so is html when stdout is a terminal (piped, it is printed). docx, odt and pptx need Debian's pandoc (sudo apt-get install pandoc). PDF is not offered: export html and print it from a browser. An existing FILE is only replaced with --force. In a session, /export [materials] md|html|json|docx|odt|pptx [FILE] [--force] does the same."
+                "Sections and pacing are read with the plan's own framework. A version that fails the plan check is exported with a banner naming its problems. --materials exports the latest student handouts (/materials) instead of the plan, marked when they were made from an older plan version. The quiz and rubric made from the exported plan version (/quiz, /rubric) go in too: the key on a page of its own for the teacher, none on handouts, which get the students' rubric. A quiz or rubric that did not pass its check is left out of every export, with a sentence on stderr saying so and how to ask for a new one; --with rubric (or quiz, starter, exit, several joined by commas) prints it anyway, marked “did not pass its check: …” on the teacher's copy only, and export exits 1 when what --with names cannot be printed (none made from this plan, or a rubric with no rows). A review of the exported version (/review) goes on the teacher's copy only. --show-model names the model in the teacher's header. Without -o, as /export without a file: md and json go to stdout; docx, odt and pptx are written to <topic>-v<N>.<format> in the current folder, and so is html when stdout is a terminal (piped, it is printed). docx, odt and pptx need Debian's pandoc (sudo apt-get install pandoc). PDF is not offered: export html and print it from a browser. An existing FILE is only replaced with --force. In a session, /export [materials] \(ExportTable.formats(.plan)) [FILE] [--force] does the same."
             ),
             .text(
                 "--unit --format md|html|docx|odt exports a unit (`lessonplan unit`) as one document: the overview, a contents list, and each lesson as its own part with its pacing and exit ticket; --unit --format imscc exports it as a Common Cartridge with the overview and each written lesson a page (the teacher's); without -o, md is printed and the rest go to <topic>-unit.<format>. In a session, /export unit FORMAT [FILE] does the same."
             ),
             .text(
-                "Usage: lessonplan export <session> --quiz [N|starter|exit] --format qti|imscc|gift|moodle|aiken|blackboard|kahoot [-o FILE] [--force]"
+                "Usage: lessonplan export <session> --quiz [N|starter|exit] --format \(ExportTable.formats(.quiz)) [-o FILE] [--force]"
             ),
             .text(
                 "A quiz of the current plan version (the newest, or the one --quiz names as /show quiz names it: its number, starter or exit), for a learning platform: qti (a QTI 1.2 zip for Canvas), imscc (a Common Cartridge with the plan, the handouts and the quizzes: the starter and the exit quiz both, unless --quiz names one), gift, moodle (Moodle XML), aiken, blackboard (the tab-delimited upload) or kahoot (.xlsx). Each wrong answer's student feedback is its feedback where the format has feedback (the teacher's misconception never goes in); what a format cannot carry is named by item before the file is written, and a quiz over Kahoot's limits is refused, never cut. Without -o the file gets a default name in the current folder (<topic>-v<N>-quiz.gift, <topic>-v<N>-lesson.imscc, …). qti and imscc need Debian's zip, kahoot LibreOffice Calc. With no quiz made from the current plan, nothing is written (exit 1): type /quiz in the session. In a session, /export quiz [N|starter|exit] FORMAT [FILE] [--force] does the same. See docs/lms.md."

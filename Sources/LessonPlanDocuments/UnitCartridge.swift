@@ -5,45 +5,6 @@ import LessonPlanStore
 // own, each the lesson's own printable HTML page as a single lesson's export makes it. The pages are the teacher's
 // (marked Instructor), as the lesson cartridge's plan page is. No assessment: a unit's cartridge has no quiz.
 extension UnitExport {
-    /// What a unit exports as: one document for a person to read or edit, or a Common Cartridge for a learning
-    /// platform with each lesson a page.
-    package enum Format: Equatable, Sendable {
-        /// One of ``UnitExport/formats``.
-        case document(ExportFormat)
-        /// An IMS Common Cartridge 1.1 (`.imscc`).
-        case cartridge
-
-        /// Reads `md`, `html`, `docx`, `odt` (as ``ExportFormat`` reads them) or `imscc` (`cc`, `cartridge`), any case.
-        package init?(text: String) {
-            if let format = ExportFormat(text: text), UnitExport.formats.contains(format) {
-                self = .document(format)
-            } else if LMSFormat(text: text) == .imscc {
-                self = .cartridge
-            } else {
-                return nil
-            }
-        }
-
-        /// The names as the usage and error sentences list them.
-        package static let names = "md, html, docx, odt or imscc"
-
-        /// What the file is called in a sentence ("Wrote … of the unit").
-        package var label: String {
-            switch self {
-            case .document(let format): format.label
-            case .cartridge: "Common Cartridge"
-            }
-        }
-
-        /// The end of the file's name: `docx`, `imscc`.
-        package var fileExtension: String {
-            switch self {
-            case .document(let format): format.rawValue
-            case .cartridge: "imscc"
-            }
-        }
-    }
-
     /// The unit as a Common Cartridge: the overview's page, then one page per written lesson, titled
     /// "Lesson N: title"; a lesson not written yet has no page, and the overview's contents says so.
     /// - Parameter identifier: Letters and digits only, kept from one export of the unit to the next (a platform

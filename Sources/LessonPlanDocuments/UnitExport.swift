@@ -9,6 +9,9 @@ package enum UnitExport {
     /// The formats a unit exports to: one document for a person to read or edit.
     package static let formats: [ExportFormat] = [.md, .html, .docx, .odt]
 
+    /// What a unit exports as, for a sentence: its document formats and a Common Cartridge.
+    static let formatNames = formats.map(\.rawValue).joined(separator: ", ") + " or imscc"
+
     /// The unit's document in `format`, from its overview and its written lessons (``UnitExport/lessons(of:prompts:showModel:)``
     /// gathers them from a session).
     /// - Parameter pandoc: for docx and odt.
@@ -19,7 +22,7 @@ package enum UnitExport {
     ) async throws -> Data {
         guard formats.contains(format) else {
             throw ExportError(
-                "A unit exports as \(Format.names); /export unit docx, say, writes the whole unit as one document, /export unit imscc as a Common Cartridge."
+                "A unit exports as \(formatNames); /export unit docx, say, writes the whole unit as one document, /export unit imscc as a Common Cartridge."
             )
         }
         guard !lessons.isEmpty else { throw ExportError("No lesson of the unit is written yet; /unit continue writes them.") }
@@ -27,7 +30,7 @@ package enum UnitExport {
         case .md: return Data(markdown(unit, lessons: lessons, timeZone: timeZone).utf8)
         case .html: return Data(html(unit, lessons: lessons, timeZone: timeZone).utf8)
         default:
-            guard let document = format.document else { throw ExportError("A unit exports as \(Format.names).") }
+            guard let document = format.document else { throw ExportError("A unit exports as \(formatNames).") }
             guard let pandoc else { throw DocumentError.pandocMissing(document) }
             var built = pandocDocument(unit, lessons: lessons, format: document, timeZone: timeZone)
             built.blocks = DocumentExport.forWriter(built.blocks, format: document)

@@ -113,7 +113,7 @@ package struct LMSQuiz: Equatable, Sendable {
 
 extension String {
     /// The string with its first letter in upper case (`item 3` → `Item 3`).
-    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+    package var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 
     /// Line breaks (LF, CRLF, CR) as single spaces.
     var oneLine: String {

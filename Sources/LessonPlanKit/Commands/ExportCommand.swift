@@ -4,11 +4,12 @@ import LessonPlanDocuments
 import LessonPlanStore
 
 /// `/export [materials] md|html|json|docx|odt|pptx [FILE] [--force]`: the current plan, or the latest handouts, as a
-/// document; `/export quiz [N|starter|exit] FORMAT [FILE]`: a quiz for a learning platform (`ExportCommand+Quiz.swift`).
+/// document; `/export quiz [N|starter|exit] FORMAT [FILE]`: a quiz for a learning platform; `/export unit FORMAT`: a
+/// whole unit. What each is called, where it goes and how it is made is a row of ``ExportTable``.
 package struct ExportCommand: Command, Equatable {
     package static let name = "export"
     package static let usage =
-        "/export [materials] md|html|json|docx|odt|pptx [FILE] [--force] [--show-model] [--with rubric|quiz|starter|exit]; /export quiz [N|starter|exit] FORMAT [FILE]; /export unit md|html|docx|odt|imscc [FILE]"
+        "/export [materials] \(ExportTable.formats(.plan)) [FILE] [--force] [--show-model] [--with rubric|quiz|starter|exit]; /export quiz [N|starter|exit] FORMAT [FILE]; /export unit \(ExportTable.formats(.unit)) [FILE]"
     package static let summary = "write the plan (or the handouts) as Markdown, a printable page, JSON, or a Word, OpenDocument or PowerPoint file"
     package static let details = """
         Without FILE, Markdown and JSON are printed; docx, odt and pptx are written to <topic>-v<N>.<format> in the
@@ -26,43 +27,46 @@ package struct ExportCommand: Command, Equatable {
         In a unit, /export unit md|html|docx|odt [FILE] writes the whole unit as one document, and /export unit imscc
         [FILE] as a Common Cartridge with the overview and each lesson a page (without FILE to <topic>-unit.imscc).
         """
-    package static var argumentCompletions: [String] { ExportFormat.allCases.map { $0.rawValue } + ["materials", "quiz", "unit"] }
+    package static var argumentCompletions: [String] { ExportTable.entries(.plan).map(\.name) + ["materials", "quiz", "unit"] }
 
-    package let format: ExportFormat
-    /// The handouts instead of the plan.
-    package let materials: Bool
+    /// What is exported, in which format: a row of ``ExportTable``.
+    package let entry: ExportEntry
     /// The file as typed; nil to print (Markdown, JSON) or to write the default file (HTML).
     package let path: String?
     /// Replace the file if it exists.
     package let force: Bool
     /// Name the model in the teacher's header.
     package let showModel: Bool
-    /// The quiz in this platform format instead of a document (`format` and `materials` then unused).
-    package let quiz: LMSFormat?
-    /// With `quiz`: which quiz (a number, `starter`, `exit`); nil for the current plan's newest.
+    /// For a quiz: which quiz (a number, `starter`, `exit`); nil for the current plan's newest.
     package let quizChoice: QuizChoice?
-    /// The whole unit as one document instead of the current lesson.
-    package let unit: Bool
-    /// With `unit`: the unit as a Common Cartridge instead of a document (`format` then unused).
-    package let cartridge: Bool
     /// The failed quizzes and rubric to print anyway (`--with rubric`).
     package let asked: ExportAsked
 
     package init(
-        format: ExportFormat, materials: Bool = false, path: String? = nil, force: Bool = false, showModel: Bool = false,
-        quiz: LMSFormat? = nil, quizChoice: QuizChoice? = nil, unit: Bool = false, cartridge: Bool = false,
+        _ entry: ExportEntry, path: String? = nil, force: Bool = false, showModel: Bool = false, quizChoice: QuizChoice? = nil,
         asked: ExportAsked = .none
     ) {
-        self.asked = asked
-        self.quiz = quiz
-        self.quizChoice = quizChoice
-        self.unit = unit
-        self.cartridge = cartridge
-        self.format = format
-        self.materials = materials
+        self.entry = entry
         self.path = path
         self.force = force
         self.showModel = showModel
+        self.quizChoice = quizChoice
+        self.asked = asked
+    }
+
+    /// The plan, or with `materials` its latest handouts, in `format`.
+    package init(
+        format: ExportFormat, materials: Bool = false, path: String? = nil, force: Bool = false, showModel: Bool = false,
+        asked: ExportAsked = .none
+    ) {
+        let subject: ExportSubject = materials ? .materials : .plan
+        let entry = ExportTable.entries(subject).first { $0.format == format } ?? ExportTable.entries(subject)[0]
+        self.init(entry, path: path, force: force, showModel: showModel, asked: asked)
+    }
+
+    package static func == (left: Self, right: Self) -> Bool {
+        left.entry.subject == right.entry.subject && left.entry.name == right.entry.name && left.path == right.path
+            && left.force == right.force && left.showModel == right.showModel && left.quizChoice == right.quizChoice && left.asked == right.asked
     }
 
     /// What to do instead of a PDF, which the tool does not write itself.
@@ -81,19 +85,18 @@ package struct ExportCommand: Command, Equatable {
         if words.first?.lowercased() == "unit" {
             return try parseUnit(Array(words.dropFirst()), force: force, showModel: showModel, context: context)
         }
-        let materials = words.first?.lowercased() == "materials"
-        if materials { words.removeFirst() }
+        let subject: ExportSubject = words.first?.lowercased() == "materials" ? .materials : .plan
+        if subject == .materials { words.removeFirst() }
         if words.first?.lowercased() == "pdf" { throw CommandError(Self.noPDF("/export html")) }
-        guard let first = words.first, let format = ExportFormat(text: first) else {
-            let example = materials ? "/export materials md" : "/export md"
+        guard let first = words.first, let entry = ExportTable.entry(subject, first) else {
+            let example = subject == .materials ? "/export materials md" : "/export md"
             throw CommandError("/export needs a format: \(example), html, json, docx, odt or pptx, then an optional file name.")
         }
         let rest = words.dropFirst().joined(separator: " ")
         if rest.hasPrefix("-") {
             throw CommandError("“\(rest)” is not an option of /export; use --force (replace the file) or --show-model.")
         }
-        return Self(
-            format: format, materials: materials, path: rest.isEmpty ? nil : rest, force: force, showModel: showModel, asked: asked)
+        return Self(entry, path: rest.isEmpty ? nil : rest, force: force, showModel: showModel, asked: asked)
     }
 
     /// Takes `--with WHAT` out of the words: the failed quizzes and rubric to print anyway.
@@ -108,82 +111,8 @@ package struct ExportCommand: Command, Equatable {
     }
 
     package func run(_ run: CommandRun) async -> CommandOutcome {
-        if let quiz { return await runQuiz(run, format: quiz) }
-        if unit { return await runUnit(run) }
-        let state = await run.engine.state
-        let data: Data
-        do {
-            try SessionReview.checkAsked(state, materials: materials, asked: asked)
-            data = try await Self.document(
-                state, format: format, materials: materials, prompts: run.engine.prompts, showModel: showModel, asked: asked)
-        } catch {
-            run.host.error(error.message)
-            return .failed
-        }
-        for note in SessionReview.exportNotes(state, materials: materials, asked: asked) { run.host.note(StyledText(note)) }
-        let fallback = Self.defaultFile(state, format: format, materials: materials, toTerminal: run.host.showsOnTerminal)
-        guard let target = path ?? fallback else {
-            run.host.deliver(.document(data, format))
-            return .done
-        }
-        let expanded = (target as NSString).expandingTildeInPath
-        let url = (expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded) : run.host.workingDirectory.appending(path: expanded))
-            .standardizedFileURL
-        var replace = force
-        while true {
-            switch Self.write(data, format: format, materials: materials, state: state, to: url, replace: replace) {
-            case .wrote(let sentence):
-                run.host.note(StyledText(sentence))
-                return .done
-            case .exists where run.host.place.isTerminal:
-                if !replace, run.host.confirm("\(url.path) already exists. Replace it? [y/N] ") {
-                    replace = true
-                    continue
-                }
-                run.host.show(StyledText("Kept \(url.path) as it was; nothing written."))
-                return .done
-            case .exists(let sentence), .failed(let sentence):
-                run.host.error(sentence)
-                return .failed
-            }
-        }
-    }
-
-    /// How writing an export to a file went, each with its sentence.
-    package enum FileResult: Equatable, Sendable {
-        case wrote(String)
-        /// The file is there and replacing it was not asked for.
-        case exists(String)
-        case failed(String)
-    }
-
-    /// Writes an export to `url`, 0600 whatever the umask (a plan may describe real students), never over an
-    /// existing file unless `replace`; `lessonplan export` and `/export` both write through this.
-    package static func write(
-        _ data: Data, format: ExportFormat, materials: Bool, state: SessionState, to url: URL, replace: Bool
-    ) -> FileResult {
-        do {
-            try PrivateFiles.write(data, to: url, replace: replace)
-        } catch {
-            if case .exists = error { return .exists(error.message) }
-            return .failed("Cannot write \(url.path): check that the folder exists, is writable and has space.")
-        }
-        let what = materials ? "the handouts" : "v\(state.currentVersion ?? 0)"
-        return .wrote("Wrote \(format.label) of \(what) to \(url.path).")
-    }
-
-    /// Where a page or document goes when no file is named: one poured onto a terminal helps nobody.
-    /// The one rule for an export without a file name, for `/export` and `lessonplan export` alike: md and
-    /// json are printed; docx, odt and pptx go to `<topic>-v<N>.<format>`; html is printed into a pipe or
-    /// file and goes to `<topic>-v<N>.html` when it would reach a terminal.
-    /// - Returns: the file name, or nil to print the export.
-    package static func defaultFile(
-        _ state: SessionState, format: ExportFormat, materials: Bool, toTerminal: Bool
-    ) -> String? {
-        guard format.document != nil || (format == .html && toTerminal) else { return nil }
-        let topic = (materials ? state.materials.last?.inputs.topic : nil) ?? state.currentInputs.topic
-        let number = materials ? state.materials.last?.planVersion ?? state.currentVersion ?? 0 : state.currentVersion ?? 0
-        return "\(Self.slug(topic))-v\(number)\(materials ? "-handouts" : "").\(format.rawValue)"
+        let job = ExportJob(state: await run.engine.state, prompts: run.engine.prompts, showModel: showModel, asked: asked, quiz: quizChoice)
+        return await ExportWriter.run(entry, job, path: path, force: force, to: HostExport(host: run.host)) ? .done : .failed
     }
 
     /// A file-name-safe form of a topic: lower case letters and digits joined by hyphens, at most 40 characters.
@@ -213,5 +142,26 @@ package struct ExportCommand: Command, Equatable {
         }
         if materials { return try SessionReview.exportMaterials(state, format: format, framework: framework, asked: asked) }
         return try SessionReview.export(state, format: format, framework: framework, showModel: showModel, asked: asked)
+    }
+}
+
+/// The REPL's side of an export: sentences to the host, a printed export delivered, and the question about an existing
+/// file asked at a terminal only.
+struct HostExport: ExportOutput {
+    let host: any CommandHost
+
+    func note(_ sentence: String) { host.note(StyledText(sentence)) }
+    func error(_ sentence: String) { host.error(sentence) }
+
+    func print(_ data: Data, format: ExportFormat) -> Bool {
+        host.deliver(.document(data, format))
+        return true
+    }
+
+    var toTerminal: Bool { host.showsOnTerminal }
+    var workingDirectory: URL { host.workingDirectory }
+
+    func replaces(_ url: URL) -> Bool? {
+        host.place.isTerminal ? host.confirm("\(url.path) already exists. Replace it? [y/N] ") : nil
     }
 }

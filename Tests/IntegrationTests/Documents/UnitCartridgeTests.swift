@@ -85,12 +85,13 @@ import Testing
     @Test func cartridgeIsWrittenToItsOwnFileWithItsSentence() async throws {
         let (fixture, state) = try await Self.writtenUnit()
         defer { fixture.home.remove() }
-        #expect(ExportCommand.defaultUnitFile(state, format: .cartridge, toTerminal: false) == "tides-unit.imscc")
-        #expect(ExportCommand.defaultUnitFile(state, format: .document(.md), toTerminal: true) == nil)
-        let data = try await ExportCommand.unitDocument(state, format: .cartridge, prompts: .builtIn)
+        let cartridge = try #require(ExportTable.entry(.unit, "imscc"))
+        #expect(cartridge.defaultFile(state, toTerminal: false) == "tides-unit.imscc")
+        #expect(ExportTable.entry(.unit, "md")?.defaultFile(state, toTerminal: true) == nil)
+        let made = try await cartridge.make(ExportJob(state: state, prompts: .builtIn))
         let url = fixture.home.url.appending(path: "tides-unit.imscc")
         #expect(
-            ExportCommand.writeUnit(data, format: .cartridge, state: state, to: url, replace: false)
+            ExportWriter.write(made, label: cartridge.label, to: url, replace: false)
                 == .wrote("Wrote Common Cartridge of the unit (2 lessons) to \(url.path)."))
         #expect(try Data(contentsOf: url).prefix(2) == Data("PK".utf8))
     }

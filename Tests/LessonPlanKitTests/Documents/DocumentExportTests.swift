@@ -213,6 +213,7 @@ import Testing
             #expect(data.prefix(2) == Data("PK".utf8))
         }
         #expect(PromptLibrary.builtIn.referenceDocument(for: "pptx") == nil)
-        #expect(DocumentFormat(text: "Word") == .docx && DocumentFormat(text: "slides") == .pptx && DocumentFormat(text: "pdf") == nil)
+        #expect(ExportTable.entry(.plan, "Word")?.format == .docx && ExportTable.entry(.plan, "slides")?.format == .pptx)
+        #expect(ExportTable.entry(.plan, "pdf") == nil)
     }
 }

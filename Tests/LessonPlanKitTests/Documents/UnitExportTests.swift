@@ -70,10 +70,10 @@ import Testing
         var context = CommandContext(inputs: try LessonInputs(grade: .sixTo8, topic: "Tides", minutes: 45), currentVersion: 1, versionCount: 1)
         context.unitLessons = 3
         let parsed = try ExportCommand.parse("unit imscc", context: context)
-        #expect(parsed.unit && parsed.unitFormat == .cartridge && parsed.path == nil && parsed.quiz == nil)
+        #expect(parsed.entry.subject == .unit && parsed.entry.name == "imscc" && parsed.path == nil && parsed.quizChoice == nil)
         let named = try ExportCommand.parse("unit cc my unit.imscc --force", context: context)
-        #expect(named.unitFormat == .cartridge && named.path == "my unit.imscc" && named.force)
-        #expect(try ExportCommand.parse("unit docx", context: context).unitFormat == .document(.docx))
+        #expect(named.entry.name == "imscc" && named.path == "my unit.imscc" && named.force)
+        #expect(try ExportCommand.parse("unit docx", context: context).entry.format == .docx)
         for format in ["json", "pptx", "gift", ""] {
             #expect {
                 try ExportCommand.parse("unit \(format)", context: context)

@@ -316,18 +316,22 @@ import Testing
         #expect(throws: Never.self) { try AikenQuiz.render(try Self.lmsQuiz(quiz)) }
     }
 
-    @Test func aPlatformsFileNeedsTheEndingItsImportTakes() {
+    @Test func aPlatformsFileNeedsTheEndingItsImportTakes() throws {
+        func entry(_ name: String) throws -> ExportEntry { try #require(ExportTable.entry(.quiz, name)) }
         #expect(
-            LMSFormat.qti.misnamed("quiz2.qti")
+            try entry("qti").misnamed("quiz2.qti")
                 == "A QTI 1.2 zip needs a name ending in .zip, which is what Canvas imports; “quiz2.qti” would not be offered for upload, so nothing was written: name it quiz2.zip, or leave the name out."
         )
-        #expect(LMSFormat.kahoot.misnamed("~/out/quiz.kahoot")?.contains("name it quiz.xlsx") == true)
-        #expect(LMSFormat.moodle.misnamed("quiz")?.contains("name it quiz.xml") == true)
-        for format in LMSFormat.allCases {
-            #expect(format.misnamed("x" + format.defaultSuffix) == nil, "\(format)")
-            #expect(format.misnamed("X" + format.defaultSuffix.uppercased()) == nil, "\(format)")
+        #expect(try entry("kahoot").misnamed("~/out/quiz.kahoot")?.contains("name it quiz.xlsx") == true)
+        #expect(try entry("moodle").misnamed("quiz")?.contains("name it quiz.xml") == true)
+        #expect(ExportTable.entries(.quiz).map(\.name) == LMSFormat.allCases.map(\.rawValue))
+        for format in ExportTable.entries(.quiz) {
+            #expect(format.misnamed("x" + format.suffix) == nil, "\(format.name)")
+            #expect(format.misnamed("X" + format.suffix.uppercased()) == nil, "\(format.name)")
         }
-        #expect(LMSFormat.imscc.misnamed("unit.zip") == nil && LMSFormat.gift.misnamed("q.txt") == nil)
+        #expect(try entry("imscc").misnamed("unit.zip") == nil && entry("gift").misnamed("q.txt") == nil)
+        // A document for people takes any name.
+        #expect(ExportTable.entries(.plan).allSatisfy { $0.misnamed("plan.txt") == nil })
     }
 
     /// The zip and LibreOffice run in a folder only the owner can open, on files only the owner can read: a
