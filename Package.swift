@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The release build is optimised for size: the REPL's resident memory is mostly the pages of code it runs, and
+// smaller code is fewer pages (measured with scripts/bench: see docs/benchmarks.md).
+let smallCode: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(configuration: .release))]
+
 let package = Package(
     name: "LessonPlanBuilder",
     products: [
@@ -31,46 +35,54 @@ let package = Package(
         // The plan and its check, the prompts, quizzes and rubrics, standards, class lists, text utilities.
         .target(
             name: "LessonPlanCore",
+            swiftSettings: smallCode,
             plugins: ["EmbedPrompts"]
         ),
         // The model's wire (Responses and Chat Completions, retries, the turn's state machine) and HTTP over
         // libcurl: the only target that links it.
         .target(
             name: "LessonPlanModel",
-            dependencies: ["LessonPlanCore", "CCurl"]
+            dependencies: ["LessonPlanCore", "CCurl"],
+            swiftSettings: smallCode
         ),
         // The transcript on disk (JSONL) and the sessions folder.
         .target(
             name: "LessonPlanStore",
-            dependencies: ["LessonPlanCore", "LessonPlanModel"]
+            dependencies: ["LessonPlanCore", "LessonPlanModel"],
+            swiftSettings: smallCode
         ),
         // Exports made from plain values: Markdown, HTML, pandoc's documents, quiz files for learning platforms.
         .target(
             name: "LessonPlanDocuments",
-            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore"]
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore"],
+            swiftSettings: smallCode
         ),
         // The engine, settings and slash commands: every decision about a session lives here.
         .target(
             name: "LessonPlanKit",
-            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments"]
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments"],
+            swiftSettings: smallCode
         ),
         // The terminal: the libedit line editor, Ctrl-C, the editor in the foreground, and the one door
         // (Console) through which text leaves for stdout and stderr. Its one client is the command line.
         .target(
             name: "Terminal",
-            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "CEditLine"]
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "CEditLine"],
+            swiftSettings: smallCode
         ),
         // The command line: the subcommand table, flags and help, and each subcommand run at the terminal (the
         // REPL, generate, unit, resume, sessions, replay, export, results, class, doctor), wiring flags to the
         // library and the library to the terminal.
         .target(
             name: "LessonPlanCLI",
-            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "Terminal"]
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "Terminal"],
+            swiftSettings: smallCode
         ),
         // The thin executable: signals, then the command line's App, then the exit status.
         .executableTarget(
             name: "lessonplan",
-            dependencies: ["LessonPlanCLI", "Terminal"]
+            dependencies: ["LessonPlanCLI", "Terminal"],
+            swiftSettings: smallCode
         ),
         // Writes scripts/bench's transcript fixtures through the tool's own writer; not installed.
         .executableTarget(
