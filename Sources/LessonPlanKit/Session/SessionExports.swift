@@ -1,6 +1,7 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanDocuments
+import LessonPlanStore
 
 // Where the engine meets the documents: a document is made from plain values (``ExportDocument``, ``LMSQuiz``)
 // and knows nothing of the session, so choosing from a session's state what an export shows lives here, on the
@@ -39,10 +40,7 @@ extension SessionReview {
             check: check, showModel: showModel, rubric: rubric?.rubric, quizzes: quizzes.flatMap(state.forms(of:)))
         markFailed(&document, rubric: rubric, quizzes: quizzes)
         document.teacherNotes = teacherNotes
-        if let review = state.review(of: current.number) {
-            document.review = ExportReview(
-                number: review.number, planVersion: current.number, rows: review.review.rows, summary: review.review.summary, source: review.source)
-        }
+        for kind in TurnKind.keptBesidePlan { kind.keptKind?.teachersCopy(of: current.number, in: state, into: &document) }
         return (document, plan)
     }
 
@@ -91,10 +89,10 @@ extension SessionReview {
             )
         }
         let exported = materials ? state.materials.last?.planVersion : state.currentVersion
-        // A review goes on the teacher's copy only, so handouts never leave one out.
-        let review = materials ? nil : state.reviewLeftOut(exporting: exported)
+        // What goes on the teacher's copy only is never left out of handouts.
+        let teachers = materials ? [] : TurnKind.keptBesidePlan.compactMap { $0.keptKind?.leftOut(exporting: exported, in: state) }
         return notes + state.assessmentsLeftOut(exporting: exported) + failedLeftOut(state, number: exported, asked: asked)
-            + (review.map { [$0] } ?? [])
+            + teachers
     }
 
     /// Whether the latest handouts were made from an older plan version than the current one.

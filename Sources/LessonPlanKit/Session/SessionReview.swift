@@ -16,7 +16,7 @@ package struct ReplayOptions: Sendable {
     }
 }
 
-/// Turns a session into text for review: replay blocks, and the document for exports.
+/// Turns a session into text to read back: replay blocks, and the document for exports.
 package enum SessionReview {
     /// One block of text per turn, undo and hand edit, in order; `--turn` keeps one turn.
     package static func replay(_ state: SessionState, options: ReplayOptions) -> [StyledText] {

@@ -43,19 +43,19 @@ package struct TurnOutcome: Sendable, Equatable {
     package var readingLevel: ReadingMeasure? { ended?.readingLevel }
     /// For a turn whose plan replaces the current one only when better: whether it did; nil for other turns.
     package var kept: Bool? { ended?.kept }
-    /// What a `/materials`, `/quiz`, `/rubric` or `/review` turn (or a kept repair) made beside the plan.
+    /// What a turn of a kind kept beside the plan (or a kept repair of one) made: its kind and number.
     package var made: Made? { ended?.made }
     /// Whether the answer came as a stream; false when a proxy sent it whole.
     package var streamed: Bool { ended?.streamed ?? true }
     /// Whether the turn went out: a request was sent and its `turn_ended` line written.
     package var wentOut: Bool { ended != nil }
 
-    /// What the turn produced: a plan, handouts, a quiz, a rubric or a review.
+    /// What the turn produced: a plan, or a kind kept beside it (``TurnKind``).
     package var kind: TurnKind = .plan
     /// A structured answer that did not fit the plan's parts (not JSON, too few usable items): asked once more.
     package var unfittingStructure = false
-    /// For a completed quiz or rubric turn: its check's problems, one sentence each; for a review, each quotation
-    /// that is not in the plan.
+    /// For a completed turn of a kind with a check of its own (a quiz, a rubric, a unit's overview, the quotations of
+    /// a second opinion on the plan): what it found, one sentence each.
     package var assessmentProblems: [String] = []
     /// The framework the answer was checked against.
     package var framework: String = Framework.defaultName

@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanDocuments
 import LessonPlanStore
 
 /// A review `/review` made of one plan version, kept beside it (not a version itself).
@@ -80,6 +81,15 @@ enum ReviewProduct: ProductKind {
             number: made.number, text: ended.output, plan: started.baseVersion.flatMap(state.version)?.text, rubric: state.reviewRubric,
             started: started, createdAt: ended.at)
     }
+
+    /// The newest review of exactly that version, each quotation checked against it: on the teacher's copy only.
+    static func teachersCopy(of number: Int, in state: SessionState, into document: inout ExportDocument) {
+        guard let review = state.review(of: number) else { return }
+        document.review = ExportReview(
+            number: review.number, planVersion: number, rows: review.review.rows, summary: review.review.summary, source: review.source)
+    }
+
+    static func leftOut(exporting number: Int?, in state: SessionState) -> String? { state.reviewLeftOut(exporting: number) }
 
     /// The review under a one-line label, and a warning when the plan has moved on from the version it reviewed (its
     /// quotations were checked against that version, not the current one).

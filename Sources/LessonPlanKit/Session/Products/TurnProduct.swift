@@ -1,5 +1,6 @@
 import Foundation
 import LessonPlanCore
+import LessonPlanDocuments
 import LessonPlanStore
 
 /// What a product's judge knows about a completed turn.
@@ -16,7 +17,7 @@ struct ProductContext {
 
 /// What a product decided besides the fields it sets on the turn's end.
 struct ProductVerdict {
-    /// A quiz's or rubric's check problems, or a review's quotations not in the plan; one sentence each.
+    /// What the kind's check found (a quiz's problems, quotations not in the plan); one sentence each.
     var problems: [String] = []
     /// A plan's quotations checked against the session's sources.
     var quotes: QuoteReport?
@@ -59,8 +60,8 @@ package protocol KeptProduct: Sendable {
     var createdAt: Date { get }
 }
 
-/// A kind of thing kept beside the plan (handouts, a quiz, a rubric, a review): besides judging, it owns how the
-/// session keeps one (``SessionState/products``) and how `/show` prints it.
+/// A kind of thing kept beside the plan (``TurnKind/keptBesidePlan``): besides judging, it owns how the session keeps
+/// one (``SessionState/products``), how `/show` prints it and what the teacher's copy of an export carries of it.
 protocol ProductKind: TurnProduct {
     associatedtype Kept: KeptProduct
     static var kind: TurnKind { get }
@@ -71,6 +72,12 @@ protocol ProductKind: TurnProduct {
     /// `/show KIND WORD`: the one a word other than a number chooses (a quiz's `starter`), or the sentence why
     /// there is none; nil when the word chooses nothing for this kind.
     static func choose(_ word: String, in state: SessionState) -> Result<Kept, SessionError>?
+    /// Puts what an export of plan version `number` carries of this kind on the teacher's copy; nothing by default
+    /// (a quiz and a rubric go on both copies, chosen with what was asked for: ``SessionReview/document(_:framework:showModel:asked:)``).
+    static func teachersCopy(of number: Int, in state: SessionState, into document: inout ExportDocument)
+    /// The sentence when the newest of this kind is left out of the teacher's copy of plan version `number`; nil when
+    /// none is.
+    static func leftOut(exporting number: Int?, in state: SessionState) -> String?
     /// Whether `/show KIND WORD` reads `word` as a choice of its own (``choose(_:in:)``) rather than a number.
     static func chooses(_ word: String) -> Bool
     /// The sentence `/show KIND` says when there is none yet, naming the command that makes one.
@@ -80,6 +87,8 @@ protocol ProductKind: TurnProduct {
 extension ProductKind {
     static func choose(_ word: String, in state: SessionState) -> Result<Kept, SessionError>? { nil }
     static func chooses(_ word: String) -> Bool { false }
+    static func teachersCopy(of number: Int, in state: SessionState, into document: inout ExportDocument) {}
+    static func leftOut(exporting number: Int?, in state: SessionState) -> String? { nil }
 
     /// ``kept(_:ended:started:in:)`` as the session's products map holds it.
     static func keptProduct(_ made: Made, ended: TurnEnded, started: TurnStarted, in state: SessionState) -> any KeptProduct {
@@ -144,7 +153,7 @@ extension TurnKind {
     /// The kinds kept beside the plan, in the order they are declared.
     package static let keptBesidePlan = allCases.filter { $0.keptKind != nil }
 
-    /// Their names as a sentence lists them: "materials, quiz, rubric or review".
+    /// Their names as a sentence lists them: "materials, quiz, rubric or …".
     package static var keptNames: String {
         let names = keptBesidePlan.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
