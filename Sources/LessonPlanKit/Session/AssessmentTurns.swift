@@ -252,6 +252,22 @@ extension SessionState {
     }
 }
 
+/// A quiz or a rubric: judged, footed and replayed alike (``AssessmentProduct``); each says what it keeps and how
+/// `/show` prints it.
+protocol AssessmentKind: ProductKind {}
+
+extension AssessmentKind {
+    static func judge(_ context: ProductContext, into ended: inout TurnEnded) -> ProductVerdict {
+        AssessmentProduct.judge(context, into: &ended)
+    }
+
+    static func footer(_ outcome: TurnOutcome) -> [String] { [Footer.check(kind, problems: outcome.assessmentProblems)] }
+
+    static func replay(_ turn: TurnSummary, ended: TurnEnded, base: String, in state: SessionState) -> (facts: [String], body: String?)? {
+        AssessmentProduct.replay(turn, ended: ended, base: base, in: state)
+    }
+}
+
 /// What a quiz and a rubric share as products: checked against what was asked for; a repair of one is kept only
 /// with fewer problems.
 enum AssessmentProduct {

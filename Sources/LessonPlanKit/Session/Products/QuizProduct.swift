@@ -33,19 +33,9 @@ package struct QuizVersion: Equatable, Sendable, KeptProduct {
 }
 
 /// A quiz (`/quiz`): checked against what was asked for; a repair of one is kept only with fewer problems.
-enum QuizProduct: ProductKind {
+enum QuizProduct: AssessmentKind {
     static let kind = TurnKind.quiz
     static let noneYet = "There is no quiz yet; type /quiz to make one from the plan."
-
-    static func judge(_ context: ProductContext, into ended: inout TurnEnded) -> ProductVerdict {
-        AssessmentProduct.judge(context, into: &ended)
-    }
-
-    static func footer(_ outcome: TurnOutcome) -> [String] { [Footer.check(kind, problems: outcome.assessmentProblems)] }
-
-    static func replay(_ turn: TurnSummary, ended: TurnEnded, base: String, in state: SessionState) -> (facts: [String], body: String?)? {
-        AssessmentProduct.replay(turn, ended: ended, base: base, in: state)
-    }
 
     static func kept(_ made: Made, ended: TurnEnded, started: TurnStarted, in state: SessionState) -> QuizVersion {
         QuizVersion(

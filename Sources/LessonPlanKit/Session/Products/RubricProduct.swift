@@ -28,19 +28,9 @@ package struct RubricVersion: Equatable, Sendable, KeptProduct {
 }
 
 /// A rubric (`/rubric`): checked against what was asked for; a repair of one is kept only with fewer problems.
-enum RubricProduct: ProductKind {
+enum RubricProduct: AssessmentKind {
     static let kind = TurnKind.rubric
     static let noneYet = "There is no rubric yet; type /rubric to make one from the plan."
-
-    static func judge(_ context: ProductContext, into ended: inout TurnEnded) -> ProductVerdict {
-        AssessmentProduct.judge(context, into: &ended)
-    }
-
-    static func footer(_ outcome: TurnOutcome) -> [String] { [Footer.check(kind, problems: outcome.assessmentProblems)] }
-
-    static func replay(_ turn: TurnSummary, ended: TurnEnded, base: String, in state: SessionState) -> (facts: [String], body: String?)? {
-        AssessmentProduct.replay(turn, ended: ended, base: base, in: state)
-    }
 
     static func kept(_ made: Made, ended: TurnEnded, started: TurnStarted, in state: SessionState) -> RubricVersion {
         RubricVersion(number: made.number, text: ended.output, started: started, createdAt: ended.at)
