@@ -126,9 +126,7 @@ package enum DocumentExport {
             }
             blocks.append(answerKey(quiz))
         }
-        if !handout, let review = document.review {
-            blocks += startingNewPage(reviewBlocks(review))
-        }
+        for table in handout ? [] : document.teacherTables { blocks += startingNewPage(teacherTableBlocks(table)) }
         if handout {
             blocks.append(.para([.emph([.text(PlanExport.handoutFooter(document, timeZone: timeZone))])]))
         }
@@ -369,18 +367,15 @@ package enum DocumentExport {
             })
     }
 
-    /// The review on a page of its own: a row per criterion, a quotation the plan does not hold marked.
-    private static func reviewBlocks(_ review: ExportReview) -> [PandocBlock] {
+    /// A table for the teacher alone on a page of its own, with its summary and where its criteria come from.
+    private static func teacherTableBlocks(_ table: TeacherTable) -> [PandocBlock] {
         var blocks: [PandocBlock] = [
-            .header(1, [.text(review.title)]),
-            .para([.emph([.text(ExportReview.caveat)])]),
-            .table(
-                header: ["Criterion", "Score", "Evidence from the plan", "Why"],
-                rows: review.rows.map { [$0.criterion, $0.scoreText, ExportReview.evidence($0), $0.why] },
-                widths: [0.2, 0.1, 0.35, 0.35]),
-            .para([.text(review.summary)]),
+            .header(1, [.text(table.title)]),
+            .para([.emph([.text(table.caveat)])]),
+            .table(header: table.header, rows: table.rows, widths: table.widths),
+            .para([.text(table.summary)]),
         ]
-        if let source = review.source { blocks.append(.para([.emph([.text(source)])])) }
+        if let source = table.source { blocks.append(.para([.emph([.text(source)])])) }
         return blocks
     }
 

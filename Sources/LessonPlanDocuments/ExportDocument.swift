@@ -69,8 +69,9 @@ package struct ExportDocument: Codable, Equatable, Sendable {
     package var laterQuizzes: [Quiz] { quizzes.filter { $0.kind != .starter } }
     /// A rubric made from this version (`/rubric`): the students' version on handouts.
     package var rubric: Rubric?
-    /// The model's review of this version (`/review`), each quotation checked: on the teacher's copy only.
-    package var review: ExportReview?
+    /// Tables for the teacher alone that kinds kept beside the plan add (a second opinion on it, say), each on a
+    /// page of its own after the assessments: on the teacher's copy of a plan only.
+    package var teacherTables: [TeacherTable] = []
     /// For a rubric that did not pass its check, printed only because the teacher asked for it by name: the line
     /// the teacher's copy prints over it (`Rubric 2 did not pass its check: …`); never on a handout.
     package var rubricWarning: String?
@@ -126,13 +127,13 @@ package struct ExportDocument: Codable, Equatable, Sendable {
     // The JSON groups the teacher's inputs and repeats the current text so a reader need not look it up.
     private enum CodingKeys: String, CodingKey {
         case inputs, versions, currentVersion, currentPlan, pacing, kind, check, planVersion, latestPlanVersion, quiz, quizzes, rubric
-        case review
     }
 
     private enum InputKeys: String, CodingKey {
         case topic, grade, minutes, standards, constraints, model, created, framework
     }
 
+    /// Reads back what `encode(to:)` wrote, but for the teacher tables: their data is for programs, not a page.
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let inputs = try container.nestedContainer(keyedBy: InputKeys.self, forKey: .inputs)
@@ -155,7 +156,6 @@ package struct ExportDocument: Codable, Equatable, Sendable {
         let single = try container.decodeIfPresent(Quiz.self, forKey: .quiz)
         self.quizzes = quizzes ?? single.map { [$0] } ?? []
         rubric = try container.decodeIfPresent(Rubric.self, forKey: .rubric)
-        review = try container.decodeIfPresent(ExportReview.self, forKey: .review)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -180,40 +180,57 @@ package struct ExportDocument: Codable, Equatable, Sendable {
         try container.encodeIfPresent(quiz, forKey: .quiz)
         if !quizzes.isEmpty { try container.encode(quizzes, forKey: .quizzes) }
         try container.encodeIfPresent(rubric, forKey: .rubric)
-        if kind != .materials { try container.encodeIfPresent(review, forKey: .review) }
+        guard kind != .materials else { return }
+        var tables = encoder.container(keyedBy: TeacherTable.Key.self)
+        for table in teacherTables { try tables.encode(table.data, forKey: TeacherTable.Key(table.key)) }
     }
 }
 
-/// A review as an export carries it: its rows, each quotation checked against the exported version, the line
-/// that sums the check up, and where the criteria come from.
-package struct ExportReview: Codable, Equatable, Sendable {
-    package var number: Int
-    /// The plan version it reviewed (the exported one).
-    package var planVersion: Int
-    package var rows: [ReviewRow]
+/// A table for the teacher alone that a kind kept beside the plan adds to the teacher's copy, on a page of its
+/// own: what it is, a sentence on how far to trust it, a row per thing it looks at (a row that needs the teacher's
+/// eye marked), what the rows add up to and where its criteria come from. The JSON export carries its data under
+/// its key instead.
+package struct TeacherTable: Equatable, Sendable {
+    /// Its name in the JSON export and its class on the page.
+    package var key: String
+    package var title: String
+    /// The sentence under the title.
+    package var caveat: String
+    package var header: [String]
+    /// Each column's share of a document's width.
+    package var widths: [Double]
+    /// The cells of each row, the first naming what the row is about.
+    package var rows: [[String]]
+    /// The rows (by index) to mark.
+    package var marked: Set<Int>
     package var summary: String
-    /// Where the criteria come from and their licence; nil for a prompts folder's own criteria.
     package var source: String?
+    /// What the JSON export holds under ``key``.
+    package var data: JSONValue
 
-    package init(number: Int, planVersion: Int, rows: [ReviewRow], summary: String, source: String?) {
-        self.number = number
-        self.planVersion = planVersion
+    package init(
+        key: String, title: String, caveat: String, header: [String], widths: [Double], rows: [[String]], marked: Set<Int>,
+        summary: String, source: String?, data: JSONValue
+    ) {
+        self.key = key
+        self.title = title
+        self.caveat = caveat
+        self.header = header
+        self.widths = widths
         self.rows = rows
+        self.marked = marked
         self.summary = summary
         self.source = source
+        self.data = data
     }
 
-    /// The heading over it on the teacher's copy.
-    package var title: String { "Second opinion: review \(number) of v\(planVersion)" }
-
-    /// The sentence under the heading: what it is, and that it is the model's, checked only for its quotations.
-    package static let caveat =
-        "A model's review of this plan against published criteria, for the teacher only. Each quotation was checked by code against the plan; the scores and reasons were not."
-
-    /// The evidence cell: the quotation in quotation marks, and the mark when the plan does not hold it.
-    package static func evidence(_ row: ReviewRow) -> String {
-        let quoted = row.evidence.isEmpty ? "none" : "“\(row.evidence)”"
-        return row.status == .found || row.status == .none ? quoted : "\(quoted) ⚠ \(row.status.mark)"
+    /// A JSON key made from a table's ``key``.
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }
 

@@ -80,7 +80,7 @@ extension PlanExport {
         out.append("</section>")
         if !handout { appendTimeline(document, to: &out) }
         appendAssessments(document, handout: handout, to: &out)
-        if !handout, let review = document.review { appendReview(review, to: &out) }
+        for table in handout ? [] : document.teacherTables { appendTeacherTable(table, to: &out) }
         if handout {
             out.append("<footer>\(htmlEscape(handoutFooter(document, timeZone: timeZone)))</footer>")
         }
@@ -220,24 +220,23 @@ extension PlanExport {
         }
     }
 
-    /// The review as a table, a row per criterion, a quotation the plan does not hold marked; teacher's page only.
-    private static func appendReview(_ review: ExportReview, to out: inout [String]) {
-        out.append("<section class=\"review\">")
-        out.append("<h2>\(htmlEscape(review.title))</h2>")
-        out.append("<p class=\"review-caveat\">\(htmlEscape(ExportReview.caveat))</p>")
-        out.append(
-            "<table class=\"review-table\"><thead><tr><th scope=\"col\">Criterion</th><th scope=\"col\">Score</th>"
-                + "<th scope=\"col\">Evidence from the plan</th><th scope=\"col\">Why</th></tr></thead><tbody>")
-        for row in review.rows {
-            let marked = row.status == .notFound || row.status == .unchecked
-            out.append(
-                "<tr\(marked ? " class=\"evidence-not-found\"" : "")><th scope=\"row\">\(htmlEscape(row.criterion))</th>"
-                    + "<td>\(htmlEscape(row.scoreText))</td><td>\(htmlEscape(ExportReview.evidence(row)))</td>"
-                    + "<td>\(htmlEscape(row.why))</td></tr>")
+    /// A table for the teacher alone, the first cell of each row its heading, a row that needs the teacher's eye
+    /// marked; teacher's page only.
+    private static func appendTeacherTable(_ table: TeacherTable, to out: inout [String]) {
+        out.append("<section class=\"teacher-table \(htmlEscape(table.key))\">")
+        out.append("<h2>\(htmlEscape(table.title))</h2>")
+        out.append("<p class=\"caveat\">\(htmlEscape(table.caveat))</p>")
+        let header = table.header.map { "<th scope=\"col\">\(htmlEscape($0))</th>" }.joined()
+        out.append("<table><thead><tr>\(header)</tr></thead><tbody>")
+        for (index, row) in table.rows.enumerated() {
+            let cells = row.enumerated().map { column, cell in
+                column == 0 ? "<th scope=\"row\">\(htmlEscape(cell))</th>" : "<td>\(htmlEscape(cell))</td>"
+            }
+            out.append("<tr\(table.marked.contains(index) ? " class=\"marked\"" : "")>\(cells.joined())</tr>")
         }
         out.append("</tbody></table>")
-        out.append("<p class=\"review-summary\">\(htmlEscape(review.summary))</p>")
-        if let source = review.source { out.append("<p class=\"review-source\">\(htmlEscape(source))</p>") }
+        out.append("<p class=\"summary\">\(htmlEscape(table.summary))</p>")
+        if let source = table.source { out.append("<p class=\"source\">\(htmlEscape(source))</p>") }
         out.append("</section>")
     }
 

@@ -67,7 +67,7 @@ extension PlanExport {
         }
         while out.last == "" { out.removeLast() }
         out.append(contentsOf: markdownAssessments(document, handout: handout))
-        if !handout, let review = document.review { out.append(contentsOf: markdownReview(review)) }
+        for table in handout ? [] : document.teacherTables { out.append(contentsOf: markdownTeacherTable(table)) }
         if handout {
             out.append(contentsOf: ["", "---", "", "*\(handoutFooter(document, timeZone: timeZone))*"])
         }
@@ -187,14 +187,12 @@ extension PlanExport {
         return escaped
     }
 
-    /// The review as a pipe table, one row per criterion, with the check's summary and the criteria's source.
-    private static func markdownReview(_ review: ExportReview) -> [String] {
-        var out = ["", "---", "", "## \(review.title)", "", "*\(ExportReview.caveat)*", ""]
-        out += markdownTable(
-            header: ["Criterion", "Score", "Evidence from the plan", "Why"],
-            rows: review.rows.map { [$0.criterion, $0.scoreText, ExportReview.evidence($0), $0.why] })
-        out += ["", review.summary]
-        if let source = review.source { out += ["", "*\(source)*"] }
+    /// A table for the teacher alone as a pipe table, after a rule, with its summary and where its criteria come from.
+    private static func markdownTeacherTable(_ table: TeacherTable) -> [String] {
+        var out = ["", "---", "", "## \(table.title)", "", "*\(table.caveat)*", ""]
+        out += markdownTable(header: table.header, rows: table.rows)
+        out += ["", table.summary]
+        if let source = table.source { out += ["", "*\(source)*"] }
         return out
     }
 

@@ -47,9 +47,9 @@ extension PlanExport {
         body.handout li { margin-bottom: 0.4rem; }
         .quiz ol[type="A"] { margin: 0.2rem 0 0.6rem; }
         .rubric-table th[scope="row"] { width: 20%; background: #f3f3f3; }
-        .review-table th[scope="row"] { width: 22%; background: #f3f3f3; }
-        .review-table tr.evidence-not-found td { background: #fff4e5; }
-        .review-caveat, .review-source { font-size: 0.9rem; color: #444; }
+        .teacher-table th[scope="row"] { width: 22%; background: #f3f3f3; }
+        .teacher-table tr.marked td { background: #fff4e5; }
+        .teacher-table .caveat, .teacher-table .source { font-size: 0.9rem; color: #444; }
         .answer-key, .quiz { break-before: page; page-break-before: always; }
         body.handout .quiz-starter { break-before: auto; page-break-before: auto; break-after: page; page-break-after: always; }
         .slip { border: 2px dashed #555; padding: 0.2rem 0.8rem 0.6rem; margin-top: 1.2rem; }

@@ -109,6 +109,11 @@ extension JSONValue {
         try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
     }
 
+    /// What `value` encodes to; null for a value that cannot be encoded (plain structs of text and numbers can).
+    package init(encoding value: some Encodable) {
+        self = (try? JSONEncoder().encode(value)).flatMap { try? JSONDecoder().decode(JSONValue.self, from: $0) } ?? .null
+    }
+
     /// A string, or a number spelled as one, because some servers send error codes as numbers.
     package var codeValue: String? {
         switch self {

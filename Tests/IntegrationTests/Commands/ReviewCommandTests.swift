@@ -120,9 +120,9 @@ import Testing
         let teacher = try await export(.html, materials: false)
         #expect(teacher.contains("<h2>Second opinion: review 1 of v1</h2>"))
         #expect(teacher.contains("<th scope=\"row\">Quality of Assessment</th><td>2 of 3</td>"))
-        #expect(teacher.contains("<tr class=\"evidence-not-found\"><th scope=\"row\">Quality of Assessment</th>"))
+        #expect(teacher.contains("<tr class=\"marked\"><th scope=\"row\">Quality of Assessment</th>"))
         #expect(teacher.contains("⚠ evidence not found in the plan"))
-        #expect(teacher.components(separatedBy: "evidence-not-found\"").count == 2)
+        #expect(teacher.components(separatedBy: "class=\"marked\"").count == 2)
         #expect(teacher.contains("Achieve OER Rubrics") && teacher.contains("CC BY 3.0"))
         let markdown = try await export(.md, materials: false)
         #expect(markdown.contains("## Second opinion: review 1 of v1"))
@@ -132,6 +132,8 @@ import Testing
             as? [String: Any]
         let review = try #require(json?["review"] as? [String: Any])
         #expect((review["rows"] as? [[String: Any]])?.count == 7)
+        #expect(review["number"] as? Int == 1 && review["planVersion"] as? Int == 1 && review["summary"] is String)
+        #expect((review["rows"] as? [[String: Any]])?.first?["criterion"] as? String == "Degree of Alignment to Standards")
 
         for format in [ExportFormat.html, .md, .json] {
             let handout = try await export(format, materials: true)

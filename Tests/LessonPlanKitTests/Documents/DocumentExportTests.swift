@@ -91,20 +91,21 @@ import Testing
         #expect(texts.contains("Name:") && texts.contains("Wind"))
     }
 
-    /// A review is on the teacher's document, with its mark, and on neither the handouts nor the slides.
-    @Test func aReviewIsOnTheTeachersDocumentOnly() throws {
-        let review = ExportReview(
-            number: 1, planVersion: 1,
+    /// A teacher's table (a review, say) is on the teacher's document, with its mark, and on neither the handouts nor
+    /// the slides.
+    @Test func aTeachersTableIsOnTheTeachersDocumentOnly() throws {
+        let table = TeacherTable(
+            key: "review", title: "Second opinion: review 1 of v1", caveat: "For the teacher only.",
+            header: ["Criterion", "Score", "Evidence from the plan", "Why"], widths: [0.2, 0.1, 0.35, 0.35],
             rows: [
-                ReviewRow(criterion: "Quality of Assessment", score: 2, outOf: 3, evidence: "What pulls the ocean?", why: "It asks.", status: .found),
-                ReviewRow(
-                    criterion: "Opportunities for Deeper Learning", score: 1, outOf: 3, evidence: "Build a tide machine.", why: "Invented.",
-                    status: .notFound),
+                ["Quality of Assessment", "2 of 3", "“What pulls the ocean?”", "It asks."],
+                ["Opportunities for Deeper Learning", "1 of 3", "“Build a tide machine.” ⚠ evidence not found in the plan", "Invented."],
             ],
-            summary: "✗ 1 of 2 quoted sentences is not in the plan (marked); do not rely on those scores.", source: "Criteria from somewhere.")
+            marked: [1], summary: "✗ 1 of 2 quoted sentences is not in the plan (marked); do not rely on those scores.",
+            source: "Criteria from somewhere.", data: ["rows": 2])
         func texts(_ kind: TurnKind, slides: Bool = false) throws -> String {
             var (document, plan) = Self.document(kind: kind)
-            document.review = review
+            document.teacherTables = [table]
             let built =
                 slides ? DocumentExport.slides(document, plan: plan) : DocumentExport.page(document, plan: plan, format: .docx, timeZone: .gmt)
             var texts: [String] = []

@@ -85,8 +85,7 @@ enum ReviewProduct: ProductKind {
     /// The newest review of exactly that version, each quotation checked against it: on the teacher's copy only.
     static func teachersCopy(of number: Int, in state: SessionState, into document: inout ExportDocument) {
         guard let review = state.review(of: number) else { return }
-        document.review = ExportReview(
-            number: review.number, planVersion: number, rows: review.review.rows, summary: review.review.summary, source: review.source)
+        document.teacherTables.append(review.table(of: number))
     }
 
     static func leftOut(exporting number: Int?, in state: SessionState) -> String? { state.reviewLeftOut(exporting: number) }
@@ -101,6 +100,39 @@ enum ReviewProduct: ProductKind {
             ProductText.labelled(
                 label, body, problems: [], stale: ProductText.stale("review", madeFrom: review.planVersion, current: state.currentVersion))
         ]
+    }
+}
+
+extension ReviewVersion {
+    /// The review as the teacher's copy of an export carries it, its quotations checked against plan version
+    /// `number`: a table of a row per criterion, a quotation the plan does not hold marked; in JSON, its rows.
+    func table(of number: Int) -> TeacherTable {
+        let data = Exported(number: self.number, planVersion: number, rows: review.rows, summary: review.summary, source: source)
+        return TeacherTable(
+            key: "review", title: "Second opinion: review \(self.number) of v\(number)",
+            caveat:
+                "A model's review of this plan against published criteria, for the teacher only. Each quotation was checked by code against the plan; the scores and reasons were not.",
+            header: ["Criterion", "Score", "Evidence from the plan", "Why"], widths: [0.2, 0.1, 0.35, 0.35],
+            rows: review.rows.map { [$0.criterion, $0.scoreText, Self.evidence($0), $0.why] },
+            marked: Set(review.rows.indices.filter { [.notFound, .unchecked].contains(review.rows[$0].status) }),
+            summary: review.summary, source: source, data: JSONValue(encoding: data))
+    }
+
+    /// The evidence cell: the quotation in quotation marks, and the mark when the plan does not hold it.
+    private static func evidence(_ row: ReviewRow) -> String {
+        let quoted = row.evidence.isEmpty ? "none" : "“\(row.evidence)”"
+        return row.status == .found || row.status == .none ? quoted : "\(quoted) ⚠ \(row.status.mark)"
+    }
+
+    /// What the JSON export holds of a review.
+    private struct Exported: Encodable {
+        var number: Int
+        /// The plan version it reviewed (the exported one).
+        var planVersion: Int
+        var rows: [ReviewRow]
+        var summary: String
+        /// Where the criteria come from and their licence; nil for a prompts folder's own criteria.
+        var source: String?
     }
 }
 
