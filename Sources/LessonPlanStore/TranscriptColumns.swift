@@ -132,13 +132,14 @@ extension TurnEnded {
             .optional(.usage, \.usage), .optional(.responseID, \.responseId), .optional(.error, \.error),
             .optional(.version, \.version), .required(.durationMs, \.durationMs), .optional(.check, \.check),
             .optional(.readingLevel, \.readingLevel), .optional(.kept, \.kept), .optional(.made, \.made),
-            .optional(.streamed, \.streamed), .madeBefore(.materials, .materials), .madeBefore(.quiz, .quiz),
-            .madeBefore(.rubric, .rubric), .madeBefore(.review, .review),
-        ])
+            .optional(.streamed, \.streamed),
+        ]
+            + TranscriptField.madeBefore.compactMap { field in TurnKind(rawValue: field.key.description).map { .madeBefore(field, $0) } })
 }
 
 extension TranscriptColumn where Record == TurnEnded {
-    /// A key older transcripts wrote for what a turn made (`"quiz":2`): read as ``TurnEnded/made``, never written.
+    /// A key older transcripts wrote for what a turn made (`"quiz":2`, ``TranscriptField/madeBefore``): read as
+    /// ``TurnEnded/made``, never written.
     static func madeBefore(_ field: TranscriptField, _ kind: TurnKind) -> Self {
         Self(
             field: field,

@@ -64,12 +64,12 @@ extension TranscriptLineScanner {
         /// The value of a top-level field, read as the kind the field holds, or `null`.
         mutating func value(for field: TranscriptField) -> Value? {
             if literal(Byte.null) { return .null }
+            switch field.holds {
+            case .integer: return integer().map(Value.integer)
+            case .boolean: return boolean().map(Value.boolean)
+            case .other: break
+            }
             switch field {
-            case .v, .turn, .baseVersion, .maxOutputTokens, .version, .durationMs, .from, .to, .follows, .materials,
-                .retryOf, .continues, .quizItems, .rubricLevels, .quiz, .rubric, .review, .lesson:
-                return integer().map(Value.integer)
-            case .kept, .streamed, .quizFeedback:
-                return boolean().map(Value.boolean)
             case .inputs:
                 return lessonInputs().map(Value.inputs)
             case .usage:

@@ -117,6 +117,25 @@ enum TranscriptField: Int, CaseIterable, CodingKey {
         }
     }
 
+    /// The keys a `turn_ended` line had for what the turn made (`"quiz":2`) before `made` held it, each named after the
+    /// kind and holding its number: read, never written. A kind added since has only `made`.
+    static let madeBefore: [TranscriptField] = [.materials, .quiz, .rubric, .review]
+
+    /// What a field holds, as the fast scanner reads it.
+    enum Holds {
+        case integer, boolean, other
+    }
+
+    var holds: Holds {
+        switch self {
+        case .v, .turn, .baseVersion, .maxOutputTokens, .version, .durationMs, .from, .to, .follows, .materials, .retryOf,
+            .continues, .quizItems, .rubricLevels, .quiz, .rubric, .review, .lesson:
+            .integer
+        case .kept, .streamed, .quizFeedback: .boolean
+        default: .other
+        }
+    }
+
     // The coding key is the key on disk as the coders' snake-case strategies see it (`base_url` is
     // `baseUrl`): the transcript's nested values (inputs, usage, the plan check) are read and written
     // through those strategies, and a line's own keys pass through them too. `TranscriptSchemaTests`

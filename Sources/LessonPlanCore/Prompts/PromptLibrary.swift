@@ -184,9 +184,10 @@ package struct PromptLibrary: Sendable {
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 
-    /// The criteria `/review` scores a plan against: the folder's `review-rubric.txt`, else the built-in one.
-    package var reviewRubricText: String {
-        files["review-rubric.txt"] ?? (location == Self.builtIn.location ? "" : Self.builtIn.reviewRubricText)
+    /// A file of data a command reads beside its template (criteria to score against, say): the folder's own, else
+    /// the built-in one; empty when neither has it.
+    package func dataFile(_ name: String) -> String {
+        files[name] ?? (location == Self.builtIn.location ? "" : Self.builtIn.dataFile(name))
     }
 
     /// The template `name` as framework `framework` sees it: its own copy if it has one, else the shared one.

@@ -16,7 +16,7 @@ package struct MaterialsCommand: RequestCommand, Equatable {
 
     package static func parse(_ arguments: String, context: CommandContext) throws(CommandError) -> Self {
         try expectNoArguments(arguments)
-        return Self(refinement: Refinement(.materials, inputs: context.inputs))
+        return Self(refinement: Refinement(.besidePlan(.materials), inputs: context.inputs))
     }
 
     /// Sends the request, then checks the handouts for anything meant only for the teacher.

@@ -34,7 +34,7 @@ package struct ReviewCommand: Command, Equatable {
             return .failed
         }
         let columns = run.host.columns
-        let refinement = Refinement(.review, inputs: plan.inputs, values: rubric.promptValues)
+        let refinement = Refinement(.besidePlan(.review), inputs: plan.inputs, values: rubric.promptValues)
         let source = rubric.source
         let (outcome, result) = await run.requestResult(
             refinement, waiting: "reviewing the plan…",

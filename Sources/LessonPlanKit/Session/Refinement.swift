@@ -43,7 +43,7 @@ package struct Refinement: Equatable, Sendable {
             "standards": Self.standards(inputs.standards, citedIn: kind == .quiz || kind == .rubric ? currentPlan : nil),
             "constraints": inputs.constraints,
             // Handouts are written from the plan without its tables of supports: no row about a student reaches them.
-            "plan": (purpose == .materials ? currentPlan.map(AccommodationTable.withoutTables) : currentPlan) ?? "",
+            "plan": (purpose == .besidePlan(.materials) ? currentPlan.map(AccommodationTable.withoutTables) : currentPlan) ?? "",
             "from_grade": (currentInputs ?? inputs).grade.rawValue,
             "from_minutes": String((currentInputs ?? inputs).minutes),
         ]

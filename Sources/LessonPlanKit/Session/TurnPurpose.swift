@@ -16,14 +16,13 @@ package enum TurnPurpose: Equatable, Sendable {
     case readingLevel(measured: String, expected: String)
     /// The rest of a plan that stopped early (`/continue`).
     case finish(draft: String)
-    /// Student handouts from the current plan (`/materials`).
-    case materials
+    /// Something kept beside the current plan, written from it with the template named after its kind: student
+    /// handouts (`/materials`), a second opinion on the plan.
+    case besidePlan(TurnKind)
     /// A quiz or rubric from the current plan (`/quiz`, `/rubric`).
     case assessment(AssessmentRequest)
     /// That quiz or rubric once more, without the problems its check found.
     case assessmentRepair(AssessmentRequest, draft: String, problems: [String])
-    /// A second opinion on the current plan against the review criteria (`/review`).
-    case review
     /// A unit's overview of this many lessons (`lessonplan unit`, `/unit N`), in the layout ``UnitPlan`` reads.
     case unitOverview(lessons: Int)
     /// That overview once more, without the problems its check found.
@@ -53,10 +52,9 @@ package enum TurnPurpose: Equatable, Sendable {
         case .repair: "repair"
         case .readingLevel: "level"
         case .finish: "continue"
-        case .materials: "materials"
+        case .besidePlan(let kind): kind.rawValue
         case .assessment(let request): request.template
         case .assessmentRepair(let request, _, _): request.repairTemplate
-        case .review: "review"
         case .unitOverview: "unit-overview"
         case .unitOverviewRepair: "unit-overview-repair"
         case .lesson: "unit-lesson"
@@ -70,17 +68,16 @@ package enum TurnPurpose: Equatable, Sendable {
         switch self {
         case .generate, .revise, .repair, .readingLevel, .finish, .lesson, .redo: .plan
         case .unitOverview, .unitOverviewRepair: .overview
-        case .materials: .materials
+        case .besidePlan(let kind): kind
         case .assessment(let request), .assessmentRepair(let request, _, _): request.turnKind
         case .part(let redo): redo.kind
-        case .review: .review
         }
     }
 
     /// The placeholder values the purpose itself carries (the problems, the draft, the level asked for).
     package var values: [String: String] {
         switch self {
-        case .generate, .revise, .materials, .review: [:]
+        case .generate, .revise, .besidePlan: [:]
         case .repair(let problems): ["problems": problems.map { "- \($0)" }.joined(separator: "\n")]
         case .readingLevel(let measured, let expected): ["level": measured, "expected_level": expected]
         case .finish(let draft): ["draft": draft]
@@ -127,11 +124,12 @@ package enum TurnPurpose: Equatable, Sendable {
         return nil
     }
 
-    /// Whether the request carries the session's sources: everything that writes anew; not a review, which
-    /// judges the plan alone, nor the rest of a draft, which goes on from its own text.
+    /// Whether the request carries the session's sources: everything that writes anew; not a kind that judges the
+    /// plan alone (``ProductKind/carriesSources``), nor the rest of a draft, which goes on from its own text.
     package var carriesSources: Bool {
         switch self {
-        case .review, .finish: false
+        case .finish: false
+        case .besidePlan(let kind): kind.keptKind?.carriesSources ?? true
         default: true
         }
     }

@@ -37,6 +37,8 @@ package struct ReviewVersion: Equatable, Sendable, KeptProduct {
 enum ReviewProduct: ProductKind {
     static let kind = TurnKind.review
     static let noneYet = "There is no review yet; type /review to ask for one of the plan."
+    /// It judges the plan alone, not the sources the plan was written from.
+    static let carriesSources = false
 
     static func judge(_ context: ProductContext, into ended: inout TurnEnded) -> ProductVerdict {
         let review = LessonReview(reading: context.output, plan: context.base?.text, rubric: context.state.reviewRubric)
@@ -163,4 +165,9 @@ extension SessionState {
         guard let number, let last = reviews.last, review(of: number) == nil, let made = last.planVersion else { return nil }
         return "Review \(last.number) is of v\(made), not v\(number), so it is left out; type /review to review v\(number)."
     }
+}
+
+extension PromptLibrary {
+    /// The criteria `/review` scores a plan against: the folder's `review-rubric.txt`, else the built-in one.
+    package var reviewRubricText: String { dataFile("review-rubric.txt") }
 }

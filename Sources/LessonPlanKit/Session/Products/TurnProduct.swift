@@ -29,9 +29,9 @@ struct ProductVerdict {
 
 /// One kind of thing a turn makes: it checks the answer, decides keep or drop, numbers what it keeps and writes
 /// its note, all on the turn's end record; it adds its parts to the turn's footer and says what a program receives.
-/// Every kind has one such type, registered in ``TurnKind/product``; a kind kept beside the plan is a
+/// Every kind has one such type, found by ``TurnKind/product``; a kind kept beside the plan is a
 /// ``ProductKind``.
-protocol TurnProduct {
+protocol TurnProduct: Sendable {
     static func judge(_ context: ProductContext, into ended: inout TurnEnded) -> ProductVerdict
     /// The footer's parts after the turn's own (what was made, tokens, seconds): what its check found.
     static func footer(_ outcome: TurnOutcome) -> [String]
@@ -82,6 +82,8 @@ protocol ProductKind: TurnProduct {
     static func chooses(_ word: String) -> Bool
     /// The sentence `/show KIND` says when there is none yet, naming the command that makes one.
     static var noneYet: String { get }
+    /// Whether the request that makes one carries the session's sources; not for a kind that judges the plan alone.
+    static var carriesSources: Bool { get }
 }
 
 extension ProductKind {
@@ -89,6 +91,7 @@ extension ProductKind {
     static func chooses(_ word: String) -> Bool { false }
     static func teachersCopy(of number: Int, in state: SessionState, into document: inout ExportDocument) {}
     static func leftOut(exporting number: Int?, in state: SessionState) -> String? { nil }
+    static var carriesSources: Bool { true }
 
     /// ``kept(_:ended:started:in:)`` as the session's products map holds it.
     static func keptProduct(_ made: Made, ended: TurnEnded, started: TurnStarted, in state: SessionState) -> any KeptProduct {
@@ -137,25 +140,28 @@ extension TurnKind {
         return self == .overview ? OverviewProduct.self as any TurnProduct.Type : PlanProduct.self
     }
 
-    /// The product when it is kept beside the plan; nil for a plan or a unit's overview. This switch is the one
-    /// registration a kind kept beside the plan needs in the session. (A switch rather than a cast of ``product``:
-    /// a failed cast to a protocol reads every conformance in the binary, a megabyte and more of memory.)
-    var keptKind: (any ProductKind.Type)? {
-        switch self {
-        case .materials: MaterialsProduct.self
-        case .quiz: QuizProduct.self
-        case .rubric: RubricProduct.self
-        case .review: ReviewProduct.self
-        case .plan, .overview: nil
-        }
-    }
+    /// The product when it is kept beside the plan (``ProductKinds/registered``); nil for a plan or a unit's overview.
+    /// (Looked up in the list rather than cast from ``product``: a failed cast to a protocol reads every conformance
+    /// in the binary, a megabyte and more of memory.)
+    var keptKind: (any ProductKind.Type)? { ProductKinds.registered.first { $0.kind == self } }
 
-    /// The kinds kept beside the plan, in the order they are declared.
-    package static let keptBesidePlan = allCases.filter { $0.keptKind != nil }
+    /// The kinds kept beside the plan, in the order they are registered.
+    package static let keptBesidePlan = ProductKinds.registered.map { $0.kind }
 
     /// Their names as a sentence lists them: "materials, quiz, rubric or …".
     package static var keptNames: String {
         let names = keptBesidePlan.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
     }
+}
+
+/// The kinds kept beside the plan, in the order `/show` and the exports list them: the one registration such a kind
+/// needs in the session, a line each. Its ``TurnKind`` case and its command in ``CommandTable/all`` are the others.
+enum ProductKinds {
+    static let registered: [any ProductKind.Type] = [
+        MaterialsProduct.self,
+        QuizProduct.self,
+        RubricProduct.self,
+        ReviewProduct.self,
+    ]
 }
