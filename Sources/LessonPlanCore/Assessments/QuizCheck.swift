@@ -41,19 +41,19 @@ package enum QuizProblem: Equatable, Sendable, CustomStringConvertible {
         case .noKey(let item):
             "Item \(item) marks no answer; add one line “Answer: <letter>”."
         case .severalKeys(let item, let letters):
-            "Item \(item) marks \(listed(letters)) as the answer; mark exactly one option as correct."
+            "Item \(item) marks \(letters.listed()) as the answer; mark exactly one option as correct."
         case .keyNotAnOption(let item, let letter):
             "Item \(item)'s answer is \(letter), which is not one of its options; give the letter of the correct option."
         case .distractorCount(let item, let count):
             "Item \(item) has \(counted(count, "wrong answer")); give 2 or 3 plausible wrong answers besides the key."
         case .sameOption(let item, let letters):
-            "Item \(item)'s options \(listed(letters)) say the same thing; make every option different."
+            "Item \(item)'s options \(letters.listed()) say the same thing; make every option different."
         case .emptyOption(let item, let letter):
             "Item \(item)'s option \(letter) is empty; write its text."
         case .allOrNone(let item, let letter):
             "Item \(item)'s option \(letter) is “all of the above” or “none of the above”; replace it with a plausible wrong answer."
         case .offLesson(let items):
-            "\(items.count == 1 ? "Item" : "Items") \(listed(items.map(String.init))) \(items.count == 1 ? "shares" : "share") no word with the lesson's topic and plan; ask about what this lesson teaches."
+            "\(items.count == 1 ? "Item" : "Items") \(items.map(String.init).listed()) \(items.count == 1 ? "shares" : "share") no word with the lesson's topic and plan; ask about what this lesson teaches."
         case .missingMisconception(let item, let letter):
             "Item \(item)'s wrong answer \(letter) names no misconception; add “Misconception \(letter): …” saying what a student who picks it believes."
         case .missingFeedback(let item, let letter):
@@ -65,11 +65,6 @@ package enum QuizProblem: Equatable, Sendable, CustomStringConvertible {
         case .answerInFeedback(let item, let letter):
             "Item \(item)'s feedback for \(letter) gives away the answer; guide the student without naming the correct letter or saying what the answer is."
         }
-    }
-
-    private func listed(_ letters: [String]) -> String {
-        guard letters.count > 1, let last = letters.last else { return letters.first ?? "" }
-        return letters.dropLast().joined(separator: ", ") + " and " + last
     }
 }
 

@@ -122,13 +122,7 @@ package struct ContentNote: Codable, Equatable, Hashable, Sendable, CustomString
     }
 
     static func joined(_ items: [String], quoted: Bool = false) -> String {
-        let shown = quoted ? items.map { "“\($0)”" } : items
-        switch shown.count {
-        case 0: return ""
-        case 1: return shown[0]
-        case 2: return "\(shown[0]) and \(shown[1])"
-        default: return shown.dropLast().joined(separator: ", ") + " and " + (shown.last ?? "")
-        }
+        (quoted ? items.map { "“\($0)”" } : items).listed()
     }
 }
 

@@ -46,7 +46,7 @@ package enum KahootSheet {
         if !over.isEmpty {
             throw ExportError(
                 "Kahoot takes questions of at most \(questionLimit) characters, answers of at most \(answerLimit) and 2 to 4 answers, and this quiz has "
-                    + list(over) + "; nothing written, nothing cut. Shorten them (/quiz makes a new quiz) or export another format.")
+                    + over.listed() + "; nothing written, nothing cut. Shorten them (/quiz makes a new quiz) or export another format.")
         }
         return try await tools.xlsx(fromFlatODS: Data(flatODS(quiz).utf8), what: "a Kahoot spreadsheet")
     }
@@ -131,10 +131,5 @@ package enum KahootSheet {
         }
         flush()
         return out
-    }
-
-    private static func list(_ parts: [String]) -> String {
-        guard let last = parts.last else { return "" }
-        return parts.count == 1 ? last : parts.dropLast().joined(separator: ", ") + " and " + last
     }
 }

@@ -78,8 +78,7 @@ package struct LMSQuiz: Equatable, Sendable {
     /// `item 3`, `items 1 and 4`, `items 1, 2 and 5`.
     static func items(_ numbers: [String]) -> String {
         guard let last = numbers.last else { return "no items" }
-        if numbers.count == 1 { return "item \(last)" }
-        return "items " + numbers.dropLast().joined(separator: ", ") + " and " + last
+        return numbers.count == 1 ? "item \(last)" : "items " + numbers.listed()
     }
 
     static func items(_ numbers: [Int]) -> String { items(numbers.map(String.init)) }

@@ -13,7 +13,8 @@ package enum ExportSubject: String, CaseIterable, Sendable {
         switch self {
         case .plan, .quiz: "\(ExportCommand.slug(state.currentInputs.topic))-v\(state.currentVersion ?? 0)"
         case .materials:
-            "\(ExportCommand.slug(state.materials.last?.inputs.topic ?? state.currentInputs.topic))-v\(state.materials.last?.planVersion ?? state.currentVersion ?? 0)"
+            state.materials.last.map { "\(ExportCommand.slug($0.inputs.topic))-v\($0.planVersion ?? state.currentVersion ?? 0)" }
+                ?? "\(ExportCommand.slug(state.currentInputs.topic))-v\(state.currentVersion ?? 0)"
         case .unit: ExportCommand.slug(state.unit?.inputs.topic ?? state.currentInputs.topic)
         }
     }
@@ -121,7 +122,10 @@ package struct ExportEntry: Sendable {
 /// Every export there is: subject × format. Parsing, help, completion, the default file name and the sentence after
 /// writing all read it; ``ExportWriter`` writes what any entry made.
 package enum ExportTable {
-    package static let entries: [ExportEntry] = documents(.plan) + documents(.materials) + quizzes + units
+    package static let entries: [ExportEntry] = plans + documents(.materials) + quizzes + units
+
+    /// The plan's entries, which a unit's documents take their names and printing from.
+    private static let plans = documents(.plan)
 
     /// The entry of `subject` that `word` names, any case.
     package static func entry(_ subject: ExportSubject, _ word: String) -> ExportEntry? {
@@ -136,8 +140,7 @@ package enum ExportTable {
 
     /// The names of `subject`'s formats as a sentence lists them: "md, html, json, docx, odt or pptx".
     package static func names(_ subject: ExportSubject) -> String {
-        let names = entries(subject).map(\.name)
-        return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+        entries(subject).map(\.name).listed("or")
     }
 
     /// The plan or its latest handouts as a page, data or a document a teacher can edit.
@@ -195,8 +198,6 @@ package enum ExportTable {
         @Sendable func what(_ state: SessionState) -> String {
             "the unit (\(counted(state.unit.map { $0.lessons - state.lessonsMissing.count } ?? 0, "lesson")))"
         }
-        // The plan's entries, made again here: ``entries`` is not made yet while this is.
-        let plans = ExportTable.documents(.plan)
         let unitDocuments: [ExportEntry] = UnitExport.formats.compactMap { format in
             guard let plan = plans.first(where: { $0.format == format }) else { return nil }
             return ExportEntry(

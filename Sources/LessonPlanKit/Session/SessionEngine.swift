@@ -503,7 +503,7 @@ package actor SessionEngine {
     package func handEdit(_ text: String, command: String = "/edit") throws -> PlanVersion? {
         guard let current = state.current else { throw SessionError("There is no plan to edit yet; type /generate first.") }
         guard text != current.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
-        let number = state.nextVersionNumber
+        let number = state.nextNumber(of: .plan)
         let report = try? framework(of: current).check(
             text, lessonMinutes: current.inputs.minutes, topic: current.inputs.topic, grade: current.inputs.grade)
         append(

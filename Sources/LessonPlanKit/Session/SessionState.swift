@@ -126,9 +126,6 @@ package struct SessionState: Sendable {
         return low < versions.count && versions[low].number == number ? versions[low] : nil
     }
 
-    /// The number the next plan version gets.
-    package var nextVersionNumber: Int { (versions.last?.number ?? 0) + 1 }
-
     /// The number the next thing of `kind` made beside the plan gets; for a plan, the next version's.
     package func nextNumber(of kind: TurnKind) -> Int {
         let last = kind.keptKind == nil ? versions.last?.number : products[kind]?.last?.number
@@ -164,7 +161,7 @@ package struct SessionState: Sendable {
         case .named(let named):
             name = named.name
         case .handEdit(let edit):
-            guard edit.version >= nextVersionNumber else { return }
+            guard edit.version >= nextNumber(of: .plan) else { return }
             // An edit of a version whose line is damaged keeps the inputs of the plan before it.
             let base = version(edit.baseVersion)
             versions.append(
@@ -225,7 +222,7 @@ package struct SessionState: Sendable {
         }
         guard (started.kind ?? .plan) == .plan else { return }
         // A number past the next one means a damaged line hid a version; the later ones still count.
-        if let number = ended.version, number >= nextVersionNumber {
+        if let number = ended.version, number >= nextNumber(of: .plan) {
             // A plan that replaced a draft automatically stands where the draft stood.
             let parent: Int?
             if let draft = started.follows {

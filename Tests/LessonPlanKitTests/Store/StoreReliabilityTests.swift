@@ -149,7 +149,7 @@ import Testing
         #expect(state.currentVersion == 3 && state.current?.text == "plan 3")
         // v2 was made from v1, whose line is lost: still shown, and marked.
         #expect(state.version(2)?.parentLost == true && state.version(3)?.parentLost == false)
-        #expect(state.nextVersionNumber == 4)
+        #expect(state.nextNumber(of: .plan) == 4)
         let summary = try #require(home.store.summary(id: "0123456789abcdef"))
         #expect(summary.versions == 2 && summary.damaged == true)
     }

@@ -16,7 +16,7 @@ enum PlanProduct: TurnProduct {
             // follow-up never replaces its draft with one.
             let kept = keep == .always
             if keep != .always { ended.kept = kept }
-            if kept { ended.version = context.state.nextVersionNumber }
+            if kept { ended.version = context.state.nextNumber(of: .plan) }
             return ProductVerdict(
                 notice: "The answer is \(output.utf8.count / 1024) KB, far longer than a lesson plan, so it was not checked.")
         }
@@ -31,7 +31,7 @@ enum PlanProduct: TurnProduct {
         let quotes = sources.isEmpty ? nil : QuoteChecker.check(output, against: sources)
         let kept = keep.keeps(check: report, level: level, quoteProblems: quotes?.problems.count ?? 0)
         if keep != .always { ended.kept = kept }
-        if kept { ended.version = context.state.nextVersionNumber }
+        if kept { ended.version = context.state.nextNumber(of: .plan) }
         return ProductVerdict(
             quotes: quotes, keepNote: context.base.flatMap { keep.note(kept: kept, draft: $0.number, level: level) })
     }

@@ -150,8 +150,7 @@ extension TurnKind {
 
     /// Their names as a sentence lists them: "materials, quiz, rubric or …".
     package static var keptNames: String {
-        let names = keptBesidePlan.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+        keptBesidePlan.map(\.rawValue).listed("or")
     }
 }
 
