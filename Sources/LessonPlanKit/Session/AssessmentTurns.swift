@@ -261,7 +261,7 @@ extension AssessmentKind {
         AssessmentProduct.judge(context, into: &ended)
     }
 
-    static func footer(_ outcome: TurnOutcome) -> [String] { [Footer.check(kind, problems: outcome.assessmentProblems)] }
+    static func footer(_ outcome: TurnOutcome) -> [String] { [ProductText.check(kind, problems: outcome.assessmentProblems)] }
 
     static func replay(_ turn: TurnSummary, ended: TurnEnded, base: String, in state: SessionState) -> (facts: [String], body: String?)? {
         AssessmentProduct.replay(turn, ended: ended, base: base, in: state)

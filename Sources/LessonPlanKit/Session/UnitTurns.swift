@@ -10,7 +10,7 @@ enum OverviewProduct: TurnProduct {
         ProductVerdict()
     }
 
-    static func footer(_ outcome: TurnOutcome) -> [String] { [Footer.check(.overview, problems: outcome.assessmentProblems)] }
+    static func footer(_ outcome: TurnOutcome) -> [String] { [ProductText.check(.overview, problems: outcome.assessmentProblems)] }
 
     /// For `replay`: the overview as the model wrote it.
     static func replay(_ turn: TurnSummary, ended: TurnEnded, base: String, in state: SessionState) -> (facts: [String], body: String?)? {

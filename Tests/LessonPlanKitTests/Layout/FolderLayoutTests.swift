@@ -7,7 +7,8 @@ import Testing
     /// Lowest first; folders on the same layer may not use each other. The libcurl transport uses no other
     /// folder; with the model's wire it is a target of its own, the only one that links libcurl. The store
     /// (transcripts on disk) and the documents (exports) sit below the engine (`Session`): they are handed
-    /// values and never see its state.
+    /// values and never see its state. What the session looks like to a reader (`Presentation`: the footer, replay,
+    /// the documents an export is made from) sits above the engine, which never asks it anything.
     static let layers: [[String]] = [
         ["Tools"],
         ["Text", "Grounding", "Privacy"],
@@ -19,6 +20,7 @@ import Testing
         ["Store"],
         ["Documents"],
         ["Session", "Settings"],
+        ["Presentation"],
         ["Commands"],
         ["CLI"],
     ]

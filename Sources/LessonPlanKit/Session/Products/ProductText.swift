@@ -36,6 +36,11 @@ enum ProductText {
         }
     }
 
+    /// A footer part for a check of what a turn made: `✓ quiz check`, or how many problems it found.
+    static func check(_ kind: TurnKind, problems: [String]) -> String {
+        problems.isEmpty ? "✓ \(kind.rawValue) check" : "✗ \(kind.rawValue) check: \(counted(problems.count, "problem"))"
+    }
+
     /// A label, the body, the check's problems, and the stale warning, as one block without a final newline.
     static func labelled(_ label: String, _ body: String, problems: [String], stale: String?) -> StyledText {
         var text = StyledText(label + "\n", style: .dim)

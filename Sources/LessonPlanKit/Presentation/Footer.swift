@@ -58,11 +58,6 @@ package enum Footer {
         return lines
     }
 
-    /// A footer part for a check of what a turn made: `✓ quiz check`, or how many problems it found.
-    static func check(_ kind: TurnKind, problems: [String]) -> String {
-        problems.isEmpty ? "✓ \(kind.rawValue) check" : "✗ \(kind.rawValue) check: \(counted(problems.count, "problem"))"
-    }
-
     /// The line announcing an automatic turn.
     package static func text(for followUp: FollowUp) -> String {
         switch followUp {
