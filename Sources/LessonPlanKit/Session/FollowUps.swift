@@ -122,3 +122,105 @@ package enum KeepRule: Sendable, Equatable {
         }
     }
 }
+
+/// An automatic turn a request sends after one of its own, as ``FollowUpMachine`` decides.
+enum FollowUpTurn: Sendable {
+    /// The same request once more, as `/retry` would: a structured answer did not fit the plan's parts.
+    case reask(problem: String)
+    /// The current plan without the problems its check found (``SessionEngine/repair(command:automatic:progress:)``).
+    case repairPlan
+    /// After `/regrade`, the current plan once more nearer the band's reading level; kept only when closer.
+    case readingLevel(draft: PlanVersion, measure: ReadingMeasure, check: PlanCheckReport)
+    /// A quiz, rubric or unit overview once more without the problems its check found, following `follows` (the
+    /// number of what it repairs, or for an overview its turn) and kept as `keep` says.
+    case repairMade(FollowUp, purpose: TurnPurpose, follows: Int, keep: KeepRule)
+}
+
+/// What the follow-ups of a plan request read of the session once a turn has ended: the current plan, its check
+/// and its reading level.
+struct FollowUpFacts {
+    var current: PlanVersion?
+    var check: PlanCheckReport?
+    var level: ReadingMeasure?
+}
+
+/// The automatic turns of one request as a value: after each turn ``next(after:turn:facts:)`` says what goes out next
+/// or that the request is done, and each follow-up goes at most once. The one place that decides the repair and the
+/// re-ask for every kind: a plan (re-ask a structured answer that did not fit, repair one that fails its check,
+/// retry a `/regrade` that missed the band) and what is made beside it (repair a quiz, a rubric or a unit's overview
+/// that fails its check). The engine sends what it is told and records each turn.
+struct FollowUpMachine: Sendable {
+    enum Next: Sendable {
+        case send(FollowUpTurn)
+        case done
+    }
+
+    private enum Step: Hashable, Sendable {
+        case reask, repair, readingLevel
+    }
+
+    /// What the request asked for.
+    let purpose: TurnPurpose
+    let options: FollowUpOptions
+    private var sent: Set<Step> = []
+    /// Whether the request's own turn (or its re-ask) completed; a plan's later steps follow only then.
+    private var completed = false
+
+    init(_ purpose: TurnPurpose, options: FollowUpOptions) {
+        self.purpose = purpose
+        self.options = options
+    }
+
+    /// What goes out after `outcome` (the request's own turn or a follow-up), numbered `turn` in the transcript;
+    /// `draft` is what a repair starts from when it is not the answer as it came (an overview as read), and `facts`
+    /// is read only for a plan's reading level.
+    mutating func next(
+        after outcome: TurnOutcome, turn: Int? = nil, draft: String? = nil, facts: () -> FollowUpFacts = { FollowUpFacts() }
+    ) -> Next {
+        guard !Task.isCancelled else { return .done }
+        if sent.isEmpty {
+            // An overview that does not fit its schema is judged by its check and repaired instead.
+            if outcome.unfittingStructure, purpose.kind != .overview {
+                sent.insert(.reask)
+                return .send(.reask(problem: outcome.message ?? ""))
+            }
+            completed = outcome.status == .completed
+        } else if sent == [.reask] {
+            completed = outcome.status == .completed
+        }
+        guard completed else { return .done }
+        return purpose.kind == .plan
+            ? nextForPlan(after: outcome, facts: facts) : nextForMade(after: outcome, turn: turn, draft: draft ?? outcome.text)
+    }
+
+    /// A plan: one repair when it fails its check (not for a section redone: that would rewrite the sections the
+    /// teacher chose to keep), then after `/regrade` one retry when the reading level misses the band.
+    private mutating func nextForPlan(after outcome: TurnOutcome, facts: () -> FollowUpFacts) -> Next {
+        if !sent.contains(.repair), !sent.contains(.readingLevel) {
+            sent.insert(.repair)
+            if options.repair, outcome.needsRepair, purpose.redoneHeading == nil { return .send(.repairPlan) }
+        }
+        guard purpose.measuresReadingLevel, options.readingLevel, !sent.contains(.readingLevel) else { return .done }
+        sent.insert(.readingLevel)
+        let known = facts()
+        guard let current = known.current, let measured = known.level, !measured.inRange, measured.grade != nil,
+            let check = known.check
+        else { return .done }
+        return .send(.readingLevel(draft: current, measure: measured, check: check))
+    }
+
+    /// A quiz, rubric or overview: one repair when its check found problems and repair is on. A quiz's or rubric's
+    /// is kept only with fewer problems; of an overview's two, the engine takes the one with fewer.
+    private mutating func nextForMade(after outcome: TurnOutcome, turn: Int?, draft: String) -> Next {
+        guard options.repair, !sent.contains(.repair), !outcome.assessmentProblems.isEmpty,
+            let repair = purpose.repair(draft: draft, problems: outcome.assessmentProblems)
+        else { return .done }
+        sent.insert(.repair)
+        let kind = purpose.kind
+        // A quiz or rubric repair follows the one it repairs by number; an overview's, the turn that wrote it.
+        guard let follows = kind == .overview ? turn : outcome.made?.number else { return .done }
+        let why = FollowUp.assessmentRepair(kind: kind, number: kind == .overview ? 1 : follows, problems: outcome.assessmentProblems)
+        let keep = kind == .overview ? KeepRule.always : .fewerProblems(than: outcome.assessmentProblems.count)
+        return .send(.repairMade(why, purpose: repair, follows: follows, keep: keep))
+    }
+}

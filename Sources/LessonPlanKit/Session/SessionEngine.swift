@@ -160,8 +160,9 @@ package actor SessionEngine {
             command: command, refinement: refinement, base: base, follows: nil, keep: .always, progress: progress)
     }
 
-    /// A teacher's request, then the automatic turns it calls for: one repair when the plan fails the
-    /// check, and after `/regrade` one retry when the reading level misses the band.
+    /// A teacher's request, then the automatic turns it calls for (``FollowUpMachine``): a re-ask of a structured
+    /// answer that did not fit, one repair when the plan fails the check, and after `/regrade` one retry when the
+    /// reading level misses the band.
     ///
     /// Every turn is recorded on its own; a follow-up's plan replaces the draft only when its ``KeepRule`` says so.
     package func request(
@@ -172,41 +173,57 @@ package actor SessionEngine {
         if refinement.measuresReadingLevel, let current = state.current {
             result.levelBefore = try? readingLevel(current)
         }
-        var first = await run(command: command, refinement: refinement) { progress(.turn($0)) }
+        let first = await run(command: command, refinement: refinement) { progress(.turn($0)) }
         progress(.ended(first))
-        // A small model's JSON that does not fit the parts is asked for once more, as /retry would: the
-        // failed attempt stays in the transcript, and the request is what the second attempt made.
-        if first.unfittingStructure, !Task.isCancelled {
-            progress(.followUp(.reask(problem: first.message ?? "")))
-            let again = await retry { progress(.turn($0)) }
-            progress(.ended(again))
-            first = again
-        }
-        result.outcomes.append(first)
-        guard first.status == .completed, refinement.kind == .plan, !Task.isCancelled else { return result }
-
-        // A section redone is checked like any plan, but not repaired whole unasked: that would rewrite the
-        // sections the teacher chose to keep. /repair asks for it.
-        if options.repair, first.needsRepair, refinement.purpose.redoneHeading == nil {
-            if let repaired = await repair(command: "(auto repair)", automatic: true, progress: progress) {
-                result.outcomes.append(repaired)
-            }
-        }
-        guard refinement.measuresReadingLevel, let current = state.current else { return result }
+        result.outcomes = await followUps(after: first, refinement: refinement, options: options, base: nil, progress: progress)
+        guard refinement.measuresReadingLevel, result.first.status == .completed, let current = state.current else { return result }
         result.levelAfter = try? readingLevel(current)
-        if options.readingLevel, !Task.isCancelled, let measured = result.levelAfter, !measured.inRange,
-            measured.grade != nil, let draftCheck = current.check ?? (try? check(current))
-        {
-            progress(.followUp(.readingLevel(draft: current.number, measure: measured)))
-            let retry = await runTurn(
-                command: "(reading level retry)", refinement: levelRefinement(current, measured: measured),
-                base: current, follows: current.number, keep: .closerReadingLevel(than: measured, check: draftCheck),
-                progress: { progress(.turn($0)) })
-            progress(.ended(retry))
-            result.outcomes.append(retry)
-            if let now = state.current { result.levelAfter = try? readingLevel(now) }
-        }
         return result
+    }
+
+    /// The request's own turn and the automatic turns ``FollowUpMachine`` calls for after it, sent one by one; a
+    /// re-ask stands in for the turn it asks again (which stays in the transcript).
+    private func followUps(
+        after first: TurnOutcome, refinement: Refinement, options: FollowUpOptions, base: PlanVersion?,
+        assessment: AssessmentRequest? = nil, progress: @escaping @Sendable (RequestProgress) -> Void
+    ) async -> [TurnOutcome] {
+        var machine = FollowUpMachine(refinement.purpose, options: options)
+        var outcomes = [first]
+        var last = first
+        while case .send(let turn) = machine.next(after: last, facts: { self.planFacts() }) {
+            let sent: TurnOutcome?
+            switch turn {
+            case .reask(let problem):
+                // A small model's JSON that does not fit the parts is asked for once more, as /retry would.
+                progress(.followUp(.reask(problem: problem)))
+                sent = await retry { progress(.turn($0)) }
+                outcomes.removeLast()
+            case .repairPlan:
+                sent = await repair(command: "(auto repair)", automatic: true, progress: progress)
+            case .readingLevel(let draft, let measured, let check):
+                progress(.followUp(.readingLevel(draft: draft.number, measure: measured)))
+                sent = await runTurn(
+                    command: "(reading level retry)", refinement: levelRefinement(draft, measured: measured), base: draft,
+                    follows: draft.number, keep: .closerReadingLevel(than: measured, check: check), progress: { progress(.turn($0)) })
+            case .repairMade(let why, let purpose, let follows, let keep):
+                progress(.followUp(why))
+                sent = await runTurn(
+                    command: "(auto repair)", refinement: Refinement(purpose, inputs: refinement.inputs, framework: refinement.framework),
+                    base: base, follows: follows, keep: keep, assessment: assessment, progress: { progress(.turn($0)) })
+            }
+            guard let sent else { continue }
+            // A plan's repair says when it ended itself: /repair typed by the teacher sends it the same way.
+            if case .repairPlan = turn {} else { progress(.ended(sent)) }
+            outcomes.append(sent)
+            last = sent
+        }
+        return outcomes
+    }
+
+    /// What a plan's follow-ups read of the session: the current plan, its check and its reading level.
+    private func planFacts() -> FollowUpFacts {
+        guard let current = state.current else { return FollowUpFacts() }
+        return FollowUpFacts(current: current, check: current.check ?? (try? check(current)), level: try? readingLevel(current))
     }
 
     /// Asks once for a plan that fixes the current plan's problems; it replaces the plan only if it checks better.
@@ -254,7 +271,8 @@ package actor SessionEngine {
     }
 
     /// `/quiz` or `/rubric`: asks for it from the current plan, checks it, and when it fails and `repair` is on,
-    /// asks once more with the problems listed; the repair is kept only when it has fewer problems.
+    /// asks once more with the problems listed (``FollowUpMachine``); the repair is kept only when it has fewer
+    /// problems.
     ///
     /// Both are turns of their own; what they make is kept beside the plan version, numbered on its own.
     package func assess(
@@ -269,20 +287,10 @@ package actor SessionEngine {
             command: command, refinement: refinement, base: current, follows: nil, keep: .always,
             assessment: assessment, progress: { progress(.turn($0)) })
         progress(.ended(first))
-        var result = RequestResult(outcomes: [first])
-        guard repair, first.status == .completed, !first.assessmentProblems.isEmpty, !Task.isCancelled,
-            let number = first.made?.number
-        else { return result }
-        progress(.followUp(.assessmentRepair(kind: assessment.turnKind, number: number, problems: first.assessmentProblems)))
-        let repairing = Refinement(
-            .assessmentRepair(assessment, draft: first.text, problems: first.assessmentProblems), inputs: current.inputs)
-        let repaired = await runTurn(
-            command: "(auto repair)", refinement: repairing, base: current, follows: number,
-            keep: .fewerProblems(than: first.assessmentProblems.count), assessment: assessment,
-            progress: { progress(.turn($0)) })
-        progress(.ended(repaired))
-        result.outcomes.append(repaired)
-        return result
+        let outcomes = await followUps(
+            after: first, refinement: refinement, options: FollowUpOptions(repair: repair), base: current, assessment: assessment,
+            progress: progress)
+        return RequestResult(outcomes: outcomes)
     }
 
     /// The retry after `/regrade` that names the measured level and the band's range.

@@ -124,6 +124,16 @@ package enum TurnPurpose: Equatable, Sendable {
         return nil
     }
 
+    /// The same request once more without `problems` in `draft`, for what is made beside a plan and repaired whole (a
+    /// quiz, a rubric, a unit's overview); nil for the rest (a plan's repair reads the plan's own check).
+    func repair(draft: String, problems: [String]) -> TurnPurpose? {
+        switch self {
+        case .assessment(let request): .assessmentRepair(request, draft: draft, problems: problems)
+        case .unitOverview(let lessons): .unitOverviewRepair(lessons: lessons, draft: draft, problems: problems)
+        default: nil
+        }
+    }
+
     /// Whether the request carries the session's sources: everything that writes anew; not a kind that judges the
     /// plan alone (``ProductKind/carriesSources``), nor the rest of a draft, which goes on from its own text.
     package var carriesSources: Bool {

@@ -117,11 +117,10 @@ extension SessionEngine {
         }
         let chosenFramework = framework == Framework.defaultName ? nil : framework
         var result = UnitOverviewResult(outcomes: [])
-        var purpose = TurnPurpose.unitOverview(lessons: lessons)
-        var follows: Int?
+        var machine = FollowUpMachine(.unitOverview(lessons: lessons), options: FollowUpOptions(repair: repair))
         var best: (turn: Int, plan: UnitPlan, problems: [String])?
-        for attempt in 0..<2 {
-            let command = attempt == 0 ? "/unit overview \(lessons)" : "(auto repair)"
+        var (command, purpose, follows) = ("/unit overview \(lessons)", TurnPurpose.unitOverview(lessons: lessons), Int?.none)
+        while true {
             var outcome = await runTurn(
                 command: command, refinement: Refinement(purpose, inputs: inputs, framework: framework), base: nil,
                 follows: follows, keep: .always, progress: { progress(.turn($0)) })
@@ -138,10 +137,11 @@ extension SessionEngine {
             if let plan, best == nil || outcome.assessmentProblems.count < (best?.problems.count ?? 0) {
                 best = (turn, plan, outcome.assessmentProblems)
             }
-            guard let plan, !outcome.assessmentProblems.isEmpty, repair, attempt == 0, !Task.isCancelled else { break }
-            progress(.followUp(.assessmentRepair(kind: .overview, number: 1, problems: outcome.assessmentProblems)))
-            purpose = .unitOverviewRepair(lessons: lessons, draft: plan.text, problems: outcome.assessmentProblems)
-            follows = turn
+            // The repair starts from the overview as read; the better of the two is taken below.
+            guard case .send(.repairMade(let why, let repairing, let repairFollows, _)) = machine.next(after: outcome, turn: turn, draft: plan?.text)
+            else { break }
+            progress(.followUp(why))
+            (command, purpose, follows) = ("(auto repair)", repairing, repairFollows)
         }
         guard let best else {
             result.failure = result.outcomes.last?.message ?? "The overview could not be written; run the command again."
