@@ -155,14 +155,13 @@ struct FollowUpMachine: Sendable {
         case done
     }
 
-    private enum Step: Hashable, Sendable {
-        case reask, repair, readingLevel
-    }
-
     /// What the request asked for.
     let purpose: TurnPurpose
     let options: FollowUpOptions
-    private var sent: Set<Step> = []
+    /// Which follow-ups went out (or were decided against): each goes at most once.
+    private var reasked = false
+    private var repaired = false
+    private var leveled = false
     /// Whether the request's own turn (or its re-ask) completed; a plan's later steps follow only then.
     private var completed = false
 
@@ -178,16 +177,13 @@ struct FollowUpMachine: Sendable {
         after outcome: TurnOutcome, turn: Int? = nil, draft: String? = nil, facts: () -> FollowUpFacts = { FollowUpFacts() }
     ) -> Next {
         guard !Task.isCancelled else { return .done }
-        if sent.isEmpty {
+        if !reasked, !repaired, !leveled {
+            reasked = true
             // An overview that does not fit its schema is judged by its check and repaired instead.
-            if outcome.unfittingStructure, purpose.kind != .overview {
-                sent.insert(.reask)
-                return .send(.reask(problem: outcome.message ?? ""))
-            }
-            completed = outcome.status == .completed
-        } else if sent == [.reask] {
-            completed = outcome.status == .completed
+            if outcome.unfittingStructure, purpose.kind != .overview { return .send(.reask(problem: outcome.message ?? "")) }
         }
+        // The request's own answer, or the re-ask's that stands in for it.
+        if !repaired, !leveled { completed = outcome.status == .completed }
         guard completed else { return .done }
         return purpose.kind == .plan
             ? nextForPlan(after: outcome, facts: facts) : nextForMade(after: outcome, turn: turn, draft: draft ?? outcome.text)
@@ -196,12 +192,12 @@ struct FollowUpMachine: Sendable {
     /// A plan: one repair when it fails its check (not for a section redone: that would rewrite the sections the
     /// teacher chose to keep), then after `/regrade` one retry when the reading level misses the band.
     private mutating func nextForPlan(after outcome: TurnOutcome, facts: () -> FollowUpFacts) -> Next {
-        if !sent.contains(.repair), !sent.contains(.readingLevel) {
-            sent.insert(.repair)
+        if !repaired {
+            repaired = true
             if options.repair, outcome.needsRepair, purpose.redoneHeading == nil { return .send(.repairPlan) }
         }
-        guard purpose.measuresReadingLevel, options.readingLevel, !sent.contains(.readingLevel) else { return .done }
-        sent.insert(.readingLevel)
+        guard purpose.measuresReadingLevel, options.readingLevel, !leveled else { return .done }
+        leveled = true
         let known = facts()
         guard let current = known.current, let measured = known.level, !measured.inRange, measured.grade != nil,
             let check = known.check
@@ -212,10 +208,10 @@ struct FollowUpMachine: Sendable {
     /// A quiz, rubric or overview: one repair when its check found problems and repair is on. A quiz's or rubric's
     /// is kept only with fewer problems; of an overview's two, the engine takes the one with fewer.
     private mutating func nextForMade(after outcome: TurnOutcome, turn: Int?, draft: String) -> Next {
-        guard options.repair, !sent.contains(.repair), !outcome.assessmentProblems.isEmpty,
+        guard options.repair, !repaired, !outcome.assessmentProblems.isEmpty,
             let repair = purpose.repair(draft: draft, problems: outcome.assessmentProblems)
         else { return .done }
-        sent.insert(.repair)
+        repaired = true
         let kind = purpose.kind
         // A quiz or rubric repair follows the one it repairs by number; an overview's, the turn that wrote it.
         guard let follows = kind == .overview ? turn : outcome.made?.number else { return .done }
