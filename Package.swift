@@ -89,22 +89,64 @@ let package = Package(
             name: "lessonplan-bench-fixture",
             dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit"]
         ),
+        // The unit tests: one target for each library target, depending only on it and the targets below it, so the
+        // compiler refuses a test that reaches above the layer it tests. Each runs in memory (a layout test keeps
+        // them so). Their fixtures are layered the same way: CoreTestSupport, ModelTestSupport, StoreTestSupport,
+        // and TestSupport (the engine's, the loopback servers and readers), which re-exports the three below it.
+        .target(
+            name: "CoreTestSupport",
+            dependencies: ["LessonPlanCore"],
+            path: "Tests/CoreTestSupport"
+        ),
+        .target(
+            name: "ModelTestSupport",
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "CoreTestSupport"],
+            path: "Tests/ModelTestSupport"
+        ),
+        .target(
+            name: "StoreTestSupport",
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore"],
+            path: "Tests/StoreTestSupport"
+        ),
         .target(
             name: "TestSupport",
-            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit"],
+            dependencies: [
+                "LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "CoreTestSupport", "ModelTestSupport",
+                "StoreTestSupport",
+            ],
             path: "Tests/TestSupport",
             resources: [.copy("fake_openai.py"), .copy("worker_host.mjs")]
         ),
         .testTarget(
-            name: "LessonPlanKitTests",
-            dependencies: [
-                "LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "LessonPlanCLI", "TestSupport",
-            ],
+            name: "LessonPlanCoreTests",
+            dependencies: ["LessonPlanCore", "CoreTestSupport"],
             // The good-plan corpus, read from the source tree by GoodPlanCorpusTests (plain text, not a resource).
             exclude: ["Plan/GoodPlans"]
         ),
+        .testTarget(
+            name: "LessonPlanModelTests",
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "CoreTestSupport", "ModelTestSupport"]
+        ),
+        .testTarget(
+            name: "LessonPlanStoreTests",
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "CoreTestSupport", "StoreTestSupport"]
+        ),
+        .testTarget(
+            name: "LessonPlanDocumentsTests",
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "CoreTestSupport"]
+        ),
+        .testTarget(
+            name: "LessonPlanKitTests",
+            dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "TestSupport"]
+        ),
+        .testTarget(
+            name: "LessonPlanCLITests",
+            dependencies: [
+                "LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "LessonPlanCLI", "TestSupport",
+            ]
+        ),
         // The library against real processes: the loopback model server, pandoc, LibreOffice, Chromium, Python
-        // readers. LessonPlanKitTests stays in memory (a layout test keeps it so); EndToEndTests drives the binary.
+        // readers. EndToEndTests drives the binary.
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["LessonPlanCore", "LessonPlanModel", "LessonPlanStore", "LessonPlanDocuments", "LessonPlanKit", "TestSupport"]

@@ -8,7 +8,7 @@ import Testing
 /// The one export table: every subject's formats, the names they answer to, where an export without a file name
 /// goes, and the one write path.
 @Suite struct ExportTableTests {
-    typealias Session = CommandRunnerTests.Session
+    typealias Session = CommandSession
 
     @Test func eachSubjectListsItsFormatsAndEveryNameChoosesOne() {
         #expect(ExportTable.formats(.plan) == "md|html|json|docx|odt|pptx")

@@ -8,7 +8,7 @@ import Testing
 /// A quiz or rubric that failed its check is never exported as if it passed: every export leaves it out and says
 /// so, `--with` prints it marked on the teacher's copy only, and a rubric with no rows is never an empty table.
 @Suite struct FailedAssessmentExportTests {
-    typealias Session = CommandRunnerTests.Session
+    typealias Session = CommandSession
 
     /// A plan, then a rubric answer with no table whose repair has none either (the rubric stays failed), and a
     /// quiz with one item that marks no answer, repaired no better.

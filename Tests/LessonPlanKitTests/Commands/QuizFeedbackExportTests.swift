@@ -10,7 +10,7 @@ import Testing
 /// the teacher's copy shows the misconception and the feedback, the handouts neither, a platform only the feedback;
 /// an old quiz is read, kept and exported as it was, never failed or dropped for what it was not asked to write.
 @Suite struct QuizFeedbackExportTests {
-    typealias Session = CommandRunnerTests.Session
+    typealias Session = CommandSession
 
     /// A plan, then `/quiz 3` answered by `quiz` with repair off (so it is kept as it came), and handouts.
     static func session(quiz: String) async throws -> Session {

@@ -1,6 +1,7 @@
 import Foundation
 import LessonPlanCore
 import LessonPlanKit
+import TestSupport
 import Testing
 
 @Suite struct FrameworkTests {

@@ -2,11 +2,12 @@ import Foundation
 import LessonPlanCore
 import LessonPlanKit
 import LessonPlanStore
+import TestSupport
 import Testing
 
 /// The records of checks, repairs, reading-level retries, frameworks and handouts, and how they fold into state.
 @Suite struct FollowUpRecordTests {
-    static let t0 = TranscriptTests.t0
+    static let t0 = TranscriptFixtures.t0
     static let report = PlanCheckReport(
         problems: [
             .missingHeading("Materials"), .pacingTotal(found: 50, expected: 45), .noPacing, .codeFence,
@@ -21,7 +22,7 @@ import Testing
 
     @Test func checkAndReadingLevelRoundTripOnTurnEnded() throws {
         let coder = TranscriptCoder()
-        var ended = TranscriptTests.ended(2, output: "Plan", version: nil)
+        var ended = TranscriptFixtures.ended(2, output: "Plan", version: nil)
         ended.check = Self.report
         ended.readingLevel = Self.measure("The cat sat on the mat.")
         ended.kept = false
@@ -38,7 +39,7 @@ import Testing
         #expect(text.contains("\"in_range\":false") && text.contains("\"words\":6"))
         #expect(!text.contains("\"version\""))
 
-        var started = try TranscriptTests.started(2, command: "(auto repair)", base: 1)
+        var started = try TranscriptFixtures.started(2, command: "(auto repair)", base: 1)
         started.framework = "5e"
         started.follows = 1
         started.kind = .materials
@@ -47,7 +48,7 @@ import Testing
         let startText = String(decoding: startLine, as: UTF8.self)
         #expect(startText.contains("\"follows\":1") && startText.contains("\"framework\":\"5e\"") && startText.contains("\"kind\":\"materials\""))
 
-        var header = try TranscriptTests.header()
+        var header = try TranscriptFixtures.header()
         header.framework = "hunter"
         #expect(try coder.decode(coder.encode(.header(header))) == .header(header))
         let edit = HandEditRecord(at: Self.t0, command: "/edit", baseVersion: 1, version: 2, text: "x", check: Self.report)
@@ -73,7 +74,7 @@ import Testing
 
     /// Folds records the way a transcript would hold them.
     func state(_ records: [TranscriptRecord]) throws -> SessionState {
-        var state = SessionState(header: try TranscriptTests.header())
+        var state = SessionState(header: try TranscriptFixtures.header())
         for record in records { state.apply(record) }
         return state
     }
@@ -82,11 +83,11 @@ import Testing
         _ number: Int, command: String, base: Int?, follows: Int? = nil, framework: String? = nil, kind: TurnKind? = nil,
         output: String, version: Int?, kept: Bool? = nil, materials: Int? = nil
     ) throws -> [TranscriptRecord] {
-        var started = try TranscriptTests.started(number, command: command, base: base)
+        var started = try TranscriptFixtures.started(number, command: command, base: base)
         started.follows = follows
         started.framework = framework
         started.kind = kind
-        var ended = TranscriptTests.ended(number, output: output, version: version)
+        var ended = TranscriptFixtures.ended(number, output: output, version: version)
         ended.kept = kept
         ended.made = materials.map { Made(.materials, $0) }
         return [.turnStarted(started), .turnEnded(ended)]
@@ -149,7 +150,7 @@ import Testing
         #expect(state.currentFramework == "default")
         #expect(state.commandContext.framework == "default")
 
-        var header = try TranscriptTests.header()
+        var header = try TranscriptFixtures.header()
         header.framework = "ubd"
         #expect(SessionState(header: header).currentFramework == "ubd")
     }

@@ -8,7 +8,7 @@ import Testing
 /// turn whose request carries the overview and the objectives of the lessons before it.
 @Suite struct UnitEngineTests {
     @Test func aThreeLessonUnitWritesEachLessonWithTheOverviewAndTheEarlierObjectives() async throws {
-        let model = ScriptedModel([.text(UnitPlanTests.overview)])
+        let model = ScriptedModel([.text(UnitFixtures.overview)])
         let fixture = try await SessionEngineTests.Fixture(model: model)
         defer { fixture.home.remove() }
         let engine = fixture.engine
@@ -85,7 +85,7 @@ import Testing
             #"{"goal": "Students explain and predict tides from the moon's pull.", "essential_questions": "#
             + #"["Why does the sea rise and fall?", "Can we predict it?"], "lessons": ["# + lessons.joined(separator: ", ") + "]}"
         let layout = StructuredPlan(framework: try PromptLibrary.builtIn.framework("default"), inputs: fixture.inputs)
-        let answer = StructuredPlanTests.answer(layout) { part, n in
+        let answer = StructuredPlanFixtures.answer(layout) { part, n in
             part.key == "learning_objective"
                 ? "Tides.json tides_tides."
                 : part.role == .content
@@ -128,8 +128,8 @@ import Testing
     }
 
     @Test func anOverviewWithLessonsMissingIsRepairedOnceAndTheRepairTaken() async throws {
-        let short = UnitPlanTests.overview.components(separatedBy: "\nLesson 3:").first ?? ""
-        let model = ScriptedModel([.text(short), .text(UnitPlanTests.overview)])
+        let short = UnitFixtures.overview.components(separatedBy: "\nLesson 3:").first ?? ""
+        let model = ScriptedModel([.text(short), .text(UnitFixtures.overview)])
         let fixture = try await SessionEngineTests.Fixture(model: model)
         defer { fixture.home.remove() }
         let result = await fixture.engine.writeOverview(lessons: 3, inputs: fixture.inputs, framework: "default", repair: true) { _ in }
@@ -155,7 +155,7 @@ import Testing
 
     /// A changed objective in an earlier lesson marks the lessons written before that change.
     @Test func aChangedObjectiveMarksTheLaterLessons() async throws {
-        let model = ScriptedModel([.text(UnitPlanTests.overview)])
+        let model = ScriptedModel([.text(UnitFixtures.overview)])
         let fixture = try await SessionEngineTests.Fixture(model: model)
         defer { fixture.home.remove() }
         let engine = fixture.engine
@@ -188,7 +188,7 @@ import Testing
     /// Ctrl-C while lesson 2 is being written keeps lesson 1; `/continue` then writes lessons 2 and 3, and `/unit`
     /// shows each lesson's check and which is current.
     @Test func cancellingMidUnitKeepsTheLessonsWrittenAndContinueWritesTheRest() async throws {
-        let model = ScriptedModel([.text(UnitPlanTests.overview), .plan, .trickle])
+        let model = ScriptedModel([.text(UnitFixtures.overview), .plan, .trickle])
         let fixture = try await SessionEngineTests.Fixture(model: model)
         defer { fixture.home.remove() }
         let host = RecordingHost(place: .script, workingDirectory: fixture.home.url)

@@ -11,7 +11,7 @@ import Testing
 
 /// Full disks, damaged lines and hostile files in the data directory, against real files.
 @Suite struct StoreReliabilityTests {
-    typealias T = TranscriptTests
+    typealias T = TranscriptFixtures
 
     /// A `write(2)` that fails like a disk filling up: the first `failures` calls write half of
     /// what they are given and then the next call fails with ENOSPC.

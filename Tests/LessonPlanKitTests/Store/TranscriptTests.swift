@@ -7,36 +7,14 @@ import TestSupport
 import Testing
 
 @Suite struct TranscriptTests {
-    // Milliseconds that a Double holds exactly, since the format keeps milliseconds.
-    static let t0 = Date(timeIntervalSince1970: 1_796_000_000.125)
-
-    static func header(id: String = "0123456789abcdef") throws -> SessionHeader {
-        SessionHeader(
-            id: id, created: t0, inputs: try LessonInputs(grade: .sixTo8, topic: "Photosynthesis", minutes: 45),
-            model: "gpt-5.2", baseUrl: "https://api.openai.com/v1", toolVersion: "test")
-    }
-
-    static func started(_ turn: Int, command: String, base: Int?, minutes: Int = 45) throws -> TurnStarted {
-        TurnStarted(
-            turn: turn, at: t0, command: command, template: "shorten",
-            inputs: try LessonInputs(grade: .sixTo8, topic: "Photosynthesis", minutes: minutes), baseVersion: base,
-            model: "gpt-5.2", instructions: "be good", input: "plan please", maxOutputTokens: 8192)
-    }
-
-    static func ended(_ turn: Int, status: TurnStatus = .completed, output: String, version: Int?) -> TurnEnded {
-        TurnEnded(
-            turn: turn, at: t0, status: status, output: output, usage: Usage(inputTokens: 10, outputTokens: 20),
-            responseId: "resp_\(turn)", error: status == .completed ? nil : "it broke", version: version, durationMs: 5)
-    }
-
     @Test func everyRecordRoundTrips() throws {
         let coder = TranscriptCoder()
         let records: [TranscriptRecord] = [
-            .header(try Self.header()),
-            .turnStarted(try Self.started(1, command: "/regrade 3–5 “quoted” \\ 📝", base: nil)),
-            .turnEnded(Self.ended(1, output: "Plan\nline 2 – en dash", version: 1)),
-            .undo(UndoRecord(at: Self.t0, from: 2, to: 1)),
-            .named(NameRecord(at: Self.t0, name: "photo week")),
+            .header(try TranscriptFixtures.header()),
+            .turnStarted(try TranscriptFixtures.started(1, command: "/regrade 3–5 “quoted” \\ 📝", base: nil)),
+            .turnEnded(TranscriptFixtures.ended(1, output: "Plan\nline 2 – en dash", version: 1)),
+            .undo(UndoRecord(at: TranscriptFixtures.t0, from: 2, to: 1)),
+            .named(NameRecord(at: TranscriptFixtures.t0, name: "photo week")),
         ]
         for record in records {
             let line = coder.encode(record)
@@ -45,7 +23,7 @@ import Testing
             #expect(text.hasPrefix("{\"type\":\"\(record.type)\",\"v\":1,"))
             #expect(try coder.decode(line) == record)
         }
-        let ended = String(decoding: coder.encode(.turnEnded(Self.ended(1, output: "x", version: 1))), as: UTF8.self)
+        let ended = String(decoding: coder.encode(.turnEnded(TranscriptFixtures.ended(1, output: "x", version: 1))), as: UTF8.self)
         #expect(ended.contains("\"response_id\":\"resp_1\"") && ended.contains("\"input_tokens\":10"))
         #expect(ended.contains("\"at\":\"2026-"))
     }
@@ -57,7 +35,7 @@ import Testing
         func line(_ record: TranscriptRecord) -> String { String(decoding: coder.encode(record), as: UTF8.self) }
         let at = #""at":"2026-11-30T00:53:20.125Z""#
         let inputs = #""inputs":{"constraints":"","grade":"6–8","minutes":45,"standards":"","topic":"Photosynthesis"}"#
-        var header = try Self.header()
+        var header = try TranscriptFixtures.header()
         #expect(
             line(.header(header))
                 == #"{"type":"session","v":1,"base_url":"https://api.openai.com/v1","created":"2026-11-30T00:53:20.125Z","id":"0123456789abcdef",\#(inputs),"model":"gpt-5.2","tool_version":"test"}"#
@@ -67,7 +45,7 @@ import Testing
         #expect(line(.header(header)).contains(#""base_url":"https://api.openai.com/v1","created":"2026-11-30T00:53:20.125Z","framework":"5e","id""#))
         #expect(line(.header(header)).contains(#""model":"gpt-5.2","name":"photo week","tool_version":"test"}"#))
 
-        var started = try Self.started(3, command: "/retry", base: 2)
+        var started = try TranscriptFixtures.started(3, command: "/retry", base: 2)
         started.framework = "default"
         started.follows = 2
         started.kind = .materials
@@ -78,12 +56,12 @@ import Testing
                 == #"{"type":"turn_started","v":1,\#(at),"base_version":2,"command":"/retry","continues":1,"follows":2,"framework":"default","input":"plan please",\#(inputs),"instructions":"be good","kind":"materials","max_output_tokens":8192,"model":"gpt-5.2","retry_of":1,"template":"shorten","turn":3}"#
         )
 
-        var ended = Self.ended(3, status: .failed, output: "x", version: nil)
+        var ended = TranscriptFixtures.ended(3, status: .failed, output: "x", version: nil)
         #expect(
             line(.turnEnded(ended))
                 == #"{"type":"turn_ended","v":1,\#(at),"duration_ms":5,"error":"it broke","output":"x","response_id":"resp_3","status":"failed","turn":3,"usage":{"input_tokens":10,"output_tokens":20}}"#
         )
-        ended = Self.ended(3, output: "x", version: 3)
+        ended = TranscriptFixtures.ended(3, output: "x", version: 3)
         ended.check = PlanCheckReport(problems: [.pacingTotal(found: 50, expected: 45)], pacedMinutes: 50, lessonMinutes: 45)
         ended.kept = true
         ended.made = Made(.materials, 2)
@@ -92,7 +70,7 @@ import Testing
             line(.turnEnded(ended))
                 == #"{"type":"turn_ended","v":1,\#(at),"check":{"lesson_minutes":45,"paced_minutes":50,"passed":false,"problems":[{"expected":45,"found":50,"kind":"pacing_total"}]},"duration_ms":5,"kept":true,"made":{"kind":"materials","number":2},"output":"x","response_id":"resp_3","status":"completed","streamed":false,"turn":3,"usage":{"input_tokens":10,"output_tokens":20},"version":3}"#
         )
-        var quizStarted = try Self.started(4, command: "/quiz starter 6", base: 3)
+        var quizStarted = try TranscriptFixtures.started(4, command: "/quiz starter 6", base: 3)
         quizStarted.kind = .quiz
         quizStarted.quizKind = .starter
         quizStarted.quizItems = 6
@@ -102,7 +80,7 @@ import Testing
             line(.turnStarted(quizStarted))
                 == #"{"type":"turn_started","v":1,\#(at),"base_version":3,"command":"/quiz starter 6","input":"plan please",\#(inputs),"instructions":"be good","kind":"quiz","max_output_tokens":8192,"model":"gpt-5.2","quiz_feedback":true,"quiz_items":6,"quiz_kind":"starter","rubric_levels":4,"template":"shorten","turn":4}"#
         )
-        var quizEnded = Self.ended(4, output: "x", version: nil)
+        var quizEnded = TranscriptFixtures.ended(4, output: "x", version: nil)
         quizEnded.made = Made(.quiz, 1)
         #expect(
             line(.turnEnded(quizEnded))
@@ -121,10 +99,10 @@ import Testing
             #expect(fast.made == Made(kind, 3) && full.made == Made(kind, 3), "\(key)")
             #expect(!String(decoding: coder.encode(.turnEnded(full)), as: UTF8.self).contains(#""\#(key)":"#), "rewritten as made")
         }
-        #expect(line(.undo(UndoRecord(at: Self.t0, from: 2, to: 1))) == #"{"type":"undo","v":1,\#(at),"from":2,"to":1}"#)
-        #expect(line(.named(NameRecord(at: Self.t0, name: "w"))) == #"{"type":"name","v":1,\#(at),"name":"w"}"#)
+        #expect(line(.undo(UndoRecord(at: TranscriptFixtures.t0, from: 2, to: 1))) == #"{"type":"undo","v":1,\#(at),"from":2,"to":1}"#)
+        #expect(line(.named(NameRecord(at: TranscriptFixtures.t0, name: "w"))) == #"{"type":"name","v":1,\#(at),"name":"w"}"#)
         #expect(
-            line(.handEdit(HandEditRecord(at: Self.t0, command: "/edit", baseVersion: 1, version: 2, text: "p")))
+            line(.handEdit(HandEditRecord(at: TranscriptFixtures.t0, command: "/edit", baseVersion: 1, version: 2, text: "p")))
                 == #"{"type":"hand_edit","v":1,\#(at),"base_version":1,"command":"/edit","text":"p","version":2}"#)
     }
 
@@ -134,14 +112,14 @@ import Testing
         let url = home.directory.transcript(id: "0123456789abcdef")
         do {
             let writer = try TranscriptWriter(url: url)
-            try writer.append(.header(try Self.header()))
-            try writer.append(.turnStarted(try Self.started(1, command: "/generate", base: nil)))
-            try writer.append(.turnEnded(Self.ended(1, output: "v1 text", version: 1)))
-            try writer.append(.turnStarted(try Self.started(2, command: "/shorten", base: 1, minutes: 30)))
-            try writer.append(.turnEnded(Self.ended(2, output: "v2 text", version: 2)))
-            try writer.append(.turnStarted(try Self.started(3, command: "/regrade 3–5", base: 2)))
-            try writer.append(.turnEnded(Self.ended(3, status: .cancelled, output: "partial", version: nil)))
-            try writer.append(.undo(UndoRecord(at: Self.t0, from: 2, to: 1)))
+            try writer.append(.header(try TranscriptFixtures.header()))
+            try writer.append(.turnStarted(try TranscriptFixtures.started(1, command: "/generate", base: nil)))
+            try writer.append(.turnEnded(TranscriptFixtures.ended(1, output: "v1 text", version: 1)))
+            try writer.append(.turnStarted(try TranscriptFixtures.started(2, command: "/shorten", base: 1, minutes: 30)))
+            try writer.append(.turnEnded(TranscriptFixtures.ended(2, output: "v2 text", version: 2)))
+            try writer.append(.turnStarted(try TranscriptFixtures.started(3, command: "/regrade 3–5", base: 2)))
+            try writer.append(.turnEnded(TranscriptFixtures.ended(3, status: .cancelled, output: "partial", version: nil)))
+            try writer.append(.undo(UndoRecord(at: TranscriptFixtures.t0, from: 2, to: 1)))
         }
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
@@ -163,12 +141,13 @@ import Testing
         let url = home.directory.transcript(id: "0123456789abcdef")
         do {
             let writer = try TranscriptWriter(url: url)
-            try writer.append(.header(try Self.header()))
-            try writer.append(.turnStarted(try Self.started(1, command: "/generate", base: nil)))
-            try writer.append(.turnEnded(Self.ended(1, output: "v1 text", version: 1)))
+            try writer.append(.header(try TranscriptFixtures.header()))
+            try writer.append(.turnStarted(try TranscriptFixtures.started(1, command: "/generate", base: nil)))
+            try writer.append(.turnEnded(TranscriptFixtures.ended(1, output: "v1 text", version: 1)))
         }
         // A kill -9 in the middle of writing the next line.
-        let torn = String(decoding: TranscriptCoder().encode(.turnStarted(try Self.started(2, command: "/shorten", base: 1))), as: UTF8.self)
+        let torn = String(
+            decoding: TranscriptCoder().encode(.turnStarted(try TranscriptFixtures.started(2, command: "/shorten", base: 1))), as: UTF8.self)
         let handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(torn.prefix(40).utf8))
@@ -181,7 +160,7 @@ import Testing
 
         do {
             let writer = try TranscriptWriter(url: url)
-            try writer.append(.undo(UndoRecord(at: Self.t0, from: 1, to: 1)))
+            try writer.append(.undo(UndoRecord(at: TranscriptFixtures.t0, from: 1, to: 1)))
         }
         let again = try TranscriptReader.read(url)
         #expect(again.records.count == 4)
@@ -189,7 +168,7 @@ import Testing
     }
 
     @Test func unknownTypesAreSkippedNewerVersionsAndGarbageRefused() throws {
-        let header = String(decoding: TranscriptCoder().encode(.header(try Self.header())), as: UTF8.self)
+        let header = String(decoding: TranscriptCoder().encode(.header(try TranscriptFixtures.header())), as: UTF8.self)
         let unknown = header + "\n{\"type\":\"sticker\",\"v\":1,\"emoji\":\"🦕\"}\n"
         let loaded = try TranscriptReader.parse(Data(unknown.utf8), path: "x.jsonl")
         #expect(loaded.records.count == 1)
@@ -209,7 +188,7 @@ import Testing
         defer { home.remove() }
         let url = home.directory.transcript(id: "0123456789abcdef")
         let first = try TranscriptWriter(url: url)
-        try first.append(.header(try Self.header()))
+        try first.append(.header(try TranscriptFixtures.header()))
         #expect(throws: StoreError.locked(id: "0123456789abcdef")) { try TranscriptWriter(url: url) }
         withExtendedLifetime(first) {}
     }
@@ -220,11 +199,11 @@ import Testing
         let store = home.store
         for (id, name) in [("aaaa111100000000", "fractions"), ("aaaa222200000000", nil), ("bbbb333300000000", nil)] {
             let writer = try TranscriptWriter(url: home.directory.transcript(id: id))
-            var header = try Self.header(id: id)
+            var header = try TranscriptFixtures.header(id: id)
             header.name = name
             try writer.append(.header(header))
-            try writer.append(.turnStarted(try Self.started(1, command: "/generate", base: nil)))
-            try writer.append(.turnEnded(Self.ended(1, output: "text", version: 1)))
+            try writer.append(.turnStarted(try TranscriptFixtures.started(1, command: "/generate", base: nil)))
+            try writer.append(.turnEnded(TranscriptFixtures.ended(1, output: "text", version: 1)))
         }
         #expect(try store.locate("bbbb") == home.directory.transcript(id: "bbbb333300000000"))
         #expect(try store.locate("fractions") == home.directory.transcript(id: "aaaa111100000000"))
