@@ -158,9 +158,23 @@ import Testing
         return starting.sorted()
     }
 
+    /// The unit test targets, one for each library target, and the fixtures only they use: all stay in memory.
+    static let unitTestFolders = [
+        "LessonPlanCoreTests", "LessonPlanModelTests", "LessonPlanStoreTests", "LessonPlanDocumentsTests", "LessonPlanKitTests",
+        "LessonPlanCLITests", "CoreTestSupport", "ModelTestSupport", "StoreTestSupport",
+    ]
+
+    /// The rest of Tests/: the suites and support that start processes, and the files they read.
+    static let otherTestFolders = ["IntegrationTests", "EndToEndTests", "TestSupport", "Fixtures", "Readers"]
+
     @Test func noUnitSuiteStartsAProcess() throws {
-        let starting = try Self.processStarting(in: "LessonPlanKitTests")
-        #expect(starting.isEmpty, "unit suites that start a process; move them to IntegrationTests: \(starting)")
+        for folder in Self.unitTestFolders {
+            let starting = try Self.processStarting(in: folder)
+            #expect(starting.isEmpty, "unit suites in \(folder) that start a process; move them to IntegrationTests: \(starting)")
+        }
+        // Every folder of Tests/ is named above, so a new unit test target is checked too.
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.root.appending(path: "Tests").path).filter { !$0.hasPrefix(".") }
+        #expect(Set(folders) == Set(Self.unitTestFolders + Self.otherTestFolders), "name a new folder of Tests/ in this test")
         // The scan finds what it looks for: the integration suites start processes.
         #expect(try Self.processStarting(in: "IntegrationTests").count >= 10)
     }
