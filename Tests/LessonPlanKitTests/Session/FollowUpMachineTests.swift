@@ -2,6 +2,7 @@ import Foundation
 import LessonPlanCore
 import LessonPlanModel
 import LessonPlanStore
+import TestSupport
 import Testing
 
 @testable import LessonPlanKit
@@ -13,7 +14,7 @@ import Testing
         status: TurnStatus = .completed, version: Int? = nil, check: PlanCheckReport? = nil, made: Made? = nil,
         problems: [String] = [], unfitting: Bool = false
     ) -> TurnOutcome {
-        var ended = TranscriptTests.ended(4, status: status, output: "the answer", version: version)
+        var ended = TranscriptFixtures.ended(4, status: status, output: "the answer", version: version)
         ended.check = check
         ended.made = made
         var outcome = TurnOutcome(ended: ended)
@@ -27,7 +28,7 @@ import Testing
     static func version() throws -> PlanVersion {
         PlanVersion(
             number: 3, text: "plan", command: "/regrade 9-12", inputs: try LessonInputs(grade: .nineTo12, topic: "Tides", minutes: 45),
-            parent: 2, createdAt: TranscriptTests.t0)
+            parent: 2, createdAt: TranscriptFixtures.t0)
     }
 
     @Test func aPlanThatDidNotFitIsAskedForOnceMoreThenRepairedOnce() {
