@@ -2,6 +2,57 @@ import Foundation
 
 /// Plans shared by the unit and end-to-end tests.
 package enum PlanFixtures {
+    /// The plan quoted in issue #23, as the offline model wrote it for `generate --local --grade 4 --topic
+    /// "Fractions on a number line"`: structurally sound, so it used to get "✓ structure · ✓ content".
+    package static let offlineFractions = """
+        Learning Objective
+        - Fractions on a number line for students in grades 3–5.
+
+        Materials
+        - ten minutes, 2 questions to answer
+
+        Warm-Up (0–5 min)
+        - Fraction Flipper: students hold up a card and flip it to show a half.
+
+        Direct Instruction (5–15 min)
+        - The teacher explains fractions with apples on the board.
+
+        Guided Practice (15–23 min)
+        - Fraction Flipper.
+        - How many are there?
+        - This is a math problem. You can ask for fractions of apples.
+        - You have 10 apples, and you want to know how many are there? This is a math question.
+
+        Independent Practice (23–33 min)
+        - Fraction Flipper.
+        - How many are there?
+        - This is a math problem. You can ask for fractions of apples.
+        - You have 10 apples, and you want to know how many are there? This is a math question.
+
+        Differentiation
+        - Fraction Flipper.
+        - How many are there?
+        - This is a math problem. You can ask for fractions of apples.
+        - You have 10 apples, and you want to know how many are there? This is a math question.
+
+        Check for Understanding (33–39 min)
+        1. Fraction Flipper.
+        2. How many are there?
+        3. This is a math problem. You can ask for fractions of apples.
+        4. You have 10 apples, and you want to know how many are there? This is a math question.
+
+        Exit Ticket (39–45 min)
+        1. Fraction Flipper.
+        2. How many are there?
+        3. This is a math problem. You can ask for fractions of apples.
+
+        Homework / Extension (optional)
+        - Fraction Flipper.
+        - How many are there?
+        - This is a math problem. You can ask for fractions of apples.
+        - You have 10 apples, and you want to know how many are there? This is a math question.
+        """
+
     /// A 45-minute plan whose exit ticket is numbered on from the CFU and which runs 10 minutes over.
     package static let overrunningTides = """
         Lesson Plan: Tides

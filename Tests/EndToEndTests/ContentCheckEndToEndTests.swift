@@ -4,56 +4,6 @@ import Testing
 
 /// The content check end to end: the footer, /check, the automatic repair and the transcript, through the built tool.
 @Suite(.serialized) struct ContentCheckEndToEndTests {
-    /// The plan quoted in issue #23 (see ContentCheckTests.offlineFractions).
-    static let offlineFractions = """
-        Learning Objective
-        - Fractions on a number line for students in grades 3–5.
-
-        Materials
-        - ten minutes, 2 questions to answer
-
-        Warm-Up (0–5 min)
-        - Fraction Flipper: students hold up a card and flip it to show a half.
-
-        Direct Instruction (5–15 min)
-        - The teacher explains fractions with apples on the board.
-
-        Guided Practice (15–23 min)
-        - Fraction Flipper.
-        - How many are there?
-        - This is a math problem. You can ask for fractions of apples.
-        - You have 10 apples, and you want to know how many are there? This is a math question.
-
-        Independent Practice (23–33 min)
-        - Fraction Flipper.
-        - How many are there?
-        - This is a math problem. You can ask for fractions of apples.
-        - You have 10 apples, and you want to know how many are there? This is a math question.
-
-        Differentiation
-        - Fraction Flipper.
-        - How many are there?
-        - This is a math problem. You can ask for fractions of apples.
-        - You have 10 apples, and you want to know how many are there? This is a math question.
-
-        Check for Understanding (33–39 min)
-        1. Fraction Flipper.
-        2. How many are there?
-        3. This is a math problem. You can ask for fractions of apples.
-        4. You have 10 apples, and you want to know how many are there? This is a math question.
-
-        Exit Ticket (39–45 min)
-        1. Fraction Flipper.
-        2. How many are there?
-        3. This is a math problem. You can ask for fractions of apples.
-
-        Homework / Extension (optional)
-        - Fraction Flipper.
-        - How many are there?
-        - This is a math problem. You can ask for fractions of apples.
-        - You have 10 apples, and you want to know how many are there? This is a math question.
-        """
-
     @Test(arguments: [
         ["--free-text"], ["--structured"], ["--framework", "5e"], ["--framework", "hunter"], ["--framework", "ubd"],
         ["--framework", "gradual-release"], ["--framework", "hunter", "--structured"],
@@ -73,7 +23,7 @@ import Testing
         let server = try await FakeOpenAIServer()
         let binary = try LessonplanBinary(baseURL: server.baseURL)
         defer { binary.removeHome() }
-        try await server.script([.text(Self.offlineFractions), .plan])
+        try await server.script([.text(PlanFixtures.offlineFractions), .plan])
         let result = try await binary.run(
             ["--grade", "4", "--topic", "Fractions on a number line", "--minutes", "45", "--free-text"],
             input: "/quit\n")
@@ -105,7 +55,7 @@ import Testing
         let server = try await FakeOpenAIServer()
         let binary = try LessonplanBinary(baseURL: server.baseURL)
         defer { binary.removeHome() }
-        try await server.script([.text(Self.offlineFractions)])
+        try await server.script([.text(PlanFixtures.offlineFractions)])
         let result = try await binary.run(
             ["--grade", "4", "--topic", "Fractions on a number line", "--minutes", "45", "--free-text", "--no-repair"],
             input: "/check\n/quit\n")

@@ -9,63 +9,12 @@ import Testing
 @Suite struct ContentCheckTests {
     static let framework: Framework = (try? PromptLibrary.builtIn.framework("default")) ?? Framework(name: "default", headings: [])
 
-    /// The plan quoted in issue #23, as the offline model wrote it for `generate --local --grade 4 --topic
-    /// "Fractions on a number line"`: structurally sound, so it used to get "✓ structure · ✓ content".
-    static let offlineFractions = """
-        Learning Objective
-        - Fractions on a number line for students in grades 3–5.
-
-        Materials
-        - ten minutes, 2 questions to answer
-
-        Warm-Up (0–5 min)
-        - Fraction Flipper: students hold up a card and flip it to show a half.
-
-        Direct Instruction (5–15 min)
-        - The teacher explains fractions with apples on the board.
-
-        Guided Practice (15–23 min)
-        - Fraction Flipper.
-        - How many are there?
-        - This is a math problem. You can ask for fractions of apples.
-        - You have 10 apples, and you want to know how many are there? This is a math question.
-
-        Independent Practice (23–33 min)
-        - Fraction Flipper.
-        - How many are there?
-        - This is a math problem. You can ask for fractions of apples.
-        - You have 10 apples, and you want to know how many are there? This is a math question.
-
-        Differentiation
-        - Fraction Flipper.
-        - How many are there?
-        - This is a math problem. You can ask for fractions of apples.
-        - You have 10 apples, and you want to know how many are there? This is a math question.
-
-        Check for Understanding (33–39 min)
-        1. Fraction Flipper.
-        2. How many are there?
-        3. This is a math problem. You can ask for fractions of apples.
-        4. You have 10 apples, and you want to know how many are there? This is a math question.
-
-        Exit Ticket (39–45 min)
-        1. Fraction Flipper.
-        2. How many are there?
-        3. This is a math problem. You can ask for fractions of apples.
-
-        Homework / Extension (optional)
-        - Fraction Flipper.
-        - How many are there?
-        - This is a math problem. You can ask for fractions of apples.
-        - You have 10 apples, and you want to know how many are there? This is a math question.
-        """
-
     static func kinds(_ report: PlanCheckReport) -> Set<ContentNote.Kind> {
         Set((report.notes ?? []).map(\.kind))
     }
 
     @Test func theIssuesPlanPassesTheStructureButGetsTheContentNotesItDeserves() {
-        let report = Self.framework.check(Self.offlineFractions, lessonMinutes: 45, topic: "Fractions on a number line")
+        let report = Self.framework.check(PlanFixtures.offlineFractions, lessonMinutes: 45, topic: "Fractions on a number line")
         #expect(report.passed, "\(report.problems)")
         #expect(!report.contentPassed)
         let kinds = Self.kinds(report)
@@ -87,7 +36,7 @@ import Testing
             ))
         // It names fractions throughout, so its topic is not absent; a plan that never names its topic is.
         #expect(!kinds.contains(.topicAbsent))
-        let offTopic = Self.framework.check(Self.offlineFractions, lessonMinutes: 45, topic: "Photosynthesis (plants)")
+        let offTopic = Self.framework.check(PlanFixtures.offlineFractions, lessonMinutes: 45, topic: "Photosynthesis (plants)")
         #expect(offTopic.contentProblems.contains { $0.kind == .topicAbsent })
         #expect(
             offTopic.notes?.map(\.description).contains(
@@ -226,7 +175,7 @@ import Testing
     }
 
     @Test func notesRoundTripThroughTheTranscriptAndAnOldRecordHasNone() throws {
-        let report = Self.framework.check(Self.offlineFractions, lessonMinutes: 45, topic: "Fractions on a number line")
+        let report = Self.framework.check(PlanFixtures.offlineFractions, lessonMinutes: 45, topic: "Fractions on a number line")
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         let decoder = JSONDecoder()
@@ -240,13 +189,15 @@ import Testing
     }
 
     @Test func theNotesGoOnTheTeachersCopyAndNeverOnAHandout() {
-        let report = Self.framework.check(Self.offlineFractions, lessonMinutes: 45, topic: "Fractions on a number line")
+        let report = Self.framework.check(PlanFixtures.offlineFractions, lessonMinutes: 45, topic: "Fractions on a number line")
         let check = ExportCheck(report, framework: Self.framework)
         #expect(check.passed && check.notes.count == report.notes?.count)
         func document(_ kind: TurnKind) -> ExportDocument {
             ExportDocument(
                 topic: "Fractions on a number line", grade: "3–5", minutes: 45, created: Date(timeIntervalSince1970: 0),
-                versions: [ExportVersion(number: 1, command: "/generate", createdAt: Date(timeIntervalSince1970: 0), text: Self.offlineFractions)],
+                versions: [
+                    ExportVersion(number: 1, command: "/generate", createdAt: Date(timeIntervalSince1970: 0), text: PlanFixtures.offlineFractions)
+                ],
                 currentVersion: 1, kind: kind, check: check)
         }
         let teacher = PlanExport.renderMarkdown(document(.plan))
