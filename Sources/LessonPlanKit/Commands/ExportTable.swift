@@ -10,12 +10,12 @@ package enum ExportSubject: String, CaseIterable, Sendable {
     /// The start of a file's default name, before its entry's suffix: `<topic>-v<N>` (the version the export is of),
     /// or `<topic>` for a unit.
     func stem(_ state: SessionState) -> String {
+        // Handouts are named after the newest's topic and the plan version they were made from.
+        let handouts = self == .materials ? state.materials.last : nil
         switch self {
-        case .plan, .quiz: "\(ExportCommand.slug(state.currentInputs.topic))-v\(state.currentVersion ?? 0)"
-        case .materials:
-            state.materials.last.map { "\(ExportCommand.slug($0.inputs.topic))-v\($0.planVersion ?? state.currentVersion ?? 0)" }
-                ?? "\(ExportCommand.slug(state.currentInputs.topic))-v\(state.currentVersion ?? 0)"
-        case .unit: ExportCommand.slug(state.unit?.inputs.topic ?? state.currentInputs.topic)
+        case .plan, .quiz, .materials:
+            return "\(ExportCommand.slug(handouts?.inputs.topic ?? state.currentInputs.topic))-v\(handouts?.planVersion ?? state.currentVersion ?? 0)"
+        case .unit: return ExportCommand.slug(state.unit?.inputs.topic ?? state.currentInputs.topic)
         }
     }
 }

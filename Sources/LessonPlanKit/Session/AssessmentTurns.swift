@@ -266,6 +266,19 @@ extension AssessmentKind {
     static func replay(_ turn: TurnSummary, ended: TurnEnded, base: String, in state: SessionState) -> (facts: [String], body: String?)? {
         AssessmentProduct.replay(turn, ended: ended, base: base, in: state)
     }
+
+    /// `/show` for a quiz or rubric: `body` under `label` with its check's problems, a warning when the plan has
+    /// moved on from the version it was made from (unless the current plan is still its lesson), and whether it
+    /// still fits the current plan.
+    static func shown(
+        _ label: String, _ body: String, problems: [String], madeFrom: Int?, quiz: Quiz? = nil, in state: SessionState
+    ) -> [StyledText] {
+        let current = ProductText.lessonVersion(state, madeFrom: madeFrom, quiz: quiz)
+        let shown = ProductText.labelled(
+            label, body, problems: problems, stale: ProductText.stale(kind.rawValue, madeFrom: madeFrom, current: current))
+        let standing = ProductText.standingLine(state, madeFrom: madeFrom, quiz: quiz, noun: kind.rawValue)
+        return [shown] + (standing.map { [StyledText($0, style: .dim)] } ?? [])
+    }
 }
 
 /// What a quiz and a rubric share as products: checked against what was asked for; a repair of one is kept only

@@ -57,11 +57,7 @@ enum QuizProduct: AssessmentKind {
         let from = quiz.planVersion.map { " · from v\($0)" } ?? ""
         let label = "── quiz \(quiz.number) · \(quiz.quiz.kind.rawValue) · \(counted(quiz.quiz.items.count, "item"))\(from)"
         let body = quiz.quiz.items.isEmpty ? quiz.text : AssessmentText.quiz(quiz.quiz, withKey: true)
-        let current = ProductText.lessonVersion(state, madeFrom: quiz.planVersion, quiz: quiz.quiz)
-        let shown = ProductText.labelled(
-            label, body, problems: quiz.problems, stale: ProductText.stale("quiz", madeFrom: quiz.planVersion, current: current))
-        let standing = ProductText.standingLine(state, madeFrom: quiz.planVersion, quiz: quiz.quiz, noun: "quiz")
-        return [shown] + (standing.map { [StyledText($0, style: .dim)] } ?? [])
+        return shown(label, body, problems: quiz.problems, madeFrom: quiz.planVersion, quiz: quiz.quiz, in: state)
     }
 }
 

@@ -52,11 +52,7 @@ enum RubricProduct: AssessmentKind {
         if !rubric.rubric.studentCriteria.isEmpty {
             body += "\nFor students:\n" + AssessmentText.rubricTable(rubric.rubric.forStudents, width: width)
         }
-        let current = ProductText.lessonVersion(state, madeFrom: rubric.planVersion)
-        let shown = ProductText.labelled(
-            label, body, problems: rubric.problems, stale: ProductText.stale("rubric", madeFrom: rubric.planVersion, current: current))
-        let standing = ProductText.standingLine(state, madeFrom: rubric.planVersion, quiz: nil, noun: "rubric")
-        return [shown] + (standing.map { [StyledText($0, style: .dim)] } ?? [])
+        return shown(label, body, problems: rubric.problems, madeFrom: rubric.planVersion, in: state)
     }
 }
 
